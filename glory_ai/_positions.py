@@ -1,0 +1,288 @@
+"""Loading positions: to_dict() output or hand-written dicts (docs/notation.md).
+
+Every refusal is a ValueError that names the offending field.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .cards import CARD_MATERIAL, CARD_NAMES, JACK, MATERIALS, MATERIAL_VALUE, card_id, material_id
+from .config import GameConfig
+from .core.engine import State
+
+_TOP_KEYS = {"format", "version", "num_players", "mode", "variant", "seed", "leader", "pool",
+             "deck", "out_of_play", "jack_pile", "sites", "players", "turn", "rng"}
+_PLAYER_ZONES = ("hand", "camp", "stockpile", "vault", "clientele")
+_PLAYER_KEYS = set(_PLAYER_ZONES) | {"influence", "structures", "known_hand", "known_vault",
+                                     "turn_state"}
+_STRUCTURE_KEYS = {"building", "site", "out_of_town", "materials", "complete", "stairway"}
+_S_COMPLETE, _S_OUT_OF_TOWN = 1, 2
+NUM_TYPES = len(CARD_NAMES)
+
+
+def _counts(names, field: str, jacks_allowed: bool) -> list[int]:
+    if not isinstance(names, (list, tuple)):
+        raise ValueError(f"{field}: expected a list of card names, got {type(names).__name__}")
+    counts = [0] * NUM_TYPES
+    for i, name in enumerate(names):
+        card = card_id(name, f"{field}[{i}]")
+        if card == JACK and not jacks_allowed:
+            raise ValueError(f"{field}[{i}]: a Jack cannot be in {field.split('.')[-1]}")
+        counts[card] += 1
+    return counts
+
+
+def _int(value, field: str, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(f"{field}: expected an integer from {low} to {high}, got {value!r}")
+    return value
+
+
+def _check_keys(d: Mapping, allowed: set, field: str) -> None:
+    unknown = sorted(set(d) - allowed)
+    if unknown:
+        raise ValueError(f"{field}: unknown field(s) {unknown}")
+
+
+def load_position(d) -> State:
+    if not isinstance(d, Mapping):
+        raise ValueError(f"a position is a dict, got {type(d).__name__}")
+    _check_keys(d, _TOP_KEYS, "position")
+    if "num_players" not in d:
+        raise ValueError("num_players: missing")
+    n = _int(d["num_players"], "num_players", 2, 5)
+    variant = d.get("variant", {}) or {}
+    if not isinstance(variant, Mapping):
+        raise ValueError("variant: expected a dict of variant options")
+    mode = d.get("mode", "republic")
+    if not isinstance(mode, str):
+        raise ValueError(f"mode: expected 'republic' or 'imperium', got {mode!r}")
+    config = GameConfig.from_options(n, mode.lower(), **variant)
+    copies = config.deck_copies()
+
+    players = d.get("players")
+    if not isinstance(players, list) or len(players) != n:
+        raise ValueError(f"players: expected a list of {n} player dicts")
+
+    state = State.__new__(State)
+    state._load_config(config)
+    seed = d.get("seed", 0)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed: expected an integer, got {seed!r}")
+    state._seed_rng(seed)
+
+    used = [0] * NUM_TYPES
+    sites_used = [0] * 6
+    out_town_used = [0] * 6
+
+    def place(counts, field):
+        for x in range(NUM_TYPES):
+            used[x] += counts[x]
+
+    pool = _counts(d.get("pool", []), "pool", False)
+    place(pool, "pool")
+    state._set_zone("pool", 0, pool)
+
+    for p, pd in enumerate(players):
+        field = f"players[{p}]"
+        if pd is None:
+            pd = {}
+        if not isinstance(pd, Mapping):
+            raise ValueError(f"{field}: expected a dict")
+        _check_keys(pd, _PLAYER_KEYS, field)
+        zones = {}
+        for zone in _PLAYER_ZONES:
+            zones[zone] = _counts(pd.get(zone, []), f"{field}.{zone}", zone in ("hand", "camp"))
+            place(zones[zone], f"{field}.{zone}")
+            state._set_zone(zone, p, zones[zone])
+        if "known_hand" in pd:
+            known_hand = _counts(pd["known_hand"], f"{field}.known_hand", True)
+        else:
+            known_hand = [0] * NUM_TYPES
+            known_hand[JACK] = zones["hand"][JACK]       # Jacks are taken in view of all
+        known_vault = _counts(pd.get("known_vault", []), f"{field}.known_vault", False)
+        for x in range(NUM_TYPES):
+            if known_hand[x] > zones["hand"][x]:
+                raise ValueError(f"{field}.known_hand: more {CARD_NAMES[x]} than in the hand")
+            if known_vault[x] > zones["vault"][x]:
+                raise ValueError(f"{field}.known_vault: more {CARD_NAMES[x]} than in the vault")
+        state._set_zone("known_hand", p, known_hand)
+        state._set_zone("known_vault", p, known_vault)
+
+        structures = pd.get("structures", [])
+        if not isinstance(structures, list):
+            raise ValueError(f"{field}.structures: expected a list")
+        parsed = []
+        names_seen = set()
+        completed_sites = []
+        for i, sd in enumerate(structures):
+            sfield = f"{field}.structures[{i}]"
+            if not isinstance(sd, Mapping):
+                raise ValueError(f"{sfield}: expected a dict")
+            _check_keys(sd, _STRUCTURE_KEYS, sfield)
+            if "building" not in sd:
+                raise ValueError(f"{sfield}.building: missing")
+            building = card_id(sd["building"], f"{sfield}.building")
+            if building == JACK:
+                raise ValueError(f"{sfield}.building: a Jack cannot be a foundation")
+            if building in names_seen:
+                raise ValueError(f"{sfield}.building: player already owns a {CARD_NAMES[building]} (R-9.1.2)")
+            names_seen.add(building)
+            if "site" in sd:
+                site = material_id(sd["site"], f"{sfield}.site")
+            else:
+                site = CARD_MATERIAL[building]
+            if site != CARD_MATERIAL[building] and CARD_NAMES[building] != "Statue":
+                raise ValueError(f"{sfield}.site: a {CARD_NAMES[building]} is built on a "
+                                 f"{MATERIALS[CARD_MATERIAL[building]]} site")
+            out_of_town = sd.get("out_of_town", False)
+            complete = sd.get("complete", False)
+            if not isinstance(out_of_town, bool):
+                raise ValueError(f"{sfield}.out_of_town: expected true or false")
+            if not isinstance(complete, bool):
+                raise ValueError(f"{sfield}.complete: expected true or false")
+            materials = sd.get("materials", [])
+            mat_counts = _counts(materials, f"{sfield}.materials", False)
+            materials = [card_id(m) for m in materials]
+            if len(materials) > MATERIAL_VALUE[site] or (not complete and len(materials) >= MATERIAL_VALUE[site]):
+                raise ValueError(f"{sfield}.materials: {len(materials)} materials on a "
+                                 f"{'complete' if complete else 'incomplete'} structure whose site "
+                                 f"needs {MATERIAL_VALUE[site]}")
+            stairway = 0
+            if sd.get("stairway") is not None:
+                stairway = card_id(sd["stairway"], f"{sfield}.stairway")
+                if stairway == JACK or not complete:
+                    raise ValueError(f"{sfield}.stairway: a Stairway material is an Order card on a complete structure")
+            used[building] += 1
+            place(mat_counts, sfield)
+            if stairway:
+                used[stairway] += 1
+            if complete:
+                completed_sites.append(site)
+            else:
+                sites_used[site] += 1
+            if out_of_town:
+                out_town_used[site] += 1
+            flags = (_S_COMPLETE if complete else 0) | (_S_OUT_OF_TOWN if out_of_town else 0)
+            parsed.append((building, site, flags, materials, stairway))
+        if "influence" in pd:
+            if not isinstance(pd["influence"], list):
+                raise ValueError(f"{field}.influence: expected a list of site materials")
+            influence = [material_id(m, f"{field}.influence[{i}]") for i, m in enumerate(pd["influence"])]
+        else:
+            influence = completed_sites
+        influence_sites = [0] * 6
+        for m in influence:
+            influence_sites[m] += 1
+            sites_used[m] += 1
+        turn_state = pd.get("turn_state", {})
+        if not isinstance(turn_state, Mapping):
+            raise ValueError(f"{field}.turn_state: expected a dict")
+        state._set_player(p, influence_sites, parsed, turn_state)
+        if "revealed" in turn_state:
+            state._set_zone("revealed", p, _counts(turn_state["revealed"], f"{field}.turn_state.revealed", False))
+
+    # Jacks
+    jacks_placed = used[JACK]
+    if jacks_placed > 6:
+        raise ValueError(f"Jack: {jacks_placed} Jacks placed but there are 6")
+    jack_pile = _int(d.get("jack_pile", 6 - jacks_placed), "jack_pile", 0, 6 - jacks_placed)
+    used[JACK] += jack_pile
+
+    # Orders: deck and out of play
+    for x in range(1, NUM_TYPES):
+        if used[x] > copies[x]:
+            where = "is not in the deck of this mode" if copies[x] == 0 else f"has {copies[x]}"
+            raise ValueError(f"{CARD_NAMES[x]}: {used[x]} copies placed but the {config.mode} deck {where}")
+    out_of_play = _counts(d.get("out_of_play", []), "out_of_play", True)
+    if "deck" in d:
+        deck_list = d["deck"]
+        deck_counts = _counts(deck_list, "deck", False)
+        deck = [card_id(name) for name in deck_list]
+        for x in range(1, NUM_TYPES):
+            if used[x] + deck_counts[x] > copies[x]:
+                raise ValueError(f"deck: {CARD_NAMES[x]}: {used[x] + deck_counts[x]} copies placed "
+                                 f"but the {config.mode} deck has {copies[x]}")
+            out_of_play[x] = copies[x] - used[x] - deck_counts[x]
+        shuffle = False
+    else:
+        deck = []
+        for x in range(1, NUM_TYPES):
+            if used[x] + out_of_play[x] > copies[x]:
+                raise ValueError(f"out_of_play: {CARD_NAMES[x]}: too many copies placed")
+            deck.extend([x] * (copies[x] - used[x] - out_of_play[x]))
+        shuffle = True
+    out_of_play[JACK] = 6 - used[JACK]
+    if len(deck) > 255:
+        raise ValueError("deck: at most 255 cards")
+    state._set_zone("out_of_play", 0, out_of_play)
+    state._set_deck(deck)
+    if shuffle:
+        state._shuffle_deck()
+
+    # Sites
+    in_town, out_town = [], []
+    sites = d.get("sites", {}) or {}
+    if not isinstance(sites, Mapping):
+        raise ValueError("sites: expected {'in_town': {...}, 'out_of_town': {...}}")
+    _check_keys(sites, {"in_town", "out_of_town"}, "sites")
+    given_in = sites.get("in_town", {}) or {}
+    given_out = sites.get("out_of_town", {}) or {}
+    for label, given in (("in_town", given_in), ("out_of_town", given_out)):
+        if not isinstance(given, Mapping):
+            raise ValueError(f"sites.{label}: expected a dict of material: count")
+        for key in given:
+            material_id(key, f"sites.{label}")
+    given_in = {material_id(k): v for k, v in given_in.items()}
+    given_out = {material_id(k): v for k, v in given_out.items()}
+    for m in range(6):
+        in_used = sites_used[m] - out_town_used[m]
+        default_in = config.in_town - max(in_used, 0)
+        default_out = (6 - config.in_town) - out_town_used[m]
+        if default_in < 0:   # more in-town sites used than the stack had: take them from out of town
+            default_out += default_in
+            default_in = 0
+        i_count = _int(given_in.get(m, default_in), f"sites.in_town.{MATERIALS[m]}", 0, 6)
+        o_count = _int(given_out.get(m, default_out), f"sites.out_of_town.{MATERIALS[m]}", 0, 6)
+        if i_count + o_count + sites_used[m] != 6:
+            raise ValueError(f"sites: {MATERIALS[m]} has {i_count} in town + {o_count} out of town + "
+                             f"{sites_used[m]} in structures and influence; there are 6 {MATERIALS[m]} sites")
+        in_town.append(i_count)
+        out_town.append(o_count)
+
+    leader = _int(d.get("leader", 0), "leader", 0, n - 1)
+    rng_value = None
+    if "rng" in d:
+        try:
+            rng_value = int(d["rng"])
+        except (TypeError, ValueError):
+            raise ValueError(f"rng: expected an integer, got {d['rng']!r}") from None
+        if not 0 <= rng_value < 2 ** 64:
+            raise ValueError("rng: out of range")
+    state._set_misc(jack_pile, in_town, out_town, leader, 0)
+    if rng_value is None:
+        state._seed_rng(seed)
+    else:
+        state._set_misc(jack_pile, in_town, out_town, leader, rng_value)
+
+    if "turn" in d:
+        turn = d["turn"]
+        if not isinstance(turn, Mapping):
+            raise ValueError("turn: expected a dict (as written by to_dict)")
+        turn = {k: v for k, v in turn.items() if k != "phase_name"}
+        try:
+            state._set_turn(turn)
+        except (TypeError, ValueError, OverflowError, KeyError) as exc:
+            raise ValueError(f"turn: {exc}") from None
+        if turn.get("leader") != leader:
+            raise ValueError("turn.leader: differs from leader")
+        state._refresh()
+    else:
+        if not deck:
+            raise ValueError("deck: the deck is empty, so the game would already be over")
+        state._begin()
+    try:
+        state._check_invariants()
+    except AssertionError as exc:
+        raise ValueError(f"position: {exc}") from None
+    return state

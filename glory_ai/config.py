@@ -1,0 +1,97 @@
+"""Rule variants: one validated config object per game (RULES.md §3, §15, §16 A1)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Mapping
+
+from .cards import CARD_COPIES, CARD_MODE, CARD_NAMES, card_id
+
+MODES = ("republic", "imperium")
+
+#: variant keys accepted by Game(...) and State.from_dict(...)["variant"]
+VARIANT_KEYS = ("petition_size", "refill_size", "in_town_sites", "copies", "removed")
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    """Everything that defines the rules of one game.
+
+    ``petition_size``: Republic petition size (R-6.6, ruling A1; Imperium is always 3, or 2
+    with Circus). ``refill_size``: hand refill size before Shrine/Temple (R-7.2).
+    ``in_town_sites``: in-town sites per material (default: the number of players, R-4.2).
+    ``copies``: copies per building name (overrides cards.csv). ``removed``: building names
+    taken out of the deck.
+    """
+
+    num_players: int = 2
+    mode: str = "republic"
+    petition_size: int = 2
+    refill_size: int = 5
+    in_town_sites: int | None = None
+    copies: Mapping[str, int] = field(default_factory=dict)
+    removed: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.num_players, int) or not 2 <= self.num_players <= 5:
+            raise ValueError(f"num_players must be an integer from 2 to 5, got {self.num_players!r}")
+        if self.mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
+        if not isinstance(self.petition_size, int) or not 2 <= self.petition_size <= 3:
+            raise ValueError(f"petition_size must be 2 or 3, got {self.petition_size!r}")
+        if not isinstance(self.refill_size, int) or not 1 <= self.refill_size <= 20:
+            raise ValueError(f"refill_size must be an integer from 1 to 20, got {self.refill_size!r}")
+        if self.in_town_sites is not None and (
+            not isinstance(self.in_town_sites, int) or not 1 <= self.in_town_sites <= 6
+        ):
+            raise ValueError(f"in_town_sites must be an integer from 1 to 6, got {self.in_town_sites!r}")
+        if not isinstance(self.copies, Mapping):
+            raise ValueError("copies must map building names to counts")
+        for name, count in self.copies.items():
+            card_id(name, "copies")
+            if not isinstance(count, int) or not 0 <= count <= 12:
+                raise ValueError(f"copies[{name!r}] must be an integer from 0 to 12, got {count!r}")
+        if isinstance(self.removed, str):
+            raise ValueError("removed must be a list of building names")
+        for name in self.removed:
+            card_id(name, "removed")
+        object.__setattr__(self, "removed", tuple(self.removed))
+        object.__setattr__(self, "copies", dict(self.copies))
+        if sum(self.deck_copies()[1:]) > 255:
+            raise ValueError("the deck may hold at most 255 Order cards")
+
+    @classmethod
+    def from_options(cls, num_players: int, mode: str = "republic", **variant) -> "GameConfig":
+        unknown = sorted(set(variant) - set(VARIANT_KEYS))
+        if unknown:
+            raise ValueError(f"unknown variant option(s) {unknown}; known: {list(VARIANT_KEYS)}")
+        if isinstance(mode, str):
+            mode = mode.lower()
+        return cls(num_players=num_players, mode=mode, **variant)
+
+    @property
+    def in_town(self) -> int:
+        return self.num_players if self.in_town_sites is None else self.in_town_sites
+
+    def deck_copies(self) -> list[int]:
+        """Copies of each card type (index 0 = Jack) in this game's deck."""
+        keep_mode = 2 if self.mode == "republic" else 1
+        copies = [0] * len(CARD_NAMES)
+        copies[0] = 6
+        overrides = {card_id(k, "copies"): v for k, v in self.copies.items()}
+        removed = {card_id(k, "removed") for k in self.removed}
+        for card in range(1, len(CARD_NAMES)):
+            if CARD_MODE[card] not in (0, keep_mode) or card in removed:
+                continue
+            copies[card] = overrides.get(card, CARD_COPIES[card])
+        return copies
+
+    def variant(self) -> dict:
+        """The JSON-safe variant options (for to_dict and records)."""
+        out: dict = {"petition_size": self.petition_size, "refill_size": self.refill_size}
+        if self.in_town_sites is not None:
+            out["in_town_sites"] = self.in_town_sites
+        if self.copies:
+            out["copies"] = dict(self.copies)
+        if self.removed:
+            out["removed"] = list(self.removed)
+        return out

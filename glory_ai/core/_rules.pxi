@@ -1,0 +1,1296 @@
+# The rules engine proper: nogil functions over one GameState (included by engine.pyx).
+#
+# Control flow: a pending decision lives in s.turn.phase. apply_action_c() performs one
+# decision of the current decider, then advance() runs the automatic phases (next follower,
+# next action from the queue, Legionary victims, end of turn, ...) until the next decision
+# or the end of the game. Rule ids refer to RULES.md.
+
+# ---------------------------------------------------------------------------------------
+# Small helpers
+
+cdef inline int mat_of(int card) noexcept nogil:
+    return GR_CARD_MATERIAL[card]
+
+cdef inline int material_value(int material) noexcept nogil:
+    # Rubble/Wood 1, Concrete/Brick 2, Stone/Marble 3 (R-2.1)
+    return (material >> 1) + 1
+
+cdef inline bint is_active(GameState* s, int p, int building) noexcept nogil:
+    return (s.active[p] >> building) & 1
+
+cdef inline int influence_of(GameState* s, int p) noexcept nogil:
+    cdef Player* pl = &s.players[p]
+    cdef int m, total = 2                          # R-4.1: base influence 2
+    for m in range(NMAT):
+        total += pl.influence_sites[m] * material_value(m)
+    return total
+
+cdef inline int clientele_limit(GameState* s, int p) noexcept nogil:
+    cdef int limit = influence_of(s, p)            # R-10.2, ruling A8
+    if is_active(s, p, B_INSULA):
+        limit += 2
+    if is_active(s, p, B_AQUEDUCT):
+        limit *= 2
+    return limit
+
+cdef inline int vault_limit(GameState* s, int p) noexcept nogil:
+    cdef int limit = influence_of(s, p)            # R-10.3
+    if is_active(s, p, B_MARKET):
+        limit += 2
+    return limit
+
+cdef inline int refill_size(GameState* s, int p) noexcept nogil:
+    cdef int size = s.cfg.refill_base              # R-10.5
+    if is_active(s, p, B_SHRINE):
+        size += 2
+    if is_active(s, p, B_TEMPLE):
+        size += 4
+    return size
+
+cdef inline int owned_structure(GameState* s, int p, int building) noexcept nogil:
+    cdef Player* pl = &s.players[p]
+    cdef int i
+    for i in range(pl.nstruct):
+        if pl.structures[i].building == building:
+            return i
+    return -1
+
+cdef inline void hand_add(Player* pl, int card, bint public) noexcept nogil:
+    pl.hand[card] += 1
+    pl.hand_count += 1
+    if public:
+        pl.hand_known[card] += 1
+
+cdef inline void hand_remove(Player* pl, int card, bint public) noexcept nogil:
+    # A card seen leaving lowers what is known to be in the hand by one; an unseen one only
+    # keeps the known part within the hand.
+    pl.hand[card] -= 1
+    pl.hand_count -= 1
+    if public:
+        if pl.hand_known[card] > 0:
+            pl.hand_known[card] -= 1
+    elif pl.hand_known[card] > pl.hand[card]:
+        pl.hand_known[card] = pl.hand[card]
+
+cdef inline int deck_draw(GameState* s) noexcept nogil:
+    s.deck_size -= 1
+    return s.deck[s.deck_size]
+
+cdef inline bint conceded(GameState* s, int p) noexcept nogil:
+    return (s.players[p].flags & P_CONCEDED) != 0
+
+cdef void refresh_active(GameState* s) noexcept nogil:
+    # R-10.6: own completed structures; with Gate, own incomplete Marble structures; and
+    # any player's Stairwayed completed structure for everyone. Recomputed on every change
+    # of structures, so is_active() is one bit test.
+    cdef uint64_t public_mask = 0, own
+    cdef int p, i
+    cdef Structure* st
+    for p in range(s.cfg.num_players):
+        for i in range(s.players[p].nstruct):
+            st = &s.players[p].structures[i]
+            if (st.flags & S_COMPLETE) and st.stairway:
+                public_mask |= (<uint64_t>1) << st.building
+    for p in range(s.cfg.num_players):
+        own = public_mask
+        for i in range(s.players[p].nstruct):
+            st = &s.players[p].structures[i]
+            if st.flags & S_COMPLETE:
+                own |= (<uint64_t>1) << st.building
+        if (own >> B_GATE) & 1:
+            for i in range(s.players[p].nstruct):
+                st = &s.players[p].structures[i]
+                if mat_of(st.building) == MARBLE:
+                    own |= (<uint64_t>1) << st.building
+        s.active[p] = own
+
+# ---------------------------------------------------------------------------------------
+# Scoring and the end of the game (R-11, R-12)
+
+cdef int score_of(GameState* s, int p) noexcept nogil:
+    cdef int n = s.cfg.num_players
+    cdef int total = influence_of(s, p)
+    cdef int x, m, q, mine, best_other
+    cdef int counts[5][6]
+    memset(counts, 0, sizeof(counts))
+    for q in range(n):
+        for x in range(1, NUM_TYPES):
+            if s.players[q].vault[x]:
+                counts[q][mat_of(x)] += s.players[q].vault[x]
+    for x in range(1, NUM_TYPES):
+        total += s.players[p].vault[x] * material_value(mat_of(x))
+    for m in range(NMAT):                               # R-12.2 Merchant Bonuses
+        mine = counts[p][m]
+        if mine == 0:
+            continue
+        best_other = 0
+        for q in range(n):
+            if q != p and counts[q][m] > best_other:
+                best_other = counts[q][m]
+        if mine > best_other:
+            total += 3
+    if is_active(s, p, B_STATUE):
+        total += 3
+    if is_active(s, p, B_WALL):
+        total += s.players[p].stockpile_count // 2
+    return total
+
+cdef int best_players(GameState* s, int candidates) noexcept nogil:
+    # Highest VP, then most cards in hand, else shared (R-12.3, A19).
+    cdef int p, best_score = -1, best_hand = -1, mask = 0, sc
+    for p in range(s.cfg.num_players):
+        if not (candidates >> p) & 1:
+            continue
+        sc = score_of(s, p)
+        if sc > best_score or (sc == best_score and s.players[p].hand_count > best_hand):
+            best_score = sc
+            best_hand = s.players[p].hand_count
+            mask = 1 << p
+        elif sc == best_score and s.players[p].hand_count == best_hand:
+            mask |= 1 << p
+    return mask
+
+cdef void end_game(GameState* s, int reason, int winners_mask) noexcept nogil:
+    cdef int p, candidates = 0
+    s.turn.phase = PH_OVER
+    s.turn.end_reason = reason
+    if winners_mask == 0:
+        for p in range(s.cfg.num_players):
+            if not conceded(s, p):
+                candidates |= 1 << p
+        winners_mask = best_players(s, candidates)
+    s.turn.winners_mask = winners_mask
+
+cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
+    # R-11.2: a distinct client for each role; Ludus Magnus makes Merchant clients wild;
+    # Storeroom covers Laborer without a client when the clientele is non-empty (A33).
+    cdef Player* pl = &s.players[p]
+    cdef int by_role[6]
+    cdef int x, r, missing = 0
+    memset(by_role, 0, sizeof(by_role))
+    for x in range(1, NUM_TYPES):
+        if pl.clientele[x]:
+            by_role[mat_of(x)] += pl.clientele[x]
+    for r in range(6):
+        if r == MERCHANT:
+            continue
+        if r == LABORER and pl.clientele_count > 0 and is_active(s, p, B_STOREROOM):
+            continue
+        if by_role[r] == 0:
+            missing += 1
+    if is_active(s, p, B_LUDUS_MAGNUS):
+        return by_role[MERCHANT] >= 1 + missing
+    return missing == 0 and by_role[MERCHANT] >= 1
+
+cdef bint forum_condition(GameState* s, int p) noexcept nogil:
+    cdef int m, x
+    cdef int have[6]
+    if is_active(s, p, B_FORUM) and clientele_covers_all_roles(s, p):
+        return True
+    if is_active(s, p, B_FORUM_ROMANUM) and clientele_covers_all_roles(s, p):
+        memset(have, 0, sizeof(have))
+        for x in range(1, NUM_TYPES):
+            if s.players[p].stockpile[x]:
+                have[mat_of(x)] = 1
+        for m in range(NMAT):
+            if not have[m]:
+                return False
+        return True
+    return False
+
+cdef bint check_forum(GameState* s) noexcept nogil:
+    # R-11.2 / R-14.5: run after every change that can complete a Forum condition.
+    cdef uint64_t any_mask = 0
+    cdef int p, winners = 0
+    cdef uint64_t forum_bits = ((<uint64_t>1) << B_FORUM) | ((<uint64_t>1) << B_FORUM_ROMANUM)
+    for p in range(s.cfg.num_players):
+        any_mask |= s.active[p]
+    if not (any_mask & forum_bits):
+        return False
+    for p in range(s.cfg.num_players):
+        if not conceded(s, p) and forum_condition(s, p):
+            winners |= 1 << p
+    if winners == 0:
+        return False
+    end_game(s, END_FORUM, best_players(s, winners))
+    return True
+
+# ---------------------------------------------------------------------------------------
+# Clients and the action queue (R-6.3, R-6.4)
+
+cdef inline bint client_matches(GameState* s, int p, int client, int role) noexcept nogil:
+    cdef int client_role = mat_of(client)
+    if client_role == role:
+        return True
+    if client_role == MERCHANT and is_active(s, p, B_LUDUS_MAGNUS):
+        return True
+    if role == LABORER and is_active(s, p, B_STOREROOM):
+        return True
+    return False
+
+cdef inline int actions_per_client(GameState* s, int p) noexcept nogil:
+    if s.players[p].camp_units > 0 and is_active(s, p, B_CIRCUS_MAXIMUS):
+        return 2
+    return 1
+
+cdef inline int next_matching_client(GameState* s, int p, int role) noexcept nogil:
+    cdef int x
+    for x in range(1, NUM_TYPES):
+        if s.turn.pending_clients[x] and client_matches(s, p, x, role):
+            return x
+    return -1
+
+cdef bint can_pair(GameState* s, int role) noexcept nogil:
+    # R-9.1.4: is the next action in the actor's queue one of the same role?
+    cdef Turn* t = &s.turn
+    cdef int top
+    if t.cur_src == SRC_BATH:
+        return False
+    if t.stack_n > 0:
+        top = t.stack_n - 1
+        return t.stack_kind[top] == E_GRANT and t.stack_role[top] == role
+    if t.led_role != role:
+        return False
+    if t.ready > 0:
+        return True
+    return next_matching_client(s, t.actor, role) >= 0
+
+cdef void consume_pair(GameState* s, int role) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int top, client
+    if t.stack_n > 0:
+        top = t.stack_n - 1
+        t.stack_count[top] -= 1
+        if t.stack_count[top] == 0:
+            t.stack_n -= 1
+    elif t.ready > 0:
+        t.ready -= 1
+    else:
+        client = next_matching_client(s, t.actor, role)
+        t.pending_clients[client] -= 1
+        t.ready += actions_per_client(s, t.actor) - 1
+
+cdef void push_grant(GameState* s, int role, int count) noexcept nogil:
+    # R-9.3.2: upon-completion grants go to the front of the queue.
+    cdef Turn* t = &s.turn
+    if count <= 0 or t.stack_n >= STACK_CAP:
+        return
+    if count > 255:
+        count = 255
+    t.stack_kind[t.stack_n] = E_GRANT
+    t.stack_role[t.stack_n] = role
+    t.stack_count[t.stack_n] = count
+    t.stack_n += 1
+
+# ---------------------------------------------------------------------------------------
+# Thinking (R-7)
+
+cdef void finish_think(GameState* s) noexcept nogil:
+    cdef Turn* t = &s.turn
+    if t.think_ctx == CTX_LEAD:
+        t.phase = PH_NEW_TURN                      # R-6.1(a): the turn ends at once
+    elif t.think_ctx == CTX_FOLLOW:
+        t.pos += 1
+        t.phase = PH_NEXT_FOLLOWER
+    elif t.think_ctx == CTX_QUEUE:
+        t.phase = PH_QUEUE
+    else:
+        t.pos += 1
+        t.phase = PH_ACADEMY_NEXT
+
+cdef void do_think(GameState* s, int p, int option) noexcept nogil:
+    cdef Player* pl = &s.players[p]
+    cdef int count, refill
+    if option == A_THINK_JACK:                      # R-7.2(a)
+        s.jack_pile -= 1
+        hand_add(pl, JACK, True)
+    else:                                           # R-7.2(b)/(c)
+        refill = refill_size(s, p)
+        count = refill - pl.hand_count if pl.hand_count < refill else 1
+        while count > 0 and s.deck_size > 0:
+            hand_add(pl, deck_draw(s), False)
+            count -= 1
+        if s.deck_size == 0:                        # R-7.4, R-11.1(1)
+            end_game(s, END_DECK, 0)
+            return
+    if (s.cfg.mode == MODE_REPUBLIC and s.jack_pile > 0
+            and is_active(s, p, B_TRIBUNAL)):       # R-7.3
+        s.turn.phase = PH_TRIBUNAL
+        s.turn.decider = p
+        return
+    finish_think(s)
+
+cdef int gen_think_options(GameState* s, int p, uint16_t* out, bint with_discards) noexcept nogil:
+    cdef Player* pl = &s.players[p]
+    cdef int n = 0, x
+    if s.jack_pile > 0:
+        out[n] = A_THINK_JACK
+        n += 1
+    if s.deck_size > 0:
+        out[n] = A_THINK_DRAW
+        n += 1
+    if with_discards and pl.hand_count > 0:         # R-7.1
+        if is_active(s, p, B_VOMITORIUM):
+            out[n] = A_THINK_VOMITORIUM
+            n += 1
+        if is_active(s, p, B_LATRINE):
+            for x in range(NUM_TYPES):
+                if pl.hand[x]:
+                    out[n] = A_THINK_LATRINE + x
+                    n += 1
+    return n
+
+cdef void think_discard(GameState* s, int p, int action) noexcept nogil:
+    cdef Player* pl = &s.players[p]
+    cdef int x
+    if action == A_THINK_VOMITORIUM:
+        for x in range(NUM_TYPES):
+            while pl.hand[x]:
+                hand_remove(pl, x, True)
+                if x == JACK:
+                    s.jack_pile += 1
+                else:
+                    s.pool[x] += 1
+    else:
+        x = action - A_THINK_LATRINE
+        hand_remove(pl, x, True)
+        if x == JACK:
+            s.jack_pile += 1
+        else:
+            s.pool[x] += 1
+    s.turn.phase = PH_THINK_CHOICE
+    s.turn.decider = p
+
+# ---------------------------------------------------------------------------------------
+# Role payments (R-6.6)
+
+cdef inline int petition_min(GameState* s, int p) noexcept nogil:
+    if s.cfg.mode == MODE_IMPERIUM:
+        return 2 if is_active(s, p, B_CIRCUS) else 3
+    return s.cfg.petition_size
+
+cdef inline int petition_max(GameState* s, int p) noexcept nogil:
+    if s.cfg.mode == MODE_IMPERIUM:
+        return 3
+    return s.cfg.petition_size
+
+cdef int gen_units(GameState* s, int p, int role, uint16_t* out) noexcept nogil:
+    # Action units for `role` (NO_ROLE: any role, when leading).
+    cdef Player* pl = &s.players[p]
+    cdef int n = 0, x, r, R
+    cdef int by_role[6]
+    memset(by_role, 0, sizeof(by_role))
+    for x in range(1, NUM_TYPES):
+        if pl.hand[x]:
+            by_role[mat_of(x)] += pl.hand[x]
+            if role == NO_ROLE or mat_of(x) == role:
+                out[n] = A_PLAY_CARD + x - 1
+                n += 1
+    if pl.hand[JACK]:
+        for R in range(6):
+            if role == NO_ROLE or R == role:
+                out[n] = A_PLAY_JACK + R
+                n += 1
+    cdef int needed = petition_min(s, p)
+    for r in range(6):
+        if by_role[r] >= needed:
+            for R in range(6):
+                if role == NO_ROLE or R == role:
+                    out[n] = A_PLAY_PETITION + R * 6 + r
+                    n += 1
+    if ((role == NO_ROLE or role == ARCHITECT) and s.cfg.mode == MODE_REPUBLIC
+            and is_active(s, p, B_CRANE)):
+        for x in range(1, NUM_TYPES):
+            if pl.hand[x] and mat_of(x) != CONCRETE:
+                out[n] = A_PLAY_CRANE + x - 1
+                n += 1
+    return n
+
+cdef void payment_done(GameState* s) noexcept nogil:
+    cdef Turn* t = &s.turn
+    s.players[t.decider].flags |= P_LED_OR_FOLLOWED
+    t.pos += 1
+    t.phase = PH_NEXT_FOLLOWER
+
+cdef void unit_done(GameState* s) noexcept nogil:
+    cdef int p = s.turn.decider
+    s.players[p].camp_units += 1
+    if is_active(s, p, B_PALACE):
+        s.turn.phase = PH_PAY_MORE
+    else:
+        payment_done(s)
+
+cdef inline void hand_to_camp(Player* pl, int card) noexcept nogil:
+    hand_remove(pl, card, True)
+    pl.camp[card] += 1
+
+cdef void petition_continue(GameState* s) noexcept nogil:
+    # Pick petition cards automatically while there is no real choice.
+    cdef Turn* t = &s.turn
+    cdef int p = t.decider
+    cdef Player* pl = &s.players[p]
+    cdef int lo = petition_min(s, p), hi = petition_max(s, p)
+    cdef int x, total, kinds, first
+    while True:
+        if t.petition_picked >= hi:
+            unit_done(s)
+            return
+        total = 0
+        kinds = 0
+        first = -1
+        for x in range(t.petition_last, NUM_TYPES):
+            if pl.hand[x] and mat_of(x) == t.petition_role:
+                total += pl.hand[x]
+                kinds += 1
+                if first < 0:
+                    first = x
+        if t.petition_picked >= lo:
+            if total == 0:
+                unit_done(s)
+            else:
+                t.phase = PH_PETITION
+            return
+        if kinds == 1 or total == lo - t.petition_picked:
+            hand_to_camp(pl, first)
+            t.petition_picked += 1
+            t.petition_last = first
+            continue
+        t.phase = PH_PETITION
+        return
+
+cdef int gen_petition_picks(GameState* s, uint16_t* out) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef Player* pl = &s.players[t.decider]
+    cdef int need = petition_min(s, t.decider) - t.petition_picked
+    cdef int x, n = 0, at_or_above = 0
+    cdef int counts[45]
+    # at_or_above(x) = role-r cards of type >= x; a pick must leave enough to finish
+    for x in range(NUM_TYPES - 1, t.petition_last - 1, -1):
+        if x > 0 and pl.hand[x] and mat_of(x) == t.petition_role:
+            at_or_above += pl.hand[x]
+        counts[x] = at_or_above
+    for x in range(t.petition_last, NUM_TYPES):
+        if x > 0 and pl.hand[x] and mat_of(x) == t.petition_role and counts[x] >= need:
+            out[n] = A_PETITION_PICK + x - 1
+            n += 1
+    if need <= 0:
+        out[n] = A_SKIP
+        n += 1
+    return n
+
+cdef void play_unit(GameState* s, int action) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int p = t.decider
+    cdef Player* pl = &s.players[p]
+    cdef int x, role, idx
+    if action >= A_PLAY_CARD and action < A_PLAY_JACK:
+        x = action - A_PLAY_CARD + 1
+        role = mat_of(x)
+        hand_to_camp(pl, x)
+    elif action >= A_PLAY_JACK and action < A_PLAY_PETITION:
+        role = action - A_PLAY_JACK
+        hand_to_camp(pl, JACK)
+        pl.jacks_played += 1
+    elif action >= A_PLAY_PETITION and action < A_PLAY_CRANE:
+        idx = action - A_PLAY_PETITION
+        role = idx // 6
+        if t.led_role == NO_ROLE:
+            t.led_role = role
+        t.petition_role = idx % 6
+        t.petition_picked = 0
+        t.petition_last = 1
+        petition_continue(s)
+        return
+    else:
+        x = action - A_PLAY_CRANE + 1
+        role = ARCHITECT
+        hand_to_camp(pl, x)
+    if t.led_role == NO_ROLE:
+        t.led_role = role
+    unit_done(s)
+
+# ---------------------------------------------------------------------------------------
+# Building (R-9)
+
+cdef bint material_fits(GameState* s, int p, Structure* st, int card) noexcept nogil:
+    # R-9.2.2
+    cdef int m = mat_of(card)
+    cdef int fm = mat_of(st.building)
+    if m == fm:
+        return True
+    if st.building == B_STATUE and m == st.site:
+        return True
+    if is_active(s, p, B_ROAD) and (fm == STONE or st.site == STONE):
+        return True
+    if is_active(s, p, B_TOWER) and m == RUBBLE:
+        return True
+    if is_active(s, p, B_SCRIPTORIUM) and m == MARBLE:
+        return True
+    return False
+
+cdef int site_option(GameState* s, int p, int building, int site, int role) noexcept nogil:
+    # 0: illegal, 1: in town (one action), 2: out of town (R-9.1.2 - R-9.1.5)
+    if owned_structure(s, p, building) >= 0:
+        return 0
+    if s.in_town[site] > 0:
+        return 1
+    if s.out_town[site] > 0 and (is_active(s, p, B_TOWER) or can_pair(s, role)):
+        return 2
+    return 0
+
+cdef void complete_structure(GameState* s, int p, int idx) noexcept nogil:
+    # R-9.3
+    cdef Player* pl = &s.players[p]
+    cdef Structure* st = &pl.structures[idx]
+    cdef int building = st.building
+    st.flags |= S_COMPLETE
+    pl.influence_sites[st.site] += 1
+    refresh_active(s)
+    if building == B_CATACOMB:                      # R-11.1(3)
+        end_game(s, END_CATACOMB, 0)
+        return
+    if building == B_AMPHITHEATRE:
+        push_grant(s, CRAFTSMAN, influence_of(s, p))
+    elif building == B_FOUNDRY:
+        push_grant(s, LABORER, influence_of(s, p))
+    elif building == B_GARDEN:
+        push_grant(s, PATRON, influence_of(s, p))
+    elif building == B_SCHOOL:
+        push_grant(s, THINKER, influence_of(s, p))
+    check_forum(s)
+
+cdef void lay_foundation(GameState* s, int p, int building, int site, int role) noexcept nogil:
+    cdef Player* pl = &s.players[p]
+    cdef int where = site_option(s, p, building, site, role)
+    cdef Structure* st = &pl.structures[pl.nstruct]
+    cdef int m
+    hand_remove(pl, building, True)
+    st.building = building
+    st.site = site
+    st.flags = 0
+    st.nmat = 0
+    st.materials[0] = st.materials[1] = st.materials[2] = 0
+    st.stairway = 0
+    pl.nstruct += 1
+    if where == 1:
+        s.in_town[site] -= 1
+    else:
+        s.out_town[site] -= 1
+        st.flags = S_OUT_OF_TOWN
+        if not is_active(s, p, B_TOWER):
+            consume_pair(s, role)                   # R-9.1.4
+    if role == CRAFTSMAN:
+        pl.flags |= P_CRAFTED
+    if mat_of(building) == MARBLE and is_active(s, p, B_GATE):
+        refresh_active(s)                           # R-9.1.6 Gate
+        if check_forum(s):
+            return
+    for m in range(NMAT):                           # R-11.1(2)
+        if s.in_town[m]:
+            return
+    end_game(s, END_SITES, 0)
+
+cdef void add_material(GameState* s, int p, int idx, int card, int role) noexcept nogil:
+    cdef Player* pl = &s.players[p]
+    cdef Structure* st = &pl.structures[idx]
+    cdef int m = mat_of(card)
+    st.materials[st.nmat] = card
+    st.nmat += 1
+    if role == CRAFTSMAN:
+        pl.flags |= P_CRAFTED
+    if (st.nmat >= material_value(st.site)                               # R-9.2.3
+            or (m == MARBLE and is_active(s, p, B_SCRIPTORIUM))
+            or (st.building == B_VILLA and role == ARCHITECT and m == STONE)):  # R-8.3.3
+        complete_structure(s, p, idx)
+
+# ---------------------------------------------------------------------------------------
+# Role actions (R-8)
+
+cdef int gen_action(GameState* s, uint16_t* out, bint first_only) noexcept nogil:
+    # The non-skip options of the actor's current action; with first_only, stop at one.
+    cdef Turn* t = &s.turn
+    cdef int p = t.actor
+    cdef Player* pl = &s.players[p]
+    cdef int role = t.cur_role
+    cdef int n = 0, x, i, m, where, base
+    cdef Structure* st
+    if role == PATRON:
+        if pl.clientele_count < clientele_limit(s, p):
+            if not (t.cur_parts & PART_MAIN):
+                for x in range(1, NUM_TYPES):
+                    if s.pool[x]:
+                        out[n] = A_HIRE_POOL + x - 1
+                        n += 1
+                        if first_only:
+                            return n
+            if not (t.cur_parts & PART_DECK) and s.deck_size > 0 and is_active(s, p, B_BAR):
+                out[n] = A_HIRE_DECK
+                n += 1
+                if first_only:
+                    return n
+            if not (t.cur_parts & PART_HAND) and is_active(s, p, B_AQUEDUCT):
+                for x in range(1, NUM_TYPES):
+                    if pl.hand[x]:
+                        out[n] = A_HIRE_HAND + x - 1
+                        n += 1
+                        if first_only:
+                            return n
+    elif role == LABORER:
+        if not (t.cur_parts & PART_MAIN):
+            for x in range(1, NUM_TYPES):
+                if s.pool[x]:
+                    out[n] = A_TAKE_POOL + x - 1
+                    n += 1
+                    if first_only:
+                        return n
+        if not (t.cur_parts & PART_HAND) and is_active(s, p, B_DOCK):
+            for x in range(1, NUM_TYPES):
+                if pl.hand[x]:
+                    out[n] = A_DOCK_HAND + x - 1
+                    n += 1
+                    if first_only:
+                        return n
+    elif role == MERCHANT:
+        if pl.vault_count < vault_limit(s, p):
+            if not (t.cur_parts & PART_MAIN):
+                for x in range(1, NUM_TYPES):
+                    if pl.stockpile[x]:
+                        out[n] = A_VAULT_STOCKPILE + x - 1
+                        n += 1
+                        if first_only:
+                            return n
+                if s.deck_size > 0 and is_active(s, p, B_ATRIUM):
+                    out[n] = A_VAULT_DECK
+                    n += 1
+                    if first_only:
+                        return n
+            if not (t.cur_parts & PART_HAND) and is_active(s, p, B_BASILICA):
+                for x in range(1, NUM_TYPES):
+                    if pl.hand[x]:
+                        out[n] = A_VAULT_HAND + x - 1
+                        n += 1
+                        if first_only:
+                            return n
+    elif role == ARCHITECT or role == CRAFTSMAN:
+        if t.cur_parts & PART_MAIN:
+            return 0
+        # lay a foundation from hand
+        for x in range(1, NUM_TYPES):
+            if pl.hand[x]:
+                if x == B_STATUE:
+                    for m in range(NMAT):
+                        if site_option(s, p, x, m, role):
+                            out[n] = A_LAY_STATUE + m
+                            n += 1
+                            if first_only:
+                                return n
+                elif site_option(s, p, x, mat_of(x), role):
+                    out[n] = A_LAY + x - 1
+                    n += 1
+                    if first_only:
+                        return n
+        # add a material to an own incomplete structure
+        for i in range(pl.nstruct):
+            st = &pl.structures[i]
+            if st.flags & S_COMPLETE:
+                continue
+            base = A_ADD + (st.building - 1) * 44 - 1
+            for x in range(1, NUM_TYPES):
+                if role == ARCHITECT:
+                    if pl.stockpile[x] and material_fits(s, p, st, x):
+                        out[n] = base + x
+                        n += 1
+                        if first_only:
+                            return n
+                elif pl.hand[x] and material_fits(s, p, st, x):
+                    out[n] = base + x
+                    n += 1
+                    if first_only:
+                        return n
+            if role == ARCHITECT and is_active(s, p, B_ARCHWAY):    # R-8.3.2
+                base = A_ADD_POOL + (st.building - 1) * 44 - 1
+                for x in range(1, NUM_TYPES):
+                    if s.pool[x] and material_fits(s, p, st, x):
+                        out[n] = base + x
+                        n += 1
+                        if first_only:
+                            return n
+    return n
+
+cdef void end_action(GameState* s) noexcept nogil:
+    # After a part of an action: go on with its other parts if any, else the next action.
+    cdef uint16_t probe[4]
+    if s.turn.phase == PH_OVER:
+        return
+    if gen_action(s, probe, True) > 0:
+        s.turn.phase = PH_ACTION
+        s.turn.decider = s.turn.actor
+    else:
+        s.turn.phase = PH_QUEUE
+
+cdef void apply_role_action(GameState* s, int action) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int p = t.actor
+    cdef Player* pl = &s.players[p]
+    cdef int x, idx, building, role = t.cur_role
+    if action == A_SKIP:
+        t.phase = PH_QUEUE
+        return
+    if action < A_HIRE_DECK:                           # R-8.1.1
+        x = action - A_HIRE_POOL + 1
+        s.pool[x] -= 1
+        pl.clientele[x] += 1
+        pl.clientele_count += 1
+        t.cur_parts |= PART_MAIN
+        if check_forum(s):
+            return
+    elif action == A_HIRE_DECK:                        # R-8.1.2 Bar
+        x = deck_draw(s)
+        pl.clientele[x] += 1
+        pl.clientele_count += 1
+        t.cur_parts |= PART_DECK
+        if check_forum(s):
+            return
+        if s.deck_size == 0:
+            end_game(s, END_DECK, 0)
+            return
+    elif action < A_TAKE_POOL:                         # R-8.1.3 Aqueduct
+        x = action - A_HIRE_HAND + 1
+        hand_remove(pl, x, True)
+        pl.clientele[x] += 1
+        pl.clientele_count += 1
+        t.cur_parts |= PART_HAND
+        if check_forum(s):
+            return
+    elif action < A_DOCK_HAND:                         # R-8.2.1
+        x = action - A_TAKE_POOL + 1
+        s.pool[x] -= 1
+        pl.stockpile[x] += 1
+        pl.stockpile_count += 1
+        t.cur_parts |= PART_MAIN
+        if check_forum(s):
+            return
+    elif action < A_LAY:                               # R-8.2.2 Dock
+        x = action - A_DOCK_HAND + 1
+        hand_remove(pl, x, True)
+        pl.stockpile[x] += 1
+        pl.stockpile_count += 1
+        t.cur_parts |= PART_HAND
+        if check_forum(s):
+            return
+    elif action < A_LAY_STATUE:                        # R-9.1
+        x = action - A_LAY + 1
+        t.cur_parts |= PART_MAIN
+        lay_foundation(s, p, x, mat_of(x), role)
+    elif action < A_ADD:
+        t.cur_parts |= PART_MAIN
+        lay_foundation(s, p, B_STATUE, action - A_LAY_STATUE, role)
+    elif action < A_VAULT_STOCKPILE:                   # R-9.2
+        t.cur_parts |= PART_MAIN
+        if action < A_ADD_POOL:
+            idx = action - A_ADD
+            building = idx // 44 + 1
+            x = idx % 44 + 1
+            if role == ARCHITECT:
+                pl.stockpile[x] -= 1
+                pl.stockpile_count -= 1
+            else:
+                hand_remove(pl, x, True)
+        else:
+            idx = action - A_ADD_POOL
+            building = idx // 44 + 1
+            x = idx % 44 + 1
+            s.pool[x] -= 1
+        add_material(s, p, owned_structure(s, p, building), x, role)
+    elif action < A_VAULT_DECK:                        # R-8.6.1
+        x = action - A_VAULT_STOCKPILE + 1
+        pl.stockpile[x] -= 1
+        pl.stockpile_count -= 1
+        pl.vault[x] += 1
+        pl.vault_known[x] += 1
+        pl.vault_count += 1
+        t.cur_parts |= PART_MAIN
+    elif action == A_VAULT_DECK:                       # R-8.6.2 Atrium
+        x = deck_draw(s)
+        pl.vault[x] += 1
+        pl.vault_count += 1
+        t.cur_parts |= PART_MAIN
+        if s.deck_size == 0:
+            end_game(s, END_DECK, 0)
+            return
+    else:                                              # R-8.6.3 Basilica
+        x = action - A_VAULT_HAND + 1
+        hand_remove(pl, x, False)
+        pl.vault[x] += 1
+        pl.vault_count += 1
+        t.cur_parts |= PART_HAND
+    end_action(s)
+
+cdef void start_action(GameState* s, int role, int source, int batch) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef uint16_t probe[4]
+    t.cur_role = role
+    t.cur_src = source
+    t.cur_parts = 0
+    t.decider = t.actor
+    if role == LEGIONARY:
+        start_legionary(s, batch)
+    elif role == THINKER:
+        t.think_ctx = CTX_QUEUE
+        t.phase = PH_THINK
+    elif gen_action(s, probe, True) > 0:
+        t.phase = PH_ACTION
+    else:
+        t.phase = PH_QUEUE                          # nothing this action could do
+
+cdef void step_queue(GameState* s) noexcept nogil:
+    # Take the actor's next action: front grants, then camp actions, then clients (R-6.3).
+    cdef Turn* t = &s.turn
+    cdef int p = t.actor
+    cdef int top, role, client, batch, per_client
+    if t.stack_n > 0:
+        top = t.stack_n - 1
+        role = t.stack_role[top]
+        t.stack_count[top] -= 1
+        if t.stack_count[top] == 0:
+            t.stack_n -= 1
+        start_action(s, role, SRC_GRANT, 1)
+        return
+    if t.ready == 0:
+        client = next_matching_client(s, p, t.led_role)
+        if client < 0:
+            t.pos += 1
+            t.phase = PH_NEXT_ACTOR
+            return
+        t.pending_clients[client] -= 1
+        t.ready = actions_per_client(s, p)
+    t.ready -= 1
+    batch = 1
+    if t.led_role == LEGIONARY:
+        # R-8.5.1: the remaining camp actions and matching clients join one demand
+        batch += t.ready
+        t.ready = 0
+        per_client = actions_per_client(s, p)
+        client = next_matching_client(s, p, LEGIONARY)
+        while client >= 0:
+            t.pending_clients[client] -= 1
+            batch += per_client
+            client = next_matching_client(s, p, LEGIONARY)
+    start_action(s, t.led_role, SRC_MAIN, batch)
+
+# ---------------------------------------------------------------------------------------
+# Legionary (R-8.5)
+
+cdef inline int revealable(Player* pl, int card) noexcept nogil:
+    cdef int r = <int>pl.hand[card] - <int>pl.revealed[card]
+    return r if r > 0 else 0
+
+cdef void start_legionary(GameState* s, int batch) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef Player* pl = &s.players[t.actor]
+    cdef int x
+    t.leg_k = batch if batch < 255 else 255
+    t.leg_revealed = 0
+    t.leg_last = 1
+    memset(t.demand, 0, sizeof(t.demand))
+    for x in range(1, NUM_TYPES):
+        if revealable(pl, x):
+            t.phase = PH_LEG_REVEAL
+            return
+    t.phase = PH_QUEUE                              # nothing to reveal: the batch is lost
+
+cdef bint can_take_from_pool(GameState* s) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int x
+    for x in range(t.leg_last, NUM_TYPES):
+        if s.pool[x] and t.take_left[mat_of(x)]:
+            return True
+    return False
+
+cdef void after_reveal(GameState* s) noexcept nogil:
+    cdef Turn* t = &s.turn
+    if t.leg_revealed == 0:
+        t.phase = PH_QUEUE
+        return
+    memcpy(t.take_left, t.demand, sizeof(t.demand))
+    t.leg_last = 1
+    if can_take_from_pool(s):
+        t.phase = PH_LEG_TAKE
+    else:
+        t.victim_pos = 1
+        t.phase = PH_LEG_VICTIMS
+
+cdef bint is_victim(GameState* s, int legionary, int offset) noexcept nogil:
+    # R-8.5.4, R-8.5.5
+    cdef int n = s.cfg.num_players
+    cdef int v = (legionary + offset) % n
+    cdef bint bridge = is_active(s, legionary, B_BRIDGE)
+    if conceded(s, v):
+        return False
+    if not bridge and n > 3 and offset != 1 and offset != n - 1:
+        return False
+    if is_active(s, v, B_WALL):
+        return False
+    if is_active(s, v, B_PALISADE) and not bridge:
+        return False
+    return True
+
+cdef inline void give_card(GameState* s, int victim, int card) noexcept nogil:
+    hand_remove(&s.players[victim], card, True)
+    s.players[s.turn.actor].stockpile[card] += 1
+    s.players[s.turn.actor].stockpile_count += 1
+
+cdef bint settle_forced_gives(GameState* s, int victim) noexcept nogil:
+    # Give every demanded card whose choice is forced; return True if a choice remains
+    # (then s.turn.give_mat is the material to choose for, picks from leg_last upwards).
+    cdef Turn* t = &s.turn
+    cdef Player* pl = &s.players[victim]
+    cdef int m, x, total, kinds, first
+    for m in range(NMAT):
+        if t.give_left[m] == 0:
+            continue
+        total = 0
+        kinds = 0
+        first = -1
+        for x in range(t.leg_last if m == t.give_mat else 1, NUM_TYPES):
+            if pl.hand[x] and mat_of(x) == m:
+                total += pl.hand[x]
+                kinds += 1
+                if first < 0:
+                    first = x
+        if total == 0:
+            t.give_left[m] = 0
+        elif total <= t.give_left[m]:               # gives every card of m it has
+            for x in range(first, NUM_TYPES):
+                while pl.hand[x] and mat_of(x) == m:
+                    give_card(s, victim, x)
+            t.give_left[m] = 0
+        elif kinds == 1:
+            while t.give_left[m]:
+                give_card(s, victim, first)
+                t.give_left[m] -= 1
+        else:
+            if t.give_mat != m:
+                t.give_mat = m
+                t.leg_last = 1
+            return True
+    return False
+
+cdef void step_victims(GameState* s) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int n = s.cfg.num_players
+    cdef int v
+    while t.victim_pos < n:
+        if is_victim(s, t.actor, t.victim_pos):
+            v = (t.actor + t.victim_pos) % n
+            memcpy(t.give_left, t.demand, sizeof(t.demand))
+            t.give_mat = NO_ROLE
+            if settle_forced_gives(s, v):
+                t.phase = PH_LEG_GIVE
+                t.decider = v
+                return
+        t.victim_pos += 1
+    t.decider = t.actor
+    if check_forum(s):                              # R-8.5.8
+        return
+    t.phase = PH_QUEUE
+
+cdef int gen_legionary(GameState* s, uint16_t* out) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef Player* pl
+    cdef int n = 0, x, m, above
+    cdef int counts[45]
+    if t.phase == PH_LEG_REVEAL:
+        pl = &s.players[t.actor]
+        for x in range(t.leg_last, NUM_TYPES):
+            if revealable(pl, x):
+                out[n] = A_REVEAL + x - 1
+                n += 1
+    elif t.phase == PH_LEG_TAKE:
+        for x in range(t.leg_last, NUM_TYPES):
+            if s.pool[x] and t.take_left[mat_of(x)]:
+                out[n] = A_LEG_TAKE + x - 1
+                n += 1
+    else:
+        pl = &s.players[t.decider]
+        m = t.give_mat
+        above = 0
+        for x in range(NUM_TYPES - 1, t.leg_last - 1, -1):
+            if x > 0 and pl.hand[x] and mat_of(x) == m:
+                above += pl.hand[x]
+            counts[x] = above
+        for x in range(t.leg_last, NUM_TYPES):
+            if pl.hand[x] and mat_of(x) == m and counts[x] >= t.give_left[m]:
+                out[n] = A_GIVE + x - 1
+                n += 1
+        return n                                    # giving is mandatory: no skip
+    out[n] = A_SKIP
+    return n + 1
+
+cdef void apply_legionary(GameState* s, int action) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef Player* pl
+    cdef int x, v
+    if t.phase == PH_LEG_REVEAL:
+        if action == A_SKIP:
+            after_reveal(s)
+            return
+        x = action - A_REVEAL + 1                   # R-8.5.2
+        pl = &s.players[t.actor]
+        pl.revealed[x] += 1
+        if pl.hand_known[x] < pl.revealed[x]:
+            pl.hand_known[x] = pl.revealed[x]
+        t.demand[mat_of(x)] += 1
+        t.leg_revealed += 1
+        t.leg_last = x
+        if t.leg_revealed >= t.leg_k:
+            after_reveal(s)
+            return
+        for x in range(t.leg_last, NUM_TYPES):
+            if revealable(pl, x):
+                return
+        after_reveal(s)
+    elif t.phase == PH_LEG_TAKE:
+        if action != A_SKIP:                        # R-8.5.3
+            x = action - A_LEG_TAKE + 1
+            s.pool[x] -= 1
+            pl = &s.players[t.actor]
+            pl.stockpile[x] += 1
+            pl.stockpile_count += 1
+            t.take_left[mat_of(x)] -= 1
+            t.leg_last = x
+            if can_take_from_pool(s):
+                return
+        t.victim_pos = 1
+        t.phase = PH_LEG_VICTIMS
+    else:                                           # R-8.5.6: the victim's choice
+        x = action - A_GIVE + 1
+        v = t.decider
+        give_card(s, v, x)
+        t.give_left[mat_of(x)] -= 1
+        t.leg_last = x
+        if settle_forced_gives(s, v):
+            return
+        t.victim_pos += 1
+        t.phase = PH_LEG_VICTIMS
+
+# ---------------------------------------------------------------------------------------
+# Turn flow (R-6)
+
+cdef void step_next_follower(GameState* s) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int n = s.cfg.num_players
+    cdef int p
+    while t.pos < n:
+        p = (t.leader + t.pos) % n
+        if not conceded(s, p):
+            t.decider = p
+            t.phase = PH_FOLLOW
+            return
+        t.pos += 1
+    t.pos = 0
+    t.phase = PH_NEXT_ACTOR
+
+cdef void step_next_actor(GameState* s) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int n = s.cfg.num_players
+    cdef int p
+    while t.pos < n:
+        p = (t.leader + t.pos) % n
+        if not conceded(s, p):
+            # R-6.4: the acting clients are fixed now
+            t.actor = p
+            t.decider = p
+            t.ready = s.players[p].camp_units
+            t.stack_n = 0
+            memcpy(t.pending_clients, s.players[p].clientele, sizeof(t.pending_clients))
+            t.phase = PH_QUEUE
+            return
+        t.pos += 1
+    t.phase = PH_END_TURN
+
+cdef void step_end_turn(GameState* s) noexcept nogil:
+    # R-6.5(c): camps to the pool, Jacks to the Jack pile
+    cdef int p, x
+    cdef Player* pl
+    for p in range(s.cfg.num_players):
+        pl = &s.players[p]
+        if pl.camp[JACK]:
+            s.jack_pile += pl.camp[JACK]
+            pl.camp[JACK] = 0
+        for x in range(1, NUM_TYPES):
+            if pl.camp[x]:
+                s.pool[x] += pl.camp[x]
+                pl.camp[x] = 0
+    s.turn.pos = 0
+    s.turn.phase = PH_ACADEMY_NEXT
+
+cdef void step_academy(GameState* s) noexcept nogil:
+    # R-6.5(d)
+    cdef Turn* t = &s.turn
+    cdef int n = s.cfg.num_players
+    cdef int p
+    while t.pos < n:
+        p = (t.leader + t.pos) % n
+        if (not conceded(s, p) and (s.players[p].flags & P_CRAFTED)
+                and is_active(s, p, B_ACADEMY)):
+            t.decider = p
+            t.actor = p
+            t.think_ctx = CTX_ACADEMY
+            t.phase = PH_THINK
+            return
+        t.pos += 1
+    t.phase = PH_NEW_TURN
+
+cdef void begin_turn(GameState* s) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int p
+    cdef Player* pl
+    for p in range(s.cfg.num_players):
+        pl = &s.players[p]
+        pl.camp_units = 0
+        pl.jacks_played = 0
+        pl.flags &= P_CONCEDED
+        memset(pl.revealed, 0, sizeof(pl.revealed))
+    t.led_role = NO_ROLE
+    t.pos = 0
+    t.decider = t.leader
+    t.actor = t.leader
+    t.stack_n = 0
+    t.ready = 0
+    t.phase = PH_LEAD
+
+cdef void step_new_turn(GameState* s) noexcept nogil:
+    # R-6.5(e): the Leader card passes clockwise (skipping players who conceded)
+    cdef Turn* t = &s.turn
+    cdef int n = s.cfg.num_players
+    cdef int i, p
+    for i in range(1, n + 1):
+        p = (t.leader + i) % n
+        if not conceded(s, p):
+            t.leader = p
+            break
+    t.turn_number += 1
+    begin_turn(s)
+
+cdef void advance(GameState* s) noexcept nogil:
+    cdef int phase
+    while True:
+        phase = s.turn.phase
+        if phase == PH_QUEUE:
+            step_queue(s)
+        elif phase == PH_NEXT_FOLLOWER:
+            step_next_follower(s)
+        elif phase == PH_NEXT_ACTOR:
+            step_next_actor(s)
+        elif phase == PH_LEG_VICTIMS:
+            step_victims(s)
+        elif phase == PH_END_TURN:
+            step_end_turn(s)
+        elif phase == PH_ACADEMY_NEXT:
+            step_academy(s)
+        elif phase == PH_NEW_TURN:
+            step_new_turn(s)
+        else:
+            return
+
+# ---------------------------------------------------------------------------------------
+# The two entry points every client uses
+
+cdef int gen_legal(GameState* s, uint16_t* out) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int phase = t.phase
+    cdef int n
+    if phase == PH_LEAD:
+        n = gen_think_options(s, t.decider, out, True)
+        return n + gen_units(s, t.decider, NO_ROLE, out + n)
+    if phase == PH_FOLLOW:
+        n = gen_think_options(s, t.decider, out, True)
+        return n + gen_units(s, t.decider, t.led_role, out + n)
+    if phase == PH_ACTION:
+        n = gen_action(s, out, False)
+        out[n] = A_SKIP
+        return n + 1
+    if phase == PH_LEG_REVEAL or phase == PH_LEG_TAKE or phase == PH_LEG_GIVE:
+        return gen_legionary(s, out)
+    if phase == PH_PETITION:
+        return gen_petition_picks(s, out)
+    if phase == PH_PAY_MORE:
+        n = gen_units(s, t.decider, t.led_role, out)
+        out[n] = A_SKIP
+        return n + 1
+    if phase == PH_THINK:
+        n = gen_think_options(s, t.decider, out, True)
+        out[n] = A_SKIP
+        return n + 1
+    if phase == PH_THINK_CHOICE:
+        return gen_think_options(s, t.decider, out, False)
+    if phase == PH_TRIBUNAL:
+        out[0] = A_THINK_JACK
+        out[1] = A_SKIP
+        return 2
+    return 0
+
+cdef int apply_action_c(GameState* s, int action) noexcept nogil:
+    # Applies a legal action of the current decider (legality is the caller's contract),
+    # then runs the game forward to the next decision.
+    cdef Turn* t = &s.turn
+    cdef int phase = t.phase
+    cdef int p = t.decider
+    t.decisions += 1
+    if phase == PH_LEAD or phase == PH_FOLLOW or phase == PH_THINK:
+        if action == A_SKIP:                        # declining a granted think
+            finish_think(s)
+        elif action == A_THINK_JACK or action == A_THINK_DRAW:
+            if phase != PH_THINK:
+                t.think_ctx = CTX_LEAD if phase == PH_LEAD else CTX_FOLLOW
+                s.players[p].flags |= P_THOUGHT
+            do_think(s, p, action)
+        elif action < A_PLAY_CARD:
+            if phase != PH_THINK:
+                t.think_ctx = CTX_LEAD if phase == PH_LEAD else CTX_FOLLOW
+                s.players[p].flags |= P_THOUGHT
+            think_discard(s, p, action)
+        else:
+            play_unit(s, action)
+    elif phase == PH_ACTION:
+        apply_role_action(s, action)
+    elif phase == PH_LEG_REVEAL or phase == PH_LEG_TAKE or phase == PH_LEG_GIVE:
+        apply_legionary(s, action)
+    elif phase == PH_PETITION:
+        if action == A_SKIP:
+            unit_done(s)
+        else:
+            hand_to_camp(&s.players[p], action - A_PETITION_PICK + 1)
+            t.petition_picked += 1
+            t.petition_last = action - A_PETITION_PICK + 1
+            petition_continue(s)
+    elif phase == PH_PAY_MORE:
+        if action == A_SKIP:
+            payment_done(s)
+        else:
+            play_unit(s, action)
+    elif phase == PH_THINK_CHOICE:
+        do_think(s, p, action)
+    elif phase == PH_TRIBUNAL:
+        if action == A_THINK_JACK:
+            s.jack_pile -= 1
+            hand_add(&s.players[p], JACK, True)
+        finish_think(s)
+    else:
+        return -1
+    advance(s)
+    return 0
+
+cdef int random_playout_c(GameState* s, uint64_t* rng, int max_decisions) noexcept nogil:
+    # Uniformly random legal actions until the end; returns the decisions made, or -1 if
+    # a non-terminal state had no legal action (an engine bug).
+    cdef uint16_t buf[MAX_LEGAL]
+    cdef int n, made = 0
+    while s.turn.phase != PH_OVER and made < max_decisions:
+        n = gen_legal(s, buf)
+        if n <= 0:
+            return -1
+        apply_action_c(s, buf[gr_rng_below(rng, n)])
+        made += 1
+    return made

@@ -1,0 +1,687 @@
+# The Cython core: the nogil rules engine (_rules.pxi) and the State object wrapping one
+# GameState struct. The validated, documented Python face is glory_ai.game.
+from libc.string cimport memcpy, memset
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+include "_rules.pxi"
+
+TERMINAL = -4
+NUM_ACTIONS = NUM_DISTINCT_ACTIONS
+
+_MATERIALS = ("Rubble", "Wood", "Concrete", "Brick", "Stone", "Marble")
+_ROLES = ("Laborer", "Craftsman", "Architect", "Legionary", "Merchant", "Patron", "Thinker")
+_END_REASONS = {END_NONE: None, END_DECK: "deck", END_SITES: "sites", END_CATACOMB: "catacomb",
+                END_FORUM: "forum", END_CONCESSION: "concession"}
+PHASE_NAMES = {
+    PH_LEAD: "lead", PH_FOLLOW: "follow", PH_PETITION: "petition", PH_PAY_MORE: "pay_more",
+    PH_THINK: "think", PH_THINK_CHOICE: "think_choice", PH_TRIBUNAL: "tribunal",
+    PH_ACTION: "action", PH_LEG_REVEAL: "legionary_reveal", PH_LEG_TAKE: "legionary_take",
+    PH_LEG_GIVE: "legionary_give", PH_OVER: "over",
+}
+
+cdef uint16_t _legal_buf[MAX_LEGAL]
+
+
+def _card_tables():
+    """(names, materials, copies, modes) of the 45 card types, from csrc/cards.h."""
+    names = tuple(GR_CARD_NAME[i].decode() for i in range(NUM_TYPES))
+    materials = tuple(-1 if i == 0 else GR_CARD_MATERIAL[i] for i in range(NUM_TYPES))
+    copies = tuple(GR_CARD_COPIES[i] for i in range(NUM_TYPES))
+    modes = tuple(GR_CARD_MODE[i] for i in range(NUM_TYPES))
+    return names, materials, copies, modes
+
+
+_NAMES = _card_tables()[0]
+
+
+cdef void setup_game(GameState* s, uint64_t seed) noexcept nogil:
+    # R-4: shuffle, deal hands, deal for the first leader.
+    cdef int n = s.cfg.num_players
+    cdef int x, c, i, j, tmp, p, m, best, remaining
+    cdef int dealt[5]
+    cdef int candidates = (1 << n) - 1
+    s.rng = gr_rng_seed(seed)
+    s.deck_size = 0
+    for x in range(1, NUM_TYPES):
+        for c in range(s.cfg.copies[x]):
+            s.deck[s.deck_size] = x
+            s.deck_size += 1
+    for i in range(s.deck_size - 1, 0, -1):          # Fisher-Yates
+        j = gr_rng_below(&s.rng, i + 1)
+        tmp = s.deck[i]
+        s.deck[i] = s.deck[j]
+        s.deck[j] = tmp
+    s.jack_pile = 6
+    for m in range(NMAT):                             # R-4.2
+        s.in_town[m] = s.cfg.in_town_per_material
+        s.out_town[m] = 6 - s.cfg.in_town_per_material
+    for p in range(n):                                # R-4.5
+        for i in range(s.cfg.hand_orders):
+            hand_add(&s.players[p], deck_draw(s), False)
+        for i in range(s.cfg.hand_jacks):
+            s.jack_pile -= 1
+            hand_add(&s.players[p], JACK, True)
+    while True:                                       # R-4.6
+        best = NUM_TYPES
+        for p in range(n):
+            if (candidates >> p) & 1:
+                dealt[p] = deck_draw(s)
+                s.pool[dealt[p]] += 1
+                if dealt[p] < best:
+                    best = dealt[p]
+        remaining = 0
+        for p in range(n):
+            if (candidates >> p) & 1 and dealt[p] == best:
+                remaining |= 1 << p
+        candidates = remaining
+        if candidates & (candidates - 1) == 0:
+            break
+    p = 0
+    while not (candidates >> p) & 1:
+        p += 1
+    s.turn.leader = p
+    begin_turn(s)
+
+
+cdef list _zone(uint8_t* counts):
+    out = []
+    cdef int x
+    for x in range(NUM_TYPES):
+        if counts[x]:
+            out.extend([_NAMES[x]] * counts[x])
+    out.sort()
+    return out
+
+
+cdef class State:
+    """One game state. See glory_ai.game for the documented API."""
+
+    cdef GameState s
+    cdef object _config
+
+    # ---- construction -----------------------------------------------------------------
+
+    @staticmethod
+    def _new_game(config, seed):
+        cdef State st = State.__new__(State)
+        st._load_config(config)
+        setup_game(&st.s, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        return st
+
+    def _load_config(self, config):
+        copies = config.deck_copies()
+        self.s.cfg.num_players = config.num_players
+        self.s.cfg.mode = MODE_IMPERIUM if config.mode == "imperium" else MODE_REPUBLIC
+        self.s.cfg.petition_size = config.petition_size
+        self.s.cfg.refill_base = config.refill_size
+        self.s.cfg.in_town_per_material = config.in_town
+        self.s.cfg.hand_orders = 4 if config.mode == "imperium" else 5
+        self.s.cfg.hand_jacks = 1 if config.mode == "imperium" else 0
+        for x in range(NUM_TYPES):
+            self.s.cfg.copies[x] = copies[x]
+        self._config = config
+
+    def clone(self):
+        """A copy of this state (one struct copy)."""
+        cdef State c = State.__new__(State)
+        memcpy(&c.s, &self.s, sizeof(GameState))
+        c._config = self._config
+        return c
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        return (_state_from_bytes, (self._config, self._raw_bytes()))
+
+    def _raw_bytes(self):
+        """The struct's bytes (for pickling and exact-equality checks in tests)."""
+        return PyBytes_FromStringAndSize(<char*>&self.s, sizeof(GameState))
+
+    def _set_raw_bytes(self, bytes raw):
+        if len(raw) != sizeof(GameState):
+            raise ValueError("raw state has the wrong size for this build")
+        memcpy(&self.s, <char*>raw, sizeof(GameState))
+
+    @property
+    def config(self):
+        """The GameConfig (rule variants) of this game."""
+        return self._config
+
+    @property
+    def num_players(self):
+        return self.s.cfg.num_players
+
+    # ---- the OpenSpiel-style core API --------------------------------------------------
+
+    def current_player(self):
+        """The player who decides now (a victim choosing what to give included); TERMINAL (-4) at the end."""
+        if self.s.turn.phase == PH_OVER:
+            return TERMINAL
+        return self.s.turn.decider
+
+    def is_terminal(self):
+        return self.s.turn.phase == PH_OVER
+
+    def legal_actions(self):
+        """The legal actions of current_player(), as integers (ascending)."""
+        cdef int n = gen_legal(&self.s, _legal_buf)
+        return sorted([_legal_buf[i] for i in range(n)])
+
+    cdef bint _is_legal(self, int action):
+        cdef int n = gen_legal(&self.s, _legal_buf)
+        cdef int i
+        for i in range(n):
+            if _legal_buf[i] == action:
+                return True
+        return False
+
+    def apply_action(self, action):
+        """Apply one legal action; ValueError (state unchanged) if it is not legal."""
+        if isinstance(action, bool) or not isinstance(action, int):
+            try:
+                import numpy
+                if isinstance(action, numpy.integer):
+                    action = int(action)
+                else:
+                    raise TypeError
+            except TypeError:
+                raise ValueError(f"an action is an integer, got {action!r}") from None
+        if self.s.turn.phase == PH_OVER:
+            raise ValueError("the game is over: no action can be applied")
+        if action < 0 or action >= NUM_DISTINCT_ACTIONS or not self._is_legal(action):
+            legal = self.legal_action_strings()
+            raise ValueError(
+                f"illegal action {action} ({self._describe(action)}) for player "
+                f"{self.s.turn.decider} in phase '{PHASE_NAMES.get(self.s.turn.phase)}'; "
+                f"legal: {legal}")
+        apply_action_c(&self.s, action)
+
+    def _apply_unchecked(self, int action):
+        """Apply an action without the legality check (fast path for trusted callers)."""
+        apply_action_c(&self.s, action)
+
+    def random_playout(self, seed, int max_decisions=1000000):
+        """Play uniformly random legal actions to the end in C; returns the decisions made."""
+        cdef uint64_t rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        cdef int made
+        with nogil:
+            made = random_playout_c(&self.s, &rng, max_decisions)
+        if made < 0:
+            raise RuntimeError("engine bug: a non-terminal state has no legal action")
+        return made
+
+    def scores(self):
+        """Victory points of every player (RULES §12), computable at any time."""
+        return [score_of(&self.s, p) for p in range(self.s.cfg.num_players)]
+
+    def score_breakdown(self, int player):
+        self._check_player(player)
+        cdef int p = player
+        vault = 0
+        for x in range(1, NUM_TYPES):
+            vault += self.s.players[p].vault[x] * material_value(mat_of(x))
+        statue = 3 if is_active(&self.s, p, B_STATUE) else 0
+        wall = self.s.players[p].stockpile_count // 2 if is_active(&self.s, p, B_WALL) else 0
+        influence = influence_of(&self.s, p)
+        total = score_of(&self.s, p)
+        return {"influence": influence, "vault": vault,
+                "merchant_bonus": total - influence - vault - statue - wall,
+                "statue": statue, "wall": wall, "total": total}
+
+    def winners(self):
+        """Winning players (several on a shared victory); empty before the end."""
+        if self.s.turn.phase != PH_OVER:
+            return []
+        return [p for p in range(self.s.cfg.num_players) if (self.s.turn.winners_mask >> p) & 1]
+
+    def returns(self):
+        """Per player: 1/k for each of k winners, 0 otherwise; all 0 before the end."""
+        win = self.winners()
+        return [(1.0 / len(win) if p in win else 0.0) for p in range(self.s.cfg.num_players)]
+
+    def end_reason(self):
+        """None, or why the game ended: 'deck', 'sites', 'catacomb', 'forum', 'concession'."""
+        if self.s.turn.phase != PH_OVER:
+            return None
+        return _END_REASONS[self.s.turn.end_reason]
+
+    def concede(self, int player):
+        """The player leaves the game (R-11.1(5)); the last one remaining wins.
+
+        A conceded player is skipped as leader, follower, actor and victim and cannot win;
+        a decision pending for them is resolved by its first legal action.
+        """
+        self._check_player(player)
+        if self.s.turn.phase == PH_OVER:
+            raise ValueError("the game is over")
+        if conceded(&self.s, player):
+            raise ValueError(f"player {player} has already conceded")
+        self.s.players[player].flags |= P_CONCEDED
+        remaining = [p for p in range(self.s.cfg.num_players) if not conceded(&self.s, p)]
+        if len(remaining) == 1:
+            end_game(&self.s, END_CONCESSION, 1 << remaining[0])
+            return
+        while self.s.turn.phase != PH_OVER and conceded(&self.s, self.s.turn.decider):
+            if self.s.turn.phase == PH_LEAD:
+                # the conceding leader's turn passes on at once
+                self.s.turn.phase = PH_NEW_TURN
+                advance(&self.s)
+                continue
+            apply_action_c(&self.s, self.legal_actions()[0])
+
+    # ---- inspection helpers ------------------------------------------------------------
+
+    def _check_player(self, player):
+        if not 0 <= player < self.s.cfg.num_players:
+            raise ValueError(f"player must be 0..{self.s.cfg.num_players - 1}, got {player}")
+
+    def influence(self, int player):
+        self._check_player(player)
+        return influence_of(&self.s, player)
+
+    def clientele_limit(self, int player):
+        self._check_player(player)
+        return clientele_limit(&self.s, player)
+
+    def vault_limit(self, int player):
+        self._check_player(player)
+        return vault_limit(&self.s, player)
+
+    def refill_size(self, int player):
+        self._check_player(player)
+        return refill_size(&self.s, player)
+
+    def is_active(self, int player, building):
+        """Whether `building`'s function is active for `player` (R-10.6)."""
+        from glory_ai.cards import card_id
+        self._check_player(player)
+        return bool(is_active(&self.s, player, card_id(building, "building")))
+
+    def phase(self):
+        return PHASE_NAMES.get(self.s.turn.phase, str(self.s.turn.phase))
+
+    @property
+    def leader(self):
+        return self.s.turn.leader
+
+    @property
+    def led_role(self):
+        return None if self.s.turn.led_role == NO_ROLE else _ROLES[self.s.turn.led_role]
+
+    @property
+    def deck_size(self):
+        return self.s.deck_size
+
+    @property
+    def turn_number(self):
+        return self.s.turn.turn_number
+
+    @property
+    def decisions(self):
+        return self.s.turn.decisions
+
+    def zone(self, str name, int player=-1):
+        """A zone as a sorted list of card names: 'pool', 'deck' (top first), or a player's
+        'hand', 'camp', 'stockpile', 'vault', 'clientele', 'known_hand', 'known_vault'."""
+        cdef Player* pl
+        if name == "pool":
+            return _zone(self.s.pool)
+        if name == "deck":
+            return [_NAMES[self.s.deck[i]] for i in range(self.s.deck_size - 1, -1, -1)]
+        if name == "out_of_play":
+            return _zone(self.s.out_of_play)
+        self._check_player(player)
+        pl = &self.s.players[player]
+        if name == "hand":
+            return _zone(pl.hand)
+        if name == "known_hand":
+            return _zone(pl.hand_known)
+        if name == "camp":
+            return _zone(pl.camp)
+        if name == "stockpile":
+            return _zone(pl.stockpile)
+        if name == "vault":
+            return _zone(pl.vault)
+        if name == "known_vault":
+            return _zone(pl.vault_known)
+        if name == "clientele":
+            return _zone(pl.clientele)
+        raise ValueError(f"unknown zone {name!r}")
+
+    def _counts(self):
+        """Card and site counts per place, for invariant checks: (cards[45], sites[6])."""
+        cdef int x, p, i, m, k
+        cdef Player* pl
+        cdef Structure* st
+        cards = [0] * NUM_TYPES
+        sites = [0] * NMAT
+        for x in range(NUM_TYPES):
+            cards[x] += self.s.pool[x] + self.s.out_of_play[x]
+        cards[0] += self.s.jack_pile
+        for i in range(self.s.deck_size):
+            cards[self.s.deck[i]] += 1
+        for m in range(NMAT):
+            sites[m] += self.s.in_town[m] + self.s.out_town[m]
+        for p in range(self.s.cfg.num_players):
+            pl = &self.s.players[p]
+            for x in range(NUM_TYPES):
+                cards[x] += pl.hand[x] + pl.camp[x] + pl.stockpile[x] + pl.vault[x] + pl.clientele[x]
+            for m in range(NMAT):
+                sites[m] += pl.influence_sites[m]
+            for i in range(pl.nstruct):
+                st = &pl.structures[i]
+                cards[st.building] += 1
+                for k in range(st.nmat):
+                    cards[st.materials[k]] += 1
+                if st.stairway:
+                    cards[st.stairway] += 1
+                if not (st.flags & S_COMPLETE):
+                    sites[st.site] += 1
+        return cards, sites
+
+    def _check_invariants(self):
+        """Raise AssertionError if the state breaks a structural invariant (tests use this)."""
+        cdef int x, p, total
+        cdef Player* pl
+        cards, sites = self._counts()
+        for x in range(NUM_TYPES):
+            if cards[x] != self.s.cfg.copies[x]:
+                raise AssertionError(f"{_NAMES[x]}: {cards[x]} cards in play, expected {self.s.cfg.copies[x]}")
+        for m in range(NMAT):
+            if sites[m] != 6:
+                raise AssertionError(f"{_MATERIALS[m]}: {sites[m]} sites, expected 6")
+        for p in range(self.s.cfg.num_players):
+            pl = &self.s.players[p]
+            for name, arr, count in (("hand", self.zone("hand", p), pl.hand_count),
+                                     ("stockpile", self.zone("stockpile", p), pl.stockpile_count),
+                                     ("vault", self.zone("vault", p), pl.vault_count),
+                                     ("clientele", self.zone("clientele", p), pl.clientele_count)):
+                if len(arr) != count:
+                    raise AssertionError(f"player {p} {name} count {count} != {len(arr)} cards")
+            for x in range(NUM_TYPES):
+                if pl.hand_known[x] > pl.hand[x]:
+                    raise AssertionError(f"player {p} knows more {_NAMES[x]} in hand than held")
+                if pl.vault_known[x] > pl.vault[x]:
+                    raise AssertionError(f"player {p} knows more {_NAMES[x]} in vault than held")
+
+    # ---- notation ------------------------------------------------------------------------
+
+    def _describe(self, action):
+        try:
+            return self.action_to_string(action)
+        except ValueError:
+            return "not an action"
+
+    def action_to_string(self, int action):
+        """Readable text of an action in this state (docs/notation.md)."""
+        cdef Turn* t = &self.s.turn
+        cdef int x, idx
+        if action < 0 or action >= NUM_DISTINCT_ACTIONS:
+            raise ValueError(f"{action} is not an action id (0..{NUM_DISTINCT_ACTIONS - 1})")
+        phase = t.phase
+        role_word = _ROLES[t.cur_role].lower() if t.cur_role < 7 else "action"
+        if action == A_SKIP:
+            if phase == PH_ACTION:
+                return f"{role_word}: {'done' if t.cur_parts else 'skip'}"
+            if phase == PH_LEG_REVEAL:
+                return "legionary: done revealing"
+            if phase == PH_LEG_TAKE:
+                return "legionary: done taking"
+            if phase == PH_THINK:
+                return "think: skip"
+            if phase == PH_TRIBUNAL:
+                return "tribunal: skip"
+            if phase == PH_PETITION:
+                return "petition: done"
+            return "done"
+        if action == A_THINK_JACK:
+            return "tribunal: take Jack" if phase == PH_TRIBUNAL else "think: take Jack"
+        if action == A_THINK_DRAW:
+            p = t.decider
+            if self.s.players[p].hand_count < refill_size(&self.s, p):
+                return "think: refill"
+            return "think: draw 1"
+        if action == A_THINK_VOMITORIUM:
+            return "think: discard hand (Vomitorium)"
+        if action < A_PLAY_CARD:
+            return f"think: discard {_NAMES[action - A_THINK_LATRINE]} (Latrine)"
+        verb = "lead" if (phase == PH_LEAD or (phase in (PH_PAY_MORE, PH_PETITION) and t.pos == 0)) else "follow"
+        if action < A_PLAY_JACK:
+            x = action - A_PLAY_CARD + 1
+            return f"{verb} {_ROLES[mat_of(x)]} with {_NAMES[x]}"
+        if action < A_PLAY_PETITION:
+            return f"{verb} {_ROLES[action - A_PLAY_JACK]} with Jack"
+        if action < A_PLAY_CRANE:
+            idx = action - A_PLAY_PETITION
+            return f"{verb} {_ROLES[idx // 6]} by petition of {_ROLES[idx % 6]}"
+        if action < A_PETITION_PICK:
+            return f"{verb} Architect with {_NAMES[action - A_PLAY_CRANE + 1]} (Crane)"
+        if action < A_HIRE_POOL:
+            return f"petition: {_NAMES[action - A_PETITION_PICK + 1]}"
+        if action < A_HIRE_DECK:
+            return f"patron: hire {_NAMES[action - A_HIRE_POOL + 1]} from pool"
+        if action == A_HIRE_DECK:
+            return "patron: hire top of deck"
+        if action < A_TAKE_POOL:
+            return f"patron: hire {_NAMES[action - A_HIRE_HAND + 1]} from hand"
+        if action < A_DOCK_HAND:
+            return f"laborer: take {_NAMES[action - A_TAKE_POOL + 1]} from pool"
+        if action < A_LAY:
+            return f"laborer: move {_NAMES[action - A_DOCK_HAND + 1]} from hand"
+        if action < A_ADD:
+            if action < A_LAY_STATUE:
+                x = action - A_LAY + 1
+                text = f"{role_word}: lay {_NAMES[x]}"
+                site = mat_of(x)
+            else:
+                x = B_STATUE
+                site = action - A_LAY_STATUE
+                text = f"{role_word}: lay Statue on {_MATERIALS[site]}"
+            if phase == PH_ACTION and self.s.in_town[site] == 0:
+                text += " out of town"
+            return text
+        if action < A_VAULT_STOCKPILE:
+            if action < A_ADD_POOL:
+                idx = action - A_ADD
+                return f"{role_word}: add {_NAMES[idx % 44 + 1]} to {_NAMES[idx // 44 + 1]}"
+            idx = action - A_ADD_POOL
+            return f"{role_word}: add {_NAMES[idx % 44 + 1]} from pool to {_NAMES[idx // 44 + 1]}"
+        if action < A_VAULT_DECK:
+            return f"merchant: vault {_NAMES[action - A_VAULT_STOCKPILE + 1]} from stockpile"
+        if action == A_VAULT_DECK:
+            return "merchant: vault top of deck"
+        if action < A_REVEAL:
+            return f"merchant: vault {_NAMES[action - A_VAULT_HAND + 1]} from hand"
+        if action < A_LEG_TAKE:
+            return f"legionary: reveal {_NAMES[action - A_REVEAL + 1]}"
+        if action < A_GIVE:
+            return f"legionary: take {_NAMES[action - A_LEG_TAKE + 1]} from pool"
+        return f"give {_NAMES[action - A_GIVE + 1]}"
+
+    def legal_action_strings(self):
+        return [self.action_to_string(a) for a in self.legal_actions()]
+
+    def string_to_action(self, str text):
+        """The legal action whose string is `text` (case and outer blanks ignored)."""
+        wanted = " ".join(text.split()).lower()
+        for a in self.legal_actions():
+            if self.action_to_string(a).lower() == wanted:
+                return a
+        raise ValueError(f"{text!r} is not a legal action here; legal: {self.legal_action_strings()}")
+
+    def apply_action_string(self, str text):
+        self.apply_action(self.string_to_action(text))
+
+    # ---- serialisation -----------------------------------------------------------------
+
+    def to_dict(self):
+        """A JSON-safe dict that State.from_dict turns back into this exact state."""
+        cdef Player* pl
+        cdef Structure* st
+        cdef int p, i, k
+        players = []
+        for p in range(self.s.cfg.num_players):
+            pl = &self.s.players[p]
+            structures = []
+            for i in range(pl.nstruct):
+                st = &pl.structures[i]
+                d = {"building": _NAMES[st.building], "site": _MATERIALS[st.site],
+                     "out_of_town": bool(st.flags & S_OUT_OF_TOWN),
+                     "materials": [_NAMES[st.materials[k]] for k in range(st.nmat)],
+                     "complete": bool(st.flags & S_COMPLETE)}
+                if st.stairway:
+                    d["stairway"] = _NAMES[st.stairway]
+                structures.append(d)
+            influence = []
+            for m in range(NMAT):
+                influence.extend([_MATERIALS[m]] * pl.influence_sites[m])
+            players.append({
+                "hand": _zone(pl.hand), "camp": _zone(pl.camp), "stockpile": _zone(pl.stockpile),
+                "vault": _zone(pl.vault), "clientele": _zone(pl.clientele),
+                "influence": influence, "structures": structures,
+                "known_hand": _zone(pl.hand_known), "known_vault": _zone(pl.vault_known),
+                "turn_state": {"camp_units": pl.camp_units, "flags": pl.flags,
+                               "jacks_played": pl.jacks_played, "revealed": _zone(pl.revealed)},
+            })
+        cdef dict turn = self.s.turn
+        turn["phase_name"] = PHASE_NAMES.get(self.s.turn.phase, "")
+        return {
+            "format": "glory_ai/state", "version": 1,
+            "num_players": self.s.cfg.num_players,
+            "mode": self._config.mode,
+            "variant": self._config.variant(),
+            "leader": self.s.turn.leader,
+            "pool": _zone(self.s.pool),
+            "deck": self.zone("deck"),
+            "out_of_play": _zone(self.s.out_of_play),
+            "jack_pile": self.s.jack_pile,
+            "sites": {"in_town": {_MATERIALS[m]: self.s.in_town[m] for m in range(NMAT)},
+                      "out_of_town": {_MATERIALS[m]: self.s.out_town[m] for m in range(NMAT)}},
+            "players": players,
+            "turn": turn,
+            "rng": str(self.s.rng),
+        }
+
+    @staticmethod
+    def from_dict(d):
+        """Build a state from a to_dict() output or a hand-written position (docs/notation.md)."""
+        from glory_ai._positions import load_position
+        return load_position(d)
+
+    # low-level setters used by glory_ai._positions (validated there)
+    def _set_zone(self, str name, int player, list counts):
+        cdef Player* pl
+        cdef uint8_t* arr
+        if name == "pool":
+            arr = self.s.pool
+        elif name == "out_of_play":
+            arr = self.s.out_of_play
+        else:
+            pl = &self.s.players[player]
+            if name == "hand":
+                arr = pl.hand
+            elif name == "camp":
+                arr = pl.camp
+            elif name == "stockpile":
+                arr = pl.stockpile
+            elif name == "vault":
+                arr = pl.vault
+            elif name == "clientele":
+                arr = pl.clientele
+            elif name == "known_hand":
+                arr = pl.hand_known
+            elif name == "known_vault":
+                arr = pl.vault_known
+            elif name == "revealed":
+                arr = pl.revealed
+            else:
+                raise ValueError(name)
+        for x in range(NUM_TYPES):
+            arr[x] = counts[x]
+        if name not in ("pool", "out_of_play"):
+            pl = &self.s.players[player]
+            pl.hand_count = sum(pl.hand[x] for x in range(NUM_TYPES))
+            pl.stockpile_count = sum(pl.stockpile[x] for x in range(NUM_TYPES))
+            pl.vault_count = sum(pl.vault[x] for x in range(NUM_TYPES))
+            pl.clientele_count = sum(pl.clientele[x] for x in range(NUM_TYPES))
+
+    def _set_deck(self, list top_first):
+        self.s.deck_size = len(top_first)
+        for i, x in enumerate(reversed(top_first)):
+            self.s.deck[i] = x
+
+    def _shuffle_deck(self):
+        cdef int i, j, tmp
+        for i in range(self.s.deck_size - 1, 0, -1):
+            j = gr_rng_below(&self.s.rng, i + 1)
+            tmp = self.s.deck[i]
+            self.s.deck[i] = self.s.deck[j]
+            self.s.deck[j] = tmp
+
+    def _set_misc(self, jack_pile, in_town, out_town, leader, rng):
+        self.s.jack_pile = jack_pile
+        for m in range(NMAT):
+            self.s.in_town[m] = in_town[m]
+            self.s.out_town[m] = out_town[m]
+        self.s.turn.leader = leader
+        self.s.rng = rng
+
+    def _seed_rng(self, seed):
+        self.s.rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+
+    def _set_player(self, int player, influence_sites, structures, turn_state):
+        cdef Player* pl = &self.s.players[player]
+        cdef Structure* st
+        for m in range(NMAT):
+            pl.influence_sites[m] = influence_sites[m]
+        if len(structures) > MAX_STRUCTURES:
+            raise ValueError(f"players[{player}].structures: at most {MAX_STRUCTURES} structures")
+        pl.nstruct = len(structures)
+        for i, (building, site, flags, materials, stairway) in enumerate(structures):
+            st = &pl.structures[i]
+            st.building = building
+            st.site = site
+            st.flags = flags
+            st.nmat = len(materials)
+            for k in range(3):
+                st.materials[k] = materials[k] if k < len(materials) else 0
+            st.stairway = stairway
+        pl.camp_units = turn_state.get("camp_units", 0)
+        pl.flags = turn_state.get("flags", 0)
+        pl.jacks_played = turn_state.get("jacks_played", 0)
+
+    def _set_turn(self, turn):
+        self.s.turn = turn
+
+    def _begin(self):
+        refresh_active(&self.s)
+        begin_turn(&self.s)
+
+    def _refresh(self):
+        refresh_active(&self.s)
+
+    def _turn_fields(self):
+        cdef dict turn = self.s.turn
+        return turn
+
+    # ---- display -----------------------------------------------------------------------
+
+    def __repr__(self):
+        return (f"<glory_ai.State {self.s.cfg.num_players}p turn {self.s.turn.turn_number} "
+                f"phase {self.phase()} player {self.current_player()}>")
+
+    def __str__(self):
+        from glory_ai._display import render
+        return render(self)
+
+
+def _state_from_bytes(config, raw):
+    cdef State st = State.__new__(State)
+    st._load_config(config)
+    st._set_raw_bytes(raw)
+    return st

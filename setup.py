@@ -1,0 +1,30 @@
+"""Build the Cython core. `pip install -e .` compiles it; no manual step.
+
+Set GLORY_AI_DEBUG=1 to build with bounds checks and assertions (for debugging the core).
+"""
+import os
+
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+DEBUG = os.environ.get("GLORY_AI_DEBUG", "") not in ("", "0")
+
+directives = {
+    "language_level": 3,
+    "boundscheck": DEBUG,
+    "wraparound": False,
+    "cdivision": True,
+    "initializedcheck": DEBUG,
+}
+
+extensions = [
+    Extension(
+        "glory_ai.core.engine",
+        ["glory_ai/core/engine.pyx"],
+        include_dirs=["csrc"],
+        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
+        define_macros=[] if DEBUG else [("NDEBUG", "1")],
+    ),
+]
+
+setup(ext_modules=cythonize(extensions, compiler_directives=directives))
