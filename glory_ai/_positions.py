@@ -179,8 +179,6 @@ def load_position(d) -> State:
         if not isinstance(turn_state, Mapping):
             raise ValueError(f"{field}.turn_state: expected a dict")
         state._set_player(p, influence_sites, parsed, turn_state)
-        if "revealed" in turn_state:
-            state._set_zone("revealed", p, _counts(turn_state["revealed"], f"{field}.turn_state.revealed", False))
 
     # Jacks
     jacks_placed = used[JACK]

@@ -11,6 +11,7 @@ True
 """
 from __future__ import annotations
 
+from .cards import CARD_NAMES, card_id
 from .config import GameConfig
 from .core.engine import NUM_ACTIONS, TERMINAL, State
 
@@ -39,11 +40,29 @@ class Game:
     def num_distinct_actions(self) -> int:
         return NUM_DISTINCT_ACTIONS
 
-    def new_initial_state(self, seed: int = 0) -> State:
-        """A freshly dealt game (R-4); the deal is a pure function of the seed."""
+    def new_initial_state(self, seed: int = 0, deck: list[str] | None = None) -> State:
+        """A freshly dealt game (R-4); the deal is a pure function of the seed.
+
+        ``deck`` (card names, top first) fixes the top of the deck before dealing: hands are
+        dealt player by player from the top, then the first-leader cards (R-4.5, R-4.6).
+        Cards not listed lie below in an order shuffled from the seed.
+        """
         if isinstance(seed, bool) or not isinstance(seed, int):
             raise ValueError(f"seed must be an integer, got {seed!r}")
-        return State._new_game(self.config, seed)
+        top = None
+        if deck is not None:
+            if isinstance(deck, str) or not hasattr(deck, "__iter__"):
+                raise ValueError("deck: expected a list of card names, top first")
+            copies = self.config.deck_copies()
+            top = []
+            for i, name in enumerate(deck):
+                card = card_id(name, f"deck[{i}]")
+                if card == 0:
+                    raise ValueError(f"deck[{i}]: Jacks are not in the deck")
+                top.append(card)
+                if top.count(card) > copies[card]:
+                    raise ValueError(f"deck: more {CARD_NAMES[card]} than the {self.mode} deck holds ({copies[card]})")
+        return State._new_game(self.config, seed, top)
 
     def __repr__(self) -> str:
         return f"Game(num_players={self.num_players}, mode={self.mode!r}, **{self.config.variant()})"

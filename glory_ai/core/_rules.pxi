@@ -48,10 +48,9 @@ cdef inline int refill_size(GameState* s, int p) noexcept nogil:
     return size
 
 cdef inline int owned_structure(GameState* s, int p, int building) noexcept nogil:
-    cdef Player* pl = &s.players[p]
     cdef int i
-    for i in range(pl.nstruct):
-        if pl.structures[i].building == building:
+    for i in range(s.nstruct):
+        if s.structures[i].building == building and s.structures[i].owner == p:
             return i
     return -1
 
@@ -86,22 +85,22 @@ cdef void refresh_active(GameState* s) noexcept nogil:
     cdef uint64_t public_mask = 0, own
     cdef int p, i
     cdef Structure* st
-    for p in range(s.cfg.num_players):
-        for i in range(s.players[p].nstruct):
-            st = &s.players[p].structures[i]
-            if (st.flags & S_COMPLETE) and st.stairway:
+    cdef uint64_t completed[5]
+    cdef uint64_t marble[5]
+    memset(completed, 0, sizeof(completed))
+    memset(marble, 0, sizeof(marble))
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.flags & S_COMPLETE:
+            completed[st.owner] |= (<uint64_t>1) << st.building
+            if st.stairway:
                 public_mask |= (<uint64_t>1) << st.building
+        elif mat_of(st.building) == MARBLE:
+            marble[st.owner] |= (<uint64_t>1) << st.building
     for p in range(s.cfg.num_players):
-        own = public_mask
-        for i in range(s.players[p].nstruct):
-            st = &s.players[p].structures[i]
-            if st.flags & S_COMPLETE:
-                own |= (<uint64_t>1) << st.building
+        own = public_mask | completed[p]
         if (own >> B_GATE) & 1:
-            for i in range(s.players[p].nstruct):
-                st = &s.players[p].structures[i]
-                if mat_of(st.building) == MARBLE:
-                    own |= (<uint64_t>1) << st.building
+            own |= marble[p]
         s.active[p] = own
 
 # ---------------------------------------------------------------------------------------
@@ -541,7 +540,7 @@ cdef int site_option(GameState* s, int p, int building, int site, int role) noex
 cdef void complete_structure(GameState* s, int p, int idx) noexcept nogil:
     # R-9.3
     cdef Player* pl = &s.players[p]
-    cdef Structure* st = &pl.structures[idx]
+    cdef Structure* st = &s.structures[idx]
     cdef int building = st.building
     st.flags |= S_COMPLETE
     pl.influence_sites[st.site] += 1
@@ -562,7 +561,7 @@ cdef void complete_structure(GameState* s, int p, int idx) noexcept nogil:
 cdef void lay_foundation(GameState* s, int p, int building, int site, int role) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int where = site_option(s, p, building, site, role)
-    cdef Structure* st = &pl.structures[pl.nstruct]
+    cdef Structure* st = &s.structures[s.nstruct]
     cdef int m
     hand_remove(pl, building, True)
     st.building = building
@@ -571,7 +570,8 @@ cdef void lay_foundation(GameState* s, int p, int building, int site, int role) 
     st.nmat = 0
     st.materials[0] = st.materials[1] = st.materials[2] = 0
     st.stairway = 0
-    pl.nstruct += 1
+    st.owner = p
+    s.nstruct += 1
     if where == 1:
         s.in_town[site] -= 1
     else:
@@ -592,7 +592,7 @@ cdef void lay_foundation(GameState* s, int p, int building, int site, int role) 
 
 cdef void add_material(GameState* s, int p, int idx, int card, int role) noexcept nogil:
     cdef Player* pl = &s.players[p]
-    cdef Structure* st = &pl.structures[idx]
+    cdef Structure* st = &s.structures[idx]
     cdef int m = mat_of(card)
     st.materials[st.nmat] = card
     st.nmat += 1
@@ -690,9 +690,9 @@ cdef int gen_action(GameState* s, uint16_t* out, bint first_only) noexcept nogil
                     if first_only:
                         return n
         # add a material to an own incomplete structure
-        for i in range(pl.nstruct):
-            st = &pl.structures[i]
-            if st.flags & S_COMPLETE:
+        for i in range(s.nstruct):
+            st = &s.structures[i]
+            if st.owner != p or (st.flags & S_COMPLETE):
                 continue
             base = A_ADD + (st.building - 1) * 44 - 1
             for x in range(1, NUM_TYPES):
@@ -881,8 +881,8 @@ cdef void step_queue(GameState* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Legionary (R-8.5)
 
-cdef inline int revealable(Player* pl, int card) noexcept nogil:
-    cdef int r = <int>pl.hand[card] - <int>pl.revealed[card]
+cdef inline int revealable(GameState* s, Player* pl, int card) noexcept nogil:
+    cdef int r = <int>pl.hand[card] - <int>s.turn.revealed[card]
     return r if r > 0 else 0
 
 cdef void start_legionary(GameState* s, int batch) noexcept nogil:
@@ -894,7 +894,7 @@ cdef void start_legionary(GameState* s, int batch) noexcept nogil:
     t.leg_last = 1
     memset(t.demand, 0, sizeof(t.demand))
     for x in range(1, NUM_TYPES):
-        if revealable(pl, x):
+        if revealable(s, pl, x):
             t.phase = PH_LEG_REVEAL
             return
     t.phase = PH_QUEUE                              # nothing to reveal: the batch is lost
@@ -1003,7 +1003,7 @@ cdef int gen_legionary(GameState* s, uint16_t* out) noexcept nogil:
     if t.phase == PH_LEG_REVEAL:
         pl = &s.players[t.actor]
         for x in range(t.leg_last, NUM_TYPES):
-            if revealable(pl, x):
+            if revealable(s, pl, x):
                 out[n] = A_REVEAL + x - 1
                 n += 1
     elif t.phase == PH_LEG_TAKE:
@@ -1037,9 +1037,9 @@ cdef void apply_legionary(GameState* s, int action) noexcept nogil:
             return
         x = action - A_REVEAL + 1                   # R-8.5.2
         pl = &s.players[t.actor]
-        pl.revealed[x] += 1
-        if pl.hand_known[x] < pl.revealed[x]:
-            pl.hand_known[x] = pl.revealed[x]
+        t.revealed[x] += 1
+        if pl.hand_known[x] < t.revealed[x]:
+            pl.hand_known[x] = t.revealed[x]
         t.demand[mat_of(x)] += 1
         t.leg_revealed += 1
         t.leg_last = x
@@ -1047,7 +1047,7 @@ cdef void apply_legionary(GameState* s, int action) noexcept nogil:
             after_reveal(s)
             return
         for x in range(t.leg_last, NUM_TYPES):
-            if revealable(pl, x):
+            if revealable(s, pl, x):
                 return
         after_reveal(s)
     elif t.phase == PH_LEG_TAKE:
@@ -1103,6 +1103,7 @@ cdef void step_next_actor(GameState* s) noexcept nogil:
             t.decider = p
             t.ready = s.players[p].camp_units
             t.stack_n = 0
+            memset(t.revealed, 0, sizeof(t.revealed))
             memcpy(t.pending_clients, s.players[p].clientele, sizeof(t.pending_clients))
             t.phase = PH_QUEUE
             return
@@ -1151,7 +1152,6 @@ cdef void begin_turn(GameState* s) noexcept nogil:
         pl.camp_units = 0
         pl.jacks_played = 0
         pl.flags &= P_CONCEDED
-        memset(pl.revealed, 0, sizeof(pl.revealed))
     t.led_role = NO_ROLE
     t.pos = 0
     t.decider = t.leader

@@ -156,6 +156,7 @@ ctypedef struct Structure:
     uint8_t nmat
     uint8_t materials[3]  # card types of the materials
     uint8_t stairway      # card type of a Stairway material, 0 = none
+    uint8_t owner         # the player who owns the structure
 
 ctypedef struct Player:
     uint8_t hand[45]
@@ -165,7 +166,6 @@ ctypedef struct Player:
     uint8_t vault[45]
     uint8_t vault_known[45]   # vault cards every player saw enter (from the stockpile)
     uint8_t clientele[45]
-    uint8_t revealed[45]      # cards revealed to a Legionary demand this turn
     uint8_t influence_sites[6]
     uint8_t hand_count
     uint8_t stockpile_count
@@ -174,8 +174,6 @@ ctypedef struct Player:
     uint8_t camp_units        # action units played this turn
     uint8_t flags             # P_* flags (per turn, except P_CONCEDED)
     uint8_t jacks_played
-    uint8_t nstruct
-    Structure structures[40]
 
 ctypedef struct Turn:
     uint8_t phase
@@ -204,6 +202,7 @@ ctypedef struct Turn:
     uint8_t take_left[6]
     uint8_t give_left[6]
     uint8_t pending_clients[45]
+    uint8_t revealed[45]      # cards the actor revealed to a Legionary demand this turn
     uint8_t stack_kind[32]
     uint8_t stack_role[32]
     uint8_t stack_count[32]
@@ -232,6 +231,8 @@ ctypedef struct GameState:
     uint64_t rng
     uint64_t active[5]         # bit b: building b's function is active for the player
     Turn turn
+    uint8_t nstruct            # structures of all players (each holds or held a site: <= 36)
+    Structure structures[40]
     Player players[5]
 
 cdef int gen_legal(GameState* s, uint16_t* out) noexcept nogil

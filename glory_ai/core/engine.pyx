@@ -2,6 +2,7 @@
 # GameState struct. The validated, documented Python face is glory_ai.game.
 from libc.string cimport memcpy, memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport malloc, free
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 include "_rules.pxi"
@@ -22,6 +23,38 @@ PHASE_NAMES = {
 
 cdef uint16_t _legal_buf[MAX_LEGAL]
 
+# A free list of GameState blocks: search clones states constantly, and a 4 KiB malloc +
+# memset per clone would cost more than the copy itself. Only touched with the GIL held.
+cdef enum:
+    POOL_CAP = 4096
+cdef GameState* _block_pool[POOL_CAP]
+cdef int _block_count = 0
+
+cdef GameState* state_alloc() except NULL:
+    global _block_count
+    cdef GameState* s
+    if _block_count > 0:
+        _block_count -= 1
+        return _block_pool[_block_count]
+    s = <GameState*>malloc(sizeof(GameState))
+    if s == NULL:
+        raise MemoryError()
+    return s
+
+cdef void state_release(GameState* s) noexcept:
+    global _block_count
+    if s == NULL:
+        return
+    if _block_count < POOL_CAP:
+        _block_pool[_block_count] = s
+        _block_count += 1
+    else:
+        free(s)
+
+cdef inline size_t used_size(GameState* s) noexcept nogil:
+    # the struct up to the last player in the game (unused player slots are never read)
+    return <size_t>(<char*>&s.players[s.cfg.num_players] - <char*>s)
+
 
 def _card_tables():
     """(names, materials, copies, modes) of the 45 card types, from csrc/cards.h."""
@@ -35,16 +68,21 @@ def _card_tables():
 _NAMES = _card_tables()[0]
 
 
-cdef void setup_game(GameState* s, uint64_t seed) noexcept nogil:
+cdef void setup_game(GameState* s, uint64_t seed, uint8_t* top, int ntop) noexcept nogil:
     # R-4: shuffle, deal hands, deal for the first leader.
     cdef int n = s.cfg.num_players
     cdef int x, c, i, j, tmp, p, m, best, remaining
     cdef int dealt[5]
     cdef int candidates = (1 << n) - 1
+    cdef int unlisted[45]
     s.rng = gr_rng_seed(seed)
     s.deck_size = 0
+    for x in range(NUM_TYPES):
+        unlisted[x] = s.cfg.copies[x]
+    for i in range(ntop):                             # a known top of the deck (validated)
+        unlisted[top[i]] -= 1
     for x in range(1, NUM_TYPES):
-        for c in range(s.cfg.copies[x]):
+        for c in range(unlisted[x]):
             s.deck[s.deck_size] = x
             s.deck_size += 1
     for i in range(s.deck_size - 1, 0, -1):          # Fisher-Yates
@@ -52,6 +90,9 @@ cdef void setup_game(GameState* s, uint64_t seed) noexcept nogil:
         tmp = s.deck[i]
         s.deck[i] = s.deck[j]
         s.deck[j] = tmp
+    for i in range(ntop - 1, -1, -1):                 # top[0] ends on top
+        s.deck[s.deck_size] = top[i]
+        s.deck_size += 1
     s.jack_pile = 6
     for m in range(NMAT):                             # R-4.2
         s.in_town[m] = s.cfg.in_town_per_material
@@ -94,23 +135,145 @@ cdef list _zone(uint8_t* counts):
     return out
 
 
+_TURN_FIELDS = ("phase", "leader", "decider", "actor", "led_role", "pos", "think_ctx", "petition_role", "petition_picked", "petition_last", "ready", "stack_n", "cur_role", "cur_src", "cur_parts", "leg_k", "leg_revealed", "leg_last", "victim_pos", "give_mat", "end_reason", "winners_mask", "turn_number", "decisions", "demand", "take_left", "give_left", "pending_clients", "revealed", "stack_kind", "stack_role", "stack_count")
+
+
+cdef dict turn_to_dict(Turn* t):
+    # explicit: Cython would turn uint8 arrays into NUL-truncated bytes
+    return {
+        "phase": t.phase,
+        "leader": t.leader,
+        "decider": t.decider,
+        "actor": t.actor,
+        "led_role": t.led_role,
+        "pos": t.pos,
+        "think_ctx": t.think_ctx,
+        "petition_role": t.petition_role,
+        "petition_picked": t.petition_picked,
+        "petition_last": t.petition_last,
+        "ready": t.ready,
+        "stack_n": t.stack_n,
+        "cur_role": t.cur_role,
+        "cur_src": t.cur_src,
+        "cur_parts": t.cur_parts,
+        "leg_k": t.leg_k,
+        "leg_revealed": t.leg_revealed,
+        "leg_last": t.leg_last,
+        "victim_pos": t.victim_pos,
+        "give_mat": t.give_mat,
+        "end_reason": t.end_reason,
+        "winners_mask": t.winners_mask,
+        "turn_number": t.turn_number,
+        "decisions": t.decisions,
+        "demand": [t.demand[i] for i in range(6)],
+        "take_left": [t.take_left[i] for i in range(6)],
+        "give_left": [t.give_left[i] for i in range(6)],
+        "pending_clients": [t.pending_clients[i] for i in range(45)],
+        "revealed": [t.revealed[i] for i in range(45)],
+        "stack_kind": [t.stack_kind[i] for i in range(32)],
+        "stack_role": [t.stack_role[i] for i in range(32)],
+        "stack_count": [t.stack_count[i] for i in range(32)],
+    }
+
+
+cdef void turn_from_dict(Turn* t, d) except *:
+    cdef int i
+    missing = [k for k in _TURN_FIELDS if k not in d]
+    if missing:
+        raise ValueError(f"missing field(s) {missing}")
+    unknown = [k for k in d if k not in _TURN_FIELDS]
+    if unknown:
+        raise ValueError(f"unknown field(s) {unknown}")
+    t.phase = d["phase"]
+    t.leader = d["leader"]
+    t.decider = d["decider"]
+    t.actor = d["actor"]
+    t.led_role = d["led_role"]
+    t.pos = d["pos"]
+    t.think_ctx = d["think_ctx"]
+    t.petition_role = d["petition_role"]
+    t.petition_picked = d["petition_picked"]
+    t.petition_last = d["petition_last"]
+    t.ready = d["ready"]
+    t.stack_n = d["stack_n"]
+    t.cur_role = d["cur_role"]
+    t.cur_src = d["cur_src"]
+    t.cur_parts = d["cur_parts"]
+    t.leg_k = d["leg_k"]
+    t.leg_revealed = d["leg_revealed"]
+    t.leg_last = d["leg_last"]
+    t.victim_pos = d["victim_pos"]
+    t.give_mat = d["give_mat"]
+    t.end_reason = d["end_reason"]
+    t.winners_mask = d["winners_mask"]
+    t.turn_number = d["turn_number"]
+    t.decisions = d["decisions"]
+    if len(d["demand"]) != 6:
+        raise ValueError("demand: expected 6 values")
+    for i in range(6):
+        t.demand[i] = d["demand"][i]
+    if len(d["take_left"]) != 6:
+        raise ValueError("take_left: expected 6 values")
+    for i in range(6):
+        t.take_left[i] = d["take_left"][i]
+    if len(d["give_left"]) != 6:
+        raise ValueError("give_left: expected 6 values")
+    for i in range(6):
+        t.give_left[i] = d["give_left"][i]
+    if len(d["pending_clients"]) != 45:
+        raise ValueError("pending_clients: expected 45 values")
+    for i in range(45):
+        t.pending_clients[i] = d["pending_clients"][i]
+    if len(d["revealed"]) != 45:
+        raise ValueError("revealed: expected 45 values")
+    for i in range(45):
+        t.revealed[i] = d["revealed"][i]
+    if len(d["stack_kind"]) != 32:
+        raise ValueError("stack_kind: expected 32 values")
+    for i in range(32):
+        t.stack_kind[i] = d["stack_kind"][i]
+    if len(d["stack_role"]) != 32:
+        raise ValueError("stack_role: expected 32 values")
+    for i in range(32):
+        t.stack_role[i] = d["stack_role"][i]
+    if len(d["stack_count"]) != 32:
+        raise ValueError("stack_count: expected 32 values")
+    for i in range(32):
+        t.stack_count[i] = d["stack_count"][i]
+
+
 cdef class State:
     """One game state. See glory_ai.game for the documented API."""
 
-    cdef GameState s
+    cdef GameState* s
     cdef object _config
+
+    def __cinit__(self):
+        self.s = state_alloc()      # filled by the creator: clone, _load_config
+
+    def __dealloc__(self):
+        state_release(self.s)
+        self.s = NULL
 
     # ---- construction -----------------------------------------------------------------
 
     @staticmethod
-    def _new_game(config, seed):
+    def _new_game(config, seed, deck_top=None):
         cdef State st = State.__new__(State)
+        cdef int i
         st._load_config(config)
-        setup_game(&st.s, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        cdef uint8_t top[256]
+        cdef int ntop = 0
+        if deck_top is not None:
+            ntop = len(deck_top)
+            for i in range(ntop):
+                top[i] = deck_top[i]
+        setup_game(st.s, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), top, ntop)
         return st
 
     def _load_config(self, config):
         copies = config.deck_copies()
+        memset(self.s, 0, sizeof(GameState))
         self.s.cfg.num_players = config.num_players
         self.s.cfg.mode = MODE_IMPERIUM if config.mode == "imperium" else MODE_REPUBLIC
         self.s.cfg.petition_size = config.petition_size
@@ -125,7 +288,7 @@ cdef class State:
     def clone(self):
         """A copy of this state (one struct copy)."""
         cdef State c = State.__new__(State)
-        memcpy(&c.s, &self.s, sizeof(GameState))
+        memcpy(c.s, self.s, used_size(self.s))
         c._config = self._config
         return c
 
@@ -140,12 +303,12 @@ cdef class State:
 
     def _raw_bytes(self):
         """The struct's bytes (for pickling and exact-equality checks in tests)."""
-        return PyBytes_FromStringAndSize(<char*>&self.s, sizeof(GameState))
+        return PyBytes_FromStringAndSize(<char*>self.s, used_size(self.s))
 
     def _set_raw_bytes(self, bytes raw):
-        if len(raw) != sizeof(GameState):
+        if len(raw) != used_size(self.s):
             raise ValueError("raw state has the wrong size for this build")
-        memcpy(&self.s, <char*>raw, sizeof(GameState))
+        memcpy(self.s, <char*>raw, len(raw))
 
     @property
     def config(self):
@@ -169,11 +332,11 @@ cdef class State:
 
     def legal_actions(self):
         """The legal actions of current_player(), as integers (ascending)."""
-        cdef int n = gen_legal(&self.s, _legal_buf)
+        cdef int n = gen_legal(self.s, _legal_buf)
         return sorted([_legal_buf[i] for i in range(n)])
 
     cdef bint _is_legal(self, int action):
-        cdef int n = gen_legal(&self.s, _legal_buf)
+        cdef int n = gen_legal(self.s, _legal_buf)
         cdef int i
         for i in range(n):
             if _legal_buf[i] == action:
@@ -199,25 +362,25 @@ cdef class State:
                 f"illegal action {action} ({self._describe(action)}) for player "
                 f"{self.s.turn.decider} in phase '{PHASE_NAMES.get(self.s.turn.phase)}'; "
                 f"legal: {legal}")
-        apply_action_c(&self.s, action)
+        apply_action_c(self.s, action)
 
     def _apply_unchecked(self, int action):
         """Apply an action without the legality check (fast path for trusted callers)."""
-        apply_action_c(&self.s, action)
+        apply_action_c(self.s, action)
 
     def random_playout(self, seed, int max_decisions=1000000):
         """Play uniformly random legal actions to the end in C; returns the decisions made."""
         cdef uint64_t rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
         cdef int made
         with nogil:
-            made = random_playout_c(&self.s, &rng, max_decisions)
+            made = random_playout_c(self.s, &rng, max_decisions)
         if made < 0:
             raise RuntimeError("engine bug: a non-terminal state has no legal action")
         return made
 
     def scores(self):
         """Victory points of every player (RULES §12), computable at any time."""
-        return [score_of(&self.s, p) for p in range(self.s.cfg.num_players)]
+        return [score_of(self.s, p) for p in range(self.s.cfg.num_players)]
 
     def score_breakdown(self, int player):
         self._check_player(player)
@@ -225,10 +388,10 @@ cdef class State:
         vault = 0
         for x in range(1, NUM_TYPES):
             vault += self.s.players[p].vault[x] * material_value(mat_of(x))
-        statue = 3 if is_active(&self.s, p, B_STATUE) else 0
-        wall = self.s.players[p].stockpile_count // 2 if is_active(&self.s, p, B_WALL) else 0
-        influence = influence_of(&self.s, p)
-        total = score_of(&self.s, p)
+        statue = 3 if is_active(self.s, p, B_STATUE) else 0
+        wall = self.s.players[p].stockpile_count // 2 if is_active(self.s, p, B_WALL) else 0
+        influence = influence_of(self.s, p)
+        total = score_of(self.s, p)
         return {"influence": influence, "vault": vault,
                 "merchant_bonus": total - influence - vault - statue - wall,
                 "statue": statue, "wall": wall, "total": total}
@@ -259,20 +422,20 @@ cdef class State:
         self._check_player(player)
         if self.s.turn.phase == PH_OVER:
             raise ValueError("the game is over")
-        if conceded(&self.s, player):
+        if conceded(self.s, player):
             raise ValueError(f"player {player} has already conceded")
         self.s.players[player].flags |= P_CONCEDED
-        remaining = [p for p in range(self.s.cfg.num_players) if not conceded(&self.s, p)]
+        remaining = [p for p in range(self.s.cfg.num_players) if not conceded(self.s, p)]
         if len(remaining) == 1:
-            end_game(&self.s, END_CONCESSION, 1 << remaining[0])
+            end_game(self.s, END_CONCESSION, 1 << remaining[0])
             return
-        while self.s.turn.phase != PH_OVER and conceded(&self.s, self.s.turn.decider):
+        while self.s.turn.phase != PH_OVER and conceded(self.s, self.s.turn.decider):
             if self.s.turn.phase == PH_LEAD:
                 # the conceding leader's turn passes on at once
                 self.s.turn.phase = PH_NEW_TURN
-                advance(&self.s)
+                advance(self.s)
                 continue
-            apply_action_c(&self.s, self.legal_actions()[0])
+            apply_action_c(self.s, self.legal_actions()[0])
 
     # ---- inspection helpers ------------------------------------------------------------
 
@@ -282,25 +445,25 @@ cdef class State:
 
     def influence(self, int player):
         self._check_player(player)
-        return influence_of(&self.s, player)
+        return influence_of(self.s, player)
 
     def clientele_limit(self, int player):
         self._check_player(player)
-        return clientele_limit(&self.s, player)
+        return clientele_limit(self.s, player)
 
     def vault_limit(self, int player):
         self._check_player(player)
-        return vault_limit(&self.s, player)
+        return vault_limit(self.s, player)
 
     def refill_size(self, int player):
         self._check_player(player)
-        return refill_size(&self.s, player)
+        return refill_size(self.s, player)
 
     def is_active(self, int player, building):
         """Whether `building`'s function is active for `player` (R-10.6)."""
         from glory_ai.cards import card_id
         self._check_player(player)
-        return bool(is_active(&self.s, player, card_id(building, "building")))
+        return bool(is_active(self.s, player, card_id(building, "building")))
 
     def phase(self):
         return PHASE_NAMES.get(self.s.turn.phase, str(self.s.turn.phase))
@@ -373,8 +536,8 @@ cdef class State:
                 cards[x] += pl.hand[x] + pl.camp[x] + pl.stockpile[x] + pl.vault[x] + pl.clientele[x]
             for m in range(NMAT):
                 sites[m] += pl.influence_sites[m]
-            for i in range(pl.nstruct):
-                st = &pl.structures[i]
+        for i in range(self.s.nstruct):
+                st = &self.s.structures[i]
                 cards[st.building] += 1
                 for k in range(st.nmat):
                     cards[st.materials[k]] += 1
@@ -443,7 +606,7 @@ cdef class State:
             return "tribunal: take Jack" if phase == PH_TRIBUNAL else "think: take Jack"
         if action == A_THINK_DRAW:
             p = t.decider
-            if self.s.players[p].hand_count < refill_size(&self.s, p):
+            if self.s.players[p].hand_count < refill_size(self.s, p):
                 return "think: refill"
             return "think: draw 1"
         if action == A_THINK_VOMITORIUM:
@@ -528,8 +691,10 @@ cdef class State:
         for p in range(self.s.cfg.num_players):
             pl = &self.s.players[p]
             structures = []
-            for i in range(pl.nstruct):
-                st = &pl.structures[i]
+            for i in range(self.s.nstruct):
+                st = &self.s.structures[i]
+                if st.owner != p:
+                    continue
                 d = {"building": _NAMES[st.building], "site": _MATERIALS[st.site],
                      "out_of_town": bool(st.flags & S_OUT_OF_TOWN),
                      "materials": [_NAMES[st.materials[k]] for k in range(st.nmat)],
@@ -546,9 +711,9 @@ cdef class State:
                 "influence": influence, "structures": structures,
                 "known_hand": _zone(pl.hand_known), "known_vault": _zone(pl.vault_known),
                 "turn_state": {"camp_units": pl.camp_units, "flags": pl.flags,
-                               "jacks_played": pl.jacks_played, "revealed": _zone(pl.revealed)},
+                               "jacks_played": pl.jacks_played},
             })
-        cdef dict turn = self.s.turn
+        cdef dict turn = turn_to_dict(&self.s.turn)
         turn["phase_name"] = PHASE_NAMES.get(self.s.turn.phase, "")
         return {
             "format": "glory_ai/state", "version": 1,
@@ -597,8 +762,6 @@ cdef class State:
                 arr = pl.hand_known
             elif name == "known_vault":
                 arr = pl.vault_known
-            elif name == "revealed":
-                arr = pl.revealed
             else:
                 raise ValueError(name)
         for x in range(NUM_TYPES):
@@ -639,11 +802,12 @@ cdef class State:
         cdef Structure* st
         for m in range(NMAT):
             pl.influence_sites[m] = influence_sites[m]
-        if len(structures) > MAX_STRUCTURES:
-            raise ValueError(f"players[{player}].structures: at most {MAX_STRUCTURES} structures")
-        pl.nstruct = len(structures)
-        for i, (building, site, flags, materials, stairway) in enumerate(structures):
-            st = &pl.structures[i]
+        if self.s.nstruct + len(structures) > MAX_STRUCTURES:
+            raise ValueError(f"players[{player}].structures: at most {MAX_STRUCTURES} structures in all")
+        for building, site, flags, materials, stairway in structures:
+            st = &self.s.structures[self.s.nstruct]
+            self.s.nstruct += 1
+            st.owner = player
             st.building = building
             st.site = site
             st.flags = flags
@@ -656,18 +820,15 @@ cdef class State:
         pl.jacks_played = turn_state.get("jacks_played", 0)
 
     def _set_turn(self, turn):
-        self.s.turn = turn
+        turn_from_dict(&self.s.turn, turn)
 
     def _begin(self):
-        refresh_active(&self.s)
-        begin_turn(&self.s)
+        refresh_active(self.s)
+        begin_turn(self.s)
 
     def _refresh(self):
-        refresh_active(&self.s)
+        refresh_active(self.s)
 
-    def _turn_fields(self):
-        cdef dict turn = self.s.turn
-        return turn
 
     # ---- display -----------------------------------------------------------------------
 

@@ -4,7 +4,12 @@ R-9.2 (adding materials), R-9.3.1 (completion and influence); scenario S5 (a, b,
 from helpers import (MATERIALS, built, foundation, legal, lower_set, make_state, play,
                      sites, structure, zone)
 
+# Every material has 6 sites, in town + out of town + in structures and influence
+# (R-4.2). With no in-town Brick site left in a 2-player game, the two in-town Brick
+# sites are held by player 1's foundations.
 NO_BRICK_IN_TOWN = {"in_town": {"Brick": 0}, "out_of_town": {"Brick": 4}}
+P1_HOLDS_TWO_BRICK = {"hand": ["Bar"],
+                      "structures": [foundation("Academy"), foundation("Archway")]}
 
 
 def craftsman_turn(hand, clientele=(), structures=(), site_stacks=None, p1=None, **kw):
@@ -64,12 +69,14 @@ def test_R_9_1_2_other_players_may_own_the_same_name():
 
 def test_S5_a_R_9_1_4_out_of_town_needs_two_actions():
     """In-town Brick empty, one Craftsman action: Bath cannot be laid."""
-    state = craftsman_turn(["Dock", "Bath", "Road"], site_stacks=NO_BRICK_IN_TOWN)
+    state = craftsman_turn(["Dock", "Bath", "Road"], site_stacks=NO_BRICK_IN_TOWN,
+                           p1=P1_HOLDS_TWO_BRICK)
     assert legal(state) == lower_set(["craftsman: lay Road", "craftsman: skip"])
 
 
 def test_S5_a_R_9_1_4_only_option_is_skip_so_the_action_is_skipped():
-    state = craftsman_turn(["Dock", "Bath"], site_stacks=NO_BRICK_IN_TOWN)
+    state = craftsman_turn(["Dock", "Bath"], site_stacks=NO_BRICK_IN_TOWN,
+                           p1=P1_HOLDS_TWO_BRICK)
     d = state.to_dict()
     assert d["leader"] == 1
     assert d["players"][0]["hand"] == ["Bath"]
@@ -80,7 +87,8 @@ def test_S5_a_R_9_1_4_only_option_is_skip_so_the_action_is_skipped():
 def test_S5_b_R_9_1_4_two_actions_found_out_of_town():
     """A Craftsman client gives the second action; both are consumed."""
     state = craftsman_turn(["Dock", "Bath", "Road"], clientele=["Market"],
-                           site_stacks=NO_BRICK_IN_TOWN)
+                           site_stacks=NO_BRICK_IN_TOWN,
+                           p1=P1_HOLDS_TWO_BRICK)
     assert legal(state) == lower_set(["craftsman: lay Road",
                                       "craftsman: lay Bath out of town",
                                       "craftsman: skip"])
@@ -99,14 +107,15 @@ def test_S5_b_R_9_1_4_two_actions_found_out_of_town():
 def test_R_9_1_4_second_action_must_be_of_the_same_role():
     """A Laborer client does not pair with a Craftsman action."""
     state = craftsman_turn(["Dock", "Bath", "Road"], clientele=["Insula"],
-                           site_stacks=NO_BRICK_IN_TOWN)
+                           site_stacks=NO_BRICK_IN_TOWN,
+                           p1=P1_HOLDS_TWO_BRICK)
     assert legal(state) == lower_set(["craftsman: lay Road", "craftsman: skip"])
 
 
 def test_R_9_1_4_architect_out_of_town_with_an_architect_client():
     state = make_state(2, [
         {"hand": ["Tower", "Bath"], "clientele": ["Wall"]},
-        {"hand": ["Bar"]},
+        P1_HOLDS_TWO_BRICK,
     ], sites=NO_BRICK_IN_TOWN)
     play(state, "lead Architect with Tower", "think: take Jack",
          "architect: lay Bath out of town")
@@ -119,7 +128,8 @@ def test_R_9_1_4_architect_out_of_town_with_an_architect_client():
 
 def test_S5_d_R_9_1_3_in_town_site_must_be_taken_and_costs_one_action():
     state = craftsman_turn(["Dock", "Bath", "Atrium"], clientele=["Market"],
-                           site_stacks={"in_town": {"Brick": 1}, "out_of_town": {"Brick": 4}})
+                           site_stacks={"in_town": {"Brick": 1}, "out_of_town": {"Brick": 4}},
+                           p1={"hand": ["Bar"], "structures": [foundation("Academy")]})
     assert legal(state) == lower_set(["craftsman: lay Bath", "craftsman: lay Atrium",
                                       "craftsman: skip"])
     play(state, "craftsman: lay Bath")
@@ -138,8 +148,11 @@ def test_S5_d_R_9_1_3_in_town_site_must_be_taken_and_costs_one_action():
 def test_S5_e_R_9_1_6_last_in_town_site_ends_the_game():
     stacks = {"in_town": {m: 0 for m in MATERIALS}, "out_of_town": {"Brick": 4}}
     stacks["in_town"]["Brick"] = 1
+    # the other in-town sites are in player 1's influence
+    p1_influence = ["Brick"] + [m for m in MATERIALS if m != "Brick" for _ in range(2)]
     state = craftsman_turn(["Dock", "Bath", "Atrium"], clientele=["Market"],
-                           site_stacks=stacks)
+                           site_stacks=stacks,
+                           p1={"hand": ["Bar"], "influence": p1_influence})
     play(state, "craftsman: lay Bath")
     assert state.is_terminal()
     assert state.end_reason() == "sites"
@@ -149,9 +162,13 @@ def test_S5_e_R_9_1_6_last_in_town_site_ends_the_game():
 
 
 def test_R_9_1_5_no_site_of_the_material_left():
+    p1 = {"hand": ["Bar"], "structures": [
+        foundation("Academy"), foundation("Archway"),
+        foundation("Atrium", out_of_town=True), foundation("Foundry", out_of_town=True),
+        foundation("Gate", out_of_town=True), foundation("School", out_of_town=True)]}
     state = craftsman_turn(["Dock", "Bath", "Road"], clientele=["Market"],
                            site_stacks={"in_town": {"Brick": 0},
-                                        "out_of_town": {"Brick": 0}})
+                                        "out_of_town": {"Brick": 0}}, p1=p1)
     assert legal(state) == lower_set(["craftsman: lay Road", "craftsman: skip"])
 
 
@@ -248,3 +265,23 @@ def test_R_10_1_influence_from_several_completed_structures():
     ]}, {}])
     assert state.influence(0) == 2 + 1 + 2
     assert sorted(pdict_influence(state, 0)) == ["Concrete", "Rubble"]
+
+
+def test_R_9_1_4_a_thinkers_two_craftsman_clients_pair_out_of_town():
+    """Client actions qualify for the pairing (R-9.1.4): player 1 thinks and founds
+    out of town with its two Craftsman clients."""
+    state = make_state(2, [
+        {"hand": ["Dock"], "structures": [foundation("Academy"), foundation("Archway")]},
+        {"hand": ["Bath", "Road"], "clientele": ["Market", "Palisade"]},
+    ], sites=NO_BRICK_IN_TOWN)
+    play(state, "lead Craftsman with Dock", "think: take Jack")
+    # player 0 has nothing to lay or add: skipped; player 1's clients act
+    assert state.current_player() == 1
+    assert legal(state) == lower_set(["craftsman: lay Road",
+                                      "craftsman: lay Bath out of town",
+                                      "craftsman: skip"])
+    play(state, "craftsman: lay Bath out of town")
+    assert structure(state, 1, "Bath")["out_of_town"] is True
+    d = state.to_dict()
+    assert d["leader"] == 1
+    assert sorted(d["players"][1]["hand"]) == ["Jack", "Road"]

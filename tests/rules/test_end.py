@@ -48,7 +48,10 @@ def test_R_11_1_2_architect_foundation_on_the_last_in_town_site():
     state = make_state(2, [
         {"hand": ["Tower", "Temple"], "clientele": ["Wall"], "stockpile": ["Road"],
          "structures": [foundation("Insula")]},
-        {"hand": ["Aqueduct", "Palace"]},
+        # the other in-town sites (2 per material, 2 players) are in player 1's influence
+        {"hand": ["Aqueduct", "Palace"],
+         "influence": ["Rubble", "Wood", "Wood", "Concrete", "Concrete", "Brick", "Brick",
+                       "Stone", "Stone", "Marble"]},
     ], sites=stacks)
     play(state, "lead Architect with Tower", "follow Architect with Aqueduct",
          "architect: lay Temple")
@@ -69,7 +72,8 @@ def winners_are_scored(state):
 
 
 def test_R_11_1_2_last_site_of_one_material_does_not_end_the_game():
-    state = make_state(2, [{"hand": ["Tower", "Temple"]}, {"hand": ["Bar"]}],
+    state = make_state(2, [{"hand": ["Tower", "Temple"]},
+                           {"hand": ["Bar"], "structures": [foundation("Palace")]}],
                        sites={"in_town": {"Marble": 1}})
     play(state, "lead Architect with Tower", "think: take Jack", "architect: lay Temple")
     assert not state.is_terminal()
@@ -181,3 +185,36 @@ def test_S10_d_R_11_2_forum_romanum_five_clients_do_not_win():
     play(state, "laborer: take Road from pool")
     assert not state.is_terminal()
     assert state.to_dict()["leader"] == 1
+
+
+def test_R_11_2_forum_romanum_win_by_a_patron_hire():
+    """Stockpile already holds all six materials; hiring the sixth role wins."""
+    state = make_state(2, [
+        {"hand": ["Basilica"], "clientele": ["Temple", "Bar", "Dock", "Tower", "Shrine"],
+         "stockpile": ["Bar", "Dock", "Tower", "Shrine", "Villa", "Temple"],
+         "structures": [built("Forum Romanum", ["Palace", "Palace", "Statue"]),
+                        built("Insula", ["Latrine"])]},
+        {"hand": ["Road"]},
+    ], pool=["Garden", "Stairway"])
+    assert not state.is_terminal()
+    play(state, "lead Patron with Basilica", "think: take Jack",
+         "patron: hire Garden from pool")
+    assert state.is_terminal()
+    assert state.end_reason() == "forum"
+    assert state.winners() == [0]
+    assert state.to_dict()["pool"] == ["Stairway"]   # the Temple client's hire is lost
+
+
+def test_R_11_2_incomplete_forum_romanum_does_not_win():
+    """The function is not active before completion (no Gate)."""
+    state = make_state(2, [
+        {"hand": ["Jack"], "clientele": ["Temple", "Bar", "Dock", "Tower", "Shrine", "Villa"],
+         "stockpile": ["Bar", "Dock", "Tower", "Shrine", "Villa"],
+         "structures": [foundation("Forum Romanum", ["Palace", "Palace"]),
+                        built("Insula", ["Latrine"])]},
+        {"hand": ["Dock"]},
+    ], pool=["Temple", "Road"])
+    play(state, "lead Laborer with Jack", "think: take Jack",
+         "laborer: take Temple from pool")
+    assert not state.is_terminal()
+    assert state.end_reason() is None

@@ -469,3 +469,20 @@ def test_R_8_6_1_merchant_at_the_vault_limit_is_skipped():
     assert d["leader"] == 1
     assert sorted(d["players"][0]["vault"]) == ["Dock", "Road"]
     assert d["players"][0]["stockpile"] == ["Bar"]
+
+
+def test_R_8_5_2_two_copies_of_one_card_can_both_be_revealed():
+    """Reveals, pool takes and gives of several copies of the same card."""
+    state = make_state(2, [
+        {"hand": ["Shrine", "Atrium", "Atrium"], "clientele": ["Gate"]},
+        {"hand": ["School", "School", "Dock"]},
+    ], pool=["Bath", "Bath", "Road"])
+    play(state, "lead Legionary with Shrine", "think: take Jack",
+         "legionary: reveal Atrium", "legionary: reveal Atrium",
+         "legionary: take Bath from pool", "legionary: take Bath from pool")
+    d = state.to_dict()
+    assert d["leader"] == 1
+    assert sorted(d["players"][0]["stockpile"]) == ["Bath", "Bath", "School", "School"]
+    assert sorted(d["players"][0]["hand"]) == ["Atrium", "Atrium"]
+    assert sorted(d["players"][1]["hand"]) == ["Dock", "Jack"]
+    assert sorted(d["pool"]) == ["Road", "Shrine"]

@@ -174,3 +174,17 @@ def test_R_12_3_highest_score_wins():
     assert state.is_terminal()
     assert state.scores() == [2, 2 + 1 + 3]
     assert state.winners() == [1]
+
+
+def test_R_12_3_three_players_partial_tie():
+    """P0 and P2 tie on VP (6) and hand size (2); P1 has 2 VP -> shared P0, P2."""
+    state = make_state(3, [
+        {"hand": ["Bar"], "vault": ["Road"]},
+        {"hand": ["Dock", "Market", "Crane"]},
+        {"hand": ["Insula", "Latrine"], "vault": ["Palisade"]},
+    ], deck=["Temple"])
+    assert state.scores() == [2 + 1 + 3, 2, 2 + 1 + 3]
+    # player 0 (hand 1 < 5) refills: draws the last card (hand 2) -> the game ends
+    play(state, "think: refill")
+    assert state.is_terminal()
+    assert sorted(state.winners()) == [0, 2]

@@ -229,3 +229,16 @@ def test_R_3_3_default_mode_is_republic():
     c = all_cards_in_play(d)
     assert c["Crane"] == CARDS["Crane"][1]
     assert c["Circus"] == 0
+
+
+def test_notation_positions_are_json_safe_and_round_trip():
+    """notation.md (Positions): to_dict is JSON-safe and from_dict rebuilds the state."""
+    import json
+
+    for state in (glory_ai.Game(3).new_initial_state(seed=9),
+                  glory_ai.State.from_dict(position(2, [{"hand": ["Bar"]}, {}]))):
+        d = state.to_dict()
+        json.dumps(d)
+        again = glory_ai.State.from_dict(d)
+        assert again.to_dict() == d
+        assert again.legal_action_strings() == state.legal_action_strings()

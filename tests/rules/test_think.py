@@ -133,3 +133,13 @@ def test_R_7_2_c_draw_one_that_empties_the_deck_ends_the_game():
     assert state.is_terminal()
     assert state.end_reason() == "deck"
     assert len(state.to_dict()["players"][0]["hand"]) == 6
+
+
+def test_R_7_4_refill_that_exactly_empties_the_deck_ends_the_game():
+    """Hand 3, deck 2: the refill completes (hand 5) and the deck is empty -> end."""
+    d = s2_position(["Bar", "Dock", "Road"], deck_size=2, deck_top=["Temple", "Villa"])
+    state = from_dict(d)
+    play(state, "think: refill")
+    assert state.is_terminal()
+    assert state.end_reason() == "deck"
+    assert len(state.to_dict()["players"][0]["hand"]) == 5
