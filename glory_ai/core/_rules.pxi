@@ -72,8 +72,12 @@ cdef inline void hand_remove(Player* pl, int card, bint public) noexcept nogil:
         pl.hand_known[card] = pl.hand[card]
 
 cdef inline int deck_draw(GameState* s) noexcept nogil:
+    # the emptied slot is zeroed so that equal states have equal bytes
+    cdef int card
     s.deck_size -= 1
-    return s.deck[s.deck_size]
+    card = s.deck[s.deck_size]
+    s.deck[s.deck_size] = 0
+    return card
 
 cdef inline bint conceded(GameState* s, int p) noexcept nogil:
     return (s.players[p].flags & P_CONCEDED) != 0
@@ -561,8 +565,13 @@ cdef void complete_structure(GameState* s, int p, int idx) noexcept nogil:
 cdef void lay_foundation(GameState* s, int p, int building, int site, int role) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int where = site_option(s, p, building, site, role)
-    cdef Structure* st = &s.structures[s.nstruct]
-    cdef int m
+    cdef int m, at = 0
+    cdef Structure* st
+    # keep the table grouped by owner (then founding order): equal states, equal bytes
+    while at < s.nstruct and s.structures[at].owner <= p:
+        at += 1
+    memmove(&s.structures[at + 1], &s.structures[at], (s.nstruct - at) * sizeof(Structure))
+    st = &s.structures[at]
     hand_remove(pl, building, True)
     st.building = building
     st.site = site

@@ -1,6 +1,6 @@
 # The Cython core: the nogil rules engine (_rules.pxi) and the State object wrapping one
 # GameState struct. The validated, documented Python face is glory_ai.game.
-from libc.string cimport memcpy, memset
+from libc.string cimport memcpy, memmove, memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
 from cpython.bytes cimport PyBytes_FromStringAndSize
