@@ -1303,3 +1303,109 @@ cdef int random_playout_c(GameState* s, uint64_t* rng, int max_decisions) noexce
         apply_action_c(s, buf[gr_rng_below(rng, n)])
         made += 1
     return made
+
+# ---------------------------------------------------------------------------------------
+# Invariant checks for the property tests (C speed, so thousands of games stay cheap)
+
+cdef int check_state(GameState* s) noexcept nogil:
+    # 0 if every invariant holds, else a code naming the first broken one
+    cdef int cards[45]
+    cdef int sites[6]
+    cdef int x, p, i, k, m, count
+    cdef Player* pl
+    cdef Structure* st
+    memset(cards, 0, sizeof(cards))
+    memset(sites, 0, sizeof(sites))
+    for x in range(NUM_TYPES):
+        cards[x] += s.pool[x] + s.out_of_play[x]
+    cards[JACK] += s.jack_pile
+    for i in range(s.deck_size):
+        cards[s.deck[i]] += 1
+    for m in range(NMAT):
+        sites[m] += s.in_town[m] + s.out_town[m]
+    for p in range(s.cfg.num_players):
+        pl = &s.players[p]
+        count = 0
+        for x in range(NUM_TYPES):
+            cards[x] += pl.hand[x] + pl.camp[x] + pl.stockpile[x] + pl.vault[x] + pl.clientele[x]
+            count += pl.hand[x]
+            if pl.hand_known[x] > pl.hand[x] or pl.vault_known[x] > pl.vault[x]:
+                return 4
+        if count != pl.hand_count:
+            return 3
+        count = 0
+        for x in range(NUM_TYPES):
+            count += pl.stockpile[x]
+        if count != pl.stockpile_count:
+            return 3
+        count = 0
+        for x in range(NUM_TYPES):
+            count += pl.vault[x]
+        if count != pl.vault_count:
+            return 3
+        count = 0
+        for x in range(NUM_TYPES):
+            count += pl.clientele[x]
+        if count != pl.clientele_count:
+            return 3
+        for m in range(NMAT):
+            sites[m] += pl.influence_sites[m]
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.owner >= s.cfg.num_players or st.building == JACK:
+            return 7
+        if i > 0 and s.structures[i - 1].owner > st.owner:
+            return 7
+        cards[st.building] += 1
+        for k in range(st.nmat):
+            cards[st.materials[k]] += 1
+        if st.stairway:
+            cards[st.stairway] += 1
+        if not (st.flags & S_COMPLETE):
+            sites[st.site] += 1
+            if st.nmat >= material_value(st.site):
+                return 8
+    for x in range(NUM_TYPES):
+        if cards[x] != s.cfg.copies[x]:
+            return 1
+    for m in range(NMAT):
+        if sites[m] != 6:
+            return 2
+    if s.turn.phase != PH_OVER and s.turn.decider >= s.cfg.num_players:
+        return 6
+    return 0
+
+cdef int stress_game(GameState* s, uint64_t* rng, bint try_all, int* failed_step) noexcept nogil:
+    # Random playout that checks the invariants at every step and, with try_all, applies
+    # every legal action to a copy. Returns 0 or an error code (10+: legality problems).
+    cdef uint16_t buf[MAX_LEGAL]
+    cdef GameState trial
+    cdef int n, i, j, code, step = 0
+    while True:
+        failed_step[0] = step
+        code = check_state(s)
+        if code:
+            return code
+        if s.turn.phase == PH_OVER:
+            return 0
+        n = gen_legal(s, buf)
+        if n <= 0:
+            return 10                               # non-terminal without a legal action
+        for i in range(n):
+            if buf[i] >= NUM_DISTINCT_ACTIONS:
+                return 11
+            for j in range(i):
+                if buf[j] == buf[i]:
+                    return 12                       # duplicate legal action
+        if try_all:
+            for i in range(n):
+                memcpy(&trial, s, sizeof(GameState))
+                if apply_action_c(&trial, buf[i]) != 0:
+                    return 13
+                code = check_state(&trial)
+                if code:
+                    return 20 + code
+        apply_action_c(s, buf[gr_rng_below(rng, n)])
+        step += 1
+        if step > 100000:
+            return 14                               # a game that does not end

@@ -378,6 +378,20 @@ cdef class State:
             raise RuntimeError("engine bug: a non-terminal state has no legal action")
         return made
 
+    def _stress(self, seed, bint try_all=False):
+        """Random playout checking invariants at every step (for tests).
+
+        Returns (error_code, step): 0 means every step passed. Codes: 1 card count,
+        2 site count, 3 zone count field, 4 known part larger than the zone, 6 bad decider,
+        7/8 structure table, 10 no legal action, 11 bad id, 12 duplicate, 13/20+ an action
+        that fails or breaks an invariant.
+        """
+        cdef uint64_t rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        cdef int step = 0, code
+        with nogil:
+            code = stress_game(self.s, &rng, try_all, &step)
+        return code, step
+
     def scores(self):
         """Victory points of every player (RULES §12), computable at any time."""
         return [score_of(self.s, p) for p in range(self.s.cfg.num_players)]

@@ -1,0 +1,199 @@
+"""The Python face: construction, errors on bad input, notation, pickling."""
+import copy
+import json
+import pickle
+
+import pytest
+
+import glory_ai
+from glory_ai import Game, State
+
+
+def test_game_defaults_and_variants():
+    game = Game(3)
+    assert game.num_players == 3 and game.mode == "republic"
+    assert game.config.petition_size == 2
+    assert Game(2, mode="Imperium").mode == "imperium"
+    assert game.num_distinct_actions() == glory_ai.NUM_DISTINCT_ACTIONS
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"num_players": 1}, "num_players"),
+    ({"num_players": 6}, "num_players"),
+    ({"num_players": 3, "mode": "empire"}, "mode"),
+    ({"num_players": 3, "petition_size": 4}, "petition_size"),
+    ({"num_players": 3, "hand_size": 6}, "unknown variant option"),
+    ({"num_players": 3, "copies": {"Tempel": 2}}, "unknown card name"),
+    ({"num_players": 3, "removed": ["Nothing"]}, "unknown card name"),
+    ({"num_players": 3, "in_town_sites": 7}, "in_town_sites"),
+])
+def test_bad_game_options_are_refused(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        Game(**kwargs)
+
+
+def test_deck_composition_variants():
+    game = Game(2, removed=["Catacomb"], copies={"Temple": 5})
+    state = game.new_initial_state(1)
+    counts = state._counts()[0]
+    names = glory_ai.CARD_NAMES
+    assert counts[names.index("Catacomb")] == 0
+    assert counts[names.index("Temple")] == 5
+    assert sum(counts[1:]) == 144 - 3 + 2
+    state._check_invariants()
+    assert state.random_playout(1) > 0
+
+
+def test_in_town_sites_variant():
+    state = Game(2, in_town_sites=3).new_initial_state(0)
+    d = state.to_dict()
+    assert d["sites"]["in_town"] == {m: 3 for m in glory_ai.MATERIALS}
+    assert d["sites"]["out_of_town"] == {m: 3 for m in glory_ai.MATERIALS}
+
+
+def test_illegal_action_raises_and_leaves_state_unchanged():
+    state = Game(2).new_initial_state(5)
+    before = state._raw_bytes()
+    illegal = next(a for a in range(glory_ai.NUM_DISTINCT_ACTIONS) if a not in state.legal_actions())
+    with pytest.raises(ValueError, match="illegal action"):
+        state.apply_action(illegal)
+    with pytest.raises(ValueError):
+        state.apply_action(-1)
+    with pytest.raises(ValueError):
+        state.apply_action(10**9)
+    with pytest.raises(ValueError, match="integer"):
+        state.apply_action("think: take Jack")
+    with pytest.raises(ValueError, match="not a legal action"):
+        state.string_to_action("architect: lay Nothing")
+    assert state._raw_bytes() == before
+
+
+def test_no_action_after_the_end():
+    state = Game(2).new_initial_state(5)
+    state.random_playout(1)
+    with pytest.raises(ValueError, match="over"):
+        state.apply_action(0)
+
+
+def test_numpy_integers_are_accepted():
+    np = pytest.importorskip("numpy")
+    state = Game(2).new_initial_state(5)
+    state.apply_action(np.int64(state.legal_actions()[0]))
+
+
+@pytest.mark.parametrize("position, message", [
+    ([], "a position is a dict"),
+    ({"players": [{}, {}]}, "num_players: missing"),
+    ({"num_players": 2}, "players"),
+    ({"num_players": 2, "players": [{}, {}, {}]}, "players"),
+    ({"num_players": 2, "players": [{"hand": ["Tempel"]}, {}]}, r"players\[0\]\.hand\[0\]: unknown card name"),
+    ({"num_players": 2, "players": [{"hand": "Temple"}, {}]}, r"players\[0\]\.hand: expected a list"),
+    ({"num_players": 2, "players": [{"stockpile": ["Jack"]}, {}]}, "a Jack cannot be in stockpile"),
+    ({"num_players": 2, "players": [{"hand": ["Temple"] * 4}, {}]}, "Temple: 4 copies placed"),
+    ({"num_players": 2, "players": [{"hand": ["Circus"]}, {}]}, "not in the deck of this mode"),
+    ({"num_players": 2, "players": [{"hand": ["Jack"] * 7}, {}]}, "7 Jacks"),
+    ({"num_players": 2, "players": [{"colour": "red"}, {}]}, r"players\[0\]: unknown field"),
+    ({"num_players": 2, "players": [{}, {}], "pool": ["Bar"], "extra": 1}, "unknown field"),
+    ({"num_players": 2, "players": [{"structures": [{"building": "Temple", "materials": ["Palace"] * 3}]}, {}]},
+     "materials"),
+    ({"num_players": 2, "players": [{"structures": [{"building": "Temple", "site": "Wood"}]}, {}]}, "site"),
+    ({"num_players": 2, "players": [{"structures": [{"building": "Temple"}, {"building": "Temple"}]}, {}]},
+     "already owns"),
+    ({"num_players": 2, "players": [{"influence": ["Gold"]}, {}]}, "unknown material"),
+    ({"num_players": 2, "players": [{}, {}], "sites": {"in_town": {"Marble": 9}}}, "sites"),
+    ({"num_players": 2, "players": [{}, {}], "leader": 2}, "leader"),
+    ({"num_players": 2, "players": [{}, {}], "deck": []}, "deck"),
+    ({"num_players": 2, "players": [{}, {}], "turn": {"phase": 0}}, "turn"),
+    ({"num_players": 2, "players": [{}, {}], "jack_pile": 9}, "jack_pile"),
+    ({"num_players": 2, "players": [{}, {}], "variant": {"petition_size": 5}}, "petition_size"),
+])
+def test_malformed_positions_are_refused_with_the_field_named(position, message):
+    with pytest.raises(ValueError, match=message):
+        State.from_dict(position)
+
+
+def test_hand_written_position_defaults():
+    state = State.from_dict({"num_players": 2, "players": [{"hand": ["Temple", "Jack"]}, {}],
+                             "pool": ["Bar"], "seed": 3})
+    d = state.to_dict()
+    assert state.current_player() == 0 and state.phase() == "lead"
+    assert d["jack_pile"] == 5
+    assert d["players"][0]["known_hand"] == ["Jack"]
+    assert len(d["deck"]) == 144 - 2
+    assert d["sites"]["in_town"]["Marble"] == 2
+    state._check_invariants()
+    # with no deck listed, the unplaced cards are shuffled from the seed
+    again = State.from_dict({"num_players": 2, "players": [{"hand": ["Temple", "Jack"]}, {}],
+                             "pool": ["Bar"], "seed": 3})
+    other = State.from_dict({"num_players": 2, "players": [{"hand": ["Temple", "Jack"]}, {}],
+                             "pool": ["Bar"], "seed": 4})
+    assert again.to_dict()["deck"] == d["deck"] != other.to_dict()["deck"]
+
+
+def test_listed_deck_is_the_whole_deck():
+    state = State.from_dict({"num_players": 2, "players": [{}, {}], "deck": ["Temple", "Bar"]})
+    d = state.to_dict()
+    assert d["deck"] == ["Temple", "Bar"]
+    assert len(d["out_of_play"]) == 144 - 2
+    state._check_invariants()
+
+
+def test_structures_and_influence_in_positions():
+    state = State.from_dict({"num_players": 2, "players": [
+        {"structures": [{"building": "Temple", "complete": True, "materials": ["Palace"] * 3},
+                        {"building": "Statue", "site": "Rubble"}]}, {}]})
+    d = state.to_dict()
+    assert d["players"][0]["influence"] == ["Marble"]
+    assert state.influence(0) == 5
+    assert state.refill_size(0) == 9          # Temple
+    assert d["sites"]["in_town"]["Rubble"] == 1
+    assert d["players"][0]["structures"][1]["site"] == "Rubble"
+
+
+def test_pickle_and_copy_round_trip():
+    state = Game(4).new_initial_state(9)
+    state.random_playout(2, max_decisions=50)
+    for other in (pickle.loads(pickle.dumps(state)), copy.copy(state), copy.deepcopy(state)):
+        assert other._raw_bytes() == state._raw_bytes()
+        assert other.to_dict() == state.to_dict()
+
+
+def test_str_and_repr_are_readable():
+    state = Game(3).new_initial_state(2)
+    text = str(state)
+    assert "P0" in text and "pool" in text and "lead" in text
+    assert "glory_ai.State" in repr(state)
+    state.random_playout(1)
+    assert "GAME OVER" in str(state)
+
+
+def test_to_dict_is_json_safe():
+    state = Game(5, mode="imperium").new_initial_state(8)
+    state.random_playout(3, max_decisions=120)
+    json.dumps(state.to_dict())
+
+
+def test_concession_ends_the_game_when_one_player_remains():
+    state = Game(3).new_initial_state(4)
+    state.concede(1)
+    assert not state.is_terminal()
+    assert state.current_player() != 1
+    state.concede(state.current_player())
+    assert state.is_terminal()
+    assert state.end_reason() == "concession"
+    assert len(state.winners()) == 1 and state.winners()[0] != 1
+    assert state.returns()[state.winners()[0]] == 1.0
+
+
+def test_conceded_player_is_skipped_for_the_rest_of_the_game():
+    state = Game(3).new_initial_state(6)
+    state.concede(2)
+    seen = set()
+    import random
+    rng = random.Random(0)
+    while not state.is_terminal():
+        seen.add(state.current_player())
+        state.apply_action(rng.choice(state.legal_actions()))
+    assert 2 not in seen
+    assert 2 not in state.winners()
+    state._check_invariants()

@@ -1,0 +1,146 @@
+"""Random-game properties (pgx/RLCard-style conformance checks).
+
+Every game of each player count is played by uniformly random legal actions; at every step
+the C-level checker verifies that every card of the mode (Orders + 6 Jacks) and every site
+is in exactly one place (so no count is negative: a uint8 underflow breaks the totals), that
+the zone-size fields agree with the zones, and that the known (public) parts of hands and
+vaults lie within them; that a non-terminal state has legal actions, with valid, distinct
+ids; and, with try_all, that every legal action applies to a copy and keeps the invariants.
+A game that does not end within 100,000 decisions is a failure.
+"""
+import json
+import random
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import glory_ai
+
+GAMES_PER_COUNT = 2000
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_random_games_keep_every_invariant_republic(num_players):
+    game = glory_ai.Game(num_players)
+    failures = []
+    for seed in range(GAMES_PER_COUNT):
+        code, step = game.new_initial_state(seed)._stress(seed, try_all=True)
+        if code:
+            failures.append((seed, code, step))
+    assert failures == []
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_random_games_keep_every_invariant_imperium(num_players):
+    game = glory_ai.Game(num_players, mode="imperium")
+    failures = []
+    for seed in range(GAMES_PER_COUNT // 2):
+        code, step = game.new_initial_state(seed)._stress(seed, try_all=True)
+        if code:
+            failures.append((seed, code, step))
+    assert failures == []
+
+
+def test_petition_size_three_variant_keeps_invariants():
+    game = glory_ai.Game(3, petition_size=3)
+    for seed in range(300):
+        code, step = game.new_initial_state(seed)._stress(seed, try_all=True)
+        assert code == 0, (seed, step)
+
+
+def _play(state, seed, decisions):
+    rng = random.Random(seed)
+    for _ in range(decisions):
+        if state.is_terminal():
+            break
+        state.apply_action(rng.choice(state.legal_actions()))
+    return state
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(num_players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1),
+       cut=st.integers(0, 400), imperium=st.booleans())
+def test_clone_and_dict_round_trip_mid_game(num_players, seed, cut, imperium):
+    game = glory_ai.Game(num_players, mode="imperium" if imperium else "republic")
+    state = _play(game.new_initial_state(seed), seed, cut)
+    copy = state.clone()
+    assert copy._raw_bytes() == state._raw_bytes()
+    text = json.dumps(state.to_dict())                      # JSON-safe
+    loaded = glory_ai.State.from_dict(json.loads(text))
+    assert loaded._raw_bytes() == state._raw_bytes()
+    assert loaded.to_dict() == state.to_dict()
+    assert loaded.legal_actions() == state.legal_actions()
+    # all three continue identically
+    outcomes = []
+    for s in (state, copy, loaded):
+        s.random_playout(seed + 1)
+        outcomes.append((s._raw_bytes(), s.scores(), s.winners()))
+    assert outcomes[0] == outcomes[1] == outcomes[2]
+
+
+def test_clone_is_independent():
+    state = glory_ai.Game(3).new_initial_state(11)
+    before = state._raw_bytes()
+    copy = state.clone()
+    copy.random_playout(3)
+    assert copy.is_terminal()
+    assert state._raw_bytes() == before
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_same_seed_same_game_whatever_the_global_rngs(num_players):
+    """RLCard-style: scrambling Python's and numpy's global RNGs changes nothing."""
+    game = glory_ai.Game(num_players)
+    records = []
+    for scramble in (1, 2):
+        random.seed(scramble)
+        np.random.seed(scramble)
+        state = game.new_initial_state(1234)
+        rng = random.Random(99)
+        history = []
+        while not state.is_terminal():
+            random.random()
+            np.random.random()
+            action = rng.choice(state.legal_actions())
+            history.append(action)
+            state.apply_action(action)
+        records.append((history, state.scores(), state.winners(), state._raw_bytes()))
+    assert records[0] == records[1]
+
+
+def test_same_seed_same_deal_and_playout():
+    game = glory_ai.Game(4)
+    a, b = game.new_initial_state(77), game.new_initial_state(77)
+    assert a._raw_bytes() == b._raw_bytes()
+    assert a.random_playout(5) == b.random_playout(5)
+    assert a._raw_bytes() == b._raw_bytes()
+    assert game.new_initial_state(78)._raw_bytes() != game.new_initial_state(77)._raw_bytes()
+
+
+@pytest.mark.parametrize("num_players", [2, 5])
+def test_python_path_matches_invariants_and_ends(num_players):
+    """The validated Python API (legal_actions/apply_action) plays whole games too."""
+    game = glory_ai.Game(num_players)
+    for seed in range(40):
+        state = _play(game.new_initial_state(seed), seed, 10**6)
+        assert state.is_terminal()
+        state._check_invariants()
+        assert state.winners()
+        assert state.end_reason() in ("deck", "sites", "catacomb", "forum")
+        assert sum(state.returns()) == pytest.approx(1.0)
+        assert state.current_player() == glory_ai.TERMINAL
+        assert state.legal_actions() == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(num_players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 300))
+def test_action_strings_are_unique_and_round_trip(num_players, seed, cut):
+    state = _play(glory_ai.Game(num_players).new_initial_state(seed), seed, cut)
+    legal = state.legal_actions()
+    strings = [state.action_to_string(a) for a in legal]
+    assert len(set(s.lower() for s in strings)) == len(strings)
+    for a, text in zip(legal, strings):
+        assert state.string_to_action(text) == a
+        assert state.string_to_action("  " + text.upper() + " ") == a
