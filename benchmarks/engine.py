@@ -1,0 +1,15 @@
+"""Engine speed benchmark: python benchmarks/engine.py [--seconds S]
+
+Prints ns per clone(), legal_actions() and apply_action() from Python, and random full
+games per second / decisions per second (one core, C-level random_playout) for 2 and 4
+players. Targets (DESIGN/issue #2): clone <= 150 ns; >= 5,000 random 2-player games/s.
+"""
+import argparse
+
+from glory_ai.bench import run
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per playout measurement")
+    args = parser.parse_args()
+    run(args.seconds)

@@ -1,0 +1,104 @@
+"""Engine speed figures (`glory-ai bench`, benchmarks/engine.py).
+
+Everything runs on one core in this process. Figures are medians of several repeats;
+compare ratios measured in one run, never absolute numbers across machines.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+import timeit
+
+from .game import Game
+
+
+def _median_ns(fn, number: int, repeat: int = 5) -> float:
+    return statistics.median(timeit.repeat(fn, number=number, repeat=repeat)) / number * 1e9
+
+
+def sample_states(num_players: int, count: int, seed: int = 0):
+    """Mid-game states (with a legal action each) taken from seeded random games."""
+    import random
+
+    rng = random.Random(seed)
+    game = Game(num_players)
+    out = []
+    game_seed = 0
+    while len(out) < count:
+        state = game.new_initial_state(game_seed)
+        game_seed += 1
+        while not state.is_terminal() and len(out) < count:
+            legal = state.legal_actions()
+            action = rng.choice(legal)
+            if rng.random() < 0.05:
+                out.append((state.clone(), action))
+            state._apply_unchecked(action)
+    return out
+
+
+def playout_rate(num_players: int, seconds: float = 2.0, mode: str = "republic"):
+    """Random full games per second and decisions per second through random_playout."""
+    game = Game(num_players, mode=mode)
+    games = decisions = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(100):
+            state = game.new_initial_state(games)
+            decisions += state.random_playout(games)
+            games += 1
+    elapsed = time.perf_counter() - start
+    return {"players": num_players, "games_per_s": games / elapsed,
+            "decisions_per_s": decisions / elapsed, "decisions_per_game": decisions / games,
+            "games": games}
+
+
+def run(seconds: float = 2.0, progress=print) -> dict:
+    results: dict = {}
+    for num_players in (2, 4):
+        samples = sample_states(num_players, 400, seed=num_players)
+        states = [s for s, _ in samples]
+        i = 0
+
+        def clone_one():
+            nonlocal i
+            states[i % len(states)].clone()
+            i += 1
+
+        def legal_one():
+            nonlocal i
+            states[i % len(states)].legal_actions()
+            i += 1
+
+        def clone_apply_one():
+            nonlocal i
+            state, action = samples[i % len(samples)]
+            state.clone().apply_action(action)
+            i += 1
+
+        def clone_apply_unchecked_one():
+            nonlocal i
+            state, action = samples[i % len(samples)]
+            state.clone()._apply_unchecked(action)
+            i += 1
+
+        def overhead_one():
+            nonlocal i
+            samples[i % len(samples)]
+            i += 1
+
+        # the loop's own Python cost is measured and subtracted
+        overhead = _median_ns(overhead_one, 20000)
+        clone_ns = _median_ns(states[len(states) // 2].clone, 200000)      # one hot state
+        clone_many_ns = _median_ns(clone_one, 20000) - overhead            # 400 states, cache-cold
+        legal_ns = _median_ns(legal_one, 20000) - overhead
+        apply_ns = _median_ns(clone_apply_one, 20000) - overhead - clone_many_ns
+        apply_fast_ns = _median_ns(clone_apply_unchecked_one, 20000) - overhead - clone_many_ns
+        rate = playout_rate(num_players, seconds)
+        row = {"clone_ns": clone_ns, "clone_many_ns": clone_many_ns, "legal_actions_ns": legal_ns, "apply_action_ns": apply_ns,
+               "apply_unchecked_ns": apply_fast_ns, **rate}
+        results[num_players] = row
+        progress(f"{num_players} players: clone {clone_ns:.0f} ns ({clone_many_ns:.0f} ns over 400 states), legal_actions {legal_ns:.0f} ns, "
+                 f"apply_action {apply_ns:.0f} ns (unchecked {apply_fast_ns:.0f} ns), "
+                 f"{rate['games_per_s']:.0f} random games/s, {rate['decisions_per_s'] / 1e6:.2f} M decisions/s, "
+                 f"{rate['decisions_per_game']:.1f} decisions/game")
+    return results
