@@ -8,6 +8,14 @@
 # ---------------------------------------------------------------------------------------
 # Small helpers
 
+# How often each building's function changed what happened (a test hook: the property
+# tests assert that every function fires). Plain counters outside the state, so they
+# cost nothing to clone; concurrent increments from threads may race, harmlessly.
+cdef uint64_t g_fired[45]
+
+cdef inline void fire(int building) noexcept nogil:
+    g_fired[building] += 1
+
 cdef inline int mat_of(int card) noexcept nogil:
     return GR_CARD_MATERIAL[card]
 
@@ -155,6 +163,12 @@ cdef int best_players(GameState* s, int candidates) noexcept nogil:
 
 cdef void end_game(GameState* s, int reason, int winners_mask) noexcept nogil:
     cdef int p, candidates = 0
+    if reason != END_FORUM and reason != END_CONCESSION:
+        for p in range(s.cfg.num_players):
+            if is_active(s, p, B_STATUE):
+                fire(B_STATUE)
+            if is_active(s, p, B_WALL) and s.players[p].stockpile_count >= 2:
+                fire(B_WALL)
     s.turn.phase = PH_OVER
     s.turn.end_reason = reason
     if winners_mask == 0:
@@ -215,6 +229,7 @@ cdef bint check_forum(GameState* s) noexcept nogil:
             winners |= 1 << p
     if winners == 0:
         return False
+    fire(B_FORUM if s.cfg.mode == MODE_IMPERIUM else B_FORUM_ROMANUM)
     end_game(s, END_FORUM, best_players(s, winners))
     return True
 
@@ -273,14 +288,14 @@ cdef void consume_pair(GameState* s, int role) noexcept nogil:
         t.pending_clients[client] -= 1
         t.ready += actions_per_client(s, t.actor) - 1
 
-cdef void push_grant(GameState* s, int role, int count) noexcept nogil:
-    # R-9.3.2: upon-completion grants go to the front of the queue.
+cdef void push_entry(GameState* s, int kind, int role, int count) noexcept nogil:
+    # R-9.3.2, R-14.4: grants and interruptions go to the front of the actor's queue
     cdef Turn* t = &s.turn
     if count <= 0 or t.stack_n >= STACK_CAP:
         return
     if count > 255:
         count = 255
-    t.stack_kind[t.stack_n] = E_GRANT
+    t.stack_kind[t.stack_n] = kind
     t.stack_role[t.stack_n] = role
     t.stack_count[t.stack_n] = count
     t.stack_n += 1
@@ -310,6 +325,11 @@ cdef void do_think(GameState* s, int p, int option) noexcept nogil:
     else:                                           # R-7.2(b)/(c)
         refill = refill_size(s, p)
         count = refill - pl.hand_count if pl.hand_count < refill else 1
+        if pl.hand_count >= s.cfg.refill_base:      # the larger refill size mattered
+            if is_active(s, p, B_SHRINE) and pl.hand_count < refill:
+                fire(B_SHRINE)
+            if is_active(s, p, B_TEMPLE) and pl.hand_count < refill:
+                fire(B_TEMPLE)
         while count > 0 and s.deck_size > 0:
             hand_add(pl, deck_draw(s), False)
             count -= 1
@@ -347,6 +367,7 @@ cdef void think_discard(GameState* s, int p, int action) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int x
     if action == A_THINK_VOMITORIUM:
+        fire(B_VOMITORIUM)
         for x in range(NUM_TYPES):
             while pl.hand[x]:
                 hand_remove(pl, x, True)
@@ -355,6 +376,7 @@ cdef void think_discard(GameState* s, int p, int action) noexcept nogil:
                 else:
                     s.pool[x] += 1
     else:
+        fire(B_LATRINE)
         x = action - A_THINK_LATRINE
         hand_remove(pl, x, True)
         if x == JACK:
@@ -418,6 +440,8 @@ cdef void payment_done(GameState* s) noexcept nogil:
 cdef void unit_done(GameState* s) noexcept nogil:
     cdef int p = s.turn.decider
     s.players[p].camp_units += 1
+    if s.players[p].camp_units > 1:
+        fire(B_PALACE)
     if is_active(s, p, B_PALACE):
         s.turn.phase = PH_PAY_MORE
     else:
@@ -438,6 +462,8 @@ cdef void petition_continue(GameState* s) noexcept nogil:
         if t.petition_picked >= hi:
             unit_done(s)
             return
+        if t.petition_picked == 2 and hi == 3 and s.cfg.mode == MODE_IMPERIUM:
+            fire(B_CIRCUS)
         total = 0
         kinds = 0
         first = -1
@@ -505,6 +531,7 @@ cdef void play_unit(GameState* s, int action) noexcept nogil:
         petition_continue(s)
         return
     else:
+        fire(B_CRANE)
         x = action - A_PLAY_CRANE + 1
         role = ARCHITECT
         hand_to_camp(pl, x)
@@ -531,6 +558,18 @@ cdef bint material_fits(GameState* s, int p, Structure* st, int card) noexcept n
         return True
     return False
 
+cdef void note_material_rule(GameState* s, int p, Structure* st, int card) noexcept nogil:
+    # which function (if any) made this material legal, for the firing counters
+    cdef int m = mat_of(card)
+    if m == mat_of(st.building) or (st.building == B_STATUE and m == st.site):
+        return
+    if is_active(s, p, B_ROAD) and (mat_of(st.building) == STONE or st.site == STONE):
+        fire(B_ROAD)
+    elif is_active(s, p, B_TOWER) and m == RUBBLE:
+        fire(B_TOWER)
+    elif is_active(s, p, B_SCRIPTORIUM) and m == MARBLE:
+        fire(B_SCRIPTORIUM)
+
 cdef int site_option(GameState* s, int p, int building, int site, int role) noexcept nogil:
     # 0: illegal, 1: in town (one action), 2: out of town (R-9.1.2 - R-9.1.5)
     if owned_structure(s, p, building) >= 0:
@@ -541,6 +580,33 @@ cdef int site_option(GameState* s, int p, int building, int site, int role) noex
         return 2
     return 0
 
+cdef int insert_structure(GameState* s, int owner) noexcept nogil:
+    # a new slot in the structure table, kept grouped by owner (then by arrival):
+    # equal states have equal bytes
+    cdef int at = 0
+    while at < s.nstruct and s.structures[at].owner <= owner:
+        at += 1
+    memmove(&s.structures[at + 1], &s.structures[at], (s.nstruct - at) * sizeof(Structure))
+    memset(&s.structures[at], 0, sizeof(Structure))
+    s.structures[at].owner = owner
+    s.nstruct += 1
+    return at
+
+cdef void remove_structure(GameState* s, int idx) noexcept nogil:
+    memmove(&s.structures[idx], &s.structures[idx + 1], (s.nstruct - idx - 1) * sizeof(Structure))
+    s.nstruct -= 1
+    memset(&s.structures[s.nstruct], 0, sizeof(Structure))
+
+cdef bint prison_has_target(GameState* s, int p) noexcept nogil:
+    cdef int i
+    cdef Structure* st
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.owner != p and (st.flags & S_COMPLETE) and not conceded(s, st.owner) \
+                and owned_structure(s, p, st.building) < 0:
+            return True
+    return False
+
 cdef void complete_structure(GameState* s, int p, int idx) noexcept nogil:
     # R-9.3
     cdef Player* pl = &s.players[p]
@@ -550,47 +616,52 @@ cdef void complete_structure(GameState* s, int p, int idx) noexcept nogil:
     pl.influence_sites[st.site] += 1
     refresh_active(s)
     if building == B_CATACOMB:                      # R-11.1(3)
+        fire(B_CATACOMB)
         end_game(s, END_CATACOMB, 0)
         return
-    if building == B_AMPHITHEATRE:
-        push_grant(s, CRAFTSMAN, influence_of(s, p))
+    if building == B_AMPHITHEATRE:                  # R-9.3.2: grants to the front
+        fire(building)
+        push_entry(s, E_GRANT, CRAFTSMAN, influence_of(s, p))
     elif building == B_FOUNDRY:
-        push_grant(s, LABORER, influence_of(s, p))
+        fire(building)
+        push_entry(s, E_GRANT, LABORER, influence_of(s, p))
     elif building == B_GARDEN:
-        push_grant(s, PATRON, influence_of(s, p))
+        fire(building)
+        push_entry(s, E_GRANT, PATRON, influence_of(s, p))
     elif building == B_SCHOOL:
-        push_grant(s, THINKER, influence_of(s, p))
+        fire(building)
+        push_entry(s, E_GRANT, THINKER, influence_of(s, p))
+    elif building == B_PRISON and prison_has_target(s, p):
+        push_entry(s, E_PRISON, 0, 1)
     check_forum(s)
 
-cdef void lay_foundation(GameState* s, int p, int building, int site, int role) noexcept nogil:
+cdef void lay_foundation(GameState* s, int p, int building, int site, int role,
+                         bint from_hand) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int where = site_option(s, p, building, site, role)
-    cdef int m, at = 0
+    cdef int m, idx
     cdef Structure* st
-    # keep the table grouped by owner (then founding order): equal states, equal bytes
-    while at < s.nstruct and s.structures[at].owner <= p:
-        at += 1
-    memmove(&s.structures[at + 1], &s.structures[at], (s.nstruct - at) * sizeof(Structure))
-    st = &s.structures[at]
-    hand_remove(pl, building, True)
+    if from_hand:
+        hand_remove(pl, building, True)
+    idx = insert_structure(s, p)
+    st = &s.structures[idx]
     st.building = building
     st.site = site
-    st.flags = 0
-    st.nmat = 0
-    st.materials[0] = st.materials[1] = st.materials[2] = 0
-    st.stairway = 0
-    st.owner = p
-    s.nstruct += 1
     if where == 1:
         s.in_town[site] -= 1
     else:
         s.out_town[site] -= 1
         st.flags = S_OUT_OF_TOWN
-        if not is_active(s, p, B_TOWER):
+        if is_active(s, p, B_TOWER):
+            fire(B_TOWER)
+        else:
             consume_pair(s, role)                   # R-9.1.4
+    if building == B_STATUE and site != MARBLE:
+        fire(B_STATUE)
     if role == CRAFTSMAN:
         pl.flags |= P_CRAFTED
     if mat_of(building) == MARBLE and is_active(s, p, B_GATE):
+        fire(B_GATE)
         refresh_active(s)                           # R-9.1.6 Gate
         if check_forum(s):
             return
@@ -603,17 +674,34 @@ cdef void add_material(GameState* s, int p, int idx, int card, int role) noexcep
     cdef Player* pl = &s.players[p]
     cdef Structure* st = &s.structures[idx]
     cdef int m = mat_of(card)
+    note_material_rule(s, p, st, card)
     st.materials[st.nmat] = card
     st.nmat += 1
     if role == CRAFTSMAN:
         pl.flags |= P_CRAFTED
-    if (st.nmat >= material_value(st.site)                               # R-9.2.3
-            or (m == MARBLE and is_active(s, p, B_SCRIPTORIUM))
-            or (st.building == B_VILLA and role == ARCHITECT and m == STONE)):  # R-8.3.3
+    if st.nmat >= material_value(st.site):                                  # R-9.2.3
+        complete_structure(s, p, idx)
+    elif m == MARBLE and is_active(s, p, B_SCRIPTORIUM):
+        fire(B_SCRIPTORIUM)
+        complete_structure(s, p, idx)
+    elif st.building == B_VILLA and role == ARCHITECT and m == STONE:        # R-8.3.3
+        fire(B_VILLA)
         complete_structure(s, p, idx)
 
 # ---------------------------------------------------------------------------------------
 # Role actions (R-8)
+
+cdef int gen_foundations(GameState* s, int p, int card, int role, uint16_t* out) noexcept nogil:
+    cdef int m, n = 0
+    if card == B_STATUE:
+        for m in range(NMAT):
+            if site_option(s, p, card, m, role):
+                out[n] = A_LAY_STATUE + m
+                n += 1
+    elif site_option(s, p, card, mat_of(card), role):
+        out[n] = A_LAY + card - 1
+        n += 1
+    return n
 
 cdef int gen_action(GameState* s, uint16_t* out, bint first_only) noexcept nogil:
     # The non-skip options of the actor's current action; with first_only, stop at one.
@@ -621,7 +709,7 @@ cdef int gen_action(GameState* s, uint16_t* out, bint first_only) noexcept nogil
     cdef int p = t.actor
     cdef Player* pl = &s.players[p]
     cdef int role = t.cur_role
-    cdef int n = 0, x, i, m, where, base
+    cdef int n = 0, x, i, base
     cdef Structure* st
     if role == PATRON:
         if pl.clientele_count < clientele_limit(s, p):
@@ -683,23 +771,12 @@ cdef int gen_action(GameState* s, uint16_t* out, bint first_only) noexcept nogil
     elif role == ARCHITECT or role == CRAFTSMAN:
         if t.cur_parts & PART_MAIN:
             return 0
-        # lay a foundation from hand
-        for x in range(1, NUM_TYPES):
+        for x in range(1, NUM_TYPES):                   # a foundation from hand
             if pl.hand[x]:
-                if x == B_STATUE:
-                    for m in range(NMAT):
-                        if site_option(s, p, x, m, role):
-                            out[n] = A_LAY_STATUE + m
-                            n += 1
-                            if first_only:
-                                return n
-                elif site_option(s, p, x, mat_of(x), role):
-                    out[n] = A_LAY + x - 1
-                    n += 1
-                    if first_only:
-                        return n
-        # add a material to an own incomplete structure
-        for i in range(s.nstruct):
+                n += gen_foundations(s, p, x, role, out + n)
+                if first_only and n:
+                    return n
+        for i in range(s.nstruct):                      # a material to an own structure
             st = &s.structures[i]
             if st.owner != p or (st.flags & S_COMPLETE):
                 continue
@@ -724,18 +801,113 @@ cdef int gen_action(GameState* s, uint16_t* out, bint first_only) noexcept nogil
                         n += 1
                         if first_only:
                             return n
+        if role == CRAFTSMAN and s.deck_size > 0 and is_active(s, p, B_FOUNTAIN):
+            out[n] = A_FOUNTAIN_DRAW                    # R-8.4.2
+            n += 1
+    return n
+
+cdef int gen_fountain(GameState* s, uint16_t* out) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int p = t.actor
+    cdef int card = t.fountain_card
+    cdef int i, n
+    cdef Structure* st
+    n = gen_foundations(s, p, card, CRAFTSMAN, out)
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.owner == p and not (st.flags & S_COMPLETE) and material_fits(s, p, st, card):
+            out[n] = A_ADD + (st.building - 1) * 44 + card - 1
+            n += 1
+    out[n] = A_FOUNTAIN_KEEP
+    return n + 1
+
+cdef int gen_stairway(GameState* s, uint16_t* out, bint first_only) noexcept nogil:
+    # R-8.3.4: a material onto an opponent's completed structure without one yet
+    cdef Turn* t = &s.turn
+    cdef int p = t.actor
+    cdef Player* pl = &s.players[p]
+    cdef bint archway = is_active(s, p, B_ARCHWAY)
+    cdef int n = 0, i, x, base
+    cdef Structure* st
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.owner == p or not (st.flags & S_COMPLETE) or st.stairway:
+            continue
+        base = A_STAIRWAY + (st.owner * 44 + st.building - 1) * 88
+        for x in range(1, NUM_TYPES):
+            if (pl.stockpile[x] or (archway and s.pool[x])) and material_fits(s, p, st, x):
+                if pl.stockpile[x]:
+                    out[n] = base + (x - 1) * 2
+                    n += 1
+                if archway and s.pool[x]:
+                    out[n] = base + (x - 1) * 2 + 1
+                    n += 1
+                if first_only:
+                    return n
+    return n
+
+cdef int gen_prison(GameState* s, uint16_t* out) noexcept nogil:
+    cdef int p = s.turn.actor
+    cdef int n = 0, i
+    cdef Structure* st
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if (st.owner != p and (st.flags & S_COMPLETE) and not conceded(s, st.owner)
+                and owned_structure(s, p, st.building) < 0):
+            out[n] = A_PRISON + st.owner * 44 + st.building - 1
+            n += 1
     return n
 
 cdef void end_action(GameState* s) noexcept nogil:
     # After a part of an action: go on with its other parts if any, else the next action.
     cdef uint16_t probe[4]
-    if s.turn.phase == PH_OVER:
+    cdef Turn* t = &s.turn
+    if t.phase == PH_OVER:
+        return
+    if t.cur_role == ARCHITECT:
+        architect_done(s)
         return
     if gen_action(s, probe, True) > 0:
-        s.turn.phase = PH_ACTION
-        s.turn.decider = s.turn.actor
+        t.phase = PH_ACTION
+        t.decider = t.actor
     else:
-        s.turn.phase = PH_QUEUE
+        t.phase = PH_QUEUE
+
+cdef void architect_done(GameState* s) noexcept nogil:
+    # R-8.3.4: the Stairway part comes after the main part and the grants it caused, so its
+    # entry goes below anything this action pushed on the stack.
+    cdef Turn* t = &s.turn
+    cdef int at = t.action_base
+    t.phase = PH_QUEUE
+    if not is_active(s, t.actor, B_STAIRWAY) or t.stack_n >= STACK_CAP:
+        return
+    if at > t.stack_n:
+        at = t.stack_n
+    memmove(&t.stack_kind[at + 1], &t.stack_kind[at], t.stack_n - at)
+    memmove(&t.stack_role[at + 1], &t.stack_role[at], t.stack_n - at)
+    memmove(&t.stack_count[at + 1], &t.stack_count[at], t.stack_n - at)
+    t.stack_kind[at] = E_STAIRWAY
+    t.stack_role[at] = ARCHITECT
+    t.stack_count[at] = 1
+    t.stack_n += 1
+
+cdef void hire(GameState* s, int card, int part) noexcept nogil:
+    # R-8.1: the card is already taken from its source
+    cdef Turn* t = &s.turn
+    cdef int p = t.actor
+    cdef Player* pl = &s.players[p]
+    if is_active(s, p, B_INSULA) or is_active(s, p, B_AQUEDUCT):
+        if pl.clientele_count >= influence_of(s, p):
+            fire(B_INSULA if is_active(s, p, B_INSULA) else B_AQUEDUCT)
+    pl.clientele[card] += 1
+    pl.clientele_count += 1
+    t.cur_parts |= part
+    if check_forum(s):                              # R-8.1.6
+        return
+    if is_active(s, p, B_BATH):                     # R-8.1.5: the hire acts at once
+        fire(B_BATH)
+        push_entry(s, E_PATRON_CONT, PATRON, t.cur_parts)
+        push_entry(s, E_BATH, mat_of(card), 1)
 
 cdef void apply_role_action(GameState* s, int action) noexcept nogil:
     cdef Turn* t = &s.turn
@@ -743,34 +915,27 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int x, idx, building, role = t.cur_role
     if action == A_SKIP:
-        t.phase = PH_QUEUE
+        if role == ARCHITECT:
+            architect_done(s)
+        else:
+            t.phase = PH_QUEUE
         return
     if action < A_HIRE_DECK:                           # R-8.1.1
         x = action - A_HIRE_POOL + 1
         s.pool[x] -= 1
-        pl.clientele[x] += 1
-        pl.clientele_count += 1
-        t.cur_parts |= PART_MAIN
-        if check_forum(s):
-            return
+        hire(s, x, PART_MAIN)
     elif action == A_HIRE_DECK:                        # R-8.1.2 Bar
+        fire(B_BAR)
         x = deck_draw(s)
-        pl.clientele[x] += 1
-        pl.clientele_count += 1
-        t.cur_parts |= PART_DECK
-        if check_forum(s):
-            return
-        if s.deck_size == 0:
+        hire(s, x, PART_DECK)
+        if s.deck_size == 0 and t.phase != PH_OVER:
             end_game(s, END_DECK, 0)
             return
     elif action < A_TAKE_POOL:                         # R-8.1.3 Aqueduct
+        fire(B_AQUEDUCT)
         x = action - A_HIRE_HAND + 1
         hand_remove(pl, x, True)
-        pl.clientele[x] += 1
-        pl.clientele_count += 1
-        t.cur_parts |= PART_HAND
-        if check_forum(s):
-            return
+        hire(s, x, PART_HAND)
     elif action < A_DOCK_HAND:                         # R-8.2.1
         x = action - A_TAKE_POOL + 1
         s.pool[x] -= 1
@@ -780,6 +945,7 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
         if check_forum(s):
             return
     elif action < A_LAY:                               # R-8.2.2 Dock
+        fire(B_DOCK)
         x = action - A_DOCK_HAND + 1
         hand_remove(pl, x, True)
         pl.stockpile[x] += 1
@@ -790,10 +956,10 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
     elif action < A_LAY_STATUE:                        # R-9.1
         x = action - A_LAY + 1
         t.cur_parts |= PART_MAIN
-        lay_foundation(s, p, x, mat_of(x), role)
+        lay_foundation(s, p, x, mat_of(x), role, True)
     elif action < A_ADD:
         t.cur_parts |= PART_MAIN
-        lay_foundation(s, p, B_STATUE, action - A_LAY_STATUE, role)
+        lay_foundation(s, p, B_STATUE, action - A_LAY_STATUE, role, True)
     elif action < A_VAULT_STOCKPILE:                   # R-9.2
         t.cur_parts |= PART_MAIN
         if action < A_ADD_POOL:
@@ -806,6 +972,7 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
             else:
                 hand_remove(pl, x, True)
         else:
+            fire(B_ARCHWAY)
             idx = action - A_ADD_POOL
             building = idx // 44 + 1
             x = idx % 44 + 1
@@ -813,6 +980,8 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
         add_material(s, p, owned_structure(s, p, building), x, role)
     elif action < A_VAULT_DECK:                        # R-8.6.1
         x = action - A_VAULT_STOCKPILE + 1
+        if pl.vault_count >= influence_of(s, p):
+            fire(B_MARKET)
         pl.stockpile[x] -= 1
         pl.stockpile_count -= 1
         pl.vault[x] += 1
@@ -820,6 +989,7 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
         pl.vault_count += 1
         t.cur_parts |= PART_MAIN
     elif action == A_VAULT_DECK:                       # R-8.6.2 Atrium
+        fire(B_ATRIUM)
         x = deck_draw(s)
         pl.vault[x] += 1
         pl.vault_count += 1
@@ -827,13 +997,96 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
         if s.deck_size == 0:
             end_game(s, END_DECK, 0)
             return
-    else:                                              # R-8.6.3 Basilica
+    elif action < A_REVEAL:                            # R-8.6.3 Basilica
+        fire(B_BASILICA)
         x = action - A_VAULT_HAND + 1
         hand_remove(pl, x, False)
         pl.vault[x] += 1
         pl.vault_count += 1
         t.cur_parts |= PART_HAND
-    end_action(s)
+    else:                                              # R-8.4.2 Fountain: look at the top card
+        fire(B_FOUNTAIN)
+        t.fountain_card = deck_draw(s)
+        if s.deck_size == 0:
+            t.pending_end = END_DECK                   # R-11.1(1): after this action
+        t.cur_parts |= PART_MAIN
+        t.phase = PH_FOUNTAIN
+        return
+    if t.phase == PH_ACTION:
+        end_action(s)
+
+cdef void apply_fountain(GameState* s, int action) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int p = t.actor
+    cdef int card = t.fountain_card
+    cdef int idx
+    t.fountain_card = 0
+    t.phase = PH_ACTION
+    if action == A_FOUNTAIN_KEEP:
+        hand_add(&s.players[p], card, False)
+    elif action < A_LAY_STATUE:
+        lay_foundation(s, p, card, mat_of(card), CRAFTSMAN, False)
+    elif action < A_ADD:
+        lay_foundation(s, p, card, action - A_LAY_STATUE, CRAFTSMAN, False)
+    else:
+        idx = action - A_ADD
+        add_material(s, p, owned_structure(s, p, idx // 44 + 1), card, CRAFTSMAN)
+    if t.pending_end and t.phase != PH_OVER:
+        t.pending_end = 0
+        end_game(s, END_DECK, 0)
+        return
+    t.pending_end = 0
+    if t.phase != PH_OVER:
+        t.phase = PH_QUEUE
+
+cdef void apply_stairway(GameState* s, int action) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int p = t.actor
+    cdef Player* pl = &s.players[p]
+    cdef int idx, owner, building, card, i
+    t.phase = PH_QUEUE
+    if action == A_SKIP:
+        return
+    fire(B_STAIRWAY)
+    idx = action - A_STAIRWAY
+    card = (idx >> 1) % 44 + 1
+    building = (idx >> 1) // 44 % 44 + 1
+    owner = (idx >> 1) // (44 * 44)
+    if idx & 1:
+        fire(B_ARCHWAY)
+        s.pool[card] -= 1
+    else:
+        pl.stockpile[card] -= 1
+        pl.stockpile_count -= 1
+    i = owned_structure(s, owner, building)
+    s.structures[i].stairway = card
+    refresh_active(s)
+    check_forum(s)
+
+cdef void apply_prison(GameState* s, int action) noexcept nogil:
+    # R-13 #29: the Prison's site goes to the opponent; their structure comes to us whole
+    cdef Turn* t = &s.turn
+    cdef int p = t.actor
+    cdef int owner, building, i, prison, site
+    cdef Structure taken
+    t.phase = PH_QUEUE
+    if action == A_SKIP:
+        return
+    fire(B_PRISON)
+    owner = (action - A_PRISON) // 44
+    building = (action - A_PRISON) % 44 + 1
+    prison = owned_structure(s, p, B_PRISON)
+    site = s.structures[prison].site
+    s.players[p].influence_sites[site] -= 1
+    s.players[owner].influence_sites[site] += 1
+    i = owned_structure(s, owner, building)
+    taken = s.structures[i]
+    remove_structure(s, i)
+    i = insert_structure(s, p)
+    s.structures[i] = taken
+    s.structures[i].owner = p
+    refresh_active(s)
+    check_forum(s)
 
 cdef void start_action(GameState* s, int role, int source, int batch) noexcept nogil:
     cdef Turn* t = &s.turn
@@ -842,6 +1095,7 @@ cdef void start_action(GameState* s, int role, int source, int batch) noexcept n
     t.cur_src = source
     t.cur_parts = 0
     t.decider = t.actor
+    t.action_base = t.stack_n
     if role == LEGIONARY:
         start_legionary(s, batch)
     elif role == THINKER:
@@ -849,21 +1103,43 @@ cdef void start_action(GameState* s, int role, int source, int batch) noexcept n
         t.phase = PH_THINK
     elif gen_action(s, probe, True) > 0:
         t.phase = PH_ACTION
+    elif role == ARCHITECT:
+        architect_done(s)                           # the Stairway part may still apply
     else:
         t.phase = PH_QUEUE                          # nothing this action could do
 
 cdef void step_queue(GameState* s) noexcept nogil:
-    # Take the actor's next action: front grants, then camp actions, then clients (R-6.3).
+    # Take the actor's next action: front entries, then camp actions, then clients (R-6.3).
     cdef Turn* t = &s.turn
     cdef int p = t.actor
-    cdef int top, role, client, batch, per_client
+    cdef int top, kind, role, count, client, batch, per_client
+    cdef uint16_t probe[4]
     if t.stack_n > 0:
         top = t.stack_n - 1
+        kind = t.stack_kind[top]
         role = t.stack_role[top]
-        t.stack_count[top] -= 1
-        if t.stack_count[top] == 0:
+        count = t.stack_count[top]
+        if kind == E_GRANT and count > 1:
+            t.stack_count[top] = count - 1
+        else:
             t.stack_n -= 1
-        start_action(s, role, SRC_GRANT, 1)
+        t.decider = p
+        if kind == E_GRANT:
+            start_action(s, role, SRC_GRANT, 1)
+        elif kind == E_BATH:
+            start_action(s, role, SRC_BATH, 1)
+        elif kind == E_PATRON_CONT:
+            t.cur_role = PATRON
+            t.cur_src = SRC_MAIN
+            t.cur_parts = count
+            t.phase = PH_ACTION if gen_action(s, probe, True) > 0 else PH_QUEUE
+        elif kind == E_STAIRWAY:
+            t.cur_role = ARCHITECT
+            if gen_stairway(s, probe, True) > 0:
+                t.phase = PH_STAIRWAY
+        elif kind == E_PRISON:
+            if gen_prison(s, probe) > 0:
+                t.phase = PH_PRISON
         return
     if t.ready == 0:
         client = next_matching_client(s, p, t.led_role)
@@ -871,8 +1147,13 @@ cdef void step_queue(GameState* s) noexcept nogil:
             t.pos += 1
             t.phase = PH_NEXT_ACTOR
             return
+        if mat_of(client) != t.led_role:
+            fire(B_STOREROOM if (t.led_role == LABORER and is_active(s, p, B_STOREROOM)
+                                 and mat_of(client) != MERCHANT) else B_LUDUS_MAGNUS)
         t.pending_clients[client] -= 1
         t.ready = actions_per_client(s, p)
+        if t.ready == 2:
+            fire(B_CIRCUS_MAXIMUS)
     t.ready -= 1
     batch = 1
     if t.led_role == LEGIONARY:
@@ -939,50 +1220,131 @@ cdef bint is_victim(GameState* s, int legionary, int offset) noexcept nogil:
     if not bridge and n > 3 and offset != 1 and offset != n - 1:
         return False
     if is_active(s, v, B_WALL):
+        fire(B_WALL)
         return False
-    if is_active(s, v, B_PALISADE) and not bridge:
-        return False
+    if is_active(s, v, B_PALISADE):
+        if not bridge:
+            fire(B_PALISADE)
+            return False
+        fire(B_BRIDGE)
+    if bridge and n > 3 and offset != 1 and offset != n - 1:
+        fire(B_BRIDGE)
     return True
 
-cdef inline void give_card(GameState* s, int victim, int card) noexcept nogil:
-    hand_remove(&s.players[victim], card, True)
-    s.players[s.turn.actor].stockpile[card] += 1
-    s.players[s.turn.actor].stockpile_count += 1
+cdef inline bint structure_matches(Structure* st, int victim, int m) noexcept nogil:
+    # Domus Aurea: a material-free incomplete structure whose foundation or site is m
+    return (st.owner == victim and not (st.flags & S_COMPLETE) and st.nmat == 0
+            and (mat_of(st.building) == m or st.site == m))
+
+cdef int give_candidates(GameState* s, int victim, int kind, int m, int start,
+                         int* kinds, int* first) noexcept nogil:
+    # how many things of material m the victim could give in this kind (ids >= start)
+    cdef Player* pl = &s.players[victim]
+    cdef int x, i, c, total = 0
+    kinds[0] = 0
+    first[0] = -1
+    if kind == GIVE_STRUCTURE:
+        for x in range(start, NUM_TYPES):
+            i = owned_structure(s, victim, x)
+            if i >= 0 and structure_matches(&s.structures[i], victim, m):
+                total += 1
+                kinds[0] += 1
+                if first[0] < 0:
+                    first[0] = x
+        return total
+    for x in range(start, NUM_TYPES):
+        if mat_of(x) != m:
+            continue
+        if kind == GIVE_HAND:
+            c = pl.hand[x]
+        elif kind == GIVE_STOCKPILE:
+            c = pl.stockpile[x]
+        else:
+            c = pl.clientele[x]
+        if c:
+            total += c
+            kinds[0] += 1
+            if first[0] < 0:
+                first[0] = x
+    return total
+
+cdef void give_one(GameState* s, int victim, int kind, int x) noexcept nogil:
+    cdef Player* vp = &s.players[victim]
+    cdef Player* lp = &s.players[s.turn.actor]
+    cdef int i
+    if kind == GIVE_HAND:                           # R-8.5.6
+        hand_remove(vp, x, True)
+        lp.stockpile[x] += 1
+        lp.stockpile_count += 1
+    elif kind == GIVE_STOCKPILE:                    # Bridge
+        fire(B_BRIDGE)
+        vp.stockpile[x] -= 1
+        vp.stockpile_count -= 1
+        lp.stockpile[x] += 1
+        lp.stockpile_count += 1
+    elif kind == GIVE_CLIENT:                       # Colosseum
+        fire(B_COLOSSEUM)
+        vp.clientele[x] -= 1
+        vp.clientele_count -= 1
+        lp.vault[x] += 1
+        lp.vault_known[x] += 1
+        lp.vault_count += 1
+    else:                                           # Domus Aurea
+        fire(B_DOMUS_AUREA)
+        i = owned_structure(s, victim, x)
+        lp.influence_sites[s.structures[i].site] += 1
+        lp.stockpile[x] += 1
+        lp.stockpile_count += 1
+        remove_structure(s, i)
+        refresh_active(s)
+
+cdef inline bint kind_applies(GameState* s, int kind) noexcept nogil:
+    cdef int p = s.turn.actor
+    if kind == GIVE_HAND:
+        return True
+    if kind == GIVE_STOCKPILE:
+        return is_active(s, p, B_BRIDGE)
+    if kind == GIVE_CLIENT:
+        return s.cfg.mode == MODE_IMPERIUM and is_active(s, p, B_COLOSSEUM)
+    return s.cfg.mode == MODE_REPUBLIC and is_active(s, p, B_DOMUS_AUREA)
+
+cdef inline int give_need(GameState* s, int kind, int m) noexcept nogil:
+    # Colosseum clients only while the legionary's vault is below its limit (A14)
+    cdef int need = s.turn.give_left[m]
+    cdef int room
+    if kind == GIVE_CLIENT:
+        room = vault_limit(s, s.turn.actor) - s.players[s.turn.actor].vault_count
+        if room < need:
+            need = room if room > 0 else 0
+    return need
 
 cdef bint settle_forced_gives(GameState* s, int victim) noexcept nogil:
-    # Give every demanded card whose choice is forced; return True if a choice remains
-    # (then s.turn.give_mat is the material to choose for, picks from leg_last upwards).
+    # Give whatever the victim has no choice about, kind by kind (hand, then the Bridge,
+    # Colosseum and Domus Aurea extras) and material by material. Returns True when a
+    # choice remains: give_kind/give_mat name it and picks go upwards from leg_last.
     cdef Turn* t = &s.turn
-    cdef Player* pl = &s.players[victim]
-    cdef int m, x, total, kinds, first
-    for m in range(NMAT):
-        if t.give_left[m] == 0:
-            continue
-        total = 0
-        kinds = 0
-        first = -1
-        for x in range(t.leg_last if m == t.give_mat else 1, NUM_TYPES):
-            if pl.hand[x] and mat_of(x) == m:
-                total += pl.hand[x]
-                kinds += 1
-                if first < 0:
-                    first = x
-        if total == 0:
-            t.give_left[m] = 0
-        elif total <= t.give_left[m]:               # gives every card of m it has
-            for x in range(first, NUM_TYPES):
-                while pl.hand[x] and mat_of(x) == m:
-                    give_card(s, victim, x)
-            t.give_left[m] = 0
-        elif kinds == 1:
-            while t.give_left[m]:
-                give_card(s, victim, first)
-                t.give_left[m] -= 1
-        else:
-            if t.give_mat != m:
-                t.give_mat = m
-                t.leg_last = 1
-            return True
+    cdef int m, total, kinds, first, need, start
+    while t.give_kind < GIVE_KINDS:
+        if kind_applies(s, t.give_kind):
+            for m in range(NMAT):
+                while t.give_left[m]:
+                    need = give_need(s, t.give_kind, m)
+                    start = t.leg_last if m == t.give_mat else 1
+                    total = give_candidates(s, victim, t.give_kind, m, start, &kinds, &first)
+                    if need == 0 or total == 0:
+                        t.give_left[m] = 0
+                    elif total <= need or kinds == 1:
+                        give_one(s, victim, t.give_kind, first)
+                        t.give_left[m] -= 1
+                    else:
+                        if t.give_mat != m:
+                            t.give_mat = m
+                            t.leg_last = 1
+                        return True
+        t.give_kind += 1
+        memcpy(t.give_left, t.demand, sizeof(t.demand))
+        t.give_mat = NO_ROLE
+        t.leg_last = 1
     return False
 
 cdef void step_victims(GameState* s) noexcept nogil:
@@ -993,13 +1355,18 @@ cdef void step_victims(GameState* s) noexcept nogil:
         if is_victim(s, t.actor, t.victim_pos):
             v = (t.actor + t.victim_pos) % n
             memcpy(t.give_left, t.demand, sizeof(t.demand))
+            t.give_kind = GIVE_HAND
             t.give_mat = NO_ROLE
+            t.leg_last = 1
             if settle_forced_gives(s, v):
                 t.phase = PH_LEG_GIVE
                 t.decider = v
                 return
         t.victim_pos += 1
     t.decider = t.actor
+    t.give_kind = 0
+    t.give_mat = 0
+    t.leg_last = 0
     if check_forum(s):                              # R-8.5.8
         return
     t.phase = PH_QUEUE
@@ -1007,8 +1374,7 @@ cdef void step_victims(GameState* s) noexcept nogil:
 cdef int gen_legionary(GameState* s, uint16_t* out) noexcept nogil:
     cdef Turn* t = &s.turn
     cdef Player* pl
-    cdef int n = 0, x, m, above
-    cdef int counts[45]
+    cdef int n = 0, x, m, need, total, kinds, first, base
     if t.phase == PH_LEG_REVEAL:
         pl = &s.players[t.actor]
         for x in range(t.leg_last, NUM_TYPES):
@@ -1021,16 +1387,23 @@ cdef int gen_legionary(GameState* s, uint16_t* out) noexcept nogil:
                 out[n] = A_LEG_TAKE + x - 1
                 n += 1
     else:
-        pl = &s.players[t.decider]
+        # a pick x is legal if enough candidates >= x remain to finish (no dead ends)
         m = t.give_mat
-        above = 0
-        for x in range(NUM_TYPES - 1, t.leg_last - 1, -1):
-            if x > 0 and pl.hand[x] and mat_of(x) == m:
-                above += pl.hand[x]
-            counts[x] = above
+        need = give_need(s, t.give_kind, m)
+        if t.give_kind == GIVE_HAND:
+            base = A_GIVE
+        elif t.give_kind == GIVE_STOCKPILE:
+            base = A_GIVE_STOCKPILE
+        elif t.give_kind == GIVE_CLIENT:
+            base = A_GIVE_CLIENT
+        else:
+            base = A_GIVE_STRUCTURE
         for x in range(t.leg_last, NUM_TYPES):
-            if pl.hand[x] and mat_of(x) == m and counts[x] >= t.give_left[m]:
-                out[n] = A_GIVE + x - 1
+            total = give_candidates(s, t.decider, t.give_kind, m, x, &kinds, &first)
+            if total < need:
+                break
+            if first == x:
+                out[n] = base + x - 1
                 n += 1
         return n                                    # giving is mandatory: no skip
     out[n] = A_SKIP
@@ -1072,16 +1445,24 @@ cdef void apply_legionary(GameState* s, int action) noexcept nogil:
                 return
         t.victim_pos = 1
         t.phase = PH_LEG_VICTIMS
-    else:                                           # R-8.5.6: the victim's choice
-        x = action - A_GIVE + 1
+    else:                                           # R-8.5.6 / R-8.5.7: the victim's choice
+        if action >= A_GIVE_STRUCTURE:
+            x = action - A_GIVE_STRUCTURE + 1
+        elif action >= A_GIVE_CLIENT:
+            x = action - A_GIVE_CLIENT + 1
+        elif action >= A_GIVE_STOCKPILE:
+            x = action - A_GIVE_STOCKPILE + 1
+        else:
+            x = action - A_GIVE + 1
         v = t.decider
-        give_card(s, v, x)
-        t.give_left[mat_of(x)] -= 1
+        give_one(s, v, t.give_kind, x)
+        t.give_left[t.give_mat] -= 1
         t.leg_last = x
         if settle_forced_gives(s, v):
             return
         t.victim_pos += 1
         t.phase = PH_LEG_VICTIMS
+
 
 # ---------------------------------------------------------------------------------------
 # Turn flow (R-6)
@@ -1117,7 +1498,86 @@ cdef void step_next_actor(GameState* s) noexcept nogil:
             t.phase = PH_QUEUE
             return
         t.pos += 1
+    t.pos = 0
+    t.eot_step = 0
+    t.phase = PH_EOT
+
+cdef bint opponents_played_jacks(GameState* s, int p) noexcept nogil:
+    cdef int q
+    for q in range(s.cfg.num_players):
+        if q != p and s.players[q].camp[JACK]:
+            return True
+    return False
+
+cdef bint camp_has_orders(Player* pl, int start) noexcept nogil:
+    cdef int x
+    for x in range(start, NUM_TYPES):
+        if pl.camp[x]:
+            return True
+    return False
+
+cdef void step_eot(GameState* s) noexcept nogil:
+    # R-6.5(a) Senate, then (b) Sewer, each in turn order from the leader
+    cdef Turn* t = &s.turn
+    cdef int n = s.cfg.num_players
+    cdef int p
+    while t.eot_step < 2:
+        while t.pos < n:
+            p = (t.leader + t.pos) % n
+            if not conceded(s, p):
+                if (t.eot_step == 0 and s.cfg.mode == MODE_IMPERIUM
+                        and is_active(s, p, B_SENATE) and opponents_played_jacks(s, p)):
+                    t.decider = p
+                    t.phase = PH_SENATE
+                    return
+                if (t.eot_step == 1 and is_active(s, p, B_SEWER)
+                        and camp_has_orders(&s.players[p], 1)):
+                    t.decider = p
+                    t.leg_last = 1
+                    t.phase = PH_SEWER
+                    return
+            t.pos += 1
+        t.eot_step += 1
+        t.pos = 0
     t.phase = PH_END_TURN
+
+cdef int gen_sewer(GameState* s, uint16_t* out) noexcept nogil:
+    cdef Player* pl = &s.players[s.turn.decider]
+    cdef int x, n = 0
+    for x in range(s.turn.leg_last, NUM_TYPES):
+        if pl.camp[x]:
+            out[n] = A_SEWER + x - 1
+            n += 1
+    out[n] = A_SKIP
+    return n + 1
+
+cdef void apply_end_of_turn(GameState* s, int action) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int p = t.decider
+    cdef Player* pl = &s.players[p]
+    cdef int q, x
+    if t.phase == PH_SENATE:
+        if action == A_SENATE:
+            fire(B_SENATE)
+            for q in range(s.cfg.num_players):
+                if q != p:
+                    while s.players[q].camp[JACK]:
+                        s.players[q].camp[JACK] -= 1
+                        hand_add(pl, JACK, True)
+        t.pos += 1
+    else:
+        if action != A_SKIP:
+            fire(B_SEWER)
+            x = action - A_SEWER + 1
+            pl.camp[x] -= 1
+            pl.stockpile[x] += 1
+            pl.stockpile_count += 1
+            t.leg_last = x
+            if camp_has_orders(pl, x):
+                return
+        t.leg_last = 0
+        t.pos += 1
+    t.phase = PH_EOT
 
 cdef void step_end_turn(GameState* s) noexcept nogil:
     # R-6.5(c): camps to the pool, Jacks to the Jack pile
@@ -1194,6 +1654,8 @@ cdef void advance(GameState* s) noexcept nogil:
             step_next_actor(s)
         elif phase == PH_LEG_VICTIMS:
             step_victims(s)
+        elif phase == PH_EOT:
+            step_eot(s)
         elif phase == PH_END_TURN:
             step_end_turn(s)
         elif phase == PH_ACADEMY_NEXT:
@@ -1238,6 +1700,22 @@ cdef int gen_legal(GameState* s, uint16_t* out) noexcept nogil:
         out[0] = A_THINK_JACK
         out[1] = A_SKIP
         return 2
+    if phase == PH_FOUNTAIN:
+        return gen_fountain(s, out)
+    if phase == PH_STAIRWAY:
+        n = gen_stairway(s, out, False)
+        out[n] = A_SKIP
+        return n + 1
+    if phase == PH_PRISON:
+        n = gen_prison(s, out)
+        out[n] = A_SKIP
+        return n + 1
+    if phase == PH_SEWER:
+        return gen_sewer(s, out)
+    if phase == PH_SENATE:
+        out[0] = A_SENATE
+        out[1] = A_SKIP
+        return 2
     return 0
 
 cdef int apply_action_c(GameState* s, int action) noexcept nogil:
@@ -1254,11 +1732,15 @@ cdef int apply_action_c(GameState* s, int action) noexcept nogil:
             if phase != PH_THINK:
                 t.think_ctx = CTX_LEAD if phase == PH_LEAD else CTX_FOLLOW
                 s.players[p].flags |= P_THOUGHT
+            elif t.think_ctx == CTX_ACADEMY:
+                fire(B_ACADEMY)
             do_think(s, p, action)
         elif action < A_PLAY_CARD:
             if phase != PH_THINK:
                 t.think_ctx = CTX_LEAD if phase == PH_LEAD else CTX_FOLLOW
                 s.players[p].flags |= P_THOUGHT
+            elif t.think_ctx == CTX_ACADEMY:
+                fire(B_ACADEMY)
             think_discard(s, p, action)
         else:
             play_unit(s, action)
@@ -1283,9 +1765,18 @@ cdef int apply_action_c(GameState* s, int action) noexcept nogil:
         do_think(s, p, action)
     elif phase == PH_TRIBUNAL:
         if action == A_THINK_JACK:
+            fire(B_TRIBUNAL)
             s.jack_pile -= 1
             hand_add(&s.players[p], JACK, True)
         finish_think(s)
+    elif phase == PH_FOUNTAIN:
+        apply_fountain(s, action)
+    elif phase == PH_STAIRWAY:
+        apply_stairway(s, action)
+    elif phase == PH_PRISON:
+        apply_prison(s, action)
+    elif phase == PH_SEWER or phase == PH_SENATE:
+        apply_end_of_turn(s, action)
     else:
         return -1
     advance(s)
@@ -1319,6 +1810,8 @@ cdef int check_state(GameState* s) noexcept nogil:
     for x in range(NUM_TYPES):
         cards[x] += s.pool[x] + s.out_of_play[x]
     cards[JACK] += s.jack_pile
+    if s.turn.fountain_card:
+        cards[s.turn.fountain_card] += 1
     for i in range(s.deck_size):
         cards[s.deck[i]] += 1
     for m in range(NMAT):

@@ -84,7 +84,16 @@ cdef enum:
     A_REVEAL = 4411
     A_LEG_TAKE = 4455
     A_GIVE = 4499
-    NUM_DISTINCT_ACTIONS = 4543
+    A_FOUNTAIN_DRAW = 4543
+    A_FOUNTAIN_KEEP = 4544
+    A_GIVE_STOCKPILE = 4545     # Bridge
+    A_GIVE_CLIENT = 4589        # Colosseum
+    A_GIVE_STRUCTURE = 4633     # Domus Aurea (by building type)
+    A_PRISON = 4677             # + owner * 44 + building - 1
+    A_STAIRWAY = 4897           # + ((owner * 44 + building - 1) * 44 + card - 1) * 2 + from_pool
+    A_SEWER = 24257             # + card - 1
+    A_SENATE = 24301
+    NUM_DISTINCT_ACTIONS = 24302
 
 # Phases: decision phases ask current_player(); automatic phases are run by advance().
 cdef enum:
@@ -99,6 +108,11 @@ cdef enum:
     PH_LEG_REVEAL = 8
     PH_LEG_TAKE = 9
     PH_LEG_GIVE = 10     # a victim chooses which demanded cards to give
+    PH_FOUNTAIN = 11     # the actor uses or keeps the card a Fountain drew
+    PH_PRISON = 12       # Prison's owner may exchange its site for a structure
+    PH_STAIRWAY = 13     # the Stairway part of an Architect action
+    PH_SEWER = 14        # end of turn: camp Orders to the stockpile
+    PH_SENATE = 15       # end of turn: opponents' Jacks into hand
     PH_NEXT_FOLLOWER = 16
     PH_NEXT_ACTOR = 17
     PH_QUEUE = 18
@@ -106,6 +120,7 @@ cdef enum:
     PH_END_TURN = 20
     PH_ACADEMY_NEXT = 21
     PH_NEW_TURN = 22
+    PH_EOT = 23          # end of turn steps (a) Senate and (b) Sewer
     PH_OVER = 31
 
 # Where a Thinker action returns to.
@@ -123,7 +138,19 @@ cdef enum:
 
 # Entries of the front-of-queue stack.
 cdef enum:
-    E_GRANT = 1
+    E_GRANT = 1         # role, count: upon-completion grants
+    E_BATH = 2          # role: a Bath hire's action
+    E_PATRON_CONT = 3   # count = parts done: the rest of a Patron action interrupted by Bath
+    E_STAIRWAY = 4      # the Stairway part of an Architect action
+    E_PRISON = 5        # Prison's exchange choice
+
+# What a victim is giving (R-8.5.6, R-8.5.7).
+cdef enum:
+    GIVE_HAND = 0
+    GIVE_STOCKPILE = 1
+    GIVE_CLIENT = 2
+    GIVE_STRUCTURE = 3
+    GIVE_KINDS = 4
 
 cdef enum:
     END_NONE = 0
@@ -198,6 +225,11 @@ ctypedef struct Turn:
     uint8_t give_mat
     uint8_t end_reason
     uint8_t winners_mask
+    uint8_t give_kind
+    uint8_t fountain_card  # the card a Fountain drew, held by the actor while deciding
+    uint8_t pending_end    # END_DECK: a draw emptied the deck; the game ends after this action
+    uint8_t eot_step
+    uint8_t action_base    # stack size when the current action began (Stairway insertion)
     uint8_t demand[6]
     uint8_t take_left[6]
     uint8_t give_left[6]

@@ -18,7 +18,8 @@ PHASE_NAMES = {
     PH_LEAD: "lead", PH_FOLLOW: "follow", PH_PETITION: "petition", PH_PAY_MORE: "pay_more",
     PH_THINK: "think", PH_THINK_CHOICE: "think_choice", PH_TRIBUNAL: "tribunal",
     PH_ACTION: "action", PH_LEG_REVEAL: "legionary_reveal", PH_LEG_TAKE: "legionary_take",
-    PH_LEG_GIVE: "legionary_give", PH_OVER: "over",
+    PH_LEG_GIVE: "legionary_give", PH_FOUNTAIN: "fountain", PH_PRISON: "prison",
+    PH_STAIRWAY: "stairway", PH_SEWER: "sewer", PH_SENATE: "senate", PH_OVER: "over",
 }
 
 cdef uint16_t _legal_buf[MAX_LEGAL]
@@ -54,6 +55,16 @@ cdef void state_release(GameState* s) noexcept:
 cdef inline size_t used_size(GameState* s) noexcept nogil:
     # the struct up to the last player in the game (unused player slots are never read)
     return <size_t>(<char*>&s.players[s.cfg.num_players] - <char*>s)
+
+
+def _fired_counts():
+    """How often each building's function has fired in this process (a test hook)."""
+    return {_NAMES[b]: g_fired[b] for b in range(1, NUM_TYPES)}
+
+
+def _reset_fired():
+    for b in range(NUM_TYPES):
+        g_fired[b] = 0
 
 
 def _card_tables():
@@ -135,7 +146,7 @@ cdef list _zone(uint8_t* counts):
     return out
 
 
-_TURN_FIELDS = ("phase", "leader", "decider", "actor", "led_role", "pos", "think_ctx", "petition_role", "petition_picked", "petition_last", "ready", "stack_n", "cur_role", "cur_src", "cur_parts", "leg_k", "leg_revealed", "leg_last", "victim_pos", "give_mat", "end_reason", "winners_mask", "turn_number", "decisions", "demand", "take_left", "give_left", "pending_clients", "revealed", "stack_kind", "stack_role", "stack_count")
+_TURN_FIELDS = ("phase", "leader", "decider", "actor", "led_role", "pos", "think_ctx", "petition_role", "petition_picked", "petition_last", "ready", "stack_n", "cur_role", "cur_src", "cur_parts", "leg_k", "leg_revealed", "leg_last", "victim_pos", "give_mat", "end_reason", "winners_mask", "give_kind", "fountain_card", "pending_end", "eot_step", "action_base", "turn_number", "decisions", "demand", "take_left", "give_left", "pending_clients", "revealed", "stack_kind", "stack_role", "stack_count")
 
 
 cdef dict turn_to_dict(Turn* t):
@@ -163,6 +174,11 @@ cdef dict turn_to_dict(Turn* t):
         "give_mat": t.give_mat,
         "end_reason": t.end_reason,
         "winners_mask": t.winners_mask,
+        "give_kind": t.give_kind,
+        "fountain_card": t.fountain_card,
+        "pending_end": t.pending_end,
+        "eot_step": t.eot_step,
+        "action_base": t.action_base,
         "turn_number": t.turn_number,
         "decisions": t.decisions,
         "demand": [t.demand[i] for i in range(6)],
@@ -206,6 +222,11 @@ cdef void turn_from_dict(Turn* t, d) except *:
     t.give_mat = d["give_mat"]
     t.end_reason = d["end_reason"]
     t.winners_mask = d["winners_mask"]
+    t.give_kind = d["give_kind"]
+    t.fountain_card = d["fountain_card"]
+    t.pending_end = d["pending_end"]
+    t.eot_step = d["eot_step"]
+    t.action_base = d["action_base"]
     t.turn_number = d["turn_number"]
     t.decisions = d["decisions"]
     if len(d["demand"]) != 6:
@@ -540,6 +561,8 @@ cdef class State:
         for x in range(NUM_TYPES):
             cards[x] += self.s.pool[x] + self.s.out_of_play[x]
         cards[0] += self.s.jack_pile
+        if self.s.turn.fountain_card:
+            cards[self.s.turn.fountain_card] += 1
         for i in range(self.s.deck_size):
             cards[self.s.deck[i]] += 1
         for m in range(NMAT):
@@ -615,6 +638,14 @@ cdef class State:
                 return "tribunal: skip"
             if phase == PH_PETITION:
                 return "petition: done"
+            if phase == PH_STAIRWAY:
+                return "stairway: skip"
+            if phase == PH_PRISON:
+                return "prison: skip"
+            if phase == PH_SEWER:
+                return "sewer: done"
+            if phase == PH_SENATE:
+                return "senate: skip"
             return "done"
         if action == A_THINK_JACK:
             return "tribunal: take Jack" if phase == PH_TRIBUNAL else "think: take Jack"
@@ -650,6 +681,8 @@ cdef class State:
             return f"laborer: take {_NAMES[action - A_TAKE_POOL + 1]} from pool"
         if action < A_LAY:
             return f"laborer: move {_NAMES[action - A_DOCK_HAND + 1]} from hand"
+        if phase == PH_FOUNTAIN:
+            role_word = "fountain"
         if action < A_ADD:
             if action < A_LAY_STATUE:
                 x = action - A_LAY + 1
@@ -659,7 +692,7 @@ cdef class State:
                 x = B_STATUE
                 site = action - A_LAY_STATUE
                 text = f"{role_word}: lay Statue on {_MATERIALS[site]}"
-            if phase == PH_ACTION and self.s.in_town[site] == 0:
+            if phase in (PH_ACTION, PH_FOUNTAIN) and self.s.in_town[site] == 0:
                 text += " out of town"
             return text
         if action < A_VAULT_STOCKPILE:
@@ -678,7 +711,33 @@ cdef class State:
             return f"legionary: reveal {_NAMES[action - A_REVEAL + 1]}"
         if action < A_GIVE:
             return f"legionary: take {_NAMES[action - A_LEG_TAKE + 1]} from pool"
-        return f"give {_NAMES[action - A_GIVE + 1]}"
+        if action < A_FOUNTAIN_DRAW:
+            return f"give {_NAMES[action - A_GIVE + 1]}"
+        if action == A_FOUNTAIN_DRAW:
+            return "craftsman: draw from deck (Fountain)"
+        if action == A_FOUNTAIN_KEEP:
+            if phase == PH_FOUNTAIN and t.fountain_card:
+                return f"fountain: keep {_NAMES[t.fountain_card]}"
+            return "fountain: keep the card"
+        if action < A_GIVE_CLIENT:
+            return f"give {_NAMES[action - A_GIVE_STOCKPILE + 1]} from stockpile"
+        if action < A_GIVE_STRUCTURE:
+            return f"give client {_NAMES[action - A_GIVE_CLIENT + 1]}"
+        if action < A_PRISON:
+            return f"give structure {_NAMES[action - A_GIVE_STRUCTURE + 1]}"
+        if action < A_STAIRWAY:
+            idx = action - A_PRISON
+            return f"prison: take {_NAMES[idx % 44 + 1]} from P{idx // 44}"
+        if action < A_SEWER:
+            idx = action - A_STAIRWAY
+            card = _NAMES[(idx >> 1) % 44 + 1]
+            building = _NAMES[(idx >> 1) // 44 % 44 + 1]
+            owner = (idx >> 1) // (44 * 44)
+            source = " from pool" if idx & 1 else ""
+            return f"stairway: add {card}{source} to {building} of P{owner}"
+        if action < A_SENATE:
+            return f"sewer: move {_NAMES[action - A_SEWER + 1]} to stockpile"
+        return "senate: take Jacks"
 
     def legal_action_strings(self):
         return [self.action_to_string(a) for a in self.legal_actions()]
