@@ -93,12 +93,17 @@ def run(seconds: float = 2.0, progress=print) -> dict:
         legal_ns = _median_ns(legal_one, 20000) - overhead
         apply_ns = _median_ns(clone_apply_one, 20000) - overhead - clone_many_ns
         apply_fast_ns = _median_ns(clone_apply_unchecked_one, 20000) - overhead - clone_many_ns
+        mid = next(s for s in states if s.deck_size < 100 and not s.is_terminal())
+        det_c = statistics.median(mid._bench_determinize(1, 50000) for _ in range(5))
+        det_py = _median_ns(lambda: mid.determinize(1, 7), 20000)
         rate = playout_rate(num_players, seconds)
         row = {"clone_ns": clone_ns, "clone_many_ns": clone_many_ns, "legal_actions_ns": legal_ns, "apply_action_ns": apply_ns,
-               "apply_unchecked_ns": apply_fast_ns, **rate}
+               "apply_unchecked_ns": apply_fast_ns, "determinize_c_ns": det_c,
+               "determinize_py_ns": det_py, **rate}
         results[num_players] = row
         progress(f"{num_players} players: clone {clone_ns:.0f} ns ({clone_many_ns:.0f} ns over 400 states), legal_actions {legal_ns:.0f} ns, "
                  f"apply_action {apply_ns:.0f} ns (unchecked {apply_fast_ns:.0f} ns), "
                  f"{rate['games_per_s']:.0f} random games/s, {rate['decisions_per_s'] / 1e6:.2f} M decisions/s, "
-                 f"{rate['decisions_per_game']:.1f} decisions/game")
+                 f"{rate['decisions_per_game']:.1f} decisions/game, "
+                 f"determinize {det_c:.0f} ns in C / {det_py:.0f} ns from Python")
     return results

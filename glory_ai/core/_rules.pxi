@@ -69,15 +69,20 @@ cdef inline void hand_add(Player* pl, int card, bint public) noexcept nogil:
         pl.hand_known[card] += 1
 
 cdef inline void hand_remove(Player* pl, int card, bint public) noexcept nogil:
-    # A card seen leaving lowers what is known to be in the hand by one; an unseen one only
-    # keeps the known part within the hand.
+    # hand_known[y] is what every player can be sure is in the hand. A card seen leaving
+    # lowers its own type by one. An Order card leaving unseen (Basilica) could have been
+    # any known Order, so every known Order type drops by one: updating only the true
+    # type would let the public part depend on a hidden choice (a leak).
+    cdef int y
     pl.hand[card] -= 1
     pl.hand_count -= 1
     if public:
         if pl.hand_known[card] > 0:
             pl.hand_known[card] -= 1
-    elif pl.hand_known[card] > pl.hand[card]:
-        pl.hand_known[card] = pl.hand[card]
+    else:
+        for y in range(1, NUM_TYPES):
+            if pl.hand_known[y] > 0:
+                pl.hand_known[y] -= 1
 
 cdef inline int deck_draw(GameState* s) noexcept nogil:
     # the emptied slot is zeroed so that equal states have equal bytes
@@ -1902,3 +1907,82 @@ cdef int stress_game(GameState* s, uint64_t* rng, bint try_all, int* failed_step
         step += 1
         if step > 100000:
             return 14                               # a game that does not end
+
+
+# ---------------------------------------------------------------------------------------
+# Hidden information (RULES.md §5): what one player cannot know
+
+cdef void mask_hidden(GameState* s, int observer) noexcept nogil:
+    # Replace everything `observer` cannot know by a fixed filler: other players' hands
+    # and vaults keep only their public parts (their sizes stay in the count fields), the
+    # deck keeps only its size, a Fountain card is hidden from all but its drawer, and the
+    # generator state (which would predict nothing public) is cleared.
+    cdef int q
+    for q in range(s.cfg.num_players):
+        if q == observer:
+            continue
+        memcpy(s.players[q].hand, s.players[q].hand_known, sizeof(s.players[q].hand))
+        memcpy(s.players[q].vault, s.players[q].vault_known, sizeof(s.players[q].vault))
+    memset(s.deck, 0, sizeof(s.deck))
+    if s.turn.actor != observer:
+        s.turn.fountain_card = 0
+    s.rng = 0
+
+cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil:
+    # Deal every card `observer` cannot know (the deck, the hidden parts of the others'
+    # hands and vaults, another player's Fountain card) back into the same places and
+    # counts, uniformly at random. Returns the number of unknown cards.
+    cdef uint8_t unknown[256]
+    cdef int hidden_hand[5]
+    cdef int hidden_vault[5]
+    cdef int n = 0, q, x, i, j, k, tmp
+    cdef bint fountain = (s.turn.phase == PH_FOUNTAIN and s.turn.actor != observer
+                          and s.turn.fountain_card != 0)
+    cdef Player* pl
+    for i in range(s.deck_size):
+        unknown[n] = s.deck[i]
+        n += 1
+    for q in range(s.cfg.num_players):
+        hidden_hand[q] = 0
+        hidden_vault[q] = 0
+        if q == observer:
+            continue
+        pl = &s.players[q]
+        for x in range(NUM_TYPES):
+            k = pl.hand[x] - pl.hand_known[x]
+            hidden_hand[q] += k
+            for j in range(k):
+                unknown[n] = x
+                n += 1
+            pl.hand[x] = pl.hand_known[x]
+            k = pl.vault[x] - pl.vault_known[x]
+            hidden_vault[q] += k
+            for j in range(k):
+                unknown[n] = x
+                n += 1
+            pl.vault[x] = pl.vault_known[x]
+    if fountain:
+        unknown[n] = s.turn.fountain_card
+        n += 1
+    for i in range(n - 1, 0, -1):                   # Fisher-Yates
+        j = gr_rng_below(rng, i + 1)
+        tmp = unknown[i]
+        unknown[i] = unknown[j]
+        unknown[j] = tmp
+    k = 0
+    for i in range(s.deck_size):
+        s.deck[i] = unknown[k]
+        k += 1
+    for q in range(s.cfg.num_players):
+        pl = &s.players[q]
+        for j in range(hidden_hand[q]):
+            pl.hand[unknown[k]] += 1
+            k += 1
+        for j in range(hidden_vault[q]):
+            pl.vault[unknown[k]] += 1
+            k += 1
+    if fountain:
+        s.turn.fountain_card = unknown[k]
+        k += 1
+    s.rng = gr_rng_next(rng)
+    return n

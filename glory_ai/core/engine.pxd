@@ -271,3 +271,5 @@ cdef int gen_legal(GameState* s, uint16_t* out) noexcept nogil
 cdef int apply_action_c(GameState* s, int action) noexcept nogil
 cdef int random_playout_c(GameState* s, uint64_t* rng, int max_decisions) noexcept nogil
 cdef int score_of(GameState* s, int p) noexcept nogil
+cdef void mask_hidden(GameState* s, int observer) noexcept nogil
+cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil

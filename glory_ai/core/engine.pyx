@@ -57,6 +57,28 @@ cdef inline size_t used_size(GameState* s) noexcept nogil:
     return <size_t>(<char*>&s.players[s.cfg.num_players] - <char*>s)
 
 
+def observation_tensor_layout(int num_players=5):
+    """[(segment name, size)] of State.observation_tensor, in order.
+
+    Seats are relative to the observer (seat 0 = the observer, 1 = the next player
+    clockwise, ...); seats beyond the player count are zeros. Counts are raw card counts
+    (not normalised). For other players, `hand` and `vault` hold only their public parts.
+    """
+    layout = [("num_players", 4), ("imperium", 1), ("phase", 32), ("decider", 5),
+              ("leader", 5), ("actor", 5), ("led_role", 7), ("demand", 6), ("deck_size", 1),
+              ("jack_pile", 1), ("in_town", 6), ("out_of_town", 6), ("pool", 45)]
+    for seat in range(5):
+        for name, size in (("hand", 45), ("hand_size", 1), ("camp", 45), ("stockpile", 45),
+                           ("vault", 45), ("vault_size", 1), ("clientele", 45),
+                           ("influence_sites", 6), ("influence", 1), ("structures", 44 * 5),
+                           ("flags", 3)):
+            layout.append((f"seat{seat}.{name}", size))
+    return layout
+
+
+OBSERVATION_TENSOR_SIZE = sum(size for _, size in observation_tensor_layout())
+
+
 def _fired_counts():
     """How often each building's function has fired in this process (a test hook)."""
     return {_NAMES[b]: g_fired[b] for b in range(1, NUM_TYPES)}
@@ -412,6 +434,145 @@ cdef class State:
         with nogil:
             code = stress_game(self.s, &rng, try_all, &step)
         return code, step
+
+    # ---- hidden information (RULES.md §5) ---------------------------------------------
+
+    def _masked(self, int player):
+        self._check_player(player)
+        cdef State masked = self.clone()
+        mask_hidden(masked.s, player)
+        return masked
+
+    def observation(self, int player):
+        """A JSON-safe dict of exactly what `player` knows now.
+
+        Other players' hands and vaults appear as sizes plus their public parts
+        (`known_hand`, `known_vault`: Jacks taken, cards revealed to a Legionary, cards
+        vaulted from a stockpile, ...); the deck as its size; a Fountain card only for the
+        player who drew it.
+        """
+        cdef State masked = self._masked(player)
+        d = masked.to_dict()
+        del d["rng"]
+        del d["deck"]
+        d["deck_size"] = self.s.deck_size
+        d["observer"] = player
+        for q, pd in enumerate(d["players"]):
+            pd["hand_size"] = self.s.players[q].hand_count
+            pd["vault_size"] = self.s.players[q].vault_count
+            if q != player:
+                del pd["hand"]
+                del pd["vault"]
+        d["turn"]["fountain_card"] = (_NAMES[masked.s.turn.fountain_card]
+                                      if masked.s.turn.fountain_card else None)
+        return d
+
+    def information_state_key(self, int player):
+        """A compact key (16 bytes), equal for two states exactly when `player` cannot tell
+        them apart (given the same public history): a hash of the state with everything
+        the player cannot know blanked out."""
+        import hashlib
+        cdef State masked = self._masked(player)
+        digest = hashlib.blake2b(masked._raw_bytes(), digest_size=16)
+        digest.update(bytes([player]))
+        return digest.digest()
+
+    def observation_tensor(self, int player):
+        """A flat numpy.float32 vector of what `player` knows; layout in
+        glory_ai.core.engine.observation_tensor_layout()."""
+        import numpy as np
+        cdef State masked = self._masked(player)
+        cdef GameState* m = masked.s
+        cdef int n = m.cfg.num_players
+        cdef int seat, q, x, i, base
+        cdef Player* pl
+        cdef Structure* st
+        out = np.zeros(OBSERVATION_TENSOR_SIZE, dtype=np.float32)
+        cdef float[:] v = out
+        i = 0
+        v[i + n - 2] = 1
+        i += 4
+        v[i] = 1 if m.cfg.mode == MODE_IMPERIUM else 0
+        i += 1
+        if m.turn.phase < 32:
+            v[i + m.turn.phase] = 1
+        i += 32
+        for who in (m.turn.decider, m.turn.leader, m.turn.actor):
+            if m.turn.phase != PH_OVER:
+                v[i + (who - player) % n] = 1
+            i += 5
+        v[i + (0 if m.turn.led_role == NO_ROLE else 1 + m.turn.led_role)] = 1
+        i += 7
+        for x in range(6):
+            v[i + x] = m.turn.demand[x]
+        i += 6
+        v[i] = m.deck_size
+        v[i + 1] = m.jack_pile
+        i += 2
+        for x in range(6):
+            v[i + x] = m.in_town[x]
+            v[i + 6 + x] = m.out_town[x]
+        i += 12
+        for x in range(NUM_TYPES):
+            v[i + x] = m.pool[x]
+        i += 45
+        for seat in range(5):
+            if seat < n:
+                q = (player + seat) % n
+                pl = &m.players[q]
+                for x in range(NUM_TYPES):
+                    v[i + x] = pl.hand[x]
+                    v[i + 46 + x] = pl.camp[x]
+                    v[i + 91 + x] = pl.stockpile[x]
+                    v[i + 136 + x] = pl.vault[x]
+                    v[i + 182 + x] = pl.clientele[x]
+                v[i + 45] = pl.hand_count
+                v[i + 181] = pl.vault_count
+                for x in range(6):
+                    v[i + 227 + x] = pl.influence_sites[x]
+                v[i + 233] = influence_of(m, q)
+                base = i + 234
+                for x in range(m.nstruct):
+                    st = &m.structures[x]
+                    if st.owner != q:
+                        continue
+                    v[base + (st.building - 1) * 5] = 0 if st.flags & S_COMPLETE else 1
+                    v[base + (st.building - 1) * 5 + 1] = 1 if st.flags & S_COMPLETE else 0
+                    v[base + (st.building - 1) * 5 + 2] = st.nmat
+                    v[base + (st.building - 1) * 5 + 3] = 1 if st.stairway else 0
+                    v[base + (st.building - 1) * 5 + 4] = 1 if st.flags & S_OUT_OF_TOWN else 0
+                v[i + 454] = 1 if pl.flags & P_LED_OR_FOLLOWED else 0
+                v[i + 455] = 1 if pl.flags & P_THOUGHT else 0
+                v[i + 456] = 1 if pl.flags & P_CONCEDED else 0
+            i += 457
+        return out
+
+    def determinize(self, int observer, seed):
+        """A full state consistent with everything `observer` knows: the deck, the hidden
+        parts of the other hands and vaults (and another player's Fountain card) are
+        reshuffled and dealt back into the same places and counts, uniformly at random."""
+        self._check_player(observer)
+        cdef uint64_t rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        cdef State world = self.clone()
+        with nogil:
+            determinize_c(world.s, observer, &rng)
+        return world
+
+    def _bench_determinize(self, int observer, int iterations=100000):
+        """ns per Cython-level determinization (copy + determinize_c, no Python calls)."""
+        import time
+        cdef GameState* world = <GameState*>malloc(sizeof(GameState))
+        cdef uint64_t rng = gr_rng_seed(1)
+        cdef int i
+        cdef size_t size = used_size(self.s)
+        start = time.perf_counter()
+        with nogil:
+            for i in range(iterations):
+                memcpy(world, self.s, size)
+                determinize_c(world, observer, &rng)
+        elapsed = time.perf_counter() - start
+        free(world)
+        return elapsed / iterations * 1e9
 
     def scores(self):
         """Victory points of every player (RULES §12), computable at any time."""
