@@ -913,6 +913,7 @@ cdef void hire(GameState* s, int card, int part) noexcept nogil:
         fire(B_BATH)
         push_entry(s, E_PATRON_CONT, PATRON, t.cur_parts)
         push_entry(s, E_BATH, mat_of(card), 1)
+        t.phase = PH_QUEUE                          # the Patron action resumes afterwards
 
 cdef void apply_role_action(GameState* s, int action) noexcept nogil:
     cdef Turn* t = &s.turn
