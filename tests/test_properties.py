@@ -144,3 +144,18 @@ def test_action_strings_are_unique_and_round_trip(num_players, seed, cut):
     for a, text in zip(legal, strings):
         assert state.string_to_action(text) == a
         assert state.string_to_action("  " + text.upper() + " ") == a
+
+
+@pytest.mark.parametrize("mode", ["republic", "imperium"])
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_builder_games_keep_every_invariant(mode, num_players):
+    """Play biased towards building, so that the building functions' decisions (Bath,
+    Fountain, Prison, Stairway, Legionary extras, Sewer, Senate, ...) are exercised: every
+    legal action is applied to a copy at every step."""
+    game = glory_ai.Game(num_players, mode=mode)
+    failures = []
+    for seed in range(1000):
+        code, step = game.new_initial_state(seed)._stress(seed, try_all=True, builder=True)
+        if code:
+            failures.append((seed, code, step))
+    assert failures == []

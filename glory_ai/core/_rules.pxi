@@ -1874,7 +1874,29 @@ cdef int check_state(GameState* s) noexcept nogil:
         return 6
     return 0
 
-cdef int stress_game(GameState* s, uint64_t* rng, bint try_all, int* failed_step) noexcept nogil:
+cdef inline bint builder_prefers(int action) noexcept nogil:
+    # hires, foundations, materials and building-function choices
+    return ((action >= A_HIRE_POOL and action < A_TAKE_POOL)
+            or (action >= A_LAY and action < A_VAULT_STOCKPILE) or action >= A_FOUNTAIN_DRAW)
+
+cdef int pick_action(uint16_t* buf, int n, uint64_t* rng, bint builder) noexcept nogil:
+    # uniform, or (builder) 90% uniform among the preferred actions when there are any
+    cdef int i, preferred = 0
+    if builder and gr_rng_below(rng, 10) < 9:
+        for i in range(n):
+            if builder_prefers(buf[i]):
+                preferred += 1
+        if preferred:
+            preferred = gr_rng_below(rng, preferred)
+            for i in range(n):
+                if builder_prefers(buf[i]):
+                    if preferred == 0:
+                        return buf[i]
+                    preferred -= 1
+    return buf[gr_rng_below(rng, n)]
+
+cdef int stress_game(GameState* s, uint64_t* rng, bint try_all, int* failed_step,
+                     bint builder) noexcept nogil:
     # Random playout that checks the invariants at every step and, with try_all, applies
     # every legal action to a copy. Returns 0 or an error code (10+: legality problems).
     cdef uint16_t buf[MAX_LEGAL]
@@ -1904,7 +1926,7 @@ cdef int stress_game(GameState* s, uint64_t* rng, bint try_all, int* failed_step
                 code = check_state(&trial)
                 if code:
                     return 20 + code
-        apply_action_c(s, buf[gr_rng_below(rng, n)])
+        apply_action_c(s, pick_action(buf, n, rng, builder))
         step += 1
         if step > 100000:
             return 14                               # a game that does not end

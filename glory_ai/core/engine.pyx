@@ -421,18 +421,19 @@ cdef class State:
             raise RuntimeError("engine bug: a non-terminal state has no legal action")
         return made
 
-    def _stress(self, seed, bint try_all=False):
+    def _stress(self, seed, bint try_all=False, bint builder=False):
         """Random playout checking invariants at every step (for tests).
 
         Returns (error_code, step): 0 means every step passed. Codes: 1 card count,
         2 site count, 3 zone count field, 4 known part larger than the zone, 6 bad decider,
         7/8 structure table, 10 no legal action, 11 bad id, 12 duplicate, 13/20+ an action
-        that fails or breaks an invariant.
+        that fails or breaks an invariant. `builder` biases play towards building (hires,
+        foundations, materials, function choices) so that the functions come into play.
         """
         cdef uint64_t rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
         cdef int step = 0, code
         with nogil:
-            code = stress_game(self.s, &rng, try_all, &step)
+            code = stress_game(self.s, &rng, try_all, &step, builder)
         return code, step
 
     # ---- hidden information (RULES.md §5) ---------------------------------------------
@@ -557,6 +558,10 @@ cdef class State:
         with nogil:
             determinize_c(world.s, observer, &rng)
         return world
+
+    def _invariant_code(self):
+        """0 if the C-level invariant checker passes, else its code (see _stress)."""
+        return check_state(self.s)
 
     def _bench_determinize(self, int observer, int iterations=100000):
         """ns per Cython-level determinization (copy + determinize_c, no Python calls)."""
