@@ -670,6 +670,8 @@ cdef void lay_foundation(GameState* s, int p, int building, int site, int role,
         refresh_active(s)                           # R-9.1.6 Gate
         if check_forum(s):
             return
+    if where != 1:
+        return                                      # only taking an in-town site can end it
     for m in range(NMAT):                           # R-11.1(2)
         if s.in_town[m]:
             return
@@ -1579,6 +1581,8 @@ cdef void apply_end_of_turn(GameState* s, int action) noexcept nogil:
             pl.stockpile[x] += 1
             pl.stockpile_count += 1
             t.leg_last = x
+            if check_forum(s):                      # Forum Romanum counts the stockpile
+                return
             if camp_has_orders(pl, x):
                 return
         t.leg_last = 0
