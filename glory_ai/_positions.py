@@ -44,6 +44,42 @@ def _check_keys(d: Mapping, allowed: set, field: str) -> None:
         raise ValueError(f"{field}: unknown field(s) {unknown}")
 
 
+# Ranges of the turn fields (the engine indexes arrays with them, so a malformed file
+# must be refused here rather than reach the C core).
+_PHASES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 31}
+_TURN_LIMITS = {"think_ctx": 3, "petition_role": 5, "petition_picked": 3, "petition_last": 44,
+                "stack_n": 32, "cur_role": 6, "cur_src": 2, "cur_parts": 7, "leg_last": 44,
+                "give_kind": 3, "fountain_card": 44, "pending_end": 5, "eot_step": 2,
+                "action_base": 32, "end_reason": 5, "winners_mask": 31}
+
+
+def _check_turn(turn: Mapping, n: int) -> None:
+    for key, value in turn.items():
+        if isinstance(value, list):
+            if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in value):
+                raise ValueError(f"turn.{key}: expected a list of small non-negative integers")
+        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"turn.{key}: expected a non-negative integer, got {value!r}")
+    if turn.get("phase") not in _PHASES:
+        raise ValueError(f"turn.phase: {turn.get('phase')!r} is not a decision phase")
+    for key in ("leader", "decider", "actor"):
+        if key in turn and turn[key] >= n:
+            raise ValueError(f"turn.{key}: must be a player 0..{n - 1}")
+    for key in ("pos", "victim_pos"):
+        if key in turn and turn[key] > n:
+            raise ValueError(f"turn.{key}: must be at most {n}")
+    if "led_role" in turn and turn["led_role"] > 5 and turn["led_role"] != 255:
+        raise ValueError("turn.led_role: 0..5 or 255 (none)")
+    if "give_mat" in turn and turn["give_mat"] > 5 and turn["give_mat"] != 255:
+        raise ValueError("turn.give_mat: 0..5 or 255 (none)")
+    for key, high in _TURN_LIMITS.items():
+        if key in turn and turn[key] > high:
+            raise ValueError(f"turn.{key}: must be at most {high}")
+    for key in ("stack_kind", "stack_role"):
+        if key in turn and any(v > 6 for v in turn[key]):
+            raise ValueError(f"turn.{key}: unknown entry")
+
+
 def load_position(d) -> State:
     if not isinstance(d, Mapping):
         raise ValueError(f"a position is a dict, got {type(d).__name__}")
@@ -268,6 +304,7 @@ def load_position(d) -> State:
         if not isinstance(turn, Mapping):
             raise ValueError("turn: expected a dict (as written by to_dict)")
         turn = {k: v for k, v in turn.items() if k != "phase_name"}
+        _check_turn(turn, n)
         try:
             state._set_turn(turn)
         except (TypeError, ValueError, OverflowError, KeyError) as exc:
@@ -275,6 +312,9 @@ def load_position(d) -> State:
         if turn.get("leader") != leader:
             raise ValueError("turn.leader: differs from leader")
         state._refresh()
+        if state._probe_code():
+            raise ValueError(f"turn: the turn fields (phase {turn['phase']}, player "
+                             f"{turn['decider']}) do not fit the position")
     else:
         if not deck:
             raise ValueError("deck: the deck is empty, so the game would already be over")

@@ -197,3 +197,46 @@ def test_conceded_player_is_skipped_for_the_rest_of_the_game():
     assert 2 not in seen
     assert 2 not in state.winners()
     state._check_invariants()
+
+
+def test_corrupted_turn_fields_are_refused_or_consistent():
+    """A malformed state file never crashes the interpreter: turn fields out of range, or
+    not fitting the position, are refused with ValueError; what loads still plays."""
+    import random
+    rng = random.Random(0)
+    refused = 0
+    for seed in range(400):
+        state = Game(rng.choice([2, 3, 4, 5])).new_initial_state(seed)
+        state.random_playout(seed, max_decisions=rng.randrange(1, 300))
+        d = state.to_dict()
+        key = rng.choice([k for k in d["turn"] if k != "phase_name"])
+        value = d["turn"][key]
+        if isinstance(value, list):
+            d["turn"][key] = [rng.randrange(0, 300) for _ in value]
+        else:
+            d["turn"][key] = rng.choice([0, 1, 2, 5, 7, 9, 11, 31, 255, 256, -1, "x", None, True])
+        try:
+            loaded = State.from_dict(d)
+        except ValueError as exc:
+            assert str(exc).startswith("turn")
+            refused += 1
+            continue
+        if not loaded.is_terminal():
+            assert loaded.legal_actions()
+            loaded.random_playout(seed)
+    assert refused > 100
+
+
+def test_turn_field_errors_name_the_field():
+    d = Game(3).new_initial_state(1).to_dict()
+    d["turn"]["actor"] = 4
+    with pytest.raises(ValueError, match="turn.actor"):
+        State.from_dict(d)
+    d = Game(3).new_initial_state(1).to_dict()
+    d["turn"]["phase"] = 12
+    with pytest.raises(ValueError, match="turn"):
+        State.from_dict(d)
+    d = Game(3).new_initial_state(1).to_dict()
+    del d["turn"]["demand"]
+    with pytest.raises(ValueError, match="demand"):
+        State.from_dict(d)

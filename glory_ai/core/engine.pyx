@@ -559,6 +559,27 @@ cdef class State:
             determinize_c(world.s, observer, &rng)
         return world
 
+    def _probe_code(self):
+        """0 if the state passes the invariant checker and every legal action applies to a
+        copy without breaking it (used to refuse inconsistent position files)."""
+        cdef uint16_t buf[MAX_LEGAL]
+        cdef GameState* trial
+        cdef int n, i, code = check_state(self.s)
+        if code or self.s.turn.phase == PH_OVER:
+            return code
+        n = gen_legal(self.s, buf)
+        if n <= 0:
+            return 10
+        trial = <GameState*>malloc(sizeof(GameState))
+        for i in range(n):
+            memcpy(trial, self.s, sizeof(GameState))
+            apply_action_c(trial, buf[i])
+            code = check_state(trial)
+            if code:
+                break
+        free(trial)
+        return code
+
     def _invariant_code(self):
         """0 if the C-level invariant checker passes, else its code (see _stress)."""
         return check_state(self.s)
