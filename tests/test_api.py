@@ -233,7 +233,7 @@ def test_turn_field_errors_name_the_field():
     with pytest.raises(ValueError, match="turn.actor"):
         State.from_dict(d)
     d = Game(3).new_initial_state(1).to_dict()
-    d["turn"]["phase"] = 12
+    d["turn"]["phase"] = 99
     with pytest.raises(ValueError, match="turn"):
         State.from_dict(d)
     d = Game(3).new_initial_state(1).to_dict()
