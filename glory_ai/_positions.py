@@ -46,11 +46,11 @@ def _check_keys(d: Mapping, allowed: set, field: str) -> None:
 
 # Ranges of the turn fields (the engine indexes arrays with them, so a malformed file
 # must be refused here rather than reach the C core).
-_PHASES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 31}
+_PHASES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 24, 31}
 _TURN_LIMITS = {"think_ctx": 3, "petition_role": 5, "petition_picked": 3, "petition_last": 44,
                 "stack_n": 32, "cur_role": 6, "cur_src": 2, "cur_parts": 7, "leg_last": 44,
                 "give_kind": 3, "fountain_card": 44, "pending_end": 5, "eot_step": 2,
-                "action_base": 32, "end_reason": 5, "winners_mask": 31}
+                "action_base": 32, "end_reason": 5, "winners_mask": 31, "extra_ok": 1}
 
 
 def _check_turn(turn: Mapping, n: int) -> None:

@@ -1326,30 +1326,51 @@ cdef inline int give_need(GameState* s, int kind, int m) noexcept nogil:
             need = room if room > 0 else 0
     return need
 
+cdef bint extra_has_candidates(GameState* s, int victim) noexcept nogil:
+    cdef Turn* t = &s.turn
+    cdef int m, kinds, first
+    for m in range(NMAT):
+        if (t.demand[m] and give_need(s, t.give_kind, m)
+                and give_candidates(s, victim, t.give_kind, m, 1, &kinds, &first)):
+            return True
+    return False
+
 cdef bint settle_forced_gives(GameState* s, int victim) noexcept nogil:
     # Give whatever the victim has no choice about, kind by kind (hand, then the Bridge,
     # Colosseum and Domus Aurea extras) and material by material. Returns True when a
-    # choice remains: give_kind/give_mat name it and picks go upwards from leg_last.
+    # decision is needed and sets it up: the legionary choosing whether to use an extra
+    # against this victim (R-8.5.7), or the victim choosing which card (give_kind and
+    # give_mat name it; picks go upwards from leg_last).
     cdef Turn* t = &s.turn
     cdef int m, total, kinds, first, need, start
     while t.give_kind < GIVE_KINDS:
         if kind_applies(s, t.give_kind):
-            for m in range(NMAT):
-                while t.give_left[m]:
-                    need = give_need(s, t.give_kind, m)
-                    start = t.leg_last if m == t.give_mat else 1
-                    total = give_candidates(s, victim, t.give_kind, m, start, &kinds, &first)
-                    if need == 0 or total == 0:
-                        t.give_left[m] = 0
-                    elif total <= need or kinds == 1:
-                        give_one(s, victim, t.give_kind, first)
-                        t.give_left[m] -= 1
-                    else:
-                        if t.give_mat != m:
-                            t.give_mat = m
-                            t.leg_last = 1
-                        return True
+            if t.give_kind != GIVE_HAND and not t.extra_ok:
+                if extra_has_candidates(s, victim):
+                    t.phase = PH_LEG_EXTRA
+                    t.decider = t.actor
+                    return True
+                t.extra_ok = 1
+            if t.extra_ok or t.give_kind == GIVE_HAND:
+                for m in range(NMAT):
+                    while t.give_left[m]:
+                        need = give_need(s, t.give_kind, m)
+                        start = t.leg_last if m == t.give_mat else 1
+                        total = give_candidates(s, victim, t.give_kind, m, start, &kinds, &first)
+                        if need == 0 or total == 0:
+                            t.give_left[m] = 0
+                        elif total <= need or kinds == 1:
+                            give_one(s, victim, t.give_kind, first)
+                            t.give_left[m] -= 1
+                        else:
+                            if t.give_mat != m:
+                                t.give_mat = m
+                                t.leg_last = 1
+                            t.phase = PH_LEG_GIVE
+                            t.decider = victim
+                            return True
         t.give_kind += 1
+        t.extra_ok = 0
         memcpy(t.give_left, t.demand, sizeof(t.demand))
         t.give_mat = NO_ROLE
         t.leg_last = 1
@@ -1364,11 +1385,10 @@ cdef void step_victims(GameState* s) noexcept nogil:
             v = (t.actor + t.victim_pos) % n
             memcpy(t.give_left, t.demand, sizeof(t.demand))
             t.give_kind = GIVE_HAND
+            t.extra_ok = 0
             t.give_mat = NO_ROLE
             t.leg_last = 1
             if settle_forced_gives(s, v):
-                t.phase = PH_LEG_GIVE
-                t.decider = v
                 return
         t.victim_pos += 1
     t.decider = t.actor
@@ -1394,6 +1414,9 @@ cdef int gen_legionary(GameState* s, uint16_t* out) noexcept nogil:
             if s.pool[x] and t.take_left[mat_of(x)]:
                 out[n] = A_LEG_TAKE + x - 1
                 n += 1
+    elif t.phase == PH_LEG_EXTRA:
+        out[0] = A_USE_EXTRA
+        n = 1
     else:
         # a pick x is legal if enough candidates >= x remain to finish (no dead ends)
         m = t.give_mat
@@ -1452,6 +1475,20 @@ cdef void apply_legionary(GameState* s, int action) noexcept nogil:
             if can_take_from_pool(s):
                 return
         t.victim_pos = 1
+        t.phase = PH_LEG_VICTIMS
+    elif t.phase == PH_LEG_EXTRA:                   # R-8.5.7: the legionary's choice
+        v = (t.actor + t.victim_pos) % s.cfg.num_players
+        if action == A_USE_EXTRA:
+            t.extra_ok = 1
+        else:
+            t.give_kind += 1
+            t.extra_ok = 0
+            memcpy(t.give_left, t.demand, sizeof(t.demand))
+            t.give_mat = NO_ROLE
+            t.leg_last = 1
+        if settle_forced_gives(s, v):
+            return
+        t.victim_pos += 1
         t.phase = PH_LEG_VICTIMS
     else:                                           # R-8.5.6 / R-8.5.7: the victim's choice
         if action >= A_GIVE_STRUCTURE:
@@ -1692,7 +1729,7 @@ cdef int gen_legal(GameState* s, uint16_t* out) noexcept nogil:
         n = gen_action(s, out, False)
         out[n] = A_SKIP
         return n + 1
-    if phase == PH_LEG_REVEAL or phase == PH_LEG_TAKE or phase == PH_LEG_GIVE:
+    if phase == PH_LEG_REVEAL or phase == PH_LEG_TAKE or phase == PH_LEG_GIVE or phase == PH_LEG_EXTRA:
         return gen_legionary(s, out)
     if phase == PH_PETITION:
         return gen_petition_picks(s, out)
@@ -1756,7 +1793,7 @@ cdef int apply_action_c(GameState* s, int action) noexcept nogil:
             play_unit(s, action)
     elif phase == PH_ACTION:
         apply_role_action(s, action)
-    elif phase == PH_LEG_REVEAL or phase == PH_LEG_TAKE or phase == PH_LEG_GIVE:
+    elif phase == PH_LEG_REVEAL or phase == PH_LEG_TAKE or phase == PH_LEG_GIVE or phase == PH_LEG_EXTRA:
         apply_legionary(s, action)
     elif phase == PH_PETITION:
         if action == A_SKIP:
@@ -1882,6 +1919,7 @@ cdef inline bint builder_prefers(int action) noexcept nogil:
     # hires, foundations, materials and building-function choices
     return ((action >= A_HIRE_POOL and action < A_TAKE_POOL)
             or (action >= A_LAY and action < A_VAULT_STOCKPILE) or action >= A_FOUNTAIN_DRAW)
+
 
 cdef int pick_action(uint16_t* buf, int n, uint64_t* rng, bint builder) noexcept nogil:
     # uniform, or (builder) 90% uniform among the preferred actions when there are any

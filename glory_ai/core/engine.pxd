@@ -93,7 +93,8 @@ cdef enum:
     A_STAIRWAY = 4897           # + ((owner * 44 + building - 1) * 44 + card - 1) * 2 + from_pool
     A_SEWER = 24257             # + card - 1
     A_SENATE = 24301
-    NUM_DISTINCT_ACTIONS = 24302
+    A_USE_EXTRA = 24302         # the legionary applies Bridge/Colosseum/Domus Aurea to a victim
+    NUM_DISTINCT_ACTIONS = 24303
 
 # Phases: decision phases ask current_player(); automatic phases are run by advance().
 cdef enum:
@@ -113,6 +114,7 @@ cdef enum:
     PH_STAIRWAY = 13     # the Stairway part of an Architect action
     PH_SEWER = 14        # end of turn: camp Orders to the stockpile
     PH_SENATE = 15       # end of turn: opponents' Jacks into hand
+    PH_LEG_EXTRA = 24    # the legionary decides whether to use an extra on a victim
     PH_NEXT_FOLLOWER = 16
     PH_NEXT_ACTOR = 17
     PH_QUEUE = 18
@@ -230,6 +232,7 @@ ctypedef struct Turn:
     uint8_t pending_end    # END_DECK: a draw emptied the deck; the game ends after this action
     uint8_t eot_step
     uint8_t action_base    # stack size when the current action began (Stairway insertion)
+    uint8_t extra_ok       # the legionary chose to apply the current extra to this victim
     uint8_t demand[6]
     uint8_t take_left[6]
     uint8_t give_left[6]

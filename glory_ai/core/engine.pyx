@@ -19,7 +19,8 @@ PHASE_NAMES = {
     PH_THINK: "think", PH_THINK_CHOICE: "think_choice", PH_TRIBUNAL: "tribunal",
     PH_ACTION: "action", PH_LEG_REVEAL: "legionary_reveal", PH_LEG_TAKE: "legionary_take",
     PH_LEG_GIVE: "legionary_give", PH_FOUNTAIN: "fountain", PH_PRISON: "prison",
-    PH_STAIRWAY: "stairway", PH_SEWER: "sewer", PH_SENATE: "senate", PH_OVER: "over",
+    PH_STAIRWAY: "stairway", PH_SEWER: "sewer", PH_SENATE: "senate",
+    PH_LEG_EXTRA: "legionary_extra", PH_OVER: "over",
 }
 
 cdef uint16_t _legal_buf[MAX_LEGAL]
@@ -168,7 +169,7 @@ cdef list _zone(uint8_t* counts):
     return out
 
 
-_TURN_FIELDS = ("phase", "leader", "decider", "actor", "led_role", "pos", "think_ctx", "petition_role", "petition_picked", "petition_last", "ready", "stack_n", "cur_role", "cur_src", "cur_parts", "leg_k", "leg_revealed", "leg_last", "victim_pos", "give_mat", "end_reason", "winners_mask", "give_kind", "fountain_card", "pending_end", "eot_step", "action_base", "turn_number", "decisions", "demand", "take_left", "give_left", "pending_clients", "revealed", "stack_kind", "stack_role", "stack_count")
+_TURN_FIELDS = ("phase", "leader", "decider", "actor", "led_role", "pos", "think_ctx", "petition_role", "petition_picked", "petition_last", "ready", "stack_n", "cur_role", "cur_src", "cur_parts", "leg_k", "leg_revealed", "leg_last", "victim_pos", "give_mat", "end_reason", "winners_mask", "give_kind", "fountain_card", "pending_end", "eot_step", "action_base", "extra_ok", "turn_number", "decisions", "demand", "take_left", "give_left", "pending_clients", "revealed", "stack_kind", "stack_role", "stack_count")
 
 
 cdef dict turn_to_dict(Turn* t):
@@ -201,6 +202,7 @@ cdef dict turn_to_dict(Turn* t):
         "pending_end": t.pending_end,
         "eot_step": t.eot_step,
         "action_base": t.action_base,
+        "extra_ok": t.extra_ok,
         "turn_number": t.turn_number,
         "decisions": t.decisions,
         "demand": [t.demand[i] for i in range(6)],
@@ -249,6 +251,7 @@ cdef void turn_from_dict(Turn* t, d) except *:
     t.pending_end = d["pending_end"]
     t.eot_step = d["eot_step"]
     t.action_base = d["action_base"]
+    t.extra_ok = d["extra_ok"]
     t.turn_number = d["turn_number"]
     t.decisions = d["decisions"]
     if len(d["demand"]) != 6:
@@ -819,6 +822,8 @@ cdef class State:
                 return "legionary: done revealing"
             if phase == PH_LEG_TAKE:
                 return "legionary: done taking"
+            if phase == PH_LEG_EXTRA:
+                return f"legionary: spare P{self._extra_victim()} ({self._extra_name()})"
             if phase == PH_THINK:
                 return "think: skip"
             if phase == PH_TRIBUNAL:
@@ -924,7 +929,17 @@ cdef class State:
             return f"stairway: add {card}{source} to {building} of P{owner}"
         if action < A_SENATE:
             return f"sewer: move {_NAMES[action - A_SEWER + 1]} to stockpile"
-        return "senate: take Jacks"
+        if action == A_SENATE:
+            return "senate: take Jacks"
+        if phase == PH_LEG_EXTRA:
+            return f"legionary: use {self._extra_name()} on P{self._extra_victim()}"
+        return "legionary: use extra"
+
+    def _extra_victim(self):
+        return (self.s.turn.actor + self.s.turn.victim_pos) % self.s.cfg.num_players
+
+    def _extra_name(self):
+        return ("hand", "Bridge", "Colosseum", "Domus Aurea")[self.s.turn.give_kind]
 
     def legal_action_strings(self):
         return [self.action_to_string(a) for a in self.legal_actions()]

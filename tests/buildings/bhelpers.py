@@ -194,3 +194,13 @@ def turn_over(state, next_leader: int = 1) -> bool:
     return (not state.is_terminal() and leader(state) == next_leader
             and state.current_player() == next_leader
             and all(not s.startswith("follow") for s in legal(state)))
+
+
+def use_extras(state, *victims):
+    """The legionary applies the Bridge / Colosseum / Domus Aurea extra to each victim in
+    turn (R-8.5.7: the legionary's choice), as each question comes up."""
+    for v in victims:
+        asked = [s for s in legal(state) if s.startswith("legionary: use ")]
+        assert asked and asked[0].endswith(f"on p{v}"), (v, legal(state))
+        play(state, asked[0])
+    return state

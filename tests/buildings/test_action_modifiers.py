@@ -3,7 +3,7 @@ Aqueduct, Dock, Basilica, Bath, Archway, Atrium, Fountain, Bridge, Colosseum, Do
 Aurea, Villa, Scriptorium, Road, Tower, Statue.  (Stairway: test_gate_stairway.py.)"""
 
 import glory_ai
-from bhelpers import (assert_illegal, assert_legal, clients, done, from_dict, hand, inc,
+from bhelpers import (use_extras, assert_illegal, assert_legal, clients, done, from_dict, hand, inc,
                       infl_sites, legal, lower_set, names, play, pool, pos, state_of,
                       stock, structure, turn_over, vault)
 
@@ -488,6 +488,7 @@ def test_9_bridge_takes_from_stockpile_per_demanded_material_A13():
     ])
     play(state, "lead Legionary with Foundry", "think: take Jack",
          "legionary: reveal Tower", "legionary: reveal Wall")
+    use_extras(state, 1)                       # R-8.5.7: the legionary's choice
     assert state.current_player() == 1
     # two of the three Concrete stockpile cards, picked in name order (never Bar)
     assert "give amphitheatre from stockpile" in legal(state)
@@ -524,6 +525,7 @@ def test_9_28_bridge_ignores_palisade():
     ])
     play(state, "lead Legionary with Foundry", "think: take Jack",
          "legionary: reveal Tower")
+    use_extras(state, 1)
     assert turn_over(state)
     assert stock(state, 0) == ["Aqueduct", "Storeroom"]
     assert stock(state, 1) == []
@@ -565,6 +567,7 @@ def test_13_colosseum_takes_a_matching_client_into_the_vault():
     state = colosseum_state()
     assert state.current_player() == 1
     play(state, "give Academy")
+    use_extras(state, 1)
     assert turn_over(state)
     assert vault(state, 0) == ["Bath"]
     assert clients(state, 1) == []
@@ -598,6 +601,7 @@ def test_13_colosseum_only_victims_A34():
         {"hand": ["Dock"]}])
     if state.current_player() == 1:
         play(state, "give Academy")
+    use_extras(state, 1)
     assert clients(state, 2) == ["Gate"]
     assert "Foundry" in hand(state, 2)
     assert vault(state, 0) == ["Bath"]
@@ -617,6 +621,7 @@ def test_16_domus_aurea_tears_down_an_empty_matching_structure():
     assert state.influence(0) == 5
     play(state, "lead Legionary with Shrine", "think: take Jack",
          "legionary: reveal Atrium")
+    use_extras(state, 1)
     assert turn_over(state)
     assert stock(state, 0) == ["Bath"]
     assert state.influence(0) == 7
@@ -634,6 +639,7 @@ def test_16_domus_aurea_victim_chooses_the_structure():
     ])
     play(state, "lead Legionary with Shrine", "think: take Jack",
          "legionary: reveal Atrium")
+    use_extras(state, 1)
     assert state.current_player() == 1
     assert legal(state) == lower_set(["give structure Bath", "give structure Statue"])
     play(state, "give structure Statue")
@@ -879,6 +885,7 @@ def test_16_domus_aurea_torn_down_catacomb_is_no_completion():
     ])
     play(state, "lead Legionary with Shrine", "think: take Jack",
          "legionary: reveal Villa")
+    use_extras(state, 1)
     assert not state.is_terminal()
     assert turn_over(state)
     assert stock(state, 0) == ["Catacomb"]
@@ -909,3 +916,20 @@ def test_8_6_bath_pool_hire_acts_before_the_bar_hire():
     assert legal(state) == lower_set(["laborer: take Latrine from pool", "laborer: skip"])
     play(state, "laborer: take Latrine from pool")
     assert legal(state) == lower_set(["patron: hire top of deck", "patron: done"])
+
+
+def test_9_R_8_5_7_the_legionary_may_spare_a_victim_the_extra():
+    """R-8.5.7: the extras are the legionary's choice: sparing the victim leaves its
+    stockpile alone (the hand demand is still mandatory)."""
+    state = state_of(2, [
+        {"hand": ["Foundry", "Tower"], "structures": [done("Bridge")]},
+        {"hand": ["Aqueduct"], "stockpile": ["Storeroom"]},
+    ])
+    play(state, "lead Legionary with Foundry", "think: take Jack",
+         "legionary: reveal Tower")
+    assert legal(state) == lower_set(["legionary: use Bridge on P1",
+                                      "legionary: spare P1 (Bridge)"])
+    play(state, "legionary: spare P1 (Bridge)")
+    assert turn_over(state)
+    assert stock(state, 0) == ["Aqueduct"]
+    assert stock(state, 1) == ["Storeroom"]

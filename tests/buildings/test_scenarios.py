@@ -4,7 +4,7 @@ S10 b/c, S12 Gate variant -- in both modes where they apply."""
 
 import pytest
 
-from bhelpers import (MATERIALS, add_units, assert_illegal, assert_legal, camp, done,
+from bhelpers import (use_extras, MATERIALS, add_units, assert_illegal, assert_legal, camp, done,
                       from_dict, hand, inc, jack_pile, legal, lower_set, play,
                       play_picks, pool, pos, sites, state_of, stock, structure,
                       think_strings, turn_over, vault)
@@ -160,6 +160,7 @@ def test_S4_bridge_versus_palisade_and_wall(mode):
     ], mode=mode)
     play(state, "lead Legionary with Foundry", *["think: take Jack"] * 3,
          "legionary: reveal Tower")
+    use_extras(state, 1, 2)                    # R-8.5.7: the legionary applies Bridge
     assert turn_over(state)
     assert stock(state, 0) == ["Aqueduct", "Storeroom", "Storeroom"]
     assert hand(state, 1) == ["Jack"] and stock(state, 1) == ["Bar"]
