@@ -14,7 +14,7 @@ _TOP_KEYS = {"format", "version", "num_players", "mode", "variant", "seed", "lea
              "deck", "out_of_play", "jack_pile", "sites", "players", "turn", "rng"}
 _PLAYER_ZONES = ("hand", "camp", "stockpile", "vault", "clientele")
 _PLAYER_KEYS = set(_PLAYER_ZONES) | {"influence", "structures", "known_hand", "known_vault",
-                                     "turn_state"}
+                                     "turn_state", "lacks"}
 _STRUCTURE_KEYS = {"building", "site", "out_of_town", "materials", "complete", "stairway"}
 _S_COMPLETE, _S_OUT_OF_TOWN = 1, 2
 NUM_TYPES = len(CARD_NAMES)
@@ -214,7 +214,16 @@ def load_position(d) -> State:
         turn_state = pd.get("turn_state", {})
         if not isinstance(turn_state, Mapping):
             raise ValueError(f"{field}.turn_state: expected a dict")
-        state._set_player(p, influence_sites, parsed, turn_state)
+        lacks_list = pd.get("lacks", [])
+        if not isinstance(lacks_list, list):
+            raise ValueError(f"{field}.lacks: expected a list of materials")
+        lacks = 0
+        for i, name in enumerate(lacks_list):
+            m = material_id(name, f"{field}.lacks[{i}]")
+            if any(CARD_MATERIAL[x] == m and zones["hand"][x] for x in range(1, NUM_TYPES)):
+                raise ValueError(f"{field}.lacks: the hand holds {MATERIALS[m]}")
+            lacks |= 1 << m
+        state._set_player(p, influence_sites, parsed, turn_state, lacks)
 
     # Jacks
     jacks_placed = used[JACK]

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import glory_ai
+import glory_ai.cards
 from glory_ai import State
 from glory_ai.core.engine import OBSERVATION_TENSOR_SIZE, observation_tensor_layout
 
@@ -137,8 +138,15 @@ def test_determinization_is_seeded():
 def test_determinization_is_uniform_over_unknown_slots():
     """Chi-square: copies of one unknown card type land in the deck and in each opponent's
     hidden hand in proportion to the slot counts (fixed seeds, generous bound)."""
-    state = mid_game(3, 21, 90)
-    d = state.to_dict()
+    # a state where nobody is known to lack a material (that would skew the slots: see
+    # test_a_hand_seen_to_lack_a_material_never_receives_one)
+    seed = 21
+    while True:
+        state = mid_game(3, seed, 90)
+        d = state.to_dict()
+        if not state.is_terminal() and not any(p["lacks"] for p in d["players"]):
+            break
+        seed += 1
     observer = 0
     groups = {"deck": len(d["deck"])}
     for q in (1, 2):
@@ -297,3 +305,25 @@ def test_basilica_vault_does_not_leak_which_card_left():
         state.apply_action_string(f"merchant: vault {vaulted} from hand")
         views.append((state.information_state_key(1), state.observation(1)))
     assert views[0] == views[1]
+
+
+def test_a_hand_seen_to_lack_a_material_never_receives_one():
+    """A victim with no demanded card ("Glory to Rome!") shows everyone it holds none of
+    that material; determinizations respect it until the victim draws unseen cards."""
+    state = base([{"hand": ["Foundry", "Bath"]}, {"hand": ["Road", "Dock", "Temple"]}],
+                 deck=["Villa", "Shrine", "Bar", "Atrium", "Gate", "Bridge", "Wall", "Forum Romanum",
+                       "School", "Academy", "Archway", "Insula"])
+    for text in ("lead Legionary with Foundry", "think: take Jack", "legionary: reveal Bath"):
+        state.apply_action_string(text)
+    assert state.to_dict()["players"][1]["lacks"] == ["Brick"]
+    assert state.observation(0)["players"][1]["lacks"] == ["Brick"]
+    materials = glory_ai.cards.CARD_MATERIAL
+    brick = glory_ai.MATERIALS.index("Brick")
+    for seed in range(300):
+        world = state.determinize(0, seed)
+        hand = world.zone("hand", 1)
+        assert all(c == "Jack" or materials[glory_ai.CARD_NAMES.index(c)] != brick for c in hand)
+        world._check_invariants()
+    # a refill brings unseen cards: the constraint is gone
+    state.apply_action_string("think: refill")
+    assert state.to_dict()["players"][1]["lacks"] == []

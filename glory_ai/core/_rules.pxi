@@ -67,6 +67,8 @@ cdef inline void hand_add(Player* pl, int card, bint public) noexcept nogil:
     pl.hand_count += 1
     if public:
         pl.hand_known[card] += 1
+    else:
+        pl.lacks = 0            # an unseen card could be of any material
 
 cdef inline void hand_remove(Player* pl, int card, bint public) noexcept nogil:
     # hand_known[y] is what every player can be sure is in the hand. A card seen leaving
@@ -1358,6 +1360,9 @@ cdef bint settle_forced_gives(GameState* s, int victim) noexcept nogil:
                         start = t.leg_last if m == t.give_mat else 1
                         total = give_candidates(s, victim, t.give_kind, m, start, &kinds, &first)
                         if need == 0 or total == 0:
+                            if (total == 0 and start == 1 and t.give_kind == GIVE_HAND):
+                                # "Glory to Rome!": everyone now knows it has no m card
+                                s.players[victim].lacks |= 1 << m
                             t.give_left[m] = 0
                         elif total <= need or kinds == 1:
                             give_one(s, victim, t.give_kind, first)
@@ -1993,10 +1998,14 @@ cdef void mask_hidden(GameState* s, int observer) noexcept nogil:
         s.turn.fountain_card = 0
     s.rng = 0
 
+cdef enum:
+    TAKEN = 255     # a dealt slot of the unknown-card list
+
 cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil:
     # Deal every card `observer` cannot know (the deck, the hidden parts of the others'
     # hands and vaults, another player's Fountain card) back into the same places and
-    # counts, uniformly at random. Returns the number of unknown cards.
+    # counts, uniformly at random, never giving a hand a material it was seen to lack.
+    # Returns the number of unknown cards.
     cdef uint8_t unknown[256]
     cdef int hidden_hand[5]
     cdef int hidden_vault[5]
@@ -2034,19 +2043,42 @@ cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil
         tmp = unknown[i]
         unknown[i] = unknown[j]
         unknown[j] = tmp
+    # Hands known to hold no card of some materials take, in shuffled order, the first
+    # cards they may hold (a uniform choice among those); the rest is dealt in order.
+    for q in range(s.cfg.num_players):
+        pl = &s.players[q]
+        if q == observer or pl.lacks == 0:
+            continue
+        k = 0
+        for i in range(n):
+            if k == hidden_hand[q]:
+                break
+            if unknown[i] != TAKEN and not ((pl.lacks >> mat_of(unknown[i])) & 1):
+                pl.hand[unknown[i]] += 1
+                unknown[i] = TAKEN
+                k += 1
+        hidden_hand[q] -= k                         # (k < hidden_hand only if impossible)
     k = 0
     for i in range(s.deck_size):
+        while unknown[k] == TAKEN:
+            k += 1
         s.deck[i] = unknown[k]
         k += 1
     for q in range(s.cfg.num_players):
         pl = &s.players[q]
         for j in range(hidden_hand[q]):
+            while unknown[k] == TAKEN:
+                k += 1
             pl.hand[unknown[k]] += 1
             k += 1
         for j in range(hidden_vault[q]):
+            while unknown[k] == TAKEN:
+                k += 1
             pl.vault[unknown[k]] += 1
             k += 1
     if fountain:
+        while unknown[k] == TAKEN:
+            k += 1
         s.turn.fountain_card = unknown[k]
         k += 1
     s.rng = gr_rng_next(rng)

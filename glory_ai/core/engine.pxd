@@ -203,6 +203,7 @@ ctypedef struct Player:
     uint8_t camp_units        # action units played this turn
     uint8_t flags             # P_* flags (per turn, except P_CONCEDED)
     uint8_t jacks_played
+    uint8_t lacks             # bit m: everyone saw that the hand holds no card of material m
 
 ctypedef struct Turn:
     uint8_t phase

@@ -987,6 +987,7 @@ cdef class State:
                 "known_hand": _zone(pl.hand_known), "known_vault": _zone(pl.vault_known),
                 "turn_state": {"camp_units": pl.camp_units, "flags": pl.flags,
                                "jacks_played": pl.jacks_played},
+                "lacks": [_MATERIALS[m] for m in range(NMAT) if (pl.lacks >> m) & 1],
             })
         cdef dict turn = turn_to_dict(&self.s.turn)
         turn["phase_name"] = PHASE_NAMES.get(self.s.turn.phase, "")
@@ -1072,7 +1073,7 @@ cdef class State:
     def _seed_rng(self, seed):
         self.s.rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
 
-    def _set_player(self, int player, influence_sites, structures, turn_state):
+    def _set_player(self, int player, influence_sites, structures, turn_state, int lacks=0):
         cdef Player* pl = &self.s.players[player]
         cdef Structure* st
         for m in range(NMAT):
@@ -1090,6 +1091,7 @@ cdef class State:
             for k in range(3):
                 st.materials[k] = materials[k] if k < len(materials) else 0
             st.stairway = stairway
+        pl.lacks = lacks
         pl.camp_units = turn_state.get("camp_units", 0)
         pl.flags = turn_state.get("flags", 0)
         pl.jacks_played = turn_state.get("jacks_played", 0)
