@@ -48,9 +48,9 @@ def _check_keys(d: Mapping, allowed: set, field: str) -> None:
 # must be refused here rather than reach the C core).
 _PHASES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 24, 31}
 _TURN_LIMITS = {"think_ctx": 3, "petition_role": 5, "petition_picked": 3, "petition_last": 44,
-                "stack_n": 32, "cur_role": 6, "cur_src": 2, "cur_parts": 7, "leg_last": 44,
+                "stack_n": 64, "cur_role": 6, "cur_src": 2, "cur_parts": 7, "leg_last": 44,
                 "give_kind": 3, "fountain_card": 44, "pending_end": 5, "eot_step": 2,
-                "action_base": 32, "end_reason": 5, "winners_mask": 31, "extra_ok": 1}
+                "action_base": 64, "end_reason": 5, "winners_mask": 31, "extra_ok": 1}
 
 
 def _check_turn(turn: Mapping, n: int) -> None:
@@ -75,6 +75,10 @@ def _check_turn(turn: Mapping, n: int) -> None:
     for key, high in _TURN_LIMITS.items():
         if key in turn and turn[key] > high:
             raise ValueError(f"turn.{key}: must be at most {high}")
+    if turn.get("phase") == 10 and turn.get("give_mat", 255) > 5:
+        raise ValueError("turn.give_mat: a victim's choice needs a material 0..5")
+    if turn.get("phase") == 2 and turn.get("petition_role", 0) > 5:
+        raise ValueError("turn.petition_role: 0..5")
     for key in ("stack_kind", "stack_role"):
         if key in turn and any(v > 6 for v in turn[key]):
             raise ValueError(f"turn.{key}: unknown entry")

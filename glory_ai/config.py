@@ -56,8 +56,14 @@ class GameConfig:
             card_id(name, "removed")
         object.__setattr__(self, "removed", tuple(self.removed))
         object.__setattr__(self, "copies", dict(self.copies))
-        if sum(self.deck_copies()[1:]) > 255:
+        orders = sum(self.deck_copies()[1:])
+        if orders > 255:
             raise ValueError("the deck may hold at most 255 Order cards")
+        hand = 4 if self.mode == "imperium" else 5
+        needed = self.num_players * (hand + 1) + 10
+        if orders < needed:
+            raise ValueError(f"the deck holds {orders} Order cards; {self.num_players} players need "
+                             f"at least {needed} (hands, the first-leader deal and a playable deck)")
 
     @classmethod
     def from_options(cls, num_players: int, mode: str = "republic", **variant) -> "GameConfig":

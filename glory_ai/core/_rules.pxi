@@ -86,6 +86,13 @@ cdef inline void hand_remove(Player* pl, int card, bint public) noexcept nogil:
             if pl.hand_known[y] > 0:
                 pl.hand_known[y] -= 1
 
+cdef inline void actor_hand_remove(GameState* s, int p, int card, bint public) noexcept nogil:
+    # The acting player's hand loses a card during its step: if a copy of it was revealed
+    # this turn, the player lets the revealed copy go (R-8.5.2 bars only revealed cards).
+    hand_remove(&s.players[p], card, public)
+    if p == s.turn.actor and s.turn.revealed[card] > 0:
+        s.turn.revealed[card] -= 1
+
 cdef inline int deck_draw(GameState* s) noexcept nogil:
     # the emptied slot is zeroed so that equal states have equal bytes
     cdef int card
@@ -377,7 +384,7 @@ cdef void think_discard(GameState* s, int p, int action) noexcept nogil:
         fire(B_VOMITORIUM)
         for x in range(NUM_TYPES):
             while pl.hand[x]:
-                hand_remove(pl, x, True)
+                actor_hand_remove(s, p, x, True)
                 if x == JACK:
                     s.jack_pile += 1
                 else:
@@ -385,7 +392,7 @@ cdef void think_discard(GameState* s, int p, int action) noexcept nogil:
     else:
         fire(B_LATRINE)
         x = action - A_THINK_LATRINE
-        hand_remove(pl, x, True)
+        actor_hand_remove(s, p, x, True)
         if x == JACK:
             s.jack_pile += 1
         else:
@@ -649,7 +656,7 @@ cdef void lay_foundation(GameState* s, int p, int building, int site, int role,
     cdef int m, idx
     cdef Structure* st
     if from_hand:
-        hand_remove(pl, building, True)
+        actor_hand_remove(s, p, building, True)
     idx = insert_structure(s, p)
     st = &s.structures[idx]
     st.building = building
@@ -869,7 +876,7 @@ cdef int gen_prison(GameState* s, uint16_t* out) noexcept nogil:
 
 cdef void end_action(GameState* s) noexcept nogil:
     # After a part of an action: go on with its other parts if any, else the next action.
-    cdef uint16_t probe[4]
+    cdef uint16_t probe[16]     # first_only writes at most 6 (Statue sites)
     cdef Turn* t = &s.turn
     if t.phase == PH_OVER:
         return
@@ -944,7 +951,7 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
     elif action < A_TAKE_POOL:                         # R-8.1.3 Aqueduct
         fire(B_AQUEDUCT)
         x = action - A_HIRE_HAND + 1
-        hand_remove(pl, x, True)
+        actor_hand_remove(s, p, x, True)
         hire(s, x, PART_HAND)
     elif action < A_DOCK_HAND:                         # R-8.2.1
         x = action - A_TAKE_POOL + 1
@@ -957,7 +964,7 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
     elif action < A_LAY:                               # R-8.2.2 Dock
         fire(B_DOCK)
         x = action - A_DOCK_HAND + 1
-        hand_remove(pl, x, True)
+        actor_hand_remove(s, p, x, True)
         pl.stockpile[x] += 1
         pl.stockpile_count += 1
         t.cur_parts |= PART_HAND
@@ -980,7 +987,7 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
                 pl.stockpile[x] -= 1
                 pl.stockpile_count -= 1
             else:
-                hand_remove(pl, x, True)
+                actor_hand_remove(s, p, x, True)
         else:
             fire(B_ARCHWAY)
             idx = action - A_ADD_POOL
@@ -1010,7 +1017,7 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
     elif action < A_REVEAL:                            # R-8.6.3 Basilica
         fire(B_BASILICA)
         x = action - A_VAULT_HAND + 1
-        hand_remove(pl, x, False)
+        actor_hand_remove(s, p, x, False)
         pl.vault[x] += 1
         pl.vault_count += 1
         t.cur_parts |= PART_HAND
@@ -1100,7 +1107,7 @@ cdef void apply_prison(GameState* s, int action) noexcept nogil:
 
 cdef void start_action(GameState* s, int role, int source, int batch) noexcept nogil:
     cdef Turn* t = &s.turn
-    cdef uint16_t probe[4]
+    cdef uint16_t probe[16]     # first_only writes at most 6 (Statue sites)
     t.cur_role = role
     t.cur_src = source
     t.cur_parts = 0
@@ -1123,7 +1130,7 @@ cdef void step_queue(GameState* s) noexcept nogil:
     cdef Turn* t = &s.turn
     cdef int p = t.actor
     cdef int top, kind, role, count, client, batch, per_client
-    cdef uint16_t probe[4]
+    cdef uint16_t probe[16]     # first_only writes at most 6 (Statue sites)
     if t.stack_n > 0:
         top = t.stack_n - 1
         kind = t.stack_kind[top]
@@ -1148,7 +1155,7 @@ cdef void step_queue(GameState* s) noexcept nogil:
             if gen_stairway(s, probe, True) > 0:
                 t.phase = PH_STAIRWAY
         elif kind == E_PRISON:
-            if gen_prison(s, probe) > 0:
+            if prison_has_target(s, p):
                 t.phase = PH_PRISON
         return
     if t.ready == 0:
@@ -1997,11 +2004,13 @@ cdef void mask_hidden(GameState* s, int observer) noexcept nogil:
     if s.turn.actor != observer:
         s.turn.fountain_card = 0
     s.rng = 0
+    # how many decisions were asked depends on hidden hands (forced choices are not asked)
+    s.turn.decisions = 0
 
 cdef enum:
     TAKEN = 255     # a dealt slot of the unknown-card list
 
-cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil:
+cdef int deal_unknown(GameState* s, int observer, uint64_t* rng) noexcept nogil:
     # Deal every card `observer` cannot know (the deck, the hidden parts of the others'
     # hands and vaults, another player's Fountain card) back into the same places and
     # counts, uniformly at random, never giving a hand a material it was seen to lack.
@@ -2083,3 +2092,22 @@ cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil
         k += 1
     s.rng = gr_rng_next(rng)
     return n
+
+
+cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil:
+    # deal_unknown(), redone while the world leaves the player deciding now without a legal
+    # action: what another player is in the middle of (choosing which demanded cards to
+    # give, picking petition cards) tells the observer that those cards exist. Rejection
+    # keeps the result uniform over the worlds consistent with that.
+    cdef GameState original
+    cdef uint16_t buf[MAX_LEGAL]
+    cdef int tries, n
+    if s.turn.phase == PH_OVER or s.turn.decider == observer:
+        return deal_unknown(s, observer, rng)
+    memcpy(&original, s, sizeof(GameState))
+    for tries in range(100000):
+        n = deal_unknown(s, observer, rng)
+        if gen_legal(s, buf) > 0:
+            return n
+        memcpy(s, &original, sizeof(GameState))
+    return deal_unknown(s, observer, rng)

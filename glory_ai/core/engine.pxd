@@ -30,7 +30,7 @@ cdef enum:
     MAX_PLAYERS = 5
     DECK_CAP = 256
     MAX_STRUCTURES = 40
-    STACK_CAP = 32
+    STACK_CAP = 64        # front-of-queue entries: Bath->Patron nesting needs one per Marble hire
     MAX_LEGAL = 4096
     NO_ROLE = 255
 
@@ -239,9 +239,9 @@ ctypedef struct Turn:
     uint8_t give_left[6]
     uint8_t pending_clients[45]
     uint8_t revealed[45]      # cards the actor revealed to a Legionary demand this turn
-    uint8_t stack_kind[32]
-    uint8_t stack_role[32]
-    uint8_t stack_count[32]
+    uint8_t stack_kind[64]
+    uint8_t stack_role[64]
+    uint8_t stack_count[64]
     uint32_t turn_number
     uint32_t decisions
 

@@ -138,6 +138,8 @@ cdef void setup_game(GameState* s, uint64_t seed, uint8_t* top, int ntop) noexce
             s.jack_pile -= 1
             hand_add(&s.players[p], JACK, True)
     while True:                                       # R-4.6
+        if s.deck_size < n:
+            break                                     # (config guarantees enough cards)
         best = NUM_TYPES
         for p in range(n):
             if (candidates >> p) & 1:
@@ -210,9 +212,9 @@ cdef dict turn_to_dict(Turn* t):
         "give_left": [t.give_left[i] for i in range(6)],
         "pending_clients": [t.pending_clients[i] for i in range(45)],
         "revealed": [t.revealed[i] for i in range(45)],
-        "stack_kind": [t.stack_kind[i] for i in range(32)],
-        "stack_role": [t.stack_role[i] for i in range(32)],
-        "stack_count": [t.stack_count[i] for i in range(32)],
+        "stack_kind": [t.stack_kind[i] for i in range(STACK_CAP)],
+        "stack_role": [t.stack_role[i] for i in range(STACK_CAP)],
+        "stack_count": [t.stack_count[i] for i in range(STACK_CAP)],
     }
 
 
@@ -274,17 +276,17 @@ cdef void turn_from_dict(Turn* t, d) except *:
         raise ValueError("revealed: expected 45 values")
     for i in range(45):
         t.revealed[i] = d["revealed"][i]
-    if len(d["stack_kind"]) != 32:
-        raise ValueError("stack_kind: expected 32 values")
-    for i in range(32):
+    if len(d["stack_kind"]) != STACK_CAP:
+        raise ValueError(f"stack_kind: expected {STACK_CAP} values")
+    for i in range(STACK_CAP):
         t.stack_kind[i] = d["stack_kind"][i]
-    if len(d["stack_role"]) != 32:
-        raise ValueError("stack_role: expected 32 values")
-    for i in range(32):
+    if len(d["stack_role"]) != STACK_CAP:
+        raise ValueError(f"stack_role: expected {STACK_CAP} values")
+    for i in range(STACK_CAP):
         t.stack_role[i] = d["stack_role"][i]
-    if len(d["stack_count"]) != 32:
-        raise ValueError("stack_count: expected 32 values")
-    for i in range(32):
+    if len(d["stack_count"]) != STACK_CAP:
+        raise ValueError(f"stack_count: expected {STACK_CAP} values")
+    for i in range(STACK_CAP):
         t.stack_count[i] = d["stack_count"][i]
 
 
