@@ -115,12 +115,12 @@ def load_position(d) -> State:
     sites_used = [0] * 6
     out_town_used = [0] * 6
 
-    def place(counts, field):
+    def place(counts):
         for x in range(NUM_TYPES):
             used[x] += counts[x]
 
     pool = _counts(d.get("pool", []), "pool", False)
-    place(pool, "pool")
+    place(pool)
     state._set_zone("pool", 0, pool)
 
     for p, pd in enumerate(players):
@@ -133,7 +133,7 @@ def load_position(d) -> State:
         zones = {}
         for zone in _PLAYER_ZONES:
             zones[zone] = _counts(pd.get(zone, []), f"{field}.{zone}", zone in ("hand", "camp"))
-            place(zones[zone], f"{field}.{zone}")
+            place(zones[zone])
             state._set_zone(zone, p, zones[zone])
         if "known_hand" in pd:
             known_hand = _counts(pd["known_hand"], f"{field}.known_hand", True)
@@ -194,7 +194,7 @@ def load_position(d) -> State:
                 if stairway == JACK or not complete:
                     raise ValueError(f"{sfield}.stairway: a Stairway material is an Order card on a complete structure")
             used[building] += 1
-            place(mat_counts, sfield)
+            place(mat_counts)
             if stairway:
                 used[stairway] += 1
             if complete:
@@ -298,7 +298,7 @@ def load_position(d) -> State:
         out_town.append(o_count)
 
     leader = _int(d.get("leader", 0), "leader", 0, n - 1)
-    rng_value = None
+    state._set_misc(jack_pile, in_town, out_town, leader)
     if "rng" in d:
         try:
             rng_value = int(d["rng"])
@@ -306,11 +306,7 @@ def load_position(d) -> State:
             raise ValueError(f"rng: expected an integer, got {d['rng']!r}") from None
         if not 0 <= rng_value < 2 ** 64:
             raise ValueError("rng: out of range")
-    state._set_misc(jack_pile, in_town, out_town, leader, 0)
-    if rng_value is None:
-        state._seed_rng(seed)
-    else:
-        state._set_misc(jack_pile, in_town, out_town, leader, rng_value)
+        state._set_rng(rng_value)
 
     if "turn" in d:
         turn = d["turn"]

@@ -5,11 +5,12 @@ compare ratios measured in one run, never absolute numbers across machines.
 """
 from __future__ import annotations
 
+import functools
 import statistics
 import time
 import timeit
 
-from .game import Game
+from .game import Game, State
 
 
 def _median_ns(fn, number: int, repeat: int = 5) -> float:
@@ -52,58 +53,39 @@ def playout_rate(num_players: int, seconds: float = 2.0, mode: str = "republic")
             "games": games}
 
 
+def _cycling_ns(items, op, number: int = 20000) -> float:
+    """ns per op(item), cycling through items, less the cost of the cycling itself."""
+    def timed(fn):
+        def loop():
+            for k in range(number):
+                fn(items[k % len(items)])
+        return statistics.median(timeit.repeat(loop, number=1, repeat=5)) / number * 1e9
+    return timed(op) - timed(lambda item: None)
+
+
 def run(seconds: float = 2.0, progress=print) -> dict:
     results: dict = {}
     for num_players in (2, 4):
         samples = sample_states(num_players, 400, seed=num_players)
         states = [s for s, _ in samples]
-        i = 0
-
-        def clone_one():
-            nonlocal i
-            states[i % len(states)].clone()
-            i += 1
-
-        def legal_one():
-            nonlocal i
-            states[i % len(states)].legal_actions()
-            i += 1
-
-        def clone_apply_one():
-            nonlocal i
-            state, action = samples[i % len(samples)]
-            state.clone().apply_action(action)
-            i += 1
-
-        def clone_apply_unchecked_one():
-            nonlocal i
-            state, action = samples[i % len(samples)]
-            state.clone()._apply_unchecked(action)
-            i += 1
-
-        def overhead_one():
-            nonlocal i
-            samples[i % len(samples)]
-            i += 1
-
-        # the loop's own Python cost is measured and subtracted
-        overhead = _median_ns(overhead_one, 20000)
         clone_ns = _median_ns(states[len(states) // 2].clone, 200000)      # one hot state
-        clone_many_ns = _median_ns(clone_one, 20000) - overhead            # 400 states, cache-cold
-        legal_ns = _median_ns(legal_one, 20000) - overhead
-        apply_ns = _median_ns(clone_apply_one, 20000) - overhead - clone_many_ns
-        apply_fast_ns = _median_ns(clone_apply_unchecked_one, 20000) - overhead - clone_many_ns
+        clone_many_ns = _cycling_ns(states, State.clone)                   # 400 states, cache-cold
+        legal_ns = _cycling_ns(states, State.legal_actions)
+        apply_ns = _cycling_ns(samples, lambda sa: sa[0].clone().apply_action(sa[1])) - clone_many_ns
+        apply_fast_ns = (_cycling_ns(samples, lambda sa: sa[0].clone()._apply_unchecked(sa[1]))
+                         - clone_many_ns)
         mid = next(s for s in states if s.deck_size < 100 and not s.is_terminal())
         det_c = statistics.median(mid._bench_determinize(1, 50000) for _ in range(5))
-        det_py = _median_ns(lambda: mid.determinize(1, 7), 20000)
+        det_py = _median_ns(functools.partial(mid.determinize, 1, 7), 20000)
         rate = playout_rate(num_players, seconds)
-        row = {"clone_ns": clone_ns, "clone_many_ns": clone_many_ns, "legal_actions_ns": legal_ns, "apply_action_ns": apply_ns,
-               "apply_unchecked_ns": apply_fast_ns, "determinize_c_ns": det_c,
-               "determinize_py_ns": det_py, **rate}
+        row = {"clone_ns": clone_ns, "clone_many_ns": clone_many_ns, "legal_actions_ns": legal_ns,
+               "apply_action_ns": apply_ns, "apply_unchecked_ns": apply_fast_ns,
+               "determinize_c_ns": det_c, "determinize_py_ns": det_py, **rate}
         results[num_players] = row
-        progress(f"{num_players} players: clone {clone_ns:.0f} ns ({clone_many_ns:.0f} ns over 400 states), legal_actions {legal_ns:.0f} ns, "
-                 f"apply_action {apply_ns:.0f} ns (unchecked {apply_fast_ns:.0f} ns), "
-                 f"{rate['games_per_s']:.0f} random games/s, {rate['decisions_per_s'] / 1e6:.2f} M decisions/s, "
+        progress(f"{num_players} players: clone {clone_ns:.0f} ns ({clone_many_ns:.0f} ns over 400 states), "
+                 f"legal_actions {legal_ns:.0f} ns, apply_action {apply_ns:.0f} ns "
+                 f"(unchecked {apply_fast_ns:.0f} ns), {rate['games_per_s']:.0f} random games/s, "
+                 f"{rate['decisions_per_s'] / 1e6:.2f} M decisions/s, "
                  f"{rate['decisions_per_game']:.1f} decisions/game, "
                  f"determinize {det_c:.0f} ns in C / {det_py:.0f} ns from Python")
     return results

@@ -15,7 +15,6 @@ JACK = 0
 
 _BY_NAME = {name.lower(): i for i, name in enumerate(CARD_NAMES)}
 _MATERIAL_BY_NAME = {name.lower(): i for i, name in enumerate(MATERIALS)}
-_ROLE_BY_NAME = {name.lower(): i for i, name in enumerate(ROLES)}
 
 
 def card_id(name, field: str = "card") -> int:
@@ -32,13 +31,3 @@ def material_id(name, field: str = "material") -> int:
     if not isinstance(name, str) or name.strip().lower() not in _MATERIAL_BY_NAME:
         raise ValueError(f"{field}: unknown material {name!r}; expected one of {list(MATERIALS)}")
     return _MATERIAL_BY_NAME[name.strip().lower()]
-
-
-def role_id(name, field: str = "role") -> int:
-    if not isinstance(name, str) or name.strip().lower() not in _ROLE_BY_NAME:
-        raise ValueError(f"{field}: unknown role {name!r}; expected one of {list(ROLES)}")
-    return _ROLE_BY_NAME[name.strip().lower()]
-
-
-def material_of(card: int) -> int:
-    return CARD_MATERIAL[card]

@@ -2099,15 +2099,19 @@ cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil
     # action: what another player is in the middle of (choosing which demanded cards to
     # give, picking petition cards) tells the observer that those cards exist. Rejection
     # keeps the result uniform over the worlds consistent with that.
+    # Only a victim's give choice and a petition's picks depend on another player's
+    # hidden hand; every other pending decision always has an option (skip, think, keep).
     cdef GameState original
     cdef uint16_t buf[MAX_LEGAL]
     cdef int tries, n
-    if s.turn.phase == PH_OVER or s.turn.decider == observer:
+    cdef size_t size
+    if s.turn.decider == observer or (s.turn.phase != PH_LEG_GIVE and s.turn.phase != PH_PETITION):
         return deal_unknown(s, observer, rng)
-    memcpy(&original, s, sizeof(GameState))
+    size = <size_t>(<char*>&s.players[s.cfg.num_players] - <char*>s)
+    memcpy(&original, s, size)
     for tries in range(100000):
         n = deal_unknown(s, observer, rng)
         if gen_legal(s, buf) > 0:
             return n
-        memcpy(s, &original, sizeof(GameState))
+        memcpy(s, &original, size)
     return deal_unknown(s, observer, rng)

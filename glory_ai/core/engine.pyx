@@ -7,6 +7,8 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 include "_rules.pxi"
 
+import operator
+
 TERMINAL = -4
 NUM_ACTIONS = NUM_DISTINCT_ACTIONS
 
@@ -14,6 +16,16 @@ _MATERIALS = ("Rubble", "Wood", "Concrete", "Brick", "Stone", "Marble")
 _ROLES = ("Laborer", "Craftsman", "Architect", "Legionary", "Merchant", "Patron", "Thinker")
 _END_REASONS = {END_NONE: None, END_DECK: "deck", END_SITES: "sites", END_CATACOMB: "catacomb",
                 END_FORUM: "forum", END_CONCESSION: "concession"}
+_INVARIANT_CODES = {
+    1: "a card type is not in play exactly as often as the deck holds it",
+    2: "a material does not have exactly 6 sites",
+    3: "a zone's size field disagrees with its cards",
+    4: "a known (public) part holds more than its hand or vault",
+    6: "the deciding player is not in the game",
+    7: "the structure table is malformed",
+    8: "an incomplete structure holds all its materials",
+    10: "no legal action in a non-terminal state",
+}
 PHASE_NAMES = {
     PH_LEAD: "lead", PH_FOLLOW: "follow", PH_PETITION: "petition", PH_PAY_MORE: "pay_more",
     PH_THINK: "think", PH_THINK_CHOICE: "think_choice", PH_TRIBUNAL: "tribunal",
@@ -218,6 +230,13 @@ cdef dict turn_to_dict(Turn* t):
     }
 
 
+cdef void _load_u8(uint8_t* dst, values, int n, str name) except *:
+    if len(values) != n:
+        raise ValueError(f"{name}: expected {n} values")
+    for i in range(n):
+        dst[i] = values[i]
+
+
 cdef void turn_from_dict(Turn* t, d) except *:
     cdef int i
     missing = [k for k in _TURN_FIELDS if k not in d]
@@ -256,38 +275,14 @@ cdef void turn_from_dict(Turn* t, d) except *:
     t.extra_ok = d["extra_ok"]
     t.turn_number = d["turn_number"]
     t.decisions = d["decisions"]
-    if len(d["demand"]) != 6:
-        raise ValueError("demand: expected 6 values")
-    for i in range(6):
-        t.demand[i] = d["demand"][i]
-    if len(d["take_left"]) != 6:
-        raise ValueError("take_left: expected 6 values")
-    for i in range(6):
-        t.take_left[i] = d["take_left"][i]
-    if len(d["give_left"]) != 6:
-        raise ValueError("give_left: expected 6 values")
-    for i in range(6):
-        t.give_left[i] = d["give_left"][i]
-    if len(d["pending_clients"]) != 45:
-        raise ValueError("pending_clients: expected 45 values")
-    for i in range(45):
-        t.pending_clients[i] = d["pending_clients"][i]
-    if len(d["revealed"]) != 45:
-        raise ValueError("revealed: expected 45 values")
-    for i in range(45):
-        t.revealed[i] = d["revealed"][i]
-    if len(d["stack_kind"]) != STACK_CAP:
-        raise ValueError(f"stack_kind: expected {STACK_CAP} values")
-    for i in range(STACK_CAP):
-        t.stack_kind[i] = d["stack_kind"][i]
-    if len(d["stack_role"]) != STACK_CAP:
-        raise ValueError(f"stack_role: expected {STACK_CAP} values")
-    for i in range(STACK_CAP):
-        t.stack_role[i] = d["stack_role"][i]
-    if len(d["stack_count"]) != STACK_CAP:
-        raise ValueError(f"stack_count: expected {STACK_CAP} values")
-    for i in range(STACK_CAP):
-        t.stack_count[i] = d["stack_count"][i]
+    _load_u8(t.demand, d["demand"], 6, "demand")
+    _load_u8(t.take_left, d["take_left"], 6, "take_left")
+    _load_u8(t.give_left, d["give_left"], 6, "give_left")
+    _load_u8(t.pending_clients, d["pending_clients"], 45, "pending_clients")
+    _load_u8(t.revealed, d["revealed"], 45, "revealed")
+    _load_u8(t.stack_kind, d["stack_kind"], STACK_CAP, "stack_kind")
+    _load_u8(t.stack_role, d["stack_role"], STACK_CAP, "stack_role")
+    _load_u8(t.stack_count, d["stack_count"], STACK_CAP, "stack_count")
 
 
 cdef class State:
@@ -393,15 +388,12 @@ cdef class State:
 
     def apply_action(self, action):
         """Apply one legal action; ValueError (state unchanged) if it is not legal."""
-        if isinstance(action, bool) or not isinstance(action, int):
-            try:
-                import numpy
-                if isinstance(action, numpy.integer):
-                    action = int(action)
-                else:
-                    raise TypeError
-            except TypeError:
-                raise ValueError(f"an action is an integer, got {action!r}") from None
+        if isinstance(action, bool):
+            raise ValueError(f"an action is an integer, got {action!r}")
+        try:
+            action = operator.index(action)      # int, numpy integers
+        except TypeError:
+            raise ValueError(f"an action is an integer, got {action!r}") from None
         if self.s.turn.phase == PH_OVER:
             raise ValueError("the game is over: no action can be applied")
         if action < 0 or action >= NUM_DISTINCT_ACTIONS or not self._is_legal(action):
@@ -743,63 +735,11 @@ cdef class State:
             return _zone(pl.clientele)
         raise ValueError(f"unknown zone {name!r}")
 
-    def _counts(self):
-        """Card and site counts per place, for invariant checks: (cards[45], sites[6])."""
-        cdef int x, p, i, m, k
-        cdef Player* pl
-        cdef Structure* st
-        cards = [0] * NUM_TYPES
-        sites = [0] * NMAT
-        for x in range(NUM_TYPES):
-            cards[x] += self.s.pool[x] + self.s.out_of_play[x]
-        cards[0] += self.s.jack_pile
-        if self.s.turn.fountain_card:
-            cards[self.s.turn.fountain_card] += 1
-        for i in range(self.s.deck_size):
-            cards[self.s.deck[i]] += 1
-        for m in range(NMAT):
-            sites[m] += self.s.in_town[m] + self.s.out_town[m]
-        for p in range(self.s.cfg.num_players):
-            pl = &self.s.players[p]
-            for x in range(NUM_TYPES):
-                cards[x] += pl.hand[x] + pl.camp[x] + pl.stockpile[x] + pl.vault[x] + pl.clientele[x]
-            for m in range(NMAT):
-                sites[m] += pl.influence_sites[m]
-        for i in range(self.s.nstruct):
-                st = &self.s.structures[i]
-                cards[st.building] += 1
-                for k in range(st.nmat):
-                    cards[st.materials[k]] += 1
-                if st.stairway:
-                    cards[st.stairway] += 1
-                if not (st.flags & S_COMPLETE):
-                    sites[st.site] += 1
-        return cards, sites
-
     def _check_invariants(self):
-        """Raise AssertionError if the state breaks a structural invariant (tests use this)."""
-        cdef int x, p, total
-        cdef Player* pl
-        cards, sites = self._counts()
-        for x in range(NUM_TYPES):
-            if cards[x] != self.s.cfg.copies[x]:
-                raise AssertionError(f"{_NAMES[x]}: {cards[x]} cards in play, expected {self.s.cfg.copies[x]}")
-        for m in range(NMAT):
-            if sites[m] != 6:
-                raise AssertionError(f"{_MATERIALS[m]}: {sites[m]} sites, expected 6")
-        for p in range(self.s.cfg.num_players):
-            pl = &self.s.players[p]
-            for name, arr, count in (("hand", self.zone("hand", p), pl.hand_count),
-                                     ("stockpile", self.zone("stockpile", p), pl.stockpile_count),
-                                     ("vault", self.zone("vault", p), pl.vault_count),
-                                     ("clientele", self.zone("clientele", p), pl.clientele_count)):
-                if len(arr) != count:
-                    raise AssertionError(f"player {p} {name} count {count} != {len(arr)} cards")
-            for x in range(NUM_TYPES):
-                if pl.hand_known[x] > pl.hand[x]:
-                    raise AssertionError(f"player {p} knows more {_NAMES[x]} in hand than held")
-                if pl.vault_known[x] > pl.vault[x]:
-                    raise AssertionError(f"player {p} knows more {_NAMES[x]} in vault than held")
+        """Raise AssertionError if the C-level checker finds a broken invariant."""
+        code = check_state(self.s)
+        if code:
+            raise AssertionError(f"invariant {code} broken: {_INVARIANT_CODES.get(code, '?')}")
 
     # ---- notation ------------------------------------------------------------------------
 
@@ -1064,13 +1004,15 @@ cdef class State:
             self.s.deck[i] = self.s.deck[j]
             self.s.deck[j] = tmp
 
-    def _set_misc(self, jack_pile, in_town, out_town, leader, rng):
+    def _set_misc(self, jack_pile, in_town, out_town, leader):
         self.s.jack_pile = jack_pile
         for m in range(NMAT):
             self.s.in_town[m] = in_town[m]
             self.s.out_town[m] = out_town[m]
         self.s.turn.leader = leader
-        self.s.rng = rng
+
+    def _set_rng(self, uint64_t value):
+        self.s.rng = value
 
     def _seed_rng(self, seed):
         self.s.rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
