@@ -1,25 +1,16 @@
 """Hidden information (issue #4, RULES.md §5): observations, information-state keys,
 observation tensors and determinizations never leak a card a player cannot know."""
 import json
-import random
 
 import numpy as np
-import pytest
 
 import glory_ai
 import glory_ai.cards
 from glory_ai import State
 from glory_ai.core.engine import OBSERVATION_TENSOR_SIZE, observation_tensor_layout
+from random_play import mid_game
 
 
-def mid_game(num_players, seed, decisions, mode="republic"):
-    state = glory_ai.Game(num_players, mode=mode).new_initial_state(seed)
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        if state.is_terminal():
-            break
-        state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 def samples():
@@ -67,6 +58,7 @@ def test_determinizing_never_changes_what_the_observer_knows():
 def test_changing_a_knowable_card_changes_the_views():
     """The key is not trivially constant: swapping a card the observer can see with a
     deck card of another type changes observation, key and tensor."""
+    checked = 0
     for state in samples():
         d = state.to_dict()
         observer = state.current_player()
@@ -90,6 +82,8 @@ def test_changing_a_knowable_card_changes_the_views():
         for q in range(state.num_players):
             if q != observer:
                 assert other.information_state_key(q) == state.information_state_key(q)
+        checked += 1
+    assert checked >= 20
 
 
 def test_public_zone_changes_are_seen_by_everyone():

@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import glory_ai
+from random_play import play_random
 
 GAMES_PER_COUNT = 2000
 
@@ -50,13 +51,6 @@ def test_petition_size_three_variant_keeps_invariants():
         assert code == 0, (seed, step)
 
 
-def _play(state, seed, decisions):
-    rng = random.Random(seed)
-    for _ in range(decisions):
-        if state.is_terminal():
-            break
-        state.apply_action(rng.choice(state.legal_actions()))
-    return state
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -64,7 +58,7 @@ def _play(state, seed, decisions):
        cut=st.integers(0, 400), imperium=st.booleans())
 def test_clone_and_dict_round_trip_mid_game(num_players, seed, cut, imperium):
     game = glory_ai.Game(num_players, mode="imperium" if imperium else "republic")
-    state = _play(game.new_initial_state(seed), seed, cut)
+    state = play_random(game.new_initial_state(seed), seed, cut)
     copy = state.clone()
     assert copy._raw_bytes() == state._raw_bytes()
     text = json.dumps(state.to_dict())                      # JSON-safe
@@ -124,7 +118,7 @@ def test_python_path_matches_invariants_and_ends(num_players):
     """The validated Python API (legal_actions/apply_action) plays whole games too."""
     game = glory_ai.Game(num_players)
     for seed in range(40):
-        state = _play(game.new_initial_state(seed), seed, 10**6)
+        state = play_random(game.new_initial_state(seed), seed, 10**6)
         assert state.is_terminal()
         state._check_invariants()
         assert state.winners()
@@ -137,11 +131,11 @@ def test_python_path_matches_invariants_and_ends(num_players):
 @settings(max_examples=200, deadline=None)
 @given(num_players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1), cut=st.integers(0, 300))
 def test_action_strings_are_unique_and_round_trip(num_players, seed, cut):
-    state = _play(glory_ai.Game(num_players).new_initial_state(seed), seed, cut)
+    state = play_random(glory_ai.Game(num_players).new_initial_state(seed), seed, cut)
     legal = state.legal_actions()
     strings = [state.action_to_string(a) for a in legal]
     assert len(set(s.lower() for s in strings)) == len(strings)
-    for a, text in zip(legal, strings):
+    for a, text in zip(legal, strings, strict=True):
         assert state.string_to_action(text) == a
         assert state.string_to_action("  " + text.upper() + " ") == a
 

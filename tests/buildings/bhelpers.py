@@ -12,7 +12,6 @@ names the cards that matter.
 
 from __future__ import annotations
 
-import collections
 import os
 import sys
 
@@ -20,7 +19,6 @@ _RULES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "rules")
 if _RULES not in sys.path:
     sys.path.insert(0, _RULES)
 
-import helpers  # noqa: E402
 from helpers import (CARDS, MATERIALS, ROLES, VALUE, assert_illegal,  # noqa: E402,F401
                      assert_legal, built, check_position, deck_with, foundation,
                      from_dict, legal, lower_set, material, mode_cards, norm, pdict,

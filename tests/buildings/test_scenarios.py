@@ -268,7 +268,9 @@ def test_S7_e_market_vault_limit(mode):
 # --------------------------------------------------------------------------- S8
 
 
-def s8_state(p1_hand, p1_structures=(done("Palace"),)):
+def s8_state(p1_hand, p1_structures=None):
+    if p1_structures is None:
+        p1_structures = [done("Palace")]
     return state_of(2, [
         {"hand": ["Bar", "Road", "Insula", "Dock"], "stockpile": ["Temple"]},
         {"hand": list(p1_hand), "stockpile": ["Garden", "Prison", "Sewer", "Scriptorium"],

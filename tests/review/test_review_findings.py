@@ -24,7 +24,7 @@ for _p in (os.path.join(_TESTS, "rules"), os.path.join(_TESTS, "buildings")):
     if _p not in sys.path:
         sys.path.insert(0, _p)
 
-from bhelpers import done, from_dict, hand, inc, legal, norm, play, pos  # noqa: E402
+from bhelpers import done, from_dict, hand, legal, norm, play, pos  # noqa: E402
 
 
 def _run(code: str, env=None, timeout=120, cwd=_ROOT):

@@ -15,7 +15,6 @@ from __future__ import annotations
 import collections
 from typing import Iterable
 
-import pytest
 
 # name: (material, copies, mode) -- mode B = both, R = Republic only, I = Imperium only
 CARDS = {
@@ -282,11 +281,5 @@ def sites(state, where: str, mat: str) -> int:
 
 
 def new_state_with_deck(game, deck: list):
-    """game.new_initial_state with a known deck order (top first).
-
-    DESIGN.md mentions ``new_initial_state(seed, deck=[...])``; if the engine does not
-    accept a deck the test is skipped rather than failed."""
-    try:
-        return game.new_initial_state(seed=0, deck=deck)
-    except TypeError as e:  # pragma: no cover - depends on the engine
-        pytest.skip(f"new_initial_state does not take deck=: {e}")
+    """game.new_initial_state with a known deck order (top first)."""
+    return game.new_initial_state(seed=0, deck=deck)
