@@ -47,6 +47,7 @@ def _check_keys(d: Mapping, allowed: set, field: str) -> None:
 # Ranges of the turn fields (the engine indexes arrays with them, so a malformed file
 # must be refused here rather than reach the C core).
 _PHASES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 24, 31}
+_PHASE_FOUNTAIN = 11                  # PH_FOUNTAIN in engine.pxd
 _TURN_LIMITS = {"think_ctx": 3, "petition_role": 5, "petition_picked": 3, "petition_last": 44,
                 "stack_n": 64, "cur_role": 6, "cur_src": 2, "cur_parts": 7, "leg_last": 44,
                 "give_kind": 3, "fountain_card": 44, "pending_end": 5, "eot_step": 2,
@@ -228,6 +229,19 @@ def load_position(d) -> State:
                 raise ValueError(f"{field}.lacks: the hand holds {MATERIALS[m]}")
             lacks |= 1 << m
         state._set_player(p, influence_sites, parsed, turn_state, lacks)
+
+    # A card held by the turn (the Fountain's drawn card) is in play too.
+    # It is there exactly while its owner decides what to do with it.
+    turn_given = d.get("turn")
+    if isinstance(turn_given, Mapping) and "fountain_card" in turn_given:
+        if turn_given.get("phase") == _PHASE_FOUNTAIN:
+            held = _int(turn_given["fountain_card"], "turn.fountain_card", 1, NUM_TYPES - 1)
+            used[held] += 1
+            if used[held] > copies[held]:
+                raise ValueError(f"turn.fountain_card: {CARD_NAMES[held]}: {used[held]} copies placed "
+                                 f"but the {config.mode} deck has {copies[held]}")
+        elif turn_given["fountain_card"] != 0:
+            raise ValueError("turn.fountain_card: a Fountain holds a card only in the fountain phase")
 
     # Jacks
     jacks_placed = used[JACK]

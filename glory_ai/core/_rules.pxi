@@ -1950,9 +1950,11 @@ cdef int pick_action(uint16_t* buf, int n, uint64_t* rng, bint builder) noexcept
     return buf[gr_rng_below(rng, n)]
 
 cdef int stress_game(GameState* s, uint64_t* rng, bint try_all, int* failed_step,
-                     bint builder) noexcept nogil:
+                     bint builder, int stop_after) noexcept nogil:
     # Random playout that checks the invariants at every step and, with try_all, applies
     # every legal action to a copy. Returns 0 or an error code (10+: legality problems).
+    # A non-negative stop_after ends it after that many decisions (to reach mid-game
+    # positions by the same play).
     cdef uint16_t buf[MAX_LEGAL]
     cdef GameState trial
     cdef int n, i, j, code, step = 0
@@ -1961,7 +1963,7 @@ cdef int stress_game(GameState* s, uint64_t* rng, bint try_all, int* failed_step
         code = check_state(s)
         if code:
             return code
-        if s.turn.phase == PH_OVER:
+        if s.turn.phase == PH_OVER or step == stop_after:
             return 0
         n = gen_legal(s, buf)
         if n <= 0:

@@ -418,7 +418,7 @@ cdef class State:
             raise RuntimeError("engine bug: a non-terminal state has no legal action")
         return made
 
-    def _stress(self, seed, bint try_all=False, bint builder=False):
+    def _stress(self, seed, bint try_all=False, bint builder=False, int stop_after=-1):
         """Random playout checking invariants at every step (for tests).
 
         Returns (error_code, step): 0 means every step passed. Codes: 1 card count,
@@ -426,11 +426,12 @@ cdef class State:
         7/8 structure table, 10 no legal action, 11 bad id, 12 duplicate, 13/20+ an action
         that fails or breaks an invariant. `builder` biases play towards building (hires,
         foundations, materials, function choices) so that the functions come into play.
+        `stop_after` >= 0 stops after that many decisions (the state is left there).
         """
         cdef uint64_t rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
         cdef int step = 0, code
         with nogil:
-            code = stress_game(self.s, &rng, try_all, &step, builder)
+            code = stress_game(self.s, &rng, try_all, &step, builder, stop_after)
         return code, step
 
     # ---- hidden information (RULES.md §5) ---------------------------------------------
