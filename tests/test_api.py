@@ -240,3 +240,23 @@ def test_turn_field_errors_name_the_field():
     del d["turn"]["demand"]
     with pytest.raises(ValueError, match="demand"):
         State.from_dict(d)
+
+
+def test_a_conceding_follower_does_not_think():
+    # Review find: a follower's concession was settled by its first legal action, a think,
+    # which drew the deck's last card and ended the game for the others (R-11.1(1)).
+    state = State.from_dict({
+        "num_players": 3, "jack_pile": 0, "deck": ["Shrine"],
+        "players": [{"hand": ["Road", "Bath"]}, {"hand": ["Dock"]}, {"hand": ["Insula"]}],
+    })
+    state.apply_action(state.string_to_action("lead Laborer with Road"))
+    assert state.current_player() == 1
+    state.concede(1)
+    assert not state.is_terminal()
+    assert state.current_player() == 2 and state.phase() == "follow"
+    assert state.to_dict()["deck"] == ["Shrine"]
+    assert state.to_dict()["players"][1]["hand"] == ["Dock"]
+    state.apply_action(state.string_to_action("follow Laborer with Insula"))
+    # the pool is empty, so both Laborer actions have nothing to take; P1 is skipped as leader
+    assert state.phase() == "lead" and state.current_player() == 2
+    assert state.to_dict()["deck"] == ["Shrine"]

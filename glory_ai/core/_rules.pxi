@@ -891,11 +891,13 @@ cdef void end_action(GameState* s) noexcept nogil:
 
 cdef void architect_done(GameState* s) noexcept nogil:
     # R-8.3.4: the Stairway part comes after the main part and the grants it caused, so its
-    # entry goes below anything this action pushed on the stack.
+    # entry goes below anything this action pushed on the stack. Those grants (or a Prison
+    # exchange, or a foundation with a Gate) may complete, lay or take a Stairway, so whether
+    # it is active is decided when the entry is reached (R-14.1), not now.
     cdef Turn* t = &s.turn
     cdef int at = t.action_base
     t.phase = PH_QUEUE
-    if not is_active(s, t.actor, B_STAIRWAY) or t.stack_n >= STACK_CAP:
+    if t.stack_n >= STACK_CAP:
         return
     if at > t.stack_n:
         at = t.stack_n
@@ -1152,7 +1154,7 @@ cdef void step_queue(GameState* s) noexcept nogil:
             t.phase = PH_ACTION if gen_action(s, probe, True) > 0 else PH_QUEUE
         elif kind == E_STAIRWAY:
             t.cur_role = ARCHITECT
-            if gen_stairway(s, probe, True) > 0:
+            if is_active(s, p, B_STAIRWAY) and gen_stairway(s, probe, True) > 0:
                 t.phase = PH_STAIRWAY
         elif kind == E_PRISON:
             if prison_has_target(s, p):

@@ -636,8 +636,10 @@ cdef class State:
     def concede(self, int player):
         """The player leaves the game (R-11.1(5)); the last one remaining wins.
 
-        A conceded player is skipped as leader, follower, actor and victim and cannot win;
-        a decision pending for them is resolved by its first legal action.
+        A conceded player is skipped as leader, follower, actor and victim and cannot win.
+        A decision pending for them is settled without touching the deck where possible: a
+        leader's or follower's turn passes on (no think), an optional step is skipped, and
+        anything else (a petition under way, a victim's give) takes its first legal action.
         """
         self._check_player(player)
         if self.s.turn.phase == PH_OVER:
@@ -655,7 +657,14 @@ cdef class State:
                 self.s.turn.phase = PH_NEW_TURN
                 advance(self.s)
                 continue
-            apply_action_c(self.s, self.legal_actions()[0])
+            if self.s.turn.phase == PH_FOLLOW:
+                # neither follows nor thinks (a think could draw the deck's last card)
+                self.s.turn.pos += 1
+                self.s.turn.phase = PH_NEXT_FOLLOWER
+                advance(self.s)
+                continue
+            legal = self.legal_actions()
+            apply_action_c(self.s, A_SKIP if A_SKIP in legal else legal[0])
 
     # ---- inspection helpers ------------------------------------------------------------
 
