@@ -321,3 +321,23 @@ def test_a_hand_seen_to_lack_a_material_never_receives_one():
     # a refill brings unseen cards: the constraint is gone
     state.apply_action_string("think: refill")
     assert state.to_dict()["players"][1]["lacks"] == []
+
+
+def test_every_decision_play_reaches_is_one_the_engine_would_ask():
+    """determinize() rejects worlds in which the pending question would not be asked (a
+    forced choice is settled at once, so being asked is public). That test must hold in
+    every real state, or determinize would reject the truth: builder-biased and uniform
+    play, both modes, every decision."""
+    checked = 0
+    for mode in ("republic", "imperium"):
+        for num_players in (2, 3, 4, 5):
+            game = glory_ai.Game(num_players, mode=mode)
+            for seed in range(25):
+                state = game.new_initial_state(seed)
+                step = 0
+                while not state.is_terminal():
+                    assert state._decision_would_be_asked(), (mode, num_players, seed, step, state.phase())
+                    checked += 1
+                    state._stress(seed * 7919 + step, builder=seed % 2 == 0, stop_after=1)
+                    step += 1
+    assert checked > 50_000

@@ -89,8 +89,10 @@ cdef inline void hand_remove(Player* pl, int card, bint public) noexcept nogil:
 cdef inline void actor_hand_remove(GameState* s, int p, int card, bint public) noexcept nogil:
     # The acting player's hand loses a card during its step: if a copy of it was revealed
     # this turn, the player lets the revealed copy go (R-8.5.2 bars only revealed cards).
+    # A card leaving unseen (Basilica) keeps the revealed copies: the revealed counts are
+    # public, so they must not depend on which card went (revealable() clips at zero).
     hand_remove(&s.players[p], card, public)
-    if p == s.turn.actor and s.turn.revealed[card] > 0:
+    if public and p == s.turn.actor and s.turn.revealed[card] > 0:
         s.turn.revealed[card] -= 1
 
 cdef inline int deck_draw(GameState* s) noexcept nogil:
@@ -465,35 +467,47 @@ cdef inline void hand_to_camp(Player* pl, int card) noexcept nogil:
     hand_remove(pl, card, True)
     pl.camp[card] += 1
 
+cdef int petition_scan(GameState* s, int* total, int* kinds) noexcept nogil:
+    # The petition cards the decider could still pick (ids >= the last pick): how many,
+    # of how many types; returns the first such type (-1 if none).
+    cdef Turn* t = &s.turn
+    cdef Player* pl = &s.players[t.decider]
+    cdef int x, first = -1
+    total[0] = 0
+    kinds[0] = 0
+    for x in range(t.petition_last, NUM_TYPES):
+        if pl.hand[x] and mat_of(x) == t.petition_role:
+            total[0] += pl.hand[x]
+            kinds[0] += 1
+            if first < 0:
+                first = x
+    return first
+
+cdef inline bint petition_pick_forced(GameState* s, int total, int kinds) noexcept nogil:
+    # below the minimum, a pick is made for the player when it has no real choice
+    return kinds == 1 or total == petition_min(s, s.turn.decider) - s.turn.petition_picked
+
 cdef void petition_continue(GameState* s) noexcept nogil:
     # Pick petition cards automatically while there is no real choice.
     cdef Turn* t = &s.turn
     cdef int p = t.decider
     cdef Player* pl = &s.players[p]
     cdef int lo = petition_min(s, p), hi = petition_max(s, p)
-    cdef int x, total, kinds, first
+    cdef int total, kinds, first
     while True:
         if t.petition_picked >= hi:
             unit_done(s)
             return
         if t.petition_picked == 2 and hi == 3 and s.cfg.mode == MODE_IMPERIUM:
             fire(B_CIRCUS)
-        total = 0
-        kinds = 0
-        first = -1
-        for x in range(t.petition_last, NUM_TYPES):
-            if pl.hand[x] and mat_of(x) == t.petition_role:
-                total += pl.hand[x]
-                kinds += 1
-                if first < 0:
-                    first = x
+        first = petition_scan(s, &total, &kinds)
         if t.petition_picked >= lo:
             if total == 0:
                 unit_done(s)
             else:
                 t.phase = PH_PETITION
             return
-        if kinds == 1 or total == lo - t.petition_picked:
+        if petition_pick_forced(s, total, kinds):
             hand_to_camp(pl, first)
             t.petition_picked += 1
             t.petition_last = first
@@ -1346,6 +1360,10 @@ cdef bint extra_has_candidates(GameState* s, int victim) noexcept nogil:
             return True
     return False
 
+cdef inline bint give_forced(int total, int kinds, int need) noexcept nogil:
+    # the victim has no choice: it gives all it has, or all candidates are of one type
+    return total <= need or kinds == 1
+
 cdef bint settle_forced_gives(GameState* s, int victim) noexcept nogil:
     # Give whatever the victim has no choice about, kind by kind (hand, then the Bridge,
     # Colosseum and Domus Aurea extras) and material by material. Returns True when a
@@ -1373,7 +1391,7 @@ cdef bint settle_forced_gives(GameState* s, int victim) noexcept nogil:
                                 # "Glory to Rome!": everyone now knows it has no m card
                                 s.players[victim].lacks |= 1 << m
                             t.give_left[m] = 0
-                        elif total <= need or kinds == 1:
+                        elif give_forced(total, kinds, need):
                             give_one(s, victim, t.give_kind, first)
                             t.give_left[m] -= 1
                         else:
@@ -1885,6 +1903,8 @@ cdef int check_state(GameState* s) noexcept nogil:
             count += pl.hand[x]
             if pl.hand_known[x] > pl.hand[x] or pl.vault_known[x] > pl.vault[x]:
                 return 4
+        if pl.hand_known[JACK] != pl.hand[JACK]:    # Jacks enter hands in view of all
+            return 4
         if count != pl.hand_count:
             return 3
         count = 0
@@ -2012,17 +2032,32 @@ cdef void mask_hidden(GameState* s, int observer) noexcept nogil:
     s.turn.decisions = 0
 
 cdef enum:
-    TAKEN = 255     # a dealt slot of the unknown-card list
+    TAKEN = 255             # a dealt slot of the unknown-card list (greedy fallback)
+    LACKS_TRIES = 4096      # rejection rounds before the greedy fallback
+
+cdef inline bint lacks_respected(GameState* s, uint8_t* unknown, int* constrained,
+                                 int nconstrained, int* hidden_hand) noexcept nogil:
+    # the first slots of `unknown` go, in order, to the constrained hands
+    cdef int c, j, i = 0, lacks
+    for c in range(nconstrained):
+        lacks = s.players[constrained[c]].lacks
+        for j in range(hidden_hand[constrained[c]]):
+            if (lacks >> mat_of(unknown[i])) & 1:
+                return False
+            i += 1
+    return True
 
 cdef int deal_unknown(GameState* s, int observer, uint64_t* rng) noexcept nogil:
     # Deal every card `observer` cannot know (the deck, the hidden parts of the others'
     # hands and vaults, another player's Fountain card) back into the same places and
-    # counts, uniformly at random, never giving a hand a material it was seen to lack.
-    # Returns the number of unknown cards.
+    # counts, uniformly at random among the deals that give no hand a material it was
+    # seen to lack. Returns the number of unknown cards.
     cdef uint8_t unknown[256]
     cdef int hidden_hand[5]
     cdef int hidden_vault[5]
-    cdef int n = 0, q, x, i, j, k, tmp
+    cdef int constrained[5]
+    cdef int nconstrained = 0, head = 0, tries
+    cdef int n = 0, q, x, i, j, k, tmp, c
     cdef bint fountain = (s.turn.phase == PH_FOUNTAIN and s.turn.actor != observer
                           and s.turn.fountain_card != 0)
     cdef Player* pl
@@ -2048,69 +2083,141 @@ cdef int deal_unknown(GameState* s, int observer, uint64_t* rng) noexcept nogil:
                 unknown[n] = x
                 n += 1
             pl.vault[x] = pl.vault_known[x]
+        if pl.lacks and hidden_hand[q]:
+            constrained[nconstrained] = q
+            nconstrained += 1
+            head += hidden_hand[q]
     if fountain:
         unknown[n] = s.turn.fountain_card
         n += 1
-    for i in range(n - 1, 0, -1):                   # Fisher-Yates
-        j = gr_rng_below(rng, i + 1)
+    # Hands seen to lack materials are dealt first, from the front of the list: a partial
+    # Fisher-Yates draws their cards, redrawn until none holds a lacked material (rejection
+    # keeps the deal uniform over the consistent ones); the rest of the list is then
+    # shuffled for the deck and the other hidden slots.
+    for tries in range(LACKS_TRIES if nconstrained else 1):
+        for i in range(head):
+            j = i + gr_rng_below(rng, n - i)
+            tmp = unknown[i]
+            unknown[i] = unknown[j]
+            unknown[j] = tmp
+        if lacks_respected(s, unknown, constrained, nconstrained, hidden_hand):
+            break
+    else:
+        deal_lacking_greedily(s, unknown, n, constrained, nconstrained, hidden_hand)
+    for i in range(head, n - 1):
+        j = i + gr_rng_below(rng, n - i)
         tmp = unknown[i]
         unknown[i] = unknown[j]
         unknown[j] = tmp
-    # Hands known to hold no card of some materials take, in shuffled order, the first
-    # cards they may hold (a uniform choice among those); the rest is dealt in order.
-    for q in range(s.cfg.num_players):
-        pl = &s.players[q]
-        if q == observer or pl.lacks == 0:
-            continue
-        k = 0
-        for i in range(n):
-            if k == hidden_hand[q]:
-                break
-            if unknown[i] != TAKEN and not ((pl.lacks >> mat_of(unknown[i])) & 1):
-                pl.hand[unknown[i]] += 1
-                unknown[i] = TAKEN
-                k += 1
-        hidden_hand[q] -= k                         # (k < hidden_hand only if impossible)
     k = 0
-    for i in range(s.deck_size):
-        while unknown[k] == TAKEN:
+    for c in range(nconstrained):
+        q = constrained[c]
+        for j in range(hidden_hand[q]):
+            s.players[q].hand[unknown[k]] += 1
             k += 1
+        hidden_hand[q] = 0
+    for i in range(s.deck_size):
         s.deck[i] = unknown[k]
         k += 1
     for q in range(s.cfg.num_players):
         pl = &s.players[q]
         for j in range(hidden_hand[q]):
-            while unknown[k] == TAKEN:
-                k += 1
             pl.hand[unknown[k]] += 1
             k += 1
         for j in range(hidden_vault[q]):
-            while unknown[k] == TAKEN:
-                k += 1
             pl.vault[unknown[k]] += 1
             k += 1
     if fountain:
-        while unknown[k] == TAKEN:
-            k += 1
         s.turn.fountain_card = unknown[k]
         k += 1
     s.rng = gr_rng_next(rng)
     return n
 
+cdef void deal_lacking_greedily(GameState* s, uint8_t* unknown, int n, int* constrained,
+                                int nconstrained, int* hidden_hand) noexcept nogil:
+    # Fallback when rejection found no consistent deal (the constraints are very tight):
+    # move to the front, hand by hand, the first cards each constrained hand may hold.
+    # Not uniform, and a later hand can be left with lacked cards only if an earlier one
+    # took the few it could hold.
+    cdef uint8_t order[256]
+    cdef int c, i, k, got, q, lacks
+    k = 0
+    for c in range(nconstrained):
+        q = constrained[c]
+        lacks = s.players[q].lacks
+        got = 0
+        for i in range(n):
+            if got == hidden_hand[q]:
+                break
+            if unknown[i] != TAKEN and not ((lacks >> mat_of(unknown[i])) & 1):
+                order[k] = unknown[i]
+                unknown[i] = TAKEN
+                k += 1
+                got += 1
+        for i in range(n):                          # (only if impossible: any cards)
+            if got == hidden_hand[q]:
+                break
+            if unknown[i] != TAKEN:
+                order[k] = unknown[i]
+                unknown[i] = TAKEN
+                k += 1
+                got += 1
+    for i in range(n):
+        if unknown[i] != TAKEN:
+            order[k] = unknown[i]
+            k += 1
+    memcpy(unknown, order, n)
+
+
+cdef bint decision_would_be_asked(GameState* s) noexcept nogil:
+    # The engine asks only real choices (forced ones are settled at once), so a pending
+    # question tells every player something about the decider's hidden hand. True if
+    # this world would ask it too; each test is the one the engine itself applies.
+    cdef Turn* t = &s.turn
+    cdef uint16_t probe[16]     # first_only writes at most 6 (Statue sites)
+    cdef int x, total, kinds, first, need
+    if t.phase == PH_ACTION:                        # start_action / end_action probe
+        return gen_action(s, probe, True) > 0
+    if t.phase == PH_LEG_REVEAL:                    # start_legionary / apply_legionary
+        for x in range(t.leg_last, NUM_TYPES):
+            if revealable(s, &s.players[t.actor], x):
+                return True
+        return False
+    if t.phase == PH_LEG_GIVE:                      # settle_forced_gives
+        need = give_need(s, t.give_kind, t.give_mat)
+        total = give_candidates(s, t.decider, t.give_kind, t.give_mat, t.leg_last,
+                                &kinds, &first)
+        return need > 0 and total > 0 and not give_forced(total, kinds, need)
+    if t.phase == PH_PETITION:                      # petition_continue
+        petition_scan(s, &total, &kinds)
+        need = petition_min(s, t.decider) - t.petition_picked
+        if need <= 0:
+            return total > 0
+        return total > need and not petition_pick_forced(s, total, kinds)
+    return True
+
 
 cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil:
-    # deal_unknown(), redone while the world leaves the player deciding now without a legal
-    # action: what another player is in the middle of (choosing which demanded cards to
-    # give, picking petition cards) tells the observer that those cards exist. Rejection
-    # keeps the result uniform over the worlds consistent with that.
-    # Only a victim's give choice and a petition's picks depend on another player's
-    # hidden hand; every other pending decision always has an option (skip, think, keep).
+    # deal_unknown(), redone while the world would not ask the decision pending now: that
+    # another player is being asked (to act, reveal, choose which demanded cards to give,
+    # pick petition cards) tells the observer that its hand allows a real choice.
+    # Rejection keeps the result uniform over the worlds consistent with that. Other
+    # pending decisions (lead, follow, Palace units, Fountain, ...) are always asked.
     cdef GameState original
-    cdef uint16_t buf[MAX_LEGAL]
     cdef int tries, n
     cdef size_t size
-    if s.turn.decider == observer or (s.turn.phase != PH_LEG_GIVE and s.turn.phase != PH_PETITION):
+    cdef int phase = s.turn.phase
+    if s.turn.decider == observer or not (phase == PH_ACTION or phase == PH_LEG_REVEAL
+                                          or phase == PH_LEG_GIVE or phase == PH_PETITION):
         return deal_unknown(s, observer, rng)
+    size = <size_t>(<char*>&s.players[s.cfg.num_players] - <char*>s)
+    memcpy(&original, s, size)
+    for tries in range(100000):
+        n = deal_unknown(s, observer, rng)
+        if decision_would_be_asked(s):
+            return n
+        memcpy(s, &original, size)
+    return deal_unknown(s, observer, rng)
     size = <size_t>(<char*>&s.players[s.cfg.num_players] - <char*>s)
     memcpy(&original, s, size)
     for tries in range(100000):

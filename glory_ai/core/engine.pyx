@@ -79,14 +79,21 @@ def observation_tensor_layout(int num_players=5):
     """
     layout = [("num_players", 4), ("imperium", 1), ("phase", 32), ("decider", 5),
               ("leader", 5), ("actor", 5), ("led_role", 7), ("demand", 6), ("deck_size", 1),
-              ("jack_pile", 1), ("in_town", 6), ("out_of_town", 6), ("pool", 45)]
+              ("jack_pile", 1), ("in_town", 6), ("out_of_town", 6), ("pool", 45),
+              ("revealed", 45), ("fountain_card", 45)]
     for seat in range(5):
-        for name, size in (("hand", 45), ("hand_size", 1), ("camp", 45), ("stockpile", 45),
-                           ("vault", 45), ("vault_size", 1), ("clientele", 45),
-                           ("influence_sites", 6), ("influence", 1), ("structures", 44 * 5),
-                           ("flags", 3)):
+        for name, size in _SEAT_SEGMENTS:
             layout.append((f"seat{seat}.{name}", size))
     return layout
+
+
+# Per seat: the structures segment is 5 values per building (incomplete, complete,
+# materials, Stairwayed, out of town); flags are led/followed, thought, conceded; lacks is
+# one bit per material the hand was seen to lack ("Glory to Rome!").
+_SEAT_SEGMENTS = (("hand", 45), ("hand_size", 1), ("camp", 45), ("stockpile", 45),
+                  ("vault", 45), ("vault_size", 1), ("clientele", 45), ("influence_sites", 6),
+                  ("influence", 1), ("structures", 44 * 5), ("flags", 3), ("lacks", 6))
+_SEAT_SIZE = sum(size for _, size in _SEAT_SEGMENTS)
 
 
 OBSERVATION_TENSOR_SIZE = sum(size for _, size in observation_tensor_layout())
@@ -483,9 +490,7 @@ cdef class State:
         cdef State masked = self._masked(player)
         cdef GameState* m = masked.s
         cdef int n = m.cfg.num_players
-        cdef int seat, q, x, i, base
-        cdef Player* pl
-        cdef Structure* st
+        cdef int seat, x, i
         out = np.zeros(OBSERVATION_TENSOR_SIZE, dtype=np.float32)
         cdef float[:] v = out
         i = 0
@@ -514,37 +519,48 @@ cdef class State:
         i += 12
         for x in range(NUM_TYPES):
             v[i + x] = m.pool[x]
+            v[i + 45 + x] = m.turn.revealed[x]
+        i += 90
+        if m.turn.fountain_card:                    # masked unless `player` drew it
+            v[i + m.turn.fountain_card] = 1
         i += 45
         for seat in range(5):
             if seat < n:
-                q = (player + seat) % n
-                pl = &m.players[q]
-                for x in range(NUM_TYPES):
-                    v[i + x] = pl.hand[x]
-                    v[i + 46 + x] = pl.camp[x]
-                    v[i + 91 + x] = pl.stockpile[x]
-                    v[i + 136 + x] = pl.vault[x]
-                    v[i + 182 + x] = pl.clientele[x]
-                v[i + 45] = pl.hand_count
-                v[i + 181] = pl.vault_count
-                for x in range(6):
-                    v[i + 227 + x] = pl.influence_sites[x]
-                v[i + 233] = influence_of(m, q)
-                base = i + 234
-                for x in range(m.nstruct):
-                    st = &m.structures[x]
-                    if st.owner != q:
-                        continue
-                    v[base + (st.building - 1) * 5] = 0 if st.flags & S_COMPLETE else 1
-                    v[base + (st.building - 1) * 5 + 1] = 1 if st.flags & S_COMPLETE else 0
-                    v[base + (st.building - 1) * 5 + 2] = st.nmat
-                    v[base + (st.building - 1) * 5 + 3] = 1 if st.stairway else 0
-                    v[base + (st.building - 1) * 5 + 4] = 1 if st.flags & S_OUT_OF_TOWN else 0
-                v[i + 454] = 1 if pl.flags & P_LED_OR_FOLLOWED else 0
-                v[i + 455] = 1 if pl.flags & P_THOUGHT else 0
-                v[i + 456] = 1 if pl.flags & P_CONCEDED else 0
-            i += 457
+                self._seat_features(m, (player + seat) % n, v, i)
+            i += _SEAT_SIZE
         return out
+
+    cdef void _seat_features(self, GameState* m, int q, float[:] v, int i):
+        # one seat of the observation tensor, in the order of _SEAT_SEGMENTS, from `i`
+        cdef Player* pl = &m.players[q]
+        cdef Structure* st
+        cdef int x, base
+        for x in range(NUM_TYPES):
+            v[i + x] = pl.hand[x]
+            v[i + 46 + x] = pl.camp[x]
+            v[i + 91 + x] = pl.stockpile[x]
+            v[i + 136 + x] = pl.vault[x]
+            v[i + 182 + x] = pl.clientele[x]
+        v[i + 45] = pl.hand_count
+        v[i + 181] = pl.vault_count
+        for x in range(6):
+            v[i + 227 + x] = pl.influence_sites[x]
+        v[i + 233] = influence_of(m, q)
+        base = i + 234
+        for x in range(m.nstruct):
+            st = &m.structures[x]
+            if st.owner != q:
+                continue
+            v[base + (st.building - 1) * 5] = 0 if st.flags & S_COMPLETE else 1
+            v[base + (st.building - 1) * 5 + 1] = 1 if st.flags & S_COMPLETE else 0
+            v[base + (st.building - 1) * 5 + 2] = st.nmat
+            v[base + (st.building - 1) * 5 + 3] = 1 if st.stairway else 0
+            v[base + (st.building - 1) * 5 + 4] = 1 if st.flags & S_OUT_OF_TOWN else 0
+        v[i + 454] = 1 if pl.flags & P_LED_OR_FOLLOWED else 0
+        v[i + 455] = 1 if pl.flags & P_THOUGHT else 0
+        v[i + 456] = 1 if pl.flags & P_CONCEDED else 0
+        for x in range(6):
+            v[i + 457 + x] = (pl.lacks >> x) & 1
 
     def determinize(self, int observer, seed):
         """A full state consistent with everything `observer` knows: the deck, the hidden
@@ -577,6 +593,11 @@ cdef class State:
                 break
         free(trial)
         return code
+
+    def _decision_would_be_asked(self):
+        """True if the engine would ask the pending decision in this state (a test hook for
+        determinize's consistency check: it must hold in every state play reaches)."""
+        return bool(decision_would_be_asked(self.s))
 
     def _invariant_code(self):
         """0 if the C-level invariant checker passes, else its code (see _stress)."""
