@@ -18,6 +18,21 @@ _PLAYER_KEYS = set(_PLAYER_ZONES) | {"influence", "structures", "known_hand", "k
 _STRUCTURE_KEYS = {"building", "site", "out_of_town", "materials", "complete", "stairway"}
 _S_COMPLETE, _S_OUT_OF_TOWN = 1, 2
 NUM_TYPES = len(CARD_NAMES)
+# players[k].turn_state: per-turn counters and flags (P_* in engine.pxd: 1 led or followed,
+# 2 thought, 4 crafted, 8 conceded)
+_TURN_STATE_LIMITS = {"camp_units": 255, "flags": 15, "jacks_played": 6}
+_P_CONCEDED = 8
+_PHASE_OVER = 31
+
+
+def _optional_mapping(d: Mapping, key: str, field: str, expected: str) -> Mapping:
+    # an omitted (or null) field is empty; anything else must be a dict
+    value = d.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{field}: expected {expected}, got {value!r:.60}")
+    return value
 
 
 def _counts(names, field: str, jacks_allowed: bool) -> list[int]:
@@ -29,6 +44,8 @@ def _counts(names, field: str, jacks_allowed: bool) -> list[int]:
         if card == JACK and not jacks_allowed:
             raise ValueError(f"{field}[{i}]: a Jack cannot be in {field.split('.')[-1]}")
         counts[card] += 1
+        if counts[card] > 255:
+            raise ValueError(f"{field}: more than 255 {CARD_NAMES[card]} cards")
     return counts
 
 
@@ -85,6 +102,15 @@ def _check_turn(turn: Mapping, n: int) -> None:
             raise ValueError(f"turn.{key}: unknown entry")
 
 
+def _check_game_goes_on(conceded: list, n: int, decider: int, field: str) -> None:
+    # a game in progress has at least two players left, and a conceded one decides nothing
+    if n - len(conceded) < 2:
+        raise ValueError(f"players[{conceded[-1]}].turn_state.flags: {len(conceded)} of {n} players "
+                         f"conceded, so the game is over (R-11.1(5)); its turn must say so")
+    if decider in conceded:
+        raise ValueError(f"{field}: player {decider} has conceded and cannot decide")
+
+
 def load_position(d) -> State:
     if not isinstance(d, Mapping):
         raise ValueError(f"a position is a dict, got {type(d).__name__}")
@@ -92,9 +118,7 @@ def load_position(d) -> State:
     if "num_players" not in d:
         raise ValueError("num_players: missing")
     n = _int(d["num_players"], "num_players", 2, 5)
-    variant = d.get("variant", {}) or {}
-    if not isinstance(variant, Mapping):
-        raise ValueError("variant: expected a dict of variant options")
+    variant = _optional_mapping(d, "variant", "variant", "a dict of variant options")
     mode = d.get("mode", "republic")
     if not isinstance(mode, str):
         raise ValueError(f"mode: expected 'republic' or 'imperium', got {mode!r}")
@@ -113,6 +137,7 @@ def load_position(d) -> State:
     state._seed_rng(seed)
 
     used = [0] * NUM_TYPES
+    conceded = []
     sites_used = [0] * 6
     out_town_used = [0] * 6
 
@@ -216,9 +241,14 @@ def load_position(d) -> State:
         for m in influence:
             influence_sites[m] += 1
             sites_used[m] += 1
-        turn_state = pd.get("turn_state", {})
-        if not isinstance(turn_state, Mapping):
-            raise ValueError(f"{field}.turn_state: expected a dict")
+            if influence_sites[m] > 6:
+                raise ValueError(f"{field}.influence: more than the 6 {MATERIALS[m]} sites")
+        turn_state = _optional_mapping(pd, "turn_state", f"{field}.turn_state", "a dict")
+        _check_keys(turn_state, set(_TURN_STATE_LIMITS), f"{field}.turn_state")
+        for key, high in _TURN_STATE_LIMITS.items():
+            _int(turn_state.get(key, 0), f"{field}.turn_state.{key}", 0, high)
+        if turn_state.get("flags", 0) & _P_CONCEDED:
+            conceded.append(p)
         lacks_list = pd.get("lacks", [])
         if not isinstance(lacks_list, list):
             raise ValueError(f"{field}.lacks: expected a list of materials")
@@ -256,6 +286,7 @@ def load_position(d) -> State:
             where = "is not in the deck of this mode" if copies[x] == 0 else f"has {copies[x]}"
             raise ValueError(f"{CARD_NAMES[x]}: {used[x]} copies placed but the {config.mode} deck {where}")
     out_of_play = _counts(d.get("out_of_play", []), "out_of_play", True)
+    given_out_of_play = list(out_of_play) if "out_of_play" in d else None
     if "deck" in d:
         deck_list = d["deck"]
         deck_counts = _counts(deck_list, "deck", False)
@@ -274,6 +305,15 @@ def load_position(d) -> State:
             deck.extend([x] * (copies[x] - used[x] - out_of_play[x]))
         shuffle = True
     out_of_play[JACK] = 6 - used[JACK]
+    # R-11.1(1): the game ends when the deck runs out (at once, or after the current
+    # action: turn.pending_end), so only a finished or ending game has an empty deck
+    if not deck and not (isinstance(turn_given, Mapping) and (turn_given.get("phase") == _PHASE_OVER
+                                                               or turn_given.get("pending_end"))):
+        raise ValueError("deck: the deck is empty, so the game would already be over (R-11.1)")
+    if given_out_of_play is not None and given_out_of_play != out_of_play:
+        wrong = next(x for x in range(NUM_TYPES) if given_out_of_play[x] != out_of_play[x])
+        raise ValueError(f"out_of_play: lists {given_out_of_play[wrong]} {CARD_NAMES[wrong]} but the "
+                         f"rest of the position leaves {out_of_play[wrong]} out of play")
     if len(deck) > 255:
         raise ValueError("deck: at most 255 cards")
     state._set_zone("out_of_play", 0, out_of_play)
@@ -283,15 +323,11 @@ def load_position(d) -> State:
 
     # Sites
     in_town, out_town = [], []
-    sites = d.get("sites", {}) or {}
-    if not isinstance(sites, Mapping):
-        raise ValueError("sites: expected {'in_town': {...}, 'out_of_town': {...}}")
+    sites = _optional_mapping(d, "sites", "sites", "{'in_town': {...}, 'out_of_town': {...}}")
     _check_keys(sites, {"in_town", "out_of_town"}, "sites")
-    given_in = sites.get("in_town", {}) or {}
-    given_out = sites.get("out_of_town", {}) or {}
+    given_in = _optional_mapping(sites, "in_town", "sites.in_town", "a dict of material: count")
+    given_out = _optional_mapping(sites, "out_of_town", "sites.out_of_town", "a dict of material: count")
     for label, given in (("in_town", given_in), ("out_of_town", given_out)):
-        if not isinstance(given, Mapping):
-            raise ValueError(f"sites.{label}: expected a dict of material: count")
         for key in given:
             material_id(key, f"sites.{label}")
     given_in = {material_id(k): v for k, v in given_in.items()}
@@ -303,6 +339,10 @@ def load_position(d) -> State:
         if default_in < 0:   # more in-town sites used than the stack had: take them from out of town
             default_out += default_in
             default_in = 0
+        if default_out < 0 and m not in given_out:
+            raise ValueError(f"players: {sites_used[m]} {MATERIALS[m]} sites are in structures and "
+                             f"influence ({out_town_used[m]} from out of town), but there are 6, "
+                             f"{6 - config.in_town} of them out of town")
         i_count = _int(given_in.get(m, default_in), f"sites.in_town.{MATERIALS[m]}", 0, 6)
         o_count = _int(given_out.get(m, default_out), f"sites.out_of_town.{MATERIALS[m]}", 0, 6)
         if i_count + o_count + sites_used[m] != 6:
@@ -314,10 +354,11 @@ def load_position(d) -> State:
     leader = _int(d.get("leader", 0), "leader", 0, n - 1)
     state._set_misc(jack_pile, in_town, out_town, leader)
     if "rng" in d:
-        try:
-            rng_value = int(d["rng"])
-        except (TypeError, ValueError):
-            raise ValueError(f"rng: expected an integer, got {d['rng']!r}") from None
+        rng_value = d["rng"]                      # to_dict writes it as a decimal string
+        if isinstance(rng_value, str) and rng_value.strip().isdigit():
+            rng_value = int(rng_value)
+        if isinstance(rng_value, bool) or not isinstance(rng_value, int):
+            raise ValueError(f"rng: expected an integer, got {d['rng']!r:.60}")
         if not 0 <= rng_value < 2 ** 64:
             raise ValueError("rng: out of range")
         state._set_rng(rng_value)
@@ -334,13 +375,14 @@ def load_position(d) -> State:
             raise ValueError(f"turn: {exc}") from None
         if turn.get("leader") != leader:
             raise ValueError("turn.leader: differs from leader")
+        if turn["phase"] != _PHASE_OVER:
+            _check_game_goes_on(conceded, n, turn["decider"], "turn.decider")
         state._refresh()
         if state._probe_code():
             raise ValueError(f"turn: the turn fields (phase {turn['phase']}, player "
                              f"{turn['decider']}) do not fit the position")
     else:
-        if not deck:
-            raise ValueError("deck: the deck is empty, so the game would already be over")
+        _check_game_goes_on(conceded, n, leader, "leader")
         state._begin()
     try:
         state._check_invariants()

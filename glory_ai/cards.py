@@ -20,14 +20,14 @@ _MATERIAL_BY_NAME = {name.lower(): i for i, name in enumerate(MATERIALS)}
 def card_id(name, field: str = "card") -> int:
     """The card type of a name ("Jack" included); ValueError naming the field if unknown."""
     if not isinstance(name, str):
-        raise ValueError(f"{field}: card names are strings, got {name!r}")
+        raise ValueError(f"{field}: card names are strings, got {name!r:.80}")
     try:
         return _BY_NAME[name.strip().lower()]
     except KeyError:
-        raise ValueError(f"{field}: unknown card name {name!r}") from None
+        raise ValueError(f"{field}: unknown card name {name!r:.80}") from None
 
 
 def material_id(name, field: str = "material") -> int:
     if not isinstance(name, str) or name.strip().lower() not in _MATERIAL_BY_NAME:
-        raise ValueError(f"{field}: unknown material {name!r}; expected one of {list(MATERIALS)}")
+        raise ValueError(f"{field}: unknown material {name!r:.80}; expected one of {list(MATERIALS)}")
     return _MATERIAL_BY_NAME[name.strip().lower()]

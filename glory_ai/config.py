@@ -8,6 +8,11 @@ from .cards import CARD_COPIES, CARD_MODE, CARD_NAMES, card_id
 
 MODES = ("republic", "imperium")
 
+
+def _is_int(value) -> bool:
+    # bool is an int subclass, but True is never a count
+    return isinstance(value, int) and not isinstance(value, bool)
+
 #: variant keys accepted by Game(...) and State.from_dict(...)["variant"]
 VARIANT_KEYS = ("petition_size", "refill_size", "in_town_sites", "copies", "removed")
 
@@ -32,29 +37,35 @@ class GameConfig:
     removed: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if not isinstance(self.num_players, int) or not 2 <= self.num_players <= 5:
+        if not _is_int(self.num_players) or not 2 <= self.num_players <= 5:
             raise ValueError(f"num_players must be an integer from 2 to 5, got {self.num_players!r}")
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
-        if not isinstance(self.petition_size, int) or not 2 <= self.petition_size <= 3:
+        if not _is_int(self.petition_size) or not 2 <= self.petition_size <= 3:
             raise ValueError(f"petition_size must be 2 or 3, got {self.petition_size!r}")
-        if not isinstance(self.refill_size, int) or not 1 <= self.refill_size <= 20:
+        if not _is_int(self.refill_size) or not 1 <= self.refill_size <= 20:
             raise ValueError(f"refill_size must be an integer from 1 to 20, got {self.refill_size!r}")
         if self.in_town_sites is not None and (
-            not isinstance(self.in_town_sites, int) or not 1 <= self.in_town_sites <= 6
+            not _is_int(self.in_town_sites) or not 1 <= self.in_town_sites <= 6
         ):
             raise ValueError(f"in_town_sites must be an integer from 1 to 6, got {self.in_town_sites!r}")
         if not isinstance(self.copies, Mapping):
             raise ValueError("copies must map building names to counts")
         for name, count in self.copies.items():
-            card_id(name, "copies")
-            if not isinstance(count, int) or not 0 <= count <= 12:
+            if card_id(name, "copies") == 0:
+                raise ValueError("copies: the 6 Jacks are not a building (copies names Order cards)")
+            if not _is_int(count) or not 0 <= count <= 12:
                 raise ValueError(f"copies[{name!r}] must be an integer from 0 to 12, got {count!r}")
-        if isinstance(self.removed, str):
+        if isinstance(self.removed, (str, bytes, Mapping)):
             raise ValueError("removed must be a list of building names")
-        for name in self.removed:
-            card_id(name, "removed")
-        object.__setattr__(self, "removed", tuple(self.removed))
+        try:
+            removed = tuple(self.removed)         # once: an iterator can be read only once
+        except TypeError:
+            raise ValueError("removed must be a list of building names") from None
+        for name in removed:
+            if card_id(name, "removed") == 0:
+                raise ValueError("removed: the Jacks cannot be removed (removed names Order cards)")
+        object.__setattr__(self, "removed", removed)
         object.__setattr__(self, "copies", dict(self.copies))
         orders = sum(self.deck_copies()[1:])
         if orders > 255:

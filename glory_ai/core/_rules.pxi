@@ -1947,6 +1947,8 @@ cdef int check_state(GameState* s) noexcept nogil:
             return 2
     if s.turn.phase != PH_OVER and s.turn.decider >= s.cfg.num_players:
         return 6
+    if s.deck_size == 0 and s.turn.phase != PH_OVER and s.turn.pending_end == 0:
+        return 9                                    # R-11.1(1): the game should have ended
     return 0
 
 cdef inline bint builder_prefers(int action) noexcept nogil:

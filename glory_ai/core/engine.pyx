@@ -20,10 +20,11 @@ _INVARIANT_CODES = {
     1: "a card type is not in play exactly as often as the deck holds it",
     2: "a material does not have exactly 6 sites",
     3: "a zone's size field disagrees with its cards",
-    4: "a known (public) part holds more than its hand or vault",
+    4: "a known (public) part holds more than its hand or vault, or misses a Jack in hand",
     6: "the deciding player is not in the game",
     7: "the structure table is malformed",
     8: "an incomplete structure holds all its materials",
+    9: "the deck is empty but the game goes on (R-11.1)",
     10: "no legal action in a non-terminal state",
 }
 PHASE_NAMES = {
@@ -292,6 +293,26 @@ cdef void turn_from_dict(Turn* t, d) except *:
     _load_u8(t.stack_count, d["stack_count"], STACK_CAP, "stack_count")
 
 
+def _seed_value(seed, name="seed"):
+    """A seed as the 64-bit value the generator takes; ValueError unless an integer."""
+    if not isinstance(seed, bool):
+        try:
+            return operator.index(seed) & 0xFFFFFFFFFFFFFFFF
+        except TypeError:
+            pass
+    raise ValueError(f"{name} must be an integer, got {seed!r:.40}")
+
+
+def _decision_budget(max_decisions):
+    """max_decisions as a C int (a larger budget is as good as unlimited)."""
+    if not isinstance(max_decisions, bool):
+        try:
+            return max(-1, min(operator.index(max_decisions), 2 ** 31 - 1))
+        except TypeError:
+            pass
+    raise ValueError(f"max_decisions must be an integer, got {max_decisions!r:.40}")
+
+
 cdef class State:
     """One game state. See glory_ai.game for the documented API."""
 
@@ -300,6 +321,11 @@ cdef class State:
 
     def __cinit__(self):
         self.s = state_alloc()      # filled by the creator: clone, _load_config
+
+    def __init__(self, *args, **kwargs):
+        # internal constructors use State.__new__, which skips this
+        raise TypeError("State cannot be built directly: use Game(...).new_initial_state(seed) "
+                        "or State.from_dict(position)")
 
     def __dealloc__(self):
         state_release(self.s)
@@ -318,7 +344,7 @@ cdef class State:
             ntop = len(deck_top)
             for i in range(ntop):
                 top[i] = deck_top[i]
-        setup_game(st.s, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), top, ntop)
+        setup_game(st.s, <uint64_t>_seed_value(seed), top, ntop)
         return st
 
     def _load_config(self, config):
@@ -415,12 +441,13 @@ cdef class State:
         """Apply an action without the legality check (fast path for trusted callers)."""
         apply_action_c(self.s, action)
 
-    def random_playout(self, seed, int max_decisions=1000000):
+    def random_playout(self, seed, max_decisions=1000000):
         """Play uniformly random legal actions to the end in C; returns the decisions made."""
-        cdef uint64_t rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        cdef uint64_t rng = gr_rng_seed(<uint64_t>_seed_value(seed))
+        cdef int budget = _decision_budget(max_decisions)
         cdef int made
         with nogil:
-            made = random_playout_c(self.s, &rng, max_decisions)
+            made = random_playout_c(self.s, &rng, budget)
         if made < 0:
             raise RuntimeError("engine bug: a non-terminal state has no legal action")
         return made
@@ -429,13 +456,13 @@ cdef class State:
         """Random playout checking invariants at every step (for tests).
 
         Returns (error_code, step): 0 means every step passed. Codes: 1 card count,
-        2 site count, 3 zone count field, 4 known part larger than the zone, 6 bad decider,
-        7/8 structure table, 10 no legal action, 11 bad id, 12 duplicate, 13/20+ an action
+        2 site count, 3 zone count field, 4 known part larger than the zone (or a hidden Jack), 6 bad decider,
+        7/8 structure table, 9 empty deck in a live game, 10 no legal action, 11 bad id, 12 duplicate, 13/20+ an action
         that fails or breaks an invariant. `builder` biases play towards building (hires,
         foundations, materials, function choices) so that the functions come into play.
         `stop_after` >= 0 stops after that many decisions (the state is left there).
         """
-        cdef uint64_t rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        cdef uint64_t rng = gr_rng_seed(<uint64_t>_seed_value(seed))
         cdef int step = 0, code
         with nogil:
             code = stress_game(self.s, &rng, try_all, &step, builder, stop_after)
@@ -443,13 +470,13 @@ cdef class State:
 
     # ---- hidden information (RULES.md §5) ---------------------------------------------
 
-    def _masked(self, int player):
-        self._check_player(player)
+    def _masked(self, player):
+        player = self._check_player(player)
         cdef State masked = self.clone()
         mask_hidden(masked.s, player)
         return masked
 
-    def observation(self, int player):
+    def observation(self, player):
         """A JSON-safe dict of exactly what `player` knows now.
 
         Other players' hands and vaults appear as sizes plus their public parts
@@ -457,6 +484,7 @@ cdef class State:
         vaulted from a stockpile, ...); the deck as its size; a Fountain card only for the
         player who drew it.
         """
+        player = self._check_player(player)
         cdef State masked = self._masked(player)
         d = masked.to_dict()
         del d["rng"]
@@ -473,20 +501,22 @@ cdef class State:
                                       if masked.s.turn.fountain_card else None)
         return d
 
-    def information_state_key(self, int player):
+    def information_state_key(self, player):
         """A compact key (16 bytes), equal for two states exactly when `player` cannot tell
         them apart (given the same public history): a hash of the state with everything
         the player cannot know blanked out."""
         import hashlib
+        player = self._check_player(player)
         cdef State masked = self._masked(player)
         digest = hashlib.blake2b(masked._raw_bytes(), digest_size=16)
         digest.update(bytes([player]))
         return digest.digest()
 
-    def observation_tensor(self, int player):
+    def observation_tensor(self, player):
         """A flat numpy.float32 vector of what `player` knows; layout in
         glory_ai.core.engine.observation_tensor_layout()."""
         import numpy as np
+        player = self._check_player(player)
         cdef State masked = self._masked(player)
         cdef GameState* m = masked.s
         cdef int n = m.cfg.num_players
@@ -562,15 +592,15 @@ cdef class State:
         for x in range(6):
             v[i + 457 + x] = (pl.lacks >> x) & 1
 
-    def determinize(self, int observer, seed):
+    def determinize(self, observer, seed):
         """A full state consistent with everything `observer` knows: the deck, the hidden
         parts of the other hands and vaults (and another player's Fountain card) are
         reshuffled and dealt back into the same places and counts, uniformly at random."""
-        self._check_player(observer)
-        cdef uint64_t rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        cdef int who = self._check_player(observer)
+        cdef uint64_t rng = gr_rng_seed(<uint64_t>_seed_value(seed))
         cdef State world = self.clone()
         with nogil:
-            determinize_c(world.s, observer, &rng)
+            determinize_c(world.s, who, &rng)
         return world
 
     def _probe_code(self):
@@ -623,8 +653,8 @@ cdef class State:
         """Victory points of every player (RULES §12), computable at any time."""
         return [score_of(self.s, p) for p in range(self.s.cfg.num_players)]
 
-    def score_breakdown(self, int player):
-        self._check_player(player)
+    def score_breakdown(self, player):
+        player = self._check_player(player)
         cdef int p = player
         vault = 0
         for x in range(1, NUM_TYPES):
@@ -654,7 +684,7 @@ cdef class State:
             return None
         return _END_REASONS[self.s.turn.end_reason]
 
-    def concede(self, int player):
+    def concede(self, player):
         """The player leaves the game (R-11.1(5)); the last one remaining wins.
 
         A conceded player is skipped as leader, follower, actor and victim and cannot win.
@@ -662,7 +692,7 @@ cdef class State:
         leader's or follower's turn passes on (no think), an optional step is skipped, and
         anything else (a petition under way, a victim's give) takes its first legal action.
         """
-        self._check_player(player)
+        player = self._check_player(player)
         if self.s.turn.phase == PH_OVER:
             raise ValueError("the game is over")
         if conceded(self.s, player):
@@ -690,29 +720,37 @@ cdef class State:
     # ---- inspection helpers ------------------------------------------------------------
 
     def _check_player(self, player):
+        """The player as an int: TypeError unless an integer, ValueError unless a seat."""
+        if isinstance(player, bool):
+            raise TypeError(f"player must be an integer, got {player!r}")
+        try:
+            player = operator.index(player)
+        except TypeError:
+            raise TypeError(f"player must be an integer, got {player!r:.40}") from None
         if not 0 <= player < self.s.cfg.num_players:
             raise ValueError(f"player must be 0..{self.s.cfg.num_players - 1}, got {player}")
+        return player
 
-    def influence(self, int player):
-        self._check_player(player)
+    def influence(self, player):
+        player = self._check_player(player)
         return influence_of(self.s, player)
 
-    def clientele_limit(self, int player):
-        self._check_player(player)
+    def clientele_limit(self, player):
+        player = self._check_player(player)
         return clientele_limit(self.s, player)
 
-    def vault_limit(self, int player):
-        self._check_player(player)
+    def vault_limit(self, player):
+        player = self._check_player(player)
         return vault_limit(self.s, player)
 
-    def refill_size(self, int player):
-        self._check_player(player)
+    def refill_size(self, player):
+        player = self._check_player(player)
         return refill_size(self.s, player)
 
-    def is_active(self, int player, building):
+    def is_active(self, player, building):
         """Whether `building`'s function is active for `player` (R-10.6)."""
         from glory_ai.cards import card_id
-        self._check_player(player)
+        player = self._check_player(player)
         return bool(is_active(self.s, player, card_id(building, "building")))
 
     def phase(self):
@@ -748,7 +786,7 @@ cdef class State:
             return [_NAMES[self.s.deck[i]] for i in range(self.s.deck_size - 1, -1, -1)]
         if name == "out_of_play":
             return _zone(self.s.out_of_play)
-        self._check_player(player)
+        player = self._check_player(player)
         pl = &self.s.players[player]
         if name == "hand":
             return _zone(pl.hand)
@@ -780,12 +818,21 @@ cdef class State:
         except ValueError:
             return "not an action"
 
-    def action_to_string(self, int action):
+    def action_to_string(self, action):
         """Readable text of an action in this state (docs/notation.md)."""
+        if not isinstance(action, bool):
+            try:
+                action = operator.index(action)
+            except TypeError:
+                pass
+            else:
+                if 0 <= action < NUM_DISTINCT_ACTIONS:
+                    return self._action_text(action)
+        raise ValueError(f"{action!r:.40} is not an action id (0..{NUM_DISTINCT_ACTIONS - 1})")
+
+    def _action_text(self, int action):
         cdef Turn* t = &self.s.turn
         cdef int x, idx
-        if action < 0 or action >= NUM_DISTINCT_ACTIONS:
-            raise ValueError(f"{action} is not an action id (0..{NUM_DISTINCT_ACTIONS - 1})")
         phase = t.phase
         role_word = _ROLES[t.cur_role].lower() if t.cur_role < 7 else "action"
         if action == A_SKIP:
@@ -915,17 +962,17 @@ cdef class State:
         return ("hand", "Bridge", "Colosseum", "Domus Aurea")[self.s.turn.give_kind]
 
     def legal_action_strings(self):
-        return [self.action_to_string(a) for a in self.legal_actions()]
+        return [self._action_text(a) for a in self.legal_actions()]
 
-    def string_to_action(self, str text):
+    def string_to_action(self, str text not None):
         """The legal action whose string is `text` (case and outer blanks ignored)."""
         wanted = " ".join(text.split()).lower()
         for a in self.legal_actions():
-            if self.action_to_string(a).lower() == wanted:
+            if self._action_text(a).lower() == wanted:
                 return a
         raise ValueError(f"{text!r} is not a legal action here; legal: {self.legal_action_strings()}")
 
-    def apply_action_string(self, str text):
+    def apply_action_string(self, str text not None):
         self.apply_action(self.string_to_action(text))
 
     # ---- serialisation -----------------------------------------------------------------
@@ -1046,7 +1093,7 @@ cdef class State:
         self.s.rng = value
 
     def _seed_rng(self, seed):
-        self.s.rng = gr_rng_seed(<uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF))
+        self.s.rng = gr_rng_seed(<uint64_t>_seed_value(seed))
 
     def _set_player(self, int player, influence_sites, structures, turn_state, int lacks=0):
         cdef Player* pl = &self.s.players[player]

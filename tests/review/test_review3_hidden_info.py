@@ -129,7 +129,7 @@ def test_F2_determinize_is_uniform_with_two_lacking_hands():
         counts[(w.zone("hand", 1)[0], w.zone("hand", 2)[0])] += 1
     assert set(counts) == {("Dock", "Bar"), ("Dock", "Bath"), ("Bath", "Bar")}
     # each world 500 expected; sd ~ 18; allow a wide margin
-    for world, c in counts.items():
+    for _world, c in counts.items():
         assert abs(c - trials / 3) < 120, counts
 
 
@@ -358,7 +358,7 @@ def test_fountain_keep_clears_lacks_and_hides_the_card():
     hand no longer holds; during the decision only the drawer sees the card (observation,
     key and tensor of P1 do not depend on it)."""
     a, b = _fountain_drawn(["Temple", "Road"]), _fountain_drawn(["Road", "Temple"])
-    for x, y in zip(views(a, 1)[:2], views(b, 1)[:2]):
+    for x, y in zip(views(a, 1)[:2], views(b, 1)[:2], strict=False):
         assert x == y
     assert np.array_equal(a.observation_tensor(1), b.observation_tensor(1))
     d = pos(2, [{"hand": ["Dock"], "structures": [done("Fountain")]}, {"hand": ["Bar"]}],
