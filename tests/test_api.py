@@ -260,3 +260,14 @@ def test_a_conceding_follower_does_not_think():
     # the pool is empty, so both Laborer actions have nothing to take; P1 is skipped as leader
     assert state.phase() == "lead" and state.current_player() == 2
     assert state.to_dict()["deck"] == ["Shrine"]
+
+
+@pytest.mark.parametrize("num_players, concessions", [(3, 1), (3, 2), (2, 1)])
+def test_positions_after_concessions_round_trip(num_players, concessions):
+    state = Game(num_players).new_initial_state(9)
+    state.random_playout(9, max_decisions=15)
+    for _ in range(concessions):
+        state.concede(state.current_player())
+    assert state.is_terminal() == (num_players - concessions == 1)
+    loaded = State.from_dict(json.loads(json.dumps(state.to_dict())))
+    assert loaded._raw_bytes() == state._raw_bytes()
