@@ -2035,7 +2035,7 @@ cdef void mask_hidden(GameState* s, int observer) noexcept nogil:
 
 cdef enum:
     TAKEN = 255             # a dealt slot of the unknown-card list (greedy fallback)
-    LACKS_TRIES = 4096      # rejection rounds before the greedy fallback
+    DEAL_TRIES = 100000     # rejection rounds before the greedy fallback
 
 cdef inline bint lacks_respected(GameState* s, uint8_t* unknown, int* constrained,
                                  int nconstrained, int* hidden_hand) noexcept nogil:
@@ -2049,16 +2049,31 @@ cdef inline bint lacks_respected(GameState* s, uint8_t* unknown, int* constraine
             i += 1
     return True
 
-cdef int deal_unknown(GameState* s, int observer, uint64_t* rng) noexcept nogil:
+cdef bint focus_would_be_asked(GameState* s, uint8_t* cards, int count, int focus) noexcept nogil:
+    # decision_would_be_asked() with `cards` added to the focus player's hand for the test
+    cdef Player* pl = &s.players[focus]
+    cdef int j
+    cdef bint asked
+    for j in range(count):
+        pl.hand[cards[j]] += 1
+    asked = decision_would_be_asked(s)
+    for j in range(count):
+        pl.hand[cards[j]] -= 1
+    return asked
+
+cdef int deal_unknown(GameState* s, int observer, uint64_t* rng, int focus) noexcept nogil:
     # Deal every card `observer` cannot know (the deck, the hidden parts of the others'
     # hands and vaults, another player's Fountain card) back into the same places and
     # counts, uniformly at random among the deals that give no hand a material it was
-    # seen to lack. Returns the number of unknown cards.
+    # seen to lack and, if `focus` >= 0, that leave the focus player (deciding now) a hand
+    # with which the engine would ask its pending question. Returns the number of
+    # unknown cards.
     cdef uint8_t unknown[256]
     cdef int hidden_hand[5]
     cdef int hidden_vault[5]
     cdef int constrained[5]
-    cdef int nconstrained = 0, head = 0, tries
+    cdef int nconstrained = 0, head = 0, tries, focus_at = -1
+    cdef bint ok
     cdef int n = 0, q, x, i, j, k, tmp, c
     cdef bint fountain = (s.turn.phase == PH_FOUNTAIN and s.turn.actor != observer
                           and s.turn.fountain_card != 0)
@@ -2085,24 +2100,30 @@ cdef int deal_unknown(GameState* s, int observer, uint64_t* rng) noexcept nogil:
                 unknown[n] = x
                 n += 1
             pl.vault[x] = pl.vault_known[x]
-        if pl.lacks and hidden_hand[q]:
+        if hidden_hand[q] and (pl.lacks or q == focus):
+            if q == focus:
+                focus_at = head
             constrained[nconstrained] = q
             nconstrained += 1
             head += hidden_hand[q]
     if fountain:
         unknown[n] = s.turn.fountain_card
         n += 1
-    # Hands seen to lack materials are dealt first, from the front of the list: a partial
-    # Fisher-Yates draws their cards, redrawn until none holds a lacked material (rejection
-    # keeps the deal uniform over the consistent ones); the rest of the list is then
-    # shuffled for the deck and the other hidden slots.
-    for tries in range(LACKS_TRIES if nconstrained else 1):
+    # The constrained hands (seen to lack materials, or the focus) are dealt first, from
+    # the front of the list: a partial Fisher-Yates draws their cards, redrawn until they
+    # are consistent (the tests look at these hands only, so rejection keeps the deal
+    # uniform over the consistent ones); the rest of the list is then shuffled for the
+    # deck and the other hidden slots.
+    for tries in range(DEAL_TRIES if nconstrained else 1):
         for i in range(head):
             j = i + gr_rng_below(rng, n - i)
             tmp = unknown[i]
             unknown[i] = unknown[j]
             unknown[j] = tmp
-        if lacks_respected(s, unknown, constrained, nconstrained, hidden_hand):
+        ok = lacks_respected(s, unknown, constrained, nconstrained, hidden_hand)
+        if ok and focus_at >= 0:
+            ok = focus_would_be_asked(s, &unknown[focus_at], hidden_hand[focus], focus)
+        if ok:
             break
     else:
         deal_lacking_greedily(s, unknown, n, constrained, nconstrained, hidden_hand)
@@ -2200,31 +2221,12 @@ cdef bint decision_would_be_asked(GameState* s) noexcept nogil:
 
 
 cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil:
-    # deal_unknown(), redone while the world would not ask the decision pending now: that
-    # another player is being asked (to act, reveal, choose which demanded cards to give,
-    # pick petition cards) tells the observer that its hand allows a real choice.
-    # Rejection keeps the result uniform over the worlds consistent with that. Other
-    # pending decisions (lead, follow, Palace units, Fountain, ...) are always asked.
-    cdef GameState original
-    cdef int tries, n
-    cdef size_t size
+    # deal_unknown() with the decider as its focus when another player is being asked to
+    # act, reveal, choose which demanded cards to give or pick petition cards: being
+    # asked tells the observer that the decider's hand allows a real choice. Other pending
+    # decisions (lead, follow, Palace units, Fountain, ...) are always asked.
     cdef int phase = s.turn.phase
     if s.turn.decider == observer or not (phase == PH_ACTION or phase == PH_LEG_REVEAL
                                           or phase == PH_LEG_GIVE or phase == PH_PETITION):
-        return deal_unknown(s, observer, rng)
-    size = <size_t>(<char*>&s.players[s.cfg.num_players] - <char*>s)
-    memcpy(&original, s, size)
-    for tries in range(100000):
-        n = deal_unknown(s, observer, rng)
-        if decision_would_be_asked(s):
-            return n
-        memcpy(s, &original, size)
-    return deal_unknown(s, observer, rng)
-    size = <size_t>(<char*>&s.players[s.cfg.num_players] - <char*>s)
-    memcpy(&original, s, size)
-    for tries in range(100000):
-        n = deal_unknown(s, observer, rng)
-        if gen_legal(s, buf) > 0:
-            return n
-        memcpy(s, &original, size)
-    return deal_unknown(s, observer, rng)
+        return deal_unknown(s, observer, rng, -1)
+    return deal_unknown(s, observer, rng, s.turn.decider)
