@@ -35,7 +35,8 @@ def render(state) -> str:
             if pd[key]:
                 lines.append(f"    {key}: {_cards(pd[key])}")
         for s in pd["structures"]:
-            status = "complete" if s["complete"] else f"{len(s['materials'])} materials"
+            count = len(s["materials"])
+            status = "complete" if s["complete"] else f"{count} material{'' if count == 1 else 's'}"
             where = " out of town" if s["out_of_town"] else ""
             lines.append(f"    {s['building']} on {s['site']}{where}: {status}")
     return "\n".join(lines)
