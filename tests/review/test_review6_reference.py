@@ -31,80 +31,21 @@ Catacomb (any holding trigger is accepted); winners when some but not all player
 """
 from __future__ import annotations
 
-import csv
-import os
 import random
 from collections import Counter
 
 import glory_ai
+from reference_common import (shuffled_mode_cards, MATERIALS, MATERIAL_OF, ROLES, VALUE, mat, ref_active, ref_clientele_limit, ref_forum, ref_influence, ref_vault_limit, role)  # noqa: E402
 
 # ---------------------------------------------------------------------------------------
 # Card data (cards.csv, RULES.md §2.1)
 
-_RULES_DIR = "/work/shared"
-_CSV = os.path.join(_RULES_DIR, "cards.csv")
 
-VALUE = {"Rubble": 1, "Wood": 1, "Concrete": 2, "Brick": 2, "Stone": 3, "Marble": 3}
-ROLE_OF = {"Rubble": "Laborer", "Wood": "Craftsman", "Concrete": "Architect",
-           "Brick": "Legionary", "Stone": "Merchant", "Marble": "Patron"}
-ROLES = ("Patron", "Laborer", "Architect", "Craftsman", "Legionary", "Merchant")
-MATERIALS = tuple(VALUE)
-
-
-def _load_cards():
-    with open(_CSV, newline="") as f:
-        rows = list(csv.DictReader(f))
-    return ({row["name"]: row["material"] for row in rows},
-            {row["name"]: int(row["copies"]) for row in rows})
-
-
-MATERIAL_OF, COPIES = _load_cards()
-EXCLUSIVE = {"republic": ("Circus", "Senate", "Colosseum", "Forum"),        # R-3.2: removed
-             "imperium": ("Crane", "Tribunal", "Domus Aurea", "Forum Romanum")}
 BUILDINGS = sorted(MATERIAL_OF)
-
-
-def mat(card):
-    return MATERIAL_OF[card]
-
-
-def role(card):
-    return ROLE_OF[MATERIAL_OF[card]]
 
 
 # ---------------------------------------------------------------------------------------
 # Reference: activity, influence, limits (R-10)
-
-def ref_active(d, p, name):
-    """R-10.6: own completed structure; own incomplete Marble structure while Gate is
-    active for the owner; any player's Stairwayed completed structure (A30: a Stairwayed
-    Gate counts as an active Gate for everybody)."""
-    players = d["players"]
-    if any(s["building"] == name and s["complete"] for s in players[p]["structures"]):
-        return True
-    if any(s["building"] == name and s["complete"] and s.get("stairway")
-           for q in players for s in q["structures"]):
-        return True
-    return (mat(name) == "Marble"
-            and any(s["building"] == name and not s["complete"]
-                    for s in players[p]["structures"])
-            and ref_active(d, p, "Gate"))
-
-
-def ref_influence(d, p):
-    """R-10.1 / R-4.1: 2 + the values of the site cards in the influence pile."""
-    return 2 + sum(VALUE[m] for m in d["players"][p]["influence"])
-
-
-def ref_clientele_limit(d, p):
-    """R-10.2 (A8): (influence + 2*[Insula]) * (2 if Aqueduct)."""
-    base = ref_influence(d, p) + (2 if ref_active(d, p, "Insula") else 0)
-    return base * (2 if ref_active(d, p, "Aqueduct") else 1)
-
-
-def ref_vault_limit(d, p):
-    """R-10.3: influence + 2*[Market]."""
-    return ref_influence(d, p) + (2 if ref_active(d, p, "Market") else 0)
 
 
 def ref_refill(d, p):
@@ -142,31 +83,6 @@ def ref_breakdown(d):
         row["total"] = sum(row.values())
         out.append(row)
     return out
-
-
-def ref_forum(d, p):
-    """R-11.2: does player p satisfy the Forum (Imperium) / Forum Romanum (Republic)
-    condition right now?"""
-    forum = "Forum" if d["mode"] == "imperium" else "Forum Romanum"
-    if not ref_active(d, p, forum):
-        return False
-    pl = d["players"][p]
-    clients = pl["clientele"]
-    cnt = Counter(role(c) for c in clients)
-    needed = set(ROLES)
-    if ref_active(d, p, "Storeroom") and clients:
-        needed.discard("Laborer")       # A33: covered without using up a client
-    if ref_active(d, p, "Ludus Magnus"):
-        missing = sum(1 for r in needed if r != "Merchant" and cnt[r] == 0)
-        ok = cnt["Merchant"] >= missing + (1 if "Merchant" in needed else 0)
-    else:
-        ok = all(cnt[r] >= 1 for r in needed)
-    if not ok:
-        return False
-    if forum == "Forum Romanum":
-        stock = {mat(c) for c in pl["stockpile"]}
-        return all(m in stock for m in MATERIALS)
-    return True
 
 
 def ref_best(d, candidates, totals):
@@ -335,11 +251,7 @@ def forum_position(n, mode, seed):
     a stockpile of 4-6 materials; sometimes also Ludus Magnus / Storeroom / Aqueduct.
     Everyone else holds 5 random cards; the rest is the deck (shuffled from the seed)."""
     rng = random.Random(seed)
-    avail = []
-    for name, k in COPIES.items():
-        if name not in EXCLUSIVE[mode]:
-            avail += [name] * k
-    rng.shuffle(avail)
+    avail = shuffled_mode_cards(mode, rng)
 
     def take(material=None, name=None):
         for i, c in enumerate(avail):

@@ -80,77 +80,25 @@ Bath action or the Stairway part sits (only their options are compared).
 """
 from __future__ import annotations
 
-import csv
-import os
 import random
 import time
 from collections import Counter
 
-import pytest
 
 import glory_ai
+from reference_common import (shuffled_mode_cards, MATERIALS, MATERIAL_OF, ROLE_OF, VALUE, mat, ref_active, ref_clientele_limit, ref_vault_limit, role)  # noqa: E402
 
 # ---------------------------------------------------------------------------------------
 # Card data (cards.csv, RULES.md §2.1)
 
-_CSV = os.path.join("/work/shared", "cards.csv")
-VALUE = {"Rubble": 1, "Wood": 1, "Concrete": 2, "Brick": 2, "Stone": 3, "Marble": 3}
-MATERIALS = tuple(VALUE)                       # engine index order for roles/materials
-ROLE_OF = {"Rubble": "Laborer", "Wood": "Craftsman", "Concrete": "Architect",
-           "Brick": "Legionary", "Stone": "Merchant", "Marble": "Patron"}
 ROLE_BY_INDEX = tuple(ROLE_OF[m] for m in MATERIALS)
 
 
-def _load_cards():
-    with open(_CSV, newline="") as f:
-        rows = list(csv.DictReader(f))
-    return ({r["name"]: r["material"] for r in rows}, {r["name"]: int(r["copies"]) for r in rows})
-
-
-MATERIAL_OF, COPIES = _load_cards()
 CARD_BY_ID = ("Jack",) + tuple(sorted(MATERIAL_OF))
-EXCLUSIVE = {"republic": ("Circus", "Senate", "Colosseum", "Forum"),
-             "imperium": ("Crane", "Tribunal", "Domus Aurea", "Forum Romanum")}
-
-
-def mat(card):
-    return MATERIAL_OF[card]
-
-
-def role(card):
-    return ROLE_OF[MATERIAL_OF[card]]
 
 
 # ---------------------------------------------------------------------------------------
 # Reference: activity and limits (R-10)
-
-def ref_active(d, p, name):
-    """R-10.6: own completed structure; own incomplete Marble structure while Gate is active
-    for the owner; any player's Stairwayed completed structure (A30)."""
-    players = d["players"]
-    if any(s["building"] == name and s["complete"] for s in players[p]["structures"]):
-        return True
-    if any(s["building"] == name and s["complete"] and s.get("stairway")
-           for q in players for s in q["structures"]):
-        return True
-    return (mat(name) == "Marble"
-            and any(s["building"] == name and not s["complete"] for s in players[p]["structures"])
-            and ref_active(d, p, "Gate"))
-
-
-def ref_influence(d, p):
-    return 2 + sum(VALUE[m] for m in d["players"][p]["influence"])
-
-
-def ref_clientele_limit(d, p):
-    """R-10.2 (A8)."""
-    base = ref_influence(d, p) + (2 if ref_active(d, p, "Insula") else 0)
-    return base * (2 if ref_active(d, p, "Aqueduct") else 1)
-
-
-def ref_vault_limit(d, p):
-    """R-10.3."""
-    return ref_influence(d, p) + (2 if ref_active(d, p, "Market") else 0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -344,11 +292,7 @@ def rich_position(n, mode, seed):
     or a Marble building), clients, stockpile, vault and a hand; site stacks are thinned
     so that out-of-town foundations occur; the rest of the cards form the deck."""
     rng = random.Random(seed)
-    avail = []
-    for name, k in COPIES.items():
-        if name not in EXCLUSIVE[mode]:
-            avail += [name] * k
-    rng.shuffle(avail)
+    avail = shuffled_mode_cards(mode, rng)
     cnt = Counter(avail)
 
     def take(material=None, name=None):
@@ -360,7 +304,7 @@ def rich_position(n, mode, seed):
 
     used = Counter()
     players = []
-    for p in range(n):
+    for _p in range(n):
         structs, influence = [], []
         names = set()
         mods = [b for b in MODIFIERS if cnt[b] > 0]
@@ -397,7 +341,7 @@ def rich_position(n, mode, seed):
             used[site] += 1
             names.add(b)
         players.append({"structures": structs, "influence": influence})
-    for p, pl in enumerate(players):
+    for _p, pl in enumerate(players):
         pl["clientele"] = [take() for _ in range(rng.randint(0, 4))]
         pl["stockpile"] = [take() for _ in range(rng.randint(0, 5))]
         pl["vault"] = [take() for _ in range(rng.randint(0, 3))]
