@@ -36,6 +36,14 @@ PHASE_NAMES = {
     PH_LEG_EXTRA: "legionary_extra", PH_OVER: "over",
 }
 
+# The text of A_SKIP in the phases where it always reads the same
+_SKIP_TEXT = {
+    PH_LEG_REVEAL: "legionary: done revealing", PH_LEG_TAKE: "legionary: done taking",
+    PH_THINK: "think: skip", PH_TRIBUNAL: "tribunal: skip", PH_PETITION: "petition: done",
+    PH_STAIRWAY: "stairway: skip", PH_PRISON: "prison: skip", PH_SEWER: "sewer: done",
+    PH_SENATE: "senate: skip",
+}
+
 cdef uint16_t _legal_buf[MAX_LEGAL]
 
 # A free list of GameState blocks: search clones states constantly, and a 4 KiB malloc +
@@ -95,6 +103,8 @@ _SEAT_SEGMENTS = (("hand", 45), ("hand_size", 1), ("camp", 45), ("stockpile", 45
                   ("vault", 45), ("vault_size", 1), ("clientele", 45), ("influence_sites", 6),
                   ("influence", 1), ("structures", 44 * 5), ("flags", 3), ("lacks", 6))
 _SEAT_SIZE = sum(size for _, size in _SEAT_SEGMENTS)
+_SEAT_AT = {name: sum(size for _, size in _SEAT_SEGMENTS[:k])
+            for k, (name, _) in enumerate(_SEAT_SEGMENTS)}
 
 
 OBSERVATION_TENSOR_SIZE = sum(size for _, size in observation_tensor_layout())
@@ -293,24 +303,25 @@ cdef void turn_from_dict(Turn* t, d) except *:
     _load_u8(t.stack_count, d["stack_count"], STACK_CAP, "stack_count")
 
 
-def _seed_value(seed, name="seed"):
-    """A seed as the 64-bit value the generator takes; ValueError unless an integer."""
-    if not isinstance(seed, bool):
+def _integer(value, what, error=ValueError):
+    """`value` as a Python int (int or numpy integer, never a bool); else `error` naming
+    `what`. Arguments are checked here so that no OverflowError comes from a C conversion."""
+    if not isinstance(value, bool):
         try:
-            return operator.index(seed) & 0xFFFFFFFFFFFFFFFF
+            return operator.index(value)
         except TypeError:
             pass
-    raise ValueError(f"{name} must be an integer, got {seed!r:.40}")
+    raise error(f"{what} must be an integer, got {value!r:.40}")
+
+
+def _seed_value(seed, name="seed"):
+    """A seed as the 64-bit value the generator takes."""
+    return _integer(seed, name) & 0xFFFFFFFFFFFFFFFF
 
 
 def _decision_budget(max_decisions):
     """max_decisions as a C int (a larger budget is as good as unlimited)."""
-    if not isinstance(max_decisions, bool):
-        try:
-            return max(-1, min(operator.index(max_decisions), 2 ** 31 - 1))
-        except TypeError:
-            pass
-    raise ValueError(f"max_decisions must be an integer, got {max_decisions!r:.40}")
+    return max(-1, min(_integer(max_decisions, "max_decisions"), 2 ** 31 - 1))
 
 
 cdef class State:
@@ -421,12 +432,7 @@ cdef class State:
 
     def apply_action(self, action):
         """Apply one legal action; ValueError (state unchanged) if it is not legal."""
-        if isinstance(action, bool):
-            raise ValueError(f"an action is an integer, got {action!r}")
-        try:
-            action = operator.index(action)      # int, numpy integers
-        except TypeError:
-            raise ValueError(f"an action is an integer, got {action!r}") from None
+        action = _integer(action, "an action")
         if self.s.turn.phase == PH_OVER:
             raise ValueError("the game is over: no action can be applied")
         if action < 0 or action >= NUM_DISTINCT_ACTIONS or not self._is_legal(action):
@@ -561,36 +567,39 @@ cdef class State:
         return out
 
     cdef void _seat_features(self, GameState* m, int q, float[:] v, int i):
-        # one seat of the observation tensor, in the order of _SEAT_SEGMENTS, from `i`
+        # one seat of the observation tensor, segments at their _SEAT_AT offsets from `i`
         cdef Player* pl = &m.players[q]
         cdef Structure* st
         cdef int x, base
+        cdef int hand = i + _SEAT_AT["hand"], camp = i + _SEAT_AT["camp"]
+        cdef int stockpile = i + _SEAT_AT["stockpile"], vault = i + _SEAT_AT["vault"]
+        cdef int clientele = i + _SEAT_AT["clientele"], sites = i + _SEAT_AT["influence_sites"]
+        cdef int flags = i + _SEAT_AT["flags"], lacks = i + _SEAT_AT["lacks"]
         for x in range(NUM_TYPES):
-            v[i + x] = pl.hand[x]
-            v[i + 46 + x] = pl.camp[x]
-            v[i + 91 + x] = pl.stockpile[x]
-            v[i + 136 + x] = pl.vault[x]
-            v[i + 182 + x] = pl.clientele[x]
-        v[i + 45] = pl.hand_count
-        v[i + 181] = pl.vault_count
+            v[hand + x] = pl.hand[x]
+            v[camp + x] = pl.camp[x]
+            v[stockpile + x] = pl.stockpile[x]
+            v[vault + x] = pl.vault[x]
+            v[clientele + x] = pl.clientele[x]
+        v[i + _SEAT_AT["hand_size"]] = pl.hand_count
+        v[i + _SEAT_AT["vault_size"]] = pl.vault_count
         for x in range(6):
-            v[i + 227 + x] = pl.influence_sites[x]
-        v[i + 233] = influence_of(m, q)
-        base = i + 234
+            v[sites + x] = pl.influence_sites[x]
+            v[lacks + x] = (pl.lacks >> x) & 1
+        v[i + _SEAT_AT["influence"]] = influence_of(m, q)
         for x in range(m.nstruct):
             st = &m.structures[x]
             if st.owner != q:
                 continue
-            v[base + (st.building - 1) * 5] = 0 if st.flags & S_COMPLETE else 1
-            v[base + (st.building - 1) * 5 + 1] = 1 if st.flags & S_COMPLETE else 0
-            v[base + (st.building - 1) * 5 + 2] = st.nmat
-            v[base + (st.building - 1) * 5 + 3] = 1 if st.stairway else 0
-            v[base + (st.building - 1) * 5 + 4] = 1 if st.flags & S_OUT_OF_TOWN else 0
-        v[i + 454] = 1 if pl.flags & P_LED_OR_FOLLOWED else 0
-        v[i + 455] = 1 if pl.flags & P_THOUGHT else 0
-        v[i + 456] = 1 if pl.flags & P_CONCEDED else 0
-        for x in range(6):
-            v[i + 457 + x] = (pl.lacks >> x) & 1
+            base = i + _SEAT_AT["structures"] + (st.building - 1) * 5
+            v[base] = 0 if st.flags & S_COMPLETE else 1
+            v[base + 1] = 1 if st.flags & S_COMPLETE else 0
+            v[base + 2] = st.nmat
+            v[base + 3] = 1 if st.stairway else 0
+            v[base + 4] = 1 if st.flags & S_OUT_OF_TOWN else 0
+        v[flags] = 1 if pl.flags & P_LED_OR_FOLLOWED else 0
+        v[flags + 1] = 1 if pl.flags & P_THOUGHT else 0
+        v[flags + 2] = 1 if pl.flags & P_CONCEDED else 0
 
     def determinize(self, observer, seed):
         """A full state consistent with everything `observer` knows: the deck, the hidden
@@ -703,15 +712,11 @@ cdef class State:
             end_game(self.s, END_CONCESSION, 1 << remaining[0])
             return
         while self.s.turn.phase != PH_OVER and conceded(self.s, self.s.turn.decider):
-            if self.s.turn.phase == PH_LEAD:
-                # the conceding leader's turn passes on at once
-                self.s.turn.phase = PH_NEW_TURN
-                advance(self.s)
-                continue
-            if self.s.turn.phase == PH_FOLLOW:
-                # neither follows nor thinks (a think could draw the deck's last card)
-                self.s.turn.pos += 1
-                self.s.turn.phase = PH_NEXT_FOLLOWER
+            if self.s.turn.phase == PH_LEAD or self.s.turn.phase == PH_FOLLOW:
+                # the turn passes on as after a think, without the think (which could draw
+                # the deck's last card): a leader's turn ends, a follower's seat is passed
+                self.s.turn.think_ctx = CTX_LEAD if self.s.turn.phase == PH_LEAD else CTX_FOLLOW
+                finish_think(self.s)
                 advance(self.s)
                 continue
             legal = self.legal_actions()
@@ -721,12 +726,7 @@ cdef class State:
 
     def _check_player(self, player):
         """The player as an int: TypeError unless an integer, ValueError unless a seat."""
-        if isinstance(player, bool):
-            raise TypeError(f"player must be an integer, got {player!r}")
-        try:
-            player = operator.index(player)
-        except TypeError:
-            raise TypeError(f"player must be an integer, got {player!r:.40}") from None
+        player = _integer(player, "player", TypeError)
         if not 0 <= player < self.s.cfg.num_players:
             raise ValueError(f"player must be 0..{self.s.cfg.num_players - 1}, got {player}")
         return player
@@ -820,15 +820,10 @@ cdef class State:
 
     def action_to_string(self, action):
         """Readable text of an action in this state (docs/notation.md)."""
-        if not isinstance(action, bool):
-            try:
-                action = operator.index(action)
-            except TypeError:
-                pass
-            else:
-                if 0 <= action < NUM_DISTINCT_ACTIONS:
-                    return self._action_text(action)
-        raise ValueError(f"{action!r:.40} is not an action id (0..{NUM_DISTINCT_ACTIONS - 1})")
+        action = _integer(action, "an action id")
+        if not 0 <= action < NUM_DISTINCT_ACTIONS:
+            raise ValueError(f"{action} is not an action id (0..{NUM_DISTINCT_ACTIONS - 1})")
+        return self._action_text(action)
 
     def _action_text(self, int action):
         cdef Turn* t = &self.s.turn
@@ -838,27 +833,9 @@ cdef class State:
         if action == A_SKIP:
             if phase == PH_ACTION:
                 return f"{role_word}: {'done' if t.cur_parts else 'skip'}"
-            if phase == PH_LEG_REVEAL:
-                return "legionary: done revealing"
-            if phase == PH_LEG_TAKE:
-                return "legionary: done taking"
             if phase == PH_LEG_EXTRA:
                 return f"legionary: spare P{self._extra_victim()} ({self._extra_name()})"
-            if phase == PH_THINK:
-                return "think: skip"
-            if phase == PH_TRIBUNAL:
-                return "tribunal: skip"
-            if phase == PH_PETITION:
-                return "petition: done"
-            if phase == PH_STAIRWAY:
-                return "stairway: skip"
-            if phase == PH_PRISON:
-                return "prison: skip"
-            if phase == PH_SEWER:
-                return "sewer: done"
-            if phase == PH_SENATE:
-                return "senate: skip"
-            return "done"
+            return _SKIP_TEXT.get(phase, "done")
         if action == A_THINK_JACK:
             return "tribunal: take Jack" if phase == PH_TRIBUNAL else "think: take Jack"
         if action == A_THINK_DRAW:
