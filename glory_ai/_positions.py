@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .cards import CARD_MATERIAL, CARD_NAMES, JACK, MATERIALS, MATERIAL_VALUE, card_id, material_id
-from .config import GameConfig
-from .core.engine import State
+from .config import GameConfig, is_int
+from .core.engine import CONCEDED_FLAG, PHASE_NAMES, State
 
 _TOP_KEYS = {"format", "version", "num_players", "mode", "variant", "seed", "leader", "pool",
              "deck", "out_of_play", "jack_pile", "sites", "players", "turn", "rng"}
@@ -21,8 +21,7 @@ NUM_TYPES = len(CARD_NAMES)
 # players[k].turn_state: per-turn counters and flags (P_* in engine.pxd: 1 led or followed,
 # 2 thought, 4 crafted, 8 conceded)
 _TURN_STATE_LIMITS = {"camp_units": 255, "flags": 15, "jacks_played": 6}
-_P_CONCEDED = 8
-_PHASE_OVER = 31
+_PHASE = {name: phase for phase, name in PHASE_NAMES.items()}
 
 
 def _optional_mapping(d: Mapping, key: str, field: str, expected: str) -> Mapping:
@@ -50,7 +49,7 @@ def _counts(names, field: str, jacks_allowed: bool) -> list[int]:
 
 
 def _int(value, field: str, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+    if not is_int(value) or not low <= value <= high:
         raise ValueError(f"{field}: expected an integer from {low} to {high}, got {value!r}")
     return value
 
@@ -63,8 +62,6 @@ def _check_keys(d: Mapping, allowed: set, field: str) -> None:
 
 # Ranges of the turn fields (the engine indexes arrays with them, so a malformed file
 # must be refused here rather than reach the C core).
-_PHASES = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 24, 31}
-_PHASE_FOUNTAIN = 11                  # PH_FOUNTAIN in engine.pxd
 _TURN_LIMITS = {"think_ctx": 3, "petition_role": 5, "petition_picked": 3, "petition_last": 44,
                 "stack_n": 64, "cur_role": 6, "cur_src": 2, "cur_parts": 7, "leg_last": 44,
                 "give_kind": 3, "fountain_card": 44, "pending_end": 5, "eot_step": 2,
@@ -74,11 +71,11 @@ _TURN_LIMITS = {"think_ctx": 3, "petition_role": 5, "petition_picked": 3, "petit
 def _check_turn(turn: Mapping, n: int) -> None:
     for key, value in turn.items():
         if isinstance(value, list):
-            if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255 for v in value):
+            if not all(is_int(v) and 0 <= v <= 255 for v in value):
                 raise ValueError(f"turn.{key}: expected a list of small non-negative integers")
-        elif isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        elif not is_int(value) or value < 0:
             raise ValueError(f"turn.{key}: expected a non-negative integer, got {value!r}")
-    if turn.get("phase") not in _PHASES:
+    if turn.get("phase") not in PHASE_NAMES:
         raise ValueError(f"turn.phase: {turn.get('phase')!r} is not a decision phase")
     for key in ("leader", "decider", "actor"):
         if key in turn and turn[key] >= n:
@@ -93,9 +90,9 @@ def _check_turn(turn: Mapping, n: int) -> None:
     for key, high in _TURN_LIMITS.items():
         if key in turn and turn[key] > high:
             raise ValueError(f"turn.{key}: must be at most {high}")
-    if turn.get("phase") == 10 and turn.get("give_mat", 255) > 5:
+    if turn.get("phase") == _PHASE["legionary_give"] and turn.get("give_mat", 255) > 5:
         raise ValueError("turn.give_mat: a victim's choice needs a material 0..5")
-    if turn.get("phase") == 2 and turn.get("petition_role", 0) > 5:
+    if turn.get("phase") == _PHASE["petition"] and turn.get("petition_role", 0) > 5:
         raise ValueError("turn.petition_role: 0..5")
     for key in ("stack_kind", "stack_role"):
         if key in turn and any(v > 6 for v in turn[key]):
@@ -132,7 +129,7 @@ def load_position(d) -> State:
     state = State.__new__(State)
     state._load_config(config)
     seed = d.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
+    if not is_int(seed):
         raise ValueError(f"seed: expected an integer, got {seed!r}")
     state._seed_rng(seed)
 
@@ -247,7 +244,7 @@ def load_position(d) -> State:
         _check_keys(turn_state, set(_TURN_STATE_LIMITS), f"{field}.turn_state")
         for key, high in _TURN_STATE_LIMITS.items():
             _int(turn_state.get(key, 0), f"{field}.turn_state.{key}", 0, high)
-        if turn_state.get("flags", 0) & _P_CONCEDED:
+        if turn_state.get("flags", 0) & CONCEDED_FLAG:
             conceded.append(p)
         lacks_list = pd.get("lacks", [])
         if not isinstance(lacks_list, list):
@@ -264,7 +261,7 @@ def load_position(d) -> State:
     # It is there exactly while its owner decides what to do with it.
     turn_given = d.get("turn")
     if isinstance(turn_given, Mapping) and "fountain_card" in turn_given:
-        if turn_given.get("phase") == _PHASE_FOUNTAIN:
+        if turn_given.get("phase") == _PHASE["fountain"]:
             held = _int(turn_given["fountain_card"], "turn.fountain_card", 1, NUM_TYPES - 1)
             used[held] += 1
             if used[held] > copies[held]:
@@ -307,7 +304,7 @@ def load_position(d) -> State:
     out_of_play[JACK] = 6 - used[JACK]
     # R-11.1(1): the game ends when the deck runs out (at once, or after the current
     # action: turn.pending_end), so only a finished or ending game has an empty deck
-    if not deck and not (isinstance(turn_given, Mapping) and (turn_given.get("phase") == _PHASE_OVER
+    if not deck and not (isinstance(turn_given, Mapping) and (turn_given.get("phase") == _PHASE["over"]
                                                                or turn_given.get("pending_end"))):
         raise ValueError("deck: the deck is empty, so the game would already be over (R-11.1)")
     if given_out_of_play is not None and given_out_of_play != out_of_play:
@@ -357,7 +354,7 @@ def load_position(d) -> State:
         rng_value = d["rng"]                      # to_dict writes it as a decimal string
         if isinstance(rng_value, str) and rng_value.strip().isdigit():
             rng_value = int(rng_value)
-        if isinstance(rng_value, bool) or not isinstance(rng_value, int):
+        if not is_int(rng_value):
             raise ValueError(f"rng: expected an integer, got {d['rng']!r:.60}")
         if not 0 <= rng_value < 2 ** 64:
             raise ValueError("rng: out of range")
@@ -375,7 +372,7 @@ def load_position(d) -> State:
             raise ValueError(f"turn: {exc}") from None
         if turn.get("leader") != leader:
             raise ValueError("turn.leader: differs from leader")
-        if turn["phase"] != _PHASE_OVER:
+        if turn["phase"] != _PHASE["over"]:
             _check_game_goes_on(conceded, n, turn["decider"], "turn.decider")
         state._refresh()
         if state._probe_code():

@@ -9,7 +9,7 @@ from .cards import CARD_COPIES, CARD_MODE, CARD_NAMES, card_id
 MODES = ("republic", "imperium")
 
 
-def _is_int(value) -> bool:
+def is_int(value) -> bool:
     # bool is an int subclass, but True is never a count
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -37,16 +37,16 @@ class GameConfig:
     removed: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if not _is_int(self.num_players) or not 2 <= self.num_players <= 5:
+        if not is_int(self.num_players) or not 2 <= self.num_players <= 5:
             raise ValueError(f"num_players must be an integer from 2 to 5, got {self.num_players!r}")
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
-        if not _is_int(self.petition_size) or not 2 <= self.petition_size <= 3:
+        if not is_int(self.petition_size) or not 2 <= self.petition_size <= 3:
             raise ValueError(f"petition_size must be 2 or 3, got {self.petition_size!r}")
-        if not _is_int(self.refill_size) or not 1 <= self.refill_size <= 20:
+        if not is_int(self.refill_size) or not 1 <= self.refill_size <= 20:
             raise ValueError(f"refill_size must be an integer from 1 to 20, got {self.refill_size!r}")
         if self.in_town_sites is not None and (
-            not _is_int(self.in_town_sites) or not 1 <= self.in_town_sites <= 6
+            not is_int(self.in_town_sites) or not 1 <= self.in_town_sites <= 6
         ):
             raise ValueError(f"in_town_sites must be an integer from 1 to 6, got {self.in_town_sites!r}")
         if not isinstance(self.copies, Mapping):
@@ -54,7 +54,7 @@ class GameConfig:
         for name, count in self.copies.items():
             if card_id(name, "copies") == 0:
                 raise ValueError("copies: the 6 Jacks are not a building (copies names Order cards)")
-            if not _is_int(count) or not 0 <= count <= 12:
+            if not is_int(count) or not 0 <= count <= 12:
                 raise ValueError(f"copies[{name!r}] must be an integer from 0 to 12, got {count!r}")
         if isinstance(self.removed, (str, bytes, Mapping)):
             raise ValueError("removed must be a list of building names")

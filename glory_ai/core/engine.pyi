@@ -9,6 +9,7 @@ TERMINAL: int
 NUM_ACTIONS: int
 OBSERVATION_TENSOR_SIZE: int
 PHASE_NAMES: dict[int, str]
+CONCEDED_FLAG: int
 
 def observation_tensor_layout(num_players: int = ...) -> list[tuple[str, int]]: ...
 def _card_tables() -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]: ...

@@ -44,6 +44,9 @@ _SKIP_TEXT = {
     PH_SENATE: "senate: skip",
 }
 
+# the players[k].turn_state flag of a player who conceded (for the position loader)
+CONCEDED_FLAG = P_CONCEDED
+
 cdef uint16_t _legal_buf[MAX_LEGAL]
 
 # A free list of GameState blocks: search clones states constantly, and a 4 KiB malloc +
