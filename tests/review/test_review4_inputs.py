@@ -53,17 +53,13 @@ def test_bare_State_constructor_is_refused_not_a_crash():
     r = _run("""
         import glory_ai
         try:
-            s = glory_ai.State()
-        except TypeError:
+            glory_ai.State()
+        except TypeError as exc:
+            assert "new_initial_state" in str(exc) and "from_dict" in str(exc), exc
             print("refused")
-            raise SystemExit(0)
-        assert 2 <= s.num_players <= 5, s.num_players
-        s._check_invariants()
-        s.clone(); s.to_dict(); s.scores()
-        print("ok")
     """)
-    assert r.returncode == 0 and r.stdout.split()[-1:] in (["refused"], ["ok"]), \
-        f"rc {r.returncode}: {r.stderr[-300:]}"
+    assert r.returncode == 0 and r.stdout.split()[-1:] == ["refused"], \
+        f"rc {r.returncode}: {r.stdout[-100:]} {r.stderr[-300:]}"
 
 
 # =======================================================================================
@@ -142,13 +138,11 @@ def test_too_many_out_of_town_structures_get_a_clear_message():
 # Findings: Game(...) arguments
 
 
-def test_removed_as_an_iterator_is_honoured_or_refused():
+def test_removed_as_an_iterator_is_honoured():
     bar = CARD_NAMES.index("Bar")
-    try:
-        game = Game(2, removed=iter(["Bar"]))
-    except (TypeError, ValueError):
-        return
+    game = Game(2, removed=iter(["Bar"]))
     assert game.config.deck_copies()[bar] == 0
+    assert game.config.variant()["removed"] == ["Bar"]
 
 
 @pytest.mark.parametrize("variant", [{"copies": {"Jack": 0}}, {"removed": ["Jack"]}],
