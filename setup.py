@@ -21,7 +21,7 @@ extensions = [
     Extension(
         "glory_ai.core.engine",
         ["glory_ai/core/engine.pyx"],
-        include_dirs=["csrc"],
+        include_dirs=["glory_ai/core/include"],
         extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
         define_macros=[] if DEBUG else [("NDEBUG", "1")],
     ),

@@ -1,4 +1,4 @@
-"""A readable text rendering of a state (str(state))."""
+"""A readable text rendering of a state (str(state), State.observation_string)."""
 from __future__ import annotations
 
 
@@ -16,22 +16,42 @@ def _cards(names) -> str:
     return ", ".join(out)
 
 
-def render(state) -> str:
-    d = state.to_dict()
-    lines = [f"Glory to Rome ({d['mode']}, {d['num_players']} players), turn {d['turn']['turn_number'] + 1}, "
-             f"leader P{d['leader']}" + (f", led role {state.led_role}" if state.led_role else "")]
+def render(state, observer: int | None = None) -> str:
+    """The position as text; with `observer`, only what that player knows (other hands and
+    vaults as their sizes and public parts, the deck as its size)."""
+    d = state.to_dict() if observer is None else state.observation(observer)
+    turn = d["turn"]
+    led = state.led_role()
+    title = (f"Glory to Rome ({d['mode']}, {d['num_players']} players), turn {turn['number'] + 1}, "
+             f"leader P{d['leader']}" + (f", led role {led}" if led else ""))
+    if observer is not None:
+        title += f" (as seen by P{observer})"
+    lines = [title]
     if state.is_terminal():
         lines.append(f"GAME OVER ({state.end_reason()}): winners {['P%d' % p for p in state.winners()]}")
     else:
         lines.append(f"phase {state.phase()}, P{state.current_player()} to decide")
-    lines.append(f"deck {len(d['deck'])}  jacks {d['jack_pile']}  pool: {_cards(d['pool'])}")
+    deck_size = d["deck_size"] if observer is not None else len(d["deck"])
+    lines.append(f"deck {deck_size}  jacks {d['jack_pile']}  pool: {_cards(d['pool'])}")
     sites = " ".join(f"{m[:2]} {d['sites']['in_town'][m]}/{d['sites']['out_of_town'][m]}"
                      for m in d["sites"]["in_town"])
     lines.append(f"sites in/out of town: {sites}")
     scores = state.scores()
     for p, pd in enumerate(d["players"]):
-        lines.append(f"P{p}: {scores[p]} VP, influence {state.influence(p)}, hand {len(pd['hand'])}: {_cards(pd['hand'])}")
+        status = ", CONCEDED" if state.has_conceded(p) else ""
+        if "hand" in pd:
+            hand = f"hand {len(pd['hand'])}: {_cards(pd['hand'])}"
+        else:
+            known = f" (known: {_cards(pd['known_hand'])})" if pd["known_hand"] else ""
+            hand = f"hand {pd['hand_size']}{known}"
+        vp = f"{scores[p]} VP" if observer is None or p == observer else "VP hidden"
+        lines.append(f"P{p}{status}: {vp}, influence {state.influence(p)}, {hand}")
         for key in ("camp", "stockpile", "vault", "clientele"):
+            if key == "vault" and "vault" not in pd:
+                if pd["vault_size"]:
+                    known = f" (known: {_cards(pd['known_vault'])})" if pd["known_vault"] else ""
+                    lines.append(f"    vault: {pd['vault_size']} cards{known}")
+                continue
             if pd[key]:
                 lines.append(f"    {key}: {_cards(pd[key])}")
         for s in pd["structures"]:

@@ -8,10 +8,11 @@ from collections.abc import Mapping
 
 from .cards import CARD_MATERIAL, CARD_NAMES, JACK, MATERIALS, MATERIAL_VALUE, card_id, material_id
 from .config import GameConfig, is_int
-from .core.engine import CONCEDED_FLAG, PHASE_NAMES, State
+from .core import engine
+from .core.engine import CONCEDED_FLAG, State
 
 _TOP_KEYS = {"format", "version", "num_players", "mode", "variant", "seed", "leader", "pool",
-             "deck", "out_of_play", "jack_pile", "sites", "players", "turn", "rng"}
+             "deck", "out_of_play", "jack_pile", "sites", "players", "turn", "functions_used", "rng"}
 _PLAYER_ZONES = ("hand", "camp", "stockpile", "vault", "clientele")
 _PLAYER_KEYS = set(_PLAYER_ZONES) | {"influence", "structures", "known_hand", "known_vault",
                                      "turn_state", "lacks"}
@@ -21,7 +22,6 @@ NUM_TYPES = len(CARD_NAMES)
 # players[k].turn_state: per-turn counters and flags (P_* in engine.pxd: 1 led or followed,
 # 2 thought, 4 crafted, 8 conceded)
 _TURN_STATE_LIMITS = {"camp_units": 255, "flags": 15, "jacks_played": 6}
-_PHASE = {name: phase for phase, name in PHASE_NAMES.items()}
 
 
 def _optional_mapping(d: Mapping, key: str, field: str, expected: str) -> Mapping:
@@ -60,45 +60,6 @@ def _check_keys(d: Mapping, allowed: set, field: str) -> None:
         raise ValueError(f"{field}: unknown field(s) {unknown}")
 
 
-# Ranges of the turn fields (the engine indexes arrays with them, so a malformed file
-# must be refused here rather than reach the C core).
-_TURN_LIMITS = {"think_ctx": 3, "petition_role": 5, "petition_picked": 3, "petition_last": 44,
-                "stack_n": 64, "cur_role": 6, "cur_src": 2, "cur_parts": 7, "leg_last": 44,
-                "give_kind": 3, "fountain_card": 44, "pending_end": 5, "eot_step": 2,
-                "action_base": 64, "end_reason": 5, "winners_mask": 31, "extra_ok": 1}
-
-
-def _check_turn(turn: Mapping, n: int) -> None:
-    for key, value in turn.items():
-        if isinstance(value, list):
-            if not all(is_int(v) and 0 <= v <= 255 for v in value):
-                raise ValueError(f"turn.{key}: expected a list of small non-negative integers")
-        elif not is_int(value) or value < 0:
-            raise ValueError(f"turn.{key}: expected a non-negative integer, got {value!r}")
-    if turn.get("phase") not in PHASE_NAMES:
-        raise ValueError(f"turn.phase: {turn.get('phase')!r} is not a decision phase")
-    for key in ("leader", "decider", "actor"):
-        if key in turn and turn[key] >= n:
-            raise ValueError(f"turn.{key}: must be a player 0..{n - 1}")
-    for key in ("pos", "victim_pos"):
-        if key in turn and turn[key] > n:
-            raise ValueError(f"turn.{key}: must be at most {n}")
-    if "led_role" in turn and turn["led_role"] > 5 and turn["led_role"] != 255:
-        raise ValueError("turn.led_role: 0..5 or 255 (none)")
-    if "give_mat" in turn and turn["give_mat"] > 5 and turn["give_mat"] != 255:
-        raise ValueError("turn.give_mat: 0..5 or 255 (none)")
-    for key, high in _TURN_LIMITS.items():
-        if key in turn and turn[key] > high:
-            raise ValueError(f"turn.{key}: must be at most {high}")
-    if turn.get("phase") == _PHASE["legionary_give"] and turn.get("give_mat", 255) > 5:
-        raise ValueError("turn.give_mat: a victim's choice needs a material 0..5")
-    if turn.get("phase") == _PHASE["petition"] and turn.get("petition_role", 0) > 5:
-        raise ValueError("turn.petition_role: 0..5")
-    for key in ("stack_kind", "stack_role"):
-        if key in turn and any(v > 6 for v in turn[key]):
-            raise ValueError(f"turn.{key}: unknown entry")
-
-
 def _check_game_goes_on(conceded: list, n: int, decider: int, field: str) -> None:
     # a game in progress has at least two players left, and a conceded one decides nothing
     if n - len(conceded) < 2:
@@ -108,10 +69,34 @@ def _check_game_goes_on(conceded: list, n: int, decider: int, field: str) -> Non
         raise ValueError(f"{field}: player {decider} has conceded and cannot decide")
 
 
+def _check_format(d: Mapping) -> None:
+    # hand-written positions may omit format and version; a saved one must be readable
+    if "format" in d and d["format"] != engine.POSITION_FORMAT:
+        raise ValueError(f"format: expected {engine.POSITION_FORMAT!r}, got {d['format']!r:.60}")
+    if "version" in d and d["version"] != engine.POSITION_VERSION:
+        raise ValueError(f"version: this build reads position format version {engine.POSITION_VERSION}, "
+                         f"got {d['version']!r:.20} (version 1 kept the engine's internal turn fields; "
+                         f"save the position again with a current build)")
+
+
+def _functions_used(d: Mapping) -> int:
+    names = d.get("functions_used", [])
+    if not isinstance(names, list):
+        raise ValueError("functions_used: expected a list of building names")
+    mask = 0
+    for i, name in enumerate(names):
+        card = card_id(name, f"functions_used[{i}]")
+        if card == JACK:
+            raise ValueError(f"functions_used[{i}]: expected a building name")
+        mask |= 1 << card
+    return mask
+
+
 def load_position(d) -> State:
     if not isinstance(d, Mapping):
         raise ValueError(f"a position is a dict, got {type(d).__name__}")
     _check_keys(d, _TOP_KEYS, "position")
+    _check_format(d)
     if "num_players" not in d:
         raise ValueError("num_players: missing")
     n = _int(d["num_players"], "num_players", 2, 5)
@@ -126,12 +111,10 @@ def load_position(d) -> State:
     if not isinstance(players, list) or len(players) != n:
         raise ValueError(f"players: expected a list of {n} player dicts")
 
-    state = State.__new__(State)
-    state._load_config(config)
     seed = d.get("seed", 0)
-    if not is_int(seed):
-        raise ValueError(f"seed: expected an integer, got {seed!r}")
-    state._seed_rng(seed)
+    if not is_int(seed) or not 0 <= seed < 2 ** 64:
+        raise ValueError(f"seed: expected an integer from 0 to 2**64 - 1, got {seed!r}")
+    state = engine._new_blank_state(config, seed)
 
     used = [0] * NUM_TYPES
     conceded = []
@@ -144,7 +127,7 @@ def load_position(d) -> State:
 
     pool = _counts(d.get("pool", []), "pool", False)
     place(pool)
-    state._set_zone("pool", 0, pool)
+    engine._set_zone(state, "pool", 0, pool)
 
     for p, pd in enumerate(players):
         field = f"players[{p}]"
@@ -157,7 +140,7 @@ def load_position(d) -> State:
         for zone in _PLAYER_ZONES:
             zones[zone] = _counts(pd.get(zone, []), f"{field}.{zone}", zone in ("hand", "camp"))
             place(zones[zone])
-            state._set_zone(zone, p, zones[zone])
+            engine._set_zone(state, zone, p, zones[zone])
         if "known_hand" in pd:
             known_hand = _counts(pd["known_hand"], f"{field}.known_hand", True)
         else:
@@ -169,8 +152,8 @@ def load_position(d) -> State:
                 raise ValueError(f"{field}.known_hand: more {CARD_NAMES[x]} than in the hand")
             if known_vault[x] > zones["vault"][x]:
                 raise ValueError(f"{field}.known_vault: more {CARD_NAMES[x]} than in the vault")
-        state._set_zone("known_hand", p, known_hand)
-        state._set_zone("known_vault", p, known_vault)
+        engine._set_zone(state, "known_hand", p, known_hand)
+        engine._set_zone(state, "known_vault", p, known_vault)
 
         structures = pd.get("structures", [])
         if not isinstance(structures, list):
@@ -255,20 +238,25 @@ def load_position(d) -> State:
             if any(CARD_MATERIAL[x] == m and zones["hand"][x] for x in range(1, NUM_TYPES)):
                 raise ValueError(f"{field}.lacks: the hand holds {MATERIALS[m]}")
             lacks |= 1 << m
-        state._set_player(p, influence_sites, parsed, turn_state, lacks)
+        engine._set_player(state, p, influence_sites, parsed, turn_state, lacks)
 
     # A card held by the turn (the Fountain's drawn card) is in play too.
     # It is there exactly while its owner decides what to do with it.
     turn_given = d.get("turn")
-    if isinstance(turn_given, Mapping) and "fountain_card" in turn_given:
-        if turn_given.get("phase") == _PHASE["fountain"]:
-            held = _int(turn_given["fountain_card"], "turn.fountain_card", 1, NUM_TYPES - 1)
-            used[held] += 1
-            if used[held] > copies[held]:
-                raise ValueError(f"turn.fountain_card: {CARD_NAMES[held]}: {used[held]} copies placed "
-                                 f"but the {config.mode} deck has {copies[held]}")
-        elif turn_given["fountain_card"] != 0:
+    if turn_given is not None and not isinstance(turn_given, Mapping):
+        raise ValueError("turn: expected a dict (as written by to_dict)")
+    turn_given = dict(turn_given) if turn_given is not None else None
+    phase_given = turn_given.get("phase") if turn_given else None
+    if turn_given and turn_given.get("fountain_card") is not None:
+        if phase_given != "fountain":
             raise ValueError("turn.fountain_card: a Fountain holds a card only in the fountain phase")
+        held = card_id(turn_given["fountain_card"], "turn.fountain_card")
+        if held == JACK:
+            raise ValueError("turn.fountain_card: a Fountain draws an Order card")
+        used[held] += 1
+        if used[held] > copies[held]:
+            raise ValueError(f"turn.fountain_card: {CARD_NAMES[held]}: {used[held]} copies placed "
+                             f"but the {config.mode} deck has {copies[held]}")
 
     # Jacks
     jacks_placed = used[JACK]
@@ -304,8 +292,7 @@ def load_position(d) -> State:
     out_of_play[JACK] = 6 - used[JACK]
     # R-11.1(1): the game ends when the deck runs out (at once, or after the current
     # action: turn.pending_end), so only a finished or ending game has an empty deck
-    if not deck and not (isinstance(turn_given, Mapping) and (turn_given.get("phase") == _PHASE["over"]
-                                                               or turn_given.get("pending_end"))):
+    if not deck and not (turn_given and (phase_given == "over" or turn_given.get("pending_end"))):
         raise ValueError("deck: the deck is empty, so the game would already be over (R-11.1)")
     if given_out_of_play is not None and given_out_of_play != out_of_play:
         wrong = next(x for x in range(NUM_TYPES) if given_out_of_play[x] != out_of_play[x])
@@ -313,10 +300,8 @@ def load_position(d) -> State:
                          f"rest of the position leaves {out_of_play[wrong]} out of play")
     if len(deck) > 255:
         raise ValueError("deck: at most 255 cards")
-    state._set_zone("out_of_play", 0, out_of_play)
-    state._set_deck(deck)
-    if shuffle:
-        state._shuffle_deck()
+    engine._set_zone(state, "out_of_play", 0, out_of_play)
+    engine._set_deck(state, deck, shuffle)
 
     # Sites
     in_town, out_town = [], []
@@ -349,7 +334,7 @@ def load_position(d) -> State:
         out_town.append(o_count)
 
     leader = _int(d.get("leader", 0), "leader", 0, n - 1)
-    state._set_misc(jack_pile, in_town, out_town, leader)
+    engine._set_misc(state, jack_pile, in_town, out_town, leader, _functions_used(d))
     if "rng" in d:
         rng_value = d["rng"]                      # to_dict writes it as a decimal string
         if isinstance(rng_value, str) and rng_value.strip().isdigit():
@@ -358,29 +343,21 @@ def load_position(d) -> State:
             raise ValueError(f"rng: expected an integer, got {d['rng']!r:.60}")
         if not 0 <= rng_value < 2 ** 64:
             raise ValueError("rng: out of range")
-        state._set_rng(rng_value)
+        engine._set_rng(state, rng_value)
 
-    if "turn" in d:
-        turn = d["turn"]
-        if not isinstance(turn, Mapping):
-            raise ValueError("turn: expected a dict (as written by to_dict)")
-        turn = {k: v for k, v in turn.items() if k != "phase_name"}
-        _check_turn(turn, n)
-        try:
-            state._set_turn(turn)
-        except (TypeError, ValueError, OverflowError, KeyError) as exc:
-            raise ValueError(f"turn: {exc}") from None
-        if turn.get("leader") != leader:
+    if turn_given is not None:
+        engine._set_turn(state, turn_given)
+        if state.leader() != leader:
             raise ValueError("turn.leader: differs from leader")
-        if turn["phase"] != _PHASE["over"]:
-            _check_game_goes_on(conceded, n, turn["decider"], "turn.decider")
-        state._refresh()
-        if state._probe_code():
-            raise ValueError(f"turn: the turn fields (phase {turn['phase']}, player "
-                             f"{turn['decider']}) do not fit the position")
+        if not state.is_terminal():
+            _check_game_goes_on(conceded, n, state.current_player(), "turn.decider")
+        code = state._probe_code()
+        if code:
+            raise ValueError(f"turn: the turn (phase {phase_given!r}, player {state.current_player()}) "
+                             f"does not fit the position: {engine.INVARIANT_TEXT.get(code, code)}")
     else:
         _check_game_goes_on(conceded, n, leader, "leader")
-        state._begin()
+        engine._begin(state)
     try:
         state._check_invariants()
     except AssertionError as exc:

@@ -74,7 +74,7 @@ def run(seconds: float = 2.0, progress=print) -> dict:
         apply_ns = _cycling_ns(samples, lambda sa: sa[0].clone().apply_action(sa[1])) - clone_many_ns
         apply_fast_ns = (_cycling_ns(samples, lambda sa: sa[0].clone()._apply_unchecked(sa[1]))
                          - clone_many_ns)
-        mid = next(s for s in states if s.deck_size < 100 and not s.is_terminal())
+        mid = next(s for s in states if s.deck_size() < 100 and not s.is_terminal())
         det_c = statistics.median(mid._bench_determinize(1, 50000) for _ in range(5))
         det_py = _median_ns(functools.partial(mid.determinize, 1, 7), 20000)
         rate = playout_rate(num_players, seconds)

@@ -28,16 +28,16 @@ def _play(args) -> int:
     while not state.is_terminal():
         action = policy.choice(state.legal_actions())
         if args.verbose:
-            if state.turn_number != last_turn:
-                last_turn = state.turn_number
-                print(f"-- turn {state.turn_number + 1}, leader P{state.leader}")
+            if state.turn_number() != last_turn:
+                last_turn = state.turn_number()
+                print(f"-- turn {state.turn_number() + 1}, leader P{state.leader()}")
             print(f"   P{state.current_player()}: {state.action_to_string(action)}")
         state.apply_action(action)
-        turns = state.turn_number
+        turns = state.turn_number()
     print(state)
     print()
     print(f"Random {args.players}-player {args.mode} game, seed {args.seed}: "
-          f"{turns + 1} turns, {state.decisions} decisions, ended by {state.end_reason()}")
+          f"{turns + 1} turns, {state.decisions()} decisions, ended by {state.end_reason()}")
     print(f"{'player':>8} {'VP':>4} {'influence':>10} {'vault':>6} {'bonus':>6} {'hand':>5}")
     for p in range(args.players):
         b = state.score_breakdown(p)

@@ -21,8 +21,8 @@ VARIANT_KEYS = ("petition_size", "refill_size", "in_town_sites", "copies", "remo
 class GameConfig:
     """Everything that defines the rules of one game.
 
-    ``petition_size``: Republic petition size (R-6.6, ruling A1; Imperium is always 3, or 2
-    with Circus). ``refill_size``: hand refill size before Shrine/Temple (R-7.2).
+    ``petition_size``: Republic petition size (R-6.6, ruling A1; default 2). Imperium
+    petitions are 3 cards, 2 with Circus, so the option is refused there. ``refill_size``: hand refill size before Shrine/Temple (R-7.2).
     ``in_town_sites``: in-town sites per material (default: the number of players, R-4.2).
     ``copies``: copies per building name (overrides cards.csv). ``removed``: building names
     taken out of the deck.
@@ -30,7 +30,7 @@ class GameConfig:
 
     num_players: int = 2
     mode: str = "republic"
-    petition_size: int = 2
+    petition_size: int | None = None
     refill_size: int = 5
     in_town_sites: int | None = None
     copies: Mapping[str, int] = field(default_factory=dict)
@@ -41,6 +41,11 @@ class GameConfig:
             raise ValueError(f"num_players must be an integer from 2 to 5, got {self.num_players!r}")
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
+        if self.mode == "imperium" and self.petition_size is not None:
+            raise ValueError("petition_size applies to the Republic mode only: Imperium petitions "
+                             "take 3 cards (2 with Circus)")
+        if self.petition_size is None:
+            object.__setattr__(self, "petition_size", 3 if self.mode == "imperium" else 2)
         if not is_int(self.petition_size) or not 2 <= self.petition_size <= 3:
             raise ValueError(f"petition_size must be 2 or 3, got {self.petition_size!r}")
         if not is_int(self.refill_size) or not 1 <= self.refill_size <= 20:
@@ -104,7 +109,9 @@ class GameConfig:
 
     def variant(self) -> dict:
         """The JSON-safe variant options (for to_dict and records)."""
-        out: dict = {"petition_size": self.petition_size, "refill_size": self.refill_size}
+        out: dict = {"refill_size": self.refill_size}
+        if self.mode == "republic":
+            out = {"petition_size": self.petition_size, **out}
         if self.in_town_sites is not None:
             out["in_town_sites"] = self.in_town_sites
         if self.copies:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .cards import CARD_NAMES, card_id
 from .config import GameConfig
-from .core.engine import NUM_ACTIONS, TERMINAL, State
+from .core.engine import NUM_ACTIONS, TERMINAL, State, _seed_value
 
 NUM_DISTINCT_ACTIONS = NUM_ACTIONS
 
@@ -27,18 +27,37 @@ class Game:
     """
 
     def __init__(self, num_players: int = 2, mode: str = "republic", **variant) -> None:
-        self.config = GameConfig.from_options(num_players, mode, **variant)
+        self._config = GameConfig.from_options(num_players, mode, **variant)
 
-    @property
+    @classmethod
+    def from_config(cls, config: GameConfig) -> "Game":
+        """The Game of an existing GameConfig."""
+        if not isinstance(config, GameConfig):
+            raise TypeError(f"expected a GameConfig, got {type(config).__name__}")
+        game = cls.__new__(cls)
+        game._config = config
+        return game
+
+    def config(self) -> GameConfig:
+        """The validated rules of this game (player count, mode, variant options)."""
+        return self._config
+
     def num_players(self) -> int:
-        return self.config.num_players
+        return self._config.num_players
 
-    @property
     def mode(self) -> str:
-        return self.config.mode
+        """'republic' or 'imperium'."""
+        return self._config.mode
 
     def num_distinct_actions(self) -> int:
+        """The size of the fixed action space (the same in every state)."""
         return NUM_DISTINCT_ACTIONS
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, Game) and other._config == self._config
+
+    def __hash__(self) -> int:
+        return hash(repr(self))
 
     def new_initial_state(self, seed: int = 0, deck: list[str] | None = None) -> State:
         """A freshly dealt game (R-4); the deal is a pure function of the seed.
@@ -47,13 +66,12 @@ class Game:
         dealt player by player from the top, then the first-leader cards (R-4.5, R-4.6).
         Cards not listed lie below in an order shuffled from the seed.
         """
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise ValueError(f"seed must be an integer, got {seed!r}")
+        seed = _seed_value(seed)
         top = None
         if deck is not None:
             if isinstance(deck, str) or not hasattr(deck, "__iter__"):
                 raise ValueError("deck: expected a list of card names, top first")
-            copies = self.config.deck_copies()
+            copies = self._config.deck_copies()
             top = []
             for i, name in enumerate(deck):
                 card = card_id(name, f"deck[{i}]")
@@ -61,11 +79,14 @@ class Game:
                     raise ValueError(f"deck[{i}]: Jacks are not in the deck")
                 top.append(card)
                 if top.count(card) > copies[card]:
-                    raise ValueError(f"deck: more {CARD_NAMES[card]} than the {self.mode} deck holds ({copies[card]})")
-        return State._new_game(self.config, seed, top)
+                    raise ValueError(f"deck: more {CARD_NAMES[card]} than the {self.mode()} deck holds ({copies[card]})")
+            if len(top) > sum(copies) - copies[0]:
+                raise ValueError("deck: more cards than the deck holds")
+        return State._new_game(self._config, seed, top)
 
     def __repr__(self) -> str:
-        return f"Game(num_players={self.num_players}, mode={self.mode!r}, **{self.config.variant()})"
+        options = "".join(f", {k}={v!r}" for k, v in self._config.variant().items())
+        return f"Game(num_players={self.num_players()}, mode={self.mode()!r}{options})"
 
 
 __all__ = ["Game", "GameConfig", "State", "TERMINAL", "NUM_DISTINCT_ACTIONS"]

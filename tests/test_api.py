@@ -11,9 +11,9 @@ from glory_ai import Game, State
 
 def test_game_defaults_and_variants():
     game = Game(3)
-    assert game.num_players == 3 and game.mode == "republic"
-    assert game.config.petition_size == 2
-    assert Game(2, mode="Imperium").mode == "imperium"
+    assert game.num_players() == 3 and game.mode() == "republic"
+    assert game.config().petition_size == 2
+    assert Game(2, mode="Imperium").mode() == "imperium"
     assert game.num_distinct_actions() == glory_ai.NUM_DISTINCT_ACTIONS
 
 
@@ -61,7 +61,7 @@ def test_illegal_action_raises_and_leaves_state_unchanged():
         state.apply_action(-1)
     with pytest.raises(ValueError):
         state.apply_action(10**9)
-    with pytest.raises(ValueError, match="integer"):
+    with pytest.raises(TypeError, match="integer"):
         state.apply_action("think: take Jack")
     with pytest.raises(ValueError, match="not a legal action"):
         state.string_to_action("architect: lay Nothing")
@@ -237,8 +237,16 @@ def test_turn_field_errors_name_the_field():
     with pytest.raises(ValueError, match="turn"):
         State.from_dict(d)
     d = Game(3).new_initial_state(1).to_dict()
-    del d["turn"]["demand"]
-    with pytest.raises(ValueError, match="demand"):
+    d["turn"]["legionary"]["demand"] = ["Brick", "Gold"]
+    with pytest.raises(ValueError, match=r"turn.legionary.demand\[1\]"):
+        State.from_dict(d)
+    d = Game(3).new_initial_state(1).to_dict()
+    d["turn"]["queue"]["front"] = [{"kind": "grant", "role": "Craftsman"}]
+    with pytest.raises(ValueError, match=r"turn.queue.front\[0\]"):
+        State.from_dict(d)
+    d = Game(3).new_initial_state(1).to_dict()
+    d["turn"]["lead_role"] = "Patron"
+    with pytest.raises(ValueError, match="unknown field.*lead_role"):
         State.from_dict(d)
 
 

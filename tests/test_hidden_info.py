@@ -43,7 +43,7 @@ def public_view(state, observer):
 
 def test_determinizing_never_changes_what_the_observer_knows():
     for state in samples():
-        for observer in range(state.num_players):
+        for observer in range(state.num_players()):
             obs = state.observation(observer)
             key = state.information_state_key(observer)
             tensor = state.observation_tensor(observer)
@@ -79,7 +79,7 @@ def test_changing_a_knowable_card_changes_the_views():
         assert other.information_state_key(observer) != state.information_state_key(observer)
         assert not np.array_equal(other.observation_tensor(observer), state.observation_tensor(observer))
         # ... while a player who cannot see that hand notices nothing
-        for q in range(state.num_players):
+        for q in range(state.num_players()):
             if q != observer:
                 assert other.information_state_key(q) == state.information_state_key(q)
         checked += 1
@@ -100,13 +100,13 @@ def test_public_zone_changes_are_seen_by_everyone():
 
 def test_determinization_is_consistent_and_playable():
     for state in samples():
-        for observer in range(state.num_players):
+        for observer in range(state.num_players()):
             world = state.determinize(observer, 99)
             world._check_invariants()
             d, w = state.to_dict(), world.to_dict()
             assert w["players"][observer]["hand"] == d["players"][observer]["hand"]
             assert w["players"][observer]["vault"] == d["players"][observer]["vault"]
-            for q in range(state.num_players):
+            for q in range(state.num_players()):
                 for key in ("camp", "stockpile", "clientele", "influence", "structures",
                             "known_hand", "known_vault"):
                     assert w["players"][q][key] == d["players"][q][key]
@@ -180,7 +180,7 @@ def test_observation_is_json_safe_and_hides_others_hands():
     for observer in range(4):
         obs = json.loads(json.dumps(state.observation(observer)))
         assert "deck" not in obs and "rng" not in obs
-        assert obs["deck_size"] == state.deck_size
+        assert obs["deck_size"] == state.deck_size()
         for q, pd in enumerate(obs["players"]):
             assert pd["hand_size"] == len(state.zone("hand", q))
             if q == observer:

@@ -377,7 +377,7 @@ def test_fountain_determinize_keeps_the_drawers_card_and_resamples_for_others():
     s = _fountain_drawn(["Temple", "Road"])
     for seed in range(10):
         w = s.determinize(0, seed)
-        assert w.to_dict()["turn"]["fountain_card"] == NAMES.index("Temple")
+        assert w.to_dict()["turn"]["fountain_card"] == "Temple"
         assert "fountain: keep Temple" in w.legal_action_strings()
         assert w.information_state_key(0) == s.information_state_key(0)
     seen = {s.determinize(1, seed).to_dict()["turn"]["fountain_card"] for seed in range(30)}
@@ -413,7 +413,7 @@ def test_mid_legionary_views_of_a_bystander():
     assert obs["players"][0]["known_hand"] == ["Atrium"]
     assert obs["turn"]["decider"] == 1
     assert "hand" not in obs["players"][1] and obs["players"][1]["known_hand"] == ["Jack"]
-    assert obs["turn"]["demand"][MATERIALS.index("Brick")] == 1
+    assert obs["turn"]["legionary"]["demand"] == ["Brick"]
     key = s.information_state_key(2)
     for seed in range(20):
         w = s.determinize(2, seed)

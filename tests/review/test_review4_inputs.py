@@ -141,8 +141,8 @@ def test_too_many_out_of_town_structures_get_a_clear_message():
 def test_removed_as_an_iterator_is_honoured():
     bar = CARD_NAMES.index("Bar")
     game = Game(2, removed=iter(["Bar"]))
-    assert game.config.deck_copies()[bar] == 0
-    assert game.config.variant()["removed"] == ["Bar"]
+    assert game.config().deck_copies()[bar] == 0
+    assert game.config().variant()["removed"] == ["Bar"]
 
 
 @pytest.mark.parametrize("variant", [{"copies": {"Jack": 0}}, {"removed": ["Jack"]}],
@@ -215,12 +215,15 @@ def test_bad_seeds_are_refused_naming_the_argument(call):
 # Good behaviour (unmarked): surfaces no other test pins down
 
 
-@pytest.mark.parametrize("bad", [-1, NUM_DISTINCT_ACTIONS, 1.0, True, None, "1",
-                                 np.bool_(True), [0]])
-def test_apply_action_refuses_bad_ids_with_value_error_and_no_change(bad):
+@pytest.mark.parametrize("bad, error", [
+    (-1, ValueError), (NUM_DISTINCT_ACTIONS, ValueError), (1.0, TypeError), (True, TypeError),
+    (None, TypeError), ("1", TypeError), (np.bool_(True), TypeError), ([0], TypeError)])
+def test_apply_action_refuses_bad_ids_and_changes_nothing(bad, error):
+    # one convention everywhere: a non-integer is a TypeError, an integer out of range
+    # (or not legal) a ValueError
     s = _mid_state()
     before = s._raw_bytes()
-    with pytest.raises(ValueError):
+    with pytest.raises(error):
         s.apply_action(bad)
     assert s._raw_bytes() == before
 
@@ -285,11 +288,12 @@ def test_terminal_state_refuses_moves_but_answers_queries():
     assert State.from_dict(s.to_dict())._raw_bytes() == s._raw_bytes() == before
 
 
-def test_random_playout_with_non_positive_budget_does_nothing():
+def test_random_playout_with_a_zero_budget_does_nothing_and_a_negative_one_is_refused():
     s = _mid_state()
     before = s._raw_bytes()
     assert s.random_playout(0, max_decisions=0) == 0
-    assert s.random_playout(0, max_decisions=-5) == 0
+    with pytest.raises(ValueError, match="max_decisions"):
+        s.random_playout(0, max_decisions=-5)
     assert s._raw_bytes() == before
 
 
@@ -310,8 +314,17 @@ def test_game_refuses_bad_arguments_naming_them(kwargs, field):
 
 @pytest.mark.parametrize("seed", [True, 1.0, "1", None])
 def test_new_initial_state_refuses_non_integer_seeds(seed):
+    with pytest.raises(TypeError, match="seed"):
+        Game(2).new_initial_state(seed)
+
+
+@pytest.mark.parametrize("seed", [-1, 2 ** 64])
+def test_seeds_outside_the_generator_range_are_refused_not_wrapped(seed):
     with pytest.raises(ValueError, match="seed"):
         Game(2).new_initial_state(seed)
+    with pytest.raises(ValueError, match="seed"):
+        Game(2).new_initial_state(1).determinize(0, seed)
+    assert Game(2).new_initial_state(2 ** 64 - 1).to_dict() != Game(2).new_initial_state(0).to_dict()
 
 
 @pytest.mark.parametrize("mutate, field", [

@@ -123,7 +123,7 @@ class Tracker:
         self.known_vault = [Counter() for _ in range(n)]
         # revealed this turn and still in hand: lowered by public exits only (the ruling)
         self.revealed = [Counter() for _ in range(n)]
-        self.turn_number = d0["turn"]["turn_number"]
+        self.turn_number = d0["turn"]["number"]
         self.stats = Counter()
         self._public_cache = (None, None)
 
@@ -228,8 +228,8 @@ class Tracker:
             self.revealed[p] = +r
             # 4. vault entries from public zones become known
             self.known_vault[p].update(pub_vault[p])
-        if d1["turn"]["turn_number"] != self.turn_number:
-            self.turn_number = d1["turn"]["turn_number"]
+        if d1["turn"]["number"] != self.turn_number:
+            self.turn_number = d1["turn"]["number"]
             self.revealed = [Counter() for _ in range(self.n)]
 
 
@@ -393,7 +393,7 @@ def compare_run(state: State, choose, label: str, seed: int = 0, max_steps: int 
                 check_views_every: int = 1):
     """Play `state` with `choose(state) -> action` and compare the tracker with the engine
     after every decision. Returns (decisions, tracker statistics)."""
-    n = state.num_players
+    n = state.num_players()
     d0 = state.to_dict()
     tracker = Tracker(d0)
     steps = 0

@@ -222,7 +222,10 @@ def configs(n_games, salt, kind="standard", **variant):
         mode = ("republic", "imperium")[(i // 4) % 2]
         bias = (0.0, 0.5, 0.8)[i % 3]
         seed = 1000 * salt + i
-        spec = {"n": n, "mode": mode, "seed": seed, "bias": bias, "variant": dict(variant)}
+        options = dict(variant)
+        if mode == "imperium":
+            options.pop("petition_size", None)      # a Republic option
+        spec = {"n": n, "mode": mode, "seed": seed, "bias": bias, "variant": options}
         if kind == "rich":
             spec["variant"]["copies"] = RICH[mode]
         elif kind == "forum":
@@ -546,7 +549,7 @@ def test_reference_lead_follow_options_every_decision():
             return
         strs = payload
         p = state.current_player()
-        ref = ref_options(d0, phase, p, state.led_role)
+        ref = ref_options(d0, phase, p, state.led_role())
         got = set(strs)
         assert len(got) == len(strs), "duplicate strings"
         assert got == ref, (phase, p, sorted(got - ref), sorted(ref - got), d0["players"][p]["hand"])

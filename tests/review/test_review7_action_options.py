@@ -9,23 +9,22 @@ written from RULES.md, cards.csv and docs/notation.md (strings) without reading 
 engine's rules code. Turn fields learned by observing the API (documented in
 docs/notation.md / docs/engine.md only loosely):
 
-* ``turn.actor`` acts; ``turn.cur_role`` is the role of the current action, indexed like
-  the materials (0 Laborer, 1 Craftsman, 2 Architect, 3 Legionary, 4 Merchant, 5 Patron);
-  ``turn.led_role`` likewise.
-* ``turn.cur_parts`` is a bit set of the parts of the current action already done:
-  1 = the base part (Patron pool hire, Laborer pool take, Merchant stockpile vault *or*
-  Atrium draw -- R-8.6.2 "instead", so one bit), 2 = the Bar hire, 4 = the hand part
+* ``turn.actor`` acts; ``turn.action.role`` is the role of the current action;
+  ``turn.led_role`` the led role (names).
+* ``turn.action.parts`` lists the parts of the current action already done: "main" = the
+  base part (Patron pool hire, Laborer pool take, Merchant stockpile vault *or* Atrium
+  draw -- R-8.6.2 "instead", so one part), "deck" = the Bar hire, "hand" = the hand part
   (Aqueduct hire, Dock move, Basilica vault). No part done -> ``<role>: skip`` is offered;
-  otherwise ``<role>: done``. (In phase "fountain" bit 1 means "card drawn".)
-* ``turn.cur_src``: 0 an ordinary (camp / client) action, 1 an upon-completion grant,
-  2 a Bath hire's action.
-* The rest of the actor's queue (R-6.3, R-9.1.4; docs/engine.md): a front stack
-  ``stack_kind/stack_role/stack_count[0:stack_n]`` (top = last; kind 1 = a grant of
-  ``stack_role`` x count; kind 3 = the rest of a Patron action after a Bath hire, kind 4 =
-  the Stairway part -- not actions of a role), then ``ready`` further actions of the led
-  role (camp units, a Circus Maximus double), then ``pending_clients`` (counts per card
-  id, 0 = Jack, 1..44 = cards.csv names in alphabetical order), each giving an action only
-  if it matches the led role when reached. The current action is already taken off.
+  otherwise ``<role>: done``. (In phase "fountain" "main" means "card drawn".)
+* ``turn.action.source``: "main" an ordinary (camp / client) action, "grant" an
+  upon-completion grant, "bath" a Bath hire's action.
+* The rest of the actor's queue (R-6.3, R-9.1.4; docs/notation.md): a front stack
+  ``turn.queue.front`` (top = last; kind "grant" = a grant of ``role`` x count;
+  "patron_rest" = the rest of a Patron action after a Bath hire, "stairway" = the Stairway
+  part -- not actions of a role), then ``turn.queue.ready`` further actions of the led
+  role (camp units, a Circus Maximus double), then ``turn.queue.clients`` (card names),
+  each giving an action only if it matches the led role when reached. The current action
+  is already taken off.
 
 What the reference covers (all from RULES.md):
 
@@ -126,19 +125,19 @@ def ref_next_same_role(d):
     """R-9.1.4: is the next action in the actor's queue an action of the current role?
     Never for a Bath action (R-8.1.5)."""
     t = d["turn"]
-    p, cur = t["actor"], t["cur_role"]
-    if t["cur_src"] == 2:
+    p, cur = t["actor"], t["action"]["role"]
+    if t["action"]["source"] == "bath":
         return False
-    if t["stack_n"] > 0:
-        i = t["stack_n"] - 1
-        return t["stack_kind"][i] == 1 and t["stack_role"][i] == cur and t["stack_count"][i] >= 1
+    front = t["queue"]["front"]
+    if front:
+        top = front[-1]
+        return top["kind"] == "grant" and top["role"] == cur and top["count"] >= 1
     if cur != t["led_role"]:
         return False
-    if t["ready"] > 0:
+    if t["queue"]["ready"] > 0:
         return True
-    led = ROLE_BY_INDEX[t["led_role"]]
-    return any(n and matches_led(d, p, CARD_BY_ID[cid], led)
-               for cid, n in enumerate(t["pending_clients"]) if cid)
+    led = t["led_role"]
+    return any(matches_led(d, p, card, led) for card in t["queue"]["clients"])
 
 
 def ref_lay_options(d, p, cards, prefix):
@@ -173,32 +172,32 @@ def ref_add_options(d, p, cards, prefix, source=""):
 def ref_action_options(d):
     t = d["turn"]
     p = t["actor"]
-    r = ROLE_BY_INDEX[t["cur_role"]]
-    parts = t["cur_parts"]
+    r = t["action"]["role"]
+    parts = set(t["action"]["parts"])
     pl = d["players"][p]
     hand_orders = [c for c in pl["hand"] if c != "Jack"]
     pre = r.lower() + ":"
-    opts = {f"{pre} skip" if parts == 0 else f"{pre} done"}
+    opts = {f"{pre} skip" if not parts else f"{pre} done"}
     if r == "Patron":                                            # R-8.1
         if len(pl["clientele"]) < ref_clientele_limit(d, p):   # R-8.1.4
-            if not parts & 1:
+            if "main" not in parts:
                 opts |= {f"{pre} hire {c} from pool" for c in set(d["pool"])}
-            if not parts & 2 and ref_active(d, p, "Bar") and d["deck"]:
+            if "deck" not in parts and ref_active(d, p, "Bar") and d["deck"]:
                 opts.add(f"{pre} hire top of deck")
-            if not parts & 4 and ref_active(d, p, "Aqueduct"):
+            if "hand" not in parts and ref_active(d, p, "Aqueduct"):
                 opts |= {f"{pre} hire {c} from hand" for c in set(hand_orders)}
     elif r == "Laborer":                                         # R-8.2
-        if not parts & 1:
+        if "main" not in parts:
             opts |= {f"{pre} take {c} from pool" for c in set(d["pool"])}
-        if not parts & 4 and ref_active(d, p, "Dock"):
+        if "hand" not in parts and ref_active(d, p, "Dock"):
             opts |= {f"{pre} move {c} from hand" for c in set(hand_orders)}
     elif r == "Merchant":                                        # R-8.6
         if len(pl["vault"]) < ref_vault_limit(d, p):
-            if not parts & 3:
+            if not parts & {"main", "deck"}:
                 opts |= {f"{pre} vault {c} from stockpile" for c in set(pl["stockpile"])}
                 if ref_active(d, p, "Atrium") and d["deck"]:
                     opts.add(f"{pre} vault top of deck")
-            if not parts & 4 and ref_active(d, p, "Basilica"):
+            if "hand" not in parts and ref_active(d, p, "Basilica"):
                 opts |= {f"{pre} vault {c} from hand" for c in set(hand_orders)}
     elif r == "Architect":                                       # R-8.3
         opts |= ref_lay_options(d, p, hand_orders, pre)
@@ -219,7 +218,7 @@ def ref_fountain_options(d):
     """R-8.4.2: the drawn card as foundation or material, or keep it."""
     t = d["turn"]
     p = t["actor"]
-    card = CARD_BY_ID[t["fountain_card"]]
+    card = t["fountain_card"]
     opts = {f"fountain: keep {card}"}
     opts |= ref_lay_options(d, p, [card], "fountain:")
     opts |= ref_add_options(d, p, [card], "fountain:")
@@ -426,22 +425,22 @@ def compare_decision(state, strs, stats):
     if phase not in REFERENCES:
         return
     d = state.to_dict()
-    assert d["turn"]["phase_name"] == phase
+    assert d["turn"]["phase"] == phase
     t = d["turn"]
     p = t["actor"]
     assert state.current_player() == p
     ref = REFERENCES[phase](d)
     got = set(strs)
     assert len(got) == len(strs), ("duplicate strings", strs)
-    assert got == ref, (phase, ROLE_BY_INDEX[t["cur_role"]], t["cur_parts"],
+    assert got == ref, (phase, t["action"]["role"], t["action"]["parts"],
                         "engine only:", sorted(got - ref), "reference only:", sorted(ref - got))
     # docs/notation.md: a decision with nothing to decide is not asked. Exception observed:
     # the Fountain card is offered even when "keep" is its only use (see the module notes).
     assert len(ref) >= (1 if phase == "fountain" else 2), (phase, sorted(ref))
     stats[phase] += 1
-    stats["role:" + ROLE_BY_INDEX[t["cur_role"]]] += 1
-    stats[f"src{t['cur_src']}"] += 1
-    if t["cur_parts"]:
+    stats["role:" + t["action"]["role"]] += 1
+    stats["src:" + t["action"]["source"]] += 1
+    if t["action"]["parts"]:
         stats["parts"] += 1
     for s in got:
         for key in ("out of town", "from pool to", "from hand", "top of deck", "Statue on",
@@ -464,7 +463,7 @@ def test_reference_action_options_every_decision():
     assert stats["action"] > 15000, stats
     assert stats["fountain"] > 20 and stats["stairway"] > 30, stats
     for key in ("out of town", "from pool to", "from hand", "top of deck", "Statue on",
-                "Fountain", " done", "src1", "src2") + WATCH:
+                "Fountain", " done", "src:grant", "src:bath") + WATCH:
         assert stats[key] > 10, (key, stats)
     print(dict(stats), f"{time.time() - t0:.1f}s")
 
@@ -482,7 +481,7 @@ def check_build_effect(d0, a, d1, stats):
     """After a lay: the foundation stands on a site of the named material taken from the
     named side (R-9.1.3/9.1.4). After an add: the card sits on the structure, which is
     complete exactly when R-9.2.3 / R-8.3.3 say so, and then its site is in influence."""
-    if d0["turn"]["phase_name"] not in ("action", "fountain"):
+    if d0["turn"]["phase"] not in ("action", "fountain"):
         return
     if not (" lay " in a or " add " in a):
         return
@@ -602,7 +601,7 @@ def test_granted_craftsman_pairs_with_grants_not_with_architect():
         state.apply_action_string(completing)          # influence 4 -> 4 granted actions
         for i in range(4):
             opts = _options(state)
-            assert state.to_dict()["turn"]["cur_src"] == 1
+            assert state.to_dict()["turn"]["action"]["source"] == "grant"
             paired = i < 3 or led == "Craftsman"
             assert ("craftsman: lay Shrine out of town" in opts) is paired, (led, i, opts)
             state.apply_action_string("craftsman: skip")
@@ -624,7 +623,7 @@ def test_bath_action_never_pairs():
         _options(state)
         state.apply_action_string("patron: skip")
     state.apply_action_string("patron: hire Palisade from pool")
-    assert state.to_dict()["turn"]["cur_src"] == 2
+    assert state.to_dict()["turn"]["action"]["source"] == "bath"
     assert _options(state) == {"craftsman: skip", "craftsman: lay Road"}
 
 

@@ -245,7 +245,7 @@ class LegionaryObserver:
 
     # ---- per turn -------------------------------------------------------------------
     def _new_turn(self, state, d):
-        self.turn = state.turn_number
+        self.turn = state.turn_number()
         n = d["num_players"]
         self.revealed = [Counter() for _ in range(n)]
         self.camp_units = [0] * n
@@ -275,7 +275,7 @@ class LegionaryObserver:
 
     # ---- hooks ----------------------------------------------------------------------
     def before(self, state, d0, strs):
-        if self.turn != state.turn_number:
+        if self.turn != state.turn_number():
             if self.turn is not None and self.batch is not None:
                 self._close(state, d0)
             if self.turn is not None and self.in_actions and self.led == "Legionary":
@@ -284,8 +284,8 @@ class LegionaryObserver:
             self._new_turn(state, d0)
         phase = state.phase()
         p = state.current_player()
-        if self.led is None and state.led_role is not None:
-            self.led = state.led_role
+        if self.led is None and state.led_role() is not None:
+            self.led = state.led_role()
         # end of the follow round
         if (not self.in_actions and self.follow_seen >= d0["num_players"] - 1
                 and phase not in ("think", "think_choice", "tribunal", "petition", "pay_more",
@@ -356,7 +356,7 @@ class LegionaryObserver:
         return e[:-1], int(v)
 
     def _open(self, state, d, actor):
-        bath = state.led_role != "Legionary"
+        bath = state.led_role() != "Legionary"
         if not bath and self.in_actions and self.led == "Legionary":
             self._check_skipped(d, upto_actor=actor)
         k = 1 if bath else ref_batch_size(d, actor, self.camp_units[actor])

@@ -188,7 +188,7 @@ def _asan_build(tmp_path):
     out = pkg / "core" / ("engine" + sysconfig.get_config_var("EXT_SUFFIX"))
     cmd = [gcc, "-shared", "-fPIC", "-O0", "-g", "-fsanitize=address",
            "-fno-omit-frame-pointer", "-I" + sysconfig.get_paths()["include"],
-           "-I" + os.path.join(_ROOT, "csrc"), engine_c, "-o", str(out)]
+           "-I" + os.path.join(_ROOT, "glory_ai", "core", "include"), engine_c, "-o", str(out)]
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode:
         pytest.skip(f"ASan build failed: {r.stderr[-300:]}")

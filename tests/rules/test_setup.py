@@ -24,7 +24,7 @@ def all_cards_in_play(d):
 def test_R_4_1_influence_starts_at_two(n):
     state = glory_ai.Game(n).new_initial_state(seed=1)
     d = state.to_dict()
-    assert state.num_players == n
+    assert state.num_players() == n
     for p in range(n):
         assert state.influence(p) == 2
         assert d["players"][p]["influence"] == []

@@ -1,0 +1,238 @@
+# Basics: small helpers, zones, limits (R-10), scoring and the end of the game (R-11, R-12).
+# Part of the engine's single compilation unit (included by engine.pyx); every function
+# here is noexcept nogil and works on one GameState.
+
+cdef inline void fire(GameState* s, int building) noexcept nogil:
+    # building's function changed what happened: recorded in the state (one bit per
+    # function), so games report which functions they used and no thread shares a counter
+    s.functions_used |= (<uint64_t>1) << building
+
+cdef inline int material_value(int material) noexcept nogil:
+    # Rubble/Wood 1, Concrete/Brick 2, Stone/Marble 3 (R-2.1)
+    return (material >> 1) + 1
+
+cdef inline int influence_of(GameState* s, int p) noexcept nogil:
+    cdef Player* pl = &s.players[p]
+    cdef int m, total = 2                          # R-4.1: base influence 2
+    for m in range(NMAT):
+        total += pl.influence_sites[m] * material_value(m)
+    return total
+
+cdef inline int clientele_limit(GameState* s, int p) noexcept nogil:
+    cdef int limit = influence_of(s, p)            # R-10.2, ruling A8
+    if is_active(s, p, B_INSULA):
+        limit += 2
+    if is_active(s, p, B_AQUEDUCT):
+        limit *= 2
+    return limit
+
+cdef inline int vault_limit(GameState* s, int p) noexcept nogil:
+    cdef int limit = influence_of(s, p)            # R-10.3
+    if is_active(s, p, B_MARKET):
+        limit += 2
+    return limit
+
+cdef inline int refill_size(GameState* s, int p) noexcept nogil:
+    cdef int size = s.cfg.refill_base              # R-10.5
+    if is_active(s, p, B_SHRINE):
+        size += 2
+    if is_active(s, p, B_TEMPLE):
+        size += 4
+    return size
+
+cdef inline int owned_structure(GameState* s, int p, int building) noexcept nogil:
+    cdef int i
+    for i in range(s.nstruct):
+        if s.structures[i].building == building and s.structures[i].owner == p:
+            return i
+    return -1
+
+cdef inline void hand_add(Player* pl, int card, bint public) noexcept nogil:
+    pl.hand[card] += 1
+    pl.hand_count += 1
+    if public:
+        pl.hand_known[card] += 1
+    else:
+        pl.lacks = 0            # an unseen card could be of any material
+
+cdef inline void hand_remove(Player* pl, int card, bint public) noexcept nogil:
+    # hand_known[y] is what every player can be sure is in the hand. A card seen leaving
+    # lowers its own type by one. An Order card leaving unseen (Basilica) could have been
+    # any known Order, so every known Order type drops by one: updating only the true
+    # type would let the public part depend on a hidden choice (a leak).
+    cdef int y
+    pl.hand[card] -= 1
+    pl.hand_count -= 1
+    if public:
+        if pl.hand_known[card] > 0:
+            pl.hand_known[card] -= 1
+    else:
+        for y in range(1, NUM_TYPES):
+            if pl.hand_known[y] > 0:
+                pl.hand_known[y] -= 1
+
+cdef inline void actor_hand_remove(GameState* s, int p, int card, bint public) noexcept nogil:
+    # The acting player's hand loses a card during its step: if a copy of it was revealed
+    # this turn, the player lets the revealed copy go (R-8.5.2 bars only revealed cards).
+    # A card leaving unseen (Basilica) keeps the revealed copies: the revealed counts are
+    # public, so they must not depend on which card went (revealable() clips at zero).
+    hand_remove(&s.players[p], card, public)
+    if public and p == s.turn.actor and s.turn.revealed[card] > 0:
+        s.turn.revealed[card] -= 1
+
+cdef inline int deck_draw(GameState* s) noexcept nogil:
+    # the emptied slot is zeroed so that equal states have equal bytes
+    cdef int card
+    s.deck_size -= 1
+    card = s.deck[s.deck_size]
+    s.deck[s.deck_size] = 0
+    return card
+
+cdef inline bint conceded(GameState* s, int p) noexcept nogil:
+    return (s.players[p].flags & P_CONCEDED) != 0
+
+cdef void refresh_active(GameState* s) noexcept nogil:
+    # R-10.6: own completed structures; with Gate, own incomplete Marble structures; and
+    # any player's Stairwayed completed structure for everyone. Recomputed on every change
+    # of structures, so is_active() is one bit test.
+    cdef uint64_t public_mask = 0, own
+    cdef int p, i
+    cdef Structure* st
+    cdef uint64_t completed[5]
+    cdef uint64_t marble[5]
+    memset(completed, 0, sizeof(completed))
+    memset(marble, 0, sizeof(marble))
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.flags & S_COMPLETE:
+            completed[st.owner] |= (<uint64_t>1) << st.building
+            if st.stairway:
+                public_mask |= (<uint64_t>1) << st.building
+        elif mat_of(st.building) == MARBLE:
+            marble[st.owner] |= (<uint64_t>1) << st.building
+    for p in range(s.cfg.num_players):
+        own = public_mask | completed[p]
+        if (own >> B_GATE) & 1:
+            own |= marble[p]
+        s.active[p] = own
+
+# ---------------------------------------------------------------------------------------
+# Scoring and the end of the game (R-11, R-12)
+
+cdef int score_of(GameState* s, int p) noexcept nogil:
+    cdef int n = s.cfg.num_players
+    cdef int total = influence_of(s, p)
+    cdef int x, m, q, mine, best_other
+    cdef int counts[5][6]
+    memset(counts, 0, sizeof(counts))
+    for q in range(n):
+        for x in range(1, NUM_TYPES):
+            if s.players[q].vault[x]:
+                counts[q][mat_of(x)] += s.players[q].vault[x]
+    for x in range(1, NUM_TYPES):
+        total += s.players[p].vault[x] * material_value(mat_of(x))
+    for m in range(NMAT):                               # R-12.2 Merchant Bonuses
+        mine = counts[p][m]
+        if mine == 0:
+            continue
+        best_other = 0
+        for q in range(n):
+            if q != p and counts[q][m] > best_other:
+                best_other = counts[q][m]
+        if mine > best_other:
+            total += 3
+    if is_active(s, p, B_STATUE):
+        total += 3
+    if is_active(s, p, B_WALL):
+        total += s.players[p].stockpile_count // 2
+    return total
+
+cdef int best_players(GameState* s, int candidates) noexcept nogil:
+    # Highest VP, then most cards in hand, else shared (R-12.3, A19).
+    cdef int p, best_score = -1, best_hand = -1, mask = 0, sc
+    for p in range(s.cfg.num_players):
+        if not (candidates >> p) & 1:
+            continue
+        sc = score_of(s, p)
+        if sc > best_score or (sc == best_score and s.players[p].hand_count > best_hand):
+            best_score = sc
+            best_hand = s.players[p].hand_count
+            mask = 1 << p
+        elif sc == best_score and s.players[p].hand_count == best_hand:
+            mask |= 1 << p
+    return mask
+
+cdef int winners_mask_of(GameState* s) noexcept nogil:
+    return s.turn.winners_mask if s.turn.phase == PH_OVER else 0
+
+cdef void end_game(GameState* s, int reason, int winners_mask) noexcept nogil:
+    cdef int p, candidates = 0
+    if reason != END_FORUM and reason != END_CONCESSION:
+        for p in range(s.cfg.num_players):
+            if is_active(s, p, B_STATUE):
+                fire(s, B_STATUE)
+            if is_active(s, p, B_WALL) and s.players[p].stockpile_count >= 2:
+                fire(s, B_WALL)
+    s.turn.phase = PH_OVER
+    s.turn.end_reason = reason
+    if winners_mask == 0:
+        for p in range(s.cfg.num_players):
+            if not conceded(s, p):
+                candidates |= 1 << p
+        winners_mask = best_players(s, candidates)
+    s.turn.winners_mask = winners_mask
+
+cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
+    # R-11.2: a distinct client for each role; Ludus Magnus makes Merchant clients wild;
+    # Storeroom covers Laborer without a client when the clientele is non-empty (A33).
+    cdef Player* pl = &s.players[p]
+    cdef int by_role[6]
+    cdef int x, r, missing = 0
+    memset(by_role, 0, sizeof(by_role))
+    for x in range(1, NUM_TYPES):
+        if pl.clientele[x]:
+            by_role[mat_of(x)] += pl.clientele[x]
+    for r in range(6):
+        if r == MERCHANT:
+            continue
+        if r == LABORER and pl.clientele_count > 0 and is_active(s, p, B_STOREROOM):
+            continue
+        if by_role[r] == 0:
+            missing += 1
+    if is_active(s, p, B_LUDUS_MAGNUS):
+        return by_role[MERCHANT] >= 1 + missing
+    return missing == 0 and by_role[MERCHANT] >= 1
+
+cdef bint forum_condition(GameState* s, int p) noexcept nogil:
+    cdef int m, x
+    cdef int have[6]
+    if is_active(s, p, B_FORUM) and clientele_covers_all_roles(s, p):
+        return True
+    if is_active(s, p, B_FORUM_ROMANUM) and clientele_covers_all_roles(s, p):
+        memset(have, 0, sizeof(have))
+        for x in range(1, NUM_TYPES):
+            if s.players[p].stockpile[x]:
+                have[mat_of(x)] = 1
+        for m in range(NMAT):
+            if not have[m]:
+                return False
+        return True
+    return False
+
+cdef bint check_forum(GameState* s) noexcept nogil:
+    # R-11.2 / R-14.5: run after every change that can complete a Forum condition.
+    cdef uint64_t any_mask = 0
+    cdef int p, winners = 0
+    cdef uint64_t forum_bits = ((<uint64_t>1) << B_FORUM) | ((<uint64_t>1) << B_FORUM_ROMANUM)
+    for p in range(s.cfg.num_players):
+        any_mask |= s.active[p]
+    if not (any_mask & forum_bits):
+        return False
+    for p in range(s.cfg.num_players):
+        if not conceded(s, p) and forum_condition(s, p):
+            winners |= 1 << p
+    if winners == 0:
+        return False
+    fire(s, B_FORUM if s.cfg.mode == MODE_IMPERIUM else B_FORUM_ROMANUM)
+    end_game(s, END_FORUM, best_players(s, winners))
+    return True
