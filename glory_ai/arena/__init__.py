@@ -1,0 +1,1 @@
+"""Arena: running matches between bots and comparing their results."""
