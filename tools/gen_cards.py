@@ -1,15 +1,32 @@
-"""Generate csrc/cards.h from RULES' cards.csv (run by hand when the card list changes).
+"""Generate glory_ai/core/include/cards.h from the card table glory_ai/data/cards.csv.
 
-    python tools/gen_cards.py ../shared/cards.csv > csrc/cards.h
+Run it by hand whenever the card table changes (paths are relative to the repository root,
+found from this script's location, so any working directory works):
+
+    python tools/gen_cards.py                      # rewrite glory_ai/core/include/cards.h
+    python tools/gen_cards.py --check              # exit 1 if the header is out of date
+    python tools/gen_cards.py other.csv --out -    # another table, header to stdout
+
+The header gives the card ids (0 = Jack, 1..44 = the Order types in alphabetical order, the
+order the first-leader rule R-4.6 compares), names, materials, copies and mode restrictions
+(docs/rules.md §1, §3, §13).
 """
+import argparse
 import csv
 import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CSV = ROOT / "glory_ai" / "data" / "cards.csv"
+DEFAULT_HEADER = ROOT / "glory_ai" / "core" / "include" / "cards.h"
 
 MATERIALS = ["Rubble", "Wood", "Concrete", "Brick", "Stone", "Marble"]
 
 
-def main(path: str) -> None:
-    rows = list(csv.DictReader(open(path, newline="")))
+def render(path) -> str:
+    """The text of cards.h (with its final newline) for the card table at `path`."""
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
     names = [r["name"] for r in rows]
     assert names == sorted(names), "card ids follow alphabetical order (first-leader rule R-4.6)"
     out = []
@@ -34,12 +51,41 @@ def main(path: str) -> None:
     modes = []
     for r in rows:
         f = r["function_short"]
-        modes.append("1" if f.startswith("[Imperium only]") else "2" if f.startswith("[Republic only]") else "0")
+        imperium, republic = f.startswith("[Imperium only]"), f.startswith("[Republic only]")
+        modes.append("1" if imperium else "2" if republic else "0")
     out.append("/* 0 both modes, 1 Imperium only, 2 Republic only. */")
     out.append(f"static const uint8_t GR_CARD_MODE[GR_NUM_TYPES] = {{0, {', '.join(modes)}}};\n")
     out.append("#endif")
-    print("\n".join(out))
+    return "\n".join(out) + "\n"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("csv", nargs="?", default=None,
+                        help="card table (default: glory_ai/data/cards.csv)")
+    parser.add_argument("--out", default=str(DEFAULT_HEADER),
+                        help="header to write, '-' for stdout "
+                             "(default: glory_ai/core/include/cards.h)")
+    parser.add_argument("--check", action="store_true",
+                        help="write nothing; exit 1 if the header differs from what the "
+                             "table generates")
+    args = parser.parse_args(argv)
+    source = Path(args.csv or DEFAULT_CSV)
+    text = render(source)
+    if args.check:
+        target = DEFAULT_HEADER if args.out == "-" else Path(args.out)
+        current = target.read_text() if target.exists() else None
+        if current != text:
+            print(f"{target} is out of date with {source}: "
+                  f"run python tools/gen_cards.py", file=sys.stderr)
+            return 1
+        return 0
+    if args.out == "-":
+        sys.stdout.write(text)
+    else:
+        Path(args.out).write_text(text)
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else "../shared/cards.csv")
+    sys.exit(main())
