@@ -17,14 +17,20 @@ directives = {
     "initializedcheck": DEBUG,
 }
 
-extensions = [
-    Extension(
-        "glory_ai.core.engine",
-        ["glory_ai/core/engine.pyx"],
+def _extension(name: str, source: str) -> Extension:
+    return Extension(
+        name,
+        [source],
         include_dirs=["glory_ai/core/include"],
         extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
         define_macros=[] if DEBUG else [("NDEBUG", "1")],
-    ),
+    )
+
+
+extensions = [
+    _extension("glory_ai.core.engine", "glory_ai/core/engine.pyx"),
+    # the bots' search: a client of the engine through engine.pxd
+    _extension("glory_ai.bots._search", "glory_ai/bots/_search.pyx"),
 ]
 
 setup(ext_modules=cythonize(extensions, compiler_directives=directives))

@@ -7,46 +7,6 @@ cdef inline void fire(GameState* s, int building) noexcept nogil:
     # function), so games report which functions they used and no thread shares a counter
     s.functions_used |= (<uint64_t>1) << building
 
-cdef inline int material_value(int material) noexcept nogil:
-    # Rubble/Wood 1, Concrete/Brick 2, Stone/Marble 3 (R-2.1)
-    return (material >> 1) + 1
-
-cdef inline int influence_of(GameState* s, int p) noexcept nogil:
-    cdef Player* pl = &s.players[p]
-    cdef int m, total = 2                          # R-4.1: base influence 2
-    for m in range(NMAT):
-        total += pl.influence_sites[m] * material_value(m)
-    return total
-
-cdef inline int clientele_limit(GameState* s, int p) noexcept nogil:
-    cdef int limit = influence_of(s, p)            # R-10.2, ruling A8
-    if is_active(s, p, B_INSULA):
-        limit += 2
-    if is_active(s, p, B_AQUEDUCT):
-        limit *= 2
-    return limit
-
-cdef inline int vault_limit(GameState* s, int p) noexcept nogil:
-    cdef int limit = influence_of(s, p)            # R-10.3
-    if is_active(s, p, B_MARKET):
-        limit += 2
-    return limit
-
-cdef inline int refill_size(GameState* s, int p) noexcept nogil:
-    cdef int size = s.cfg.refill_base              # R-10.5
-    if is_active(s, p, B_SHRINE):
-        size += 2
-    if is_active(s, p, B_TEMPLE):
-        size += 4
-    return size
-
-cdef inline int owned_structure(GameState* s, int p, int building) noexcept nogil:
-    cdef int i
-    for i in range(s.nstruct):
-        if s.structures[i].building == building and s.structures[i].owner == p:
-            return i
-    return -1
-
 cdef inline void hand_add(Player* pl, int card, bint public) noexcept nogil:
     pl.hand[card] += 1
     pl.hand_count += 1
@@ -87,9 +47,6 @@ cdef inline int deck_draw(GameState* s) noexcept nogil:
     card = s.deck[s.deck_size]
     s.deck[s.deck_size] = 0
     return card
-
-cdef inline bint conceded(GameState* s, int p) noexcept nogil:
-    return (s.players[p].flags & P_CONCEDED) != 0
 
 cdef void refresh_active(GameState* s) noexcept nogil:
     # R-10.6: own completed structures; with Gate, own incomplete Marble structures; and

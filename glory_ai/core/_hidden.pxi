@@ -248,3 +248,58 @@ cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil
                                           or phase == PH_LEG_GIVE or phase == PH_PETITION):
         return deal_unknown(s, observer, rng, -1)
     return deal_unknown(s, observer, rng, s.turn.decider)
+
+
+cdef void canonicalize_hidden(GameState* s, int observer) noexcept nogil:
+    # The unknown cards of deal_unknown(), counted by type and dealt back in ascending
+    # type order: deck bottom to top, then each other player's hidden hand part and hidden
+    # vault part, then another player's Fountain card. Only counts the observer knows
+    # decide where each card goes, so states of one information set agree byte for byte.
+    cdef int counts[45]
+    cdef int q, x, k, j, next_type = 0
+    cdef int hidden_hand[5]
+    cdef int hidden_vault[5]
+    cdef bint fountain = (s.turn.phase == PH_FOUNTAIN and s.turn.actor != observer
+                          and s.turn.fountain_card != 0)
+    cdef Player* pl
+    memset(counts, 0, sizeof(counts))
+    for j in range(s.deck_size):
+        counts[s.deck[j]] += 1
+    for q in range(s.cfg.num_players):
+        hidden_hand[q] = 0
+        hidden_vault[q] = 0
+        if q == observer:
+            continue
+        pl = &s.players[q]
+        for x in range(NUM_TYPES):
+            k = pl.hand[x] - pl.hand_known[x]
+            counts[x] += k
+            hidden_hand[q] += k
+            pl.hand[x] = pl.hand_known[x]
+            k = pl.vault[x] - pl.vault_known[x]
+            counts[x] += k
+            hidden_vault[q] += k
+            pl.vault[x] = pl.vault_known[x]
+    if fountain:
+        counts[s.turn.fountain_card] += 1
+    for j in range(s.deck_size):
+        while counts[next_type] == 0:
+            next_type += 1
+        s.deck[j] = next_type
+        counts[next_type] -= 1
+    for q in range(s.cfg.num_players):
+        pl = &s.players[q]
+        for j in range(hidden_hand[q] + hidden_vault[q]):
+            while counts[next_type] == 0:
+                next_type += 1
+            if j < hidden_hand[q]:
+                pl.hand[next_type] += 1
+            else:
+                pl.vault[next_type] += 1
+            counts[next_type] -= 1
+    if fountain:
+        while counts[next_type] == 0:
+            next_type += 1
+        s.turn.fountain_card = next_type
+    s.rng = 0
+    s.turn.decisions = 0

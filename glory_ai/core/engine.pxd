@@ -278,6 +278,51 @@ cdef inline int mat_of(int card) noexcept nogil:
     # the material (= role) of an Order card type
     return GR_CARD_MATERIAL[card]
 
+# Limits and counts (R-10), shared with the search so that its heuristics read the rules
+# exactly as the engine does.
+cdef inline int material_value(int material) noexcept nogil:
+    # Rubble/Wood 1, Concrete/Brick 2, Stone/Marble 3 (R-2.1)
+    return (material >> 1) + 1
+
+cdef inline int influence_of(GameState* s, int p) noexcept nogil:
+    cdef Player* pl = &s.players[p]
+    cdef int m, total = 2                          # R-4.1: base influence 2
+    for m in range(NMAT):
+        total += pl.influence_sites[m] * material_value(m)
+    return total
+
+cdef inline int clientele_limit(GameState* s, int p) noexcept nogil:
+    cdef int limit = influence_of(s, p)            # R-10.2, ruling A8
+    if is_active(s, p, B_INSULA):
+        limit += 2
+    if is_active(s, p, B_AQUEDUCT):
+        limit *= 2
+    return limit
+
+cdef inline int vault_limit(GameState* s, int p) noexcept nogil:
+    cdef int limit = influence_of(s, p)            # R-10.3
+    if is_active(s, p, B_MARKET):
+        limit += 2
+    return limit
+
+cdef inline int refill_size(GameState* s, int p) noexcept nogil:
+    cdef int size = s.cfg.refill_base              # R-10.5
+    if is_active(s, p, B_SHRINE):
+        size += 2
+    if is_active(s, p, B_TEMPLE):
+        size += 4
+    return size
+
+cdef inline int owned_structure(GameState* s, int p, int building) noexcept nogil:
+    cdef int i
+    for i in range(s.nstruct):
+        if s.structures[i].building == building and s.structures[i].owner == p:
+            return i
+    return -1
+
+cdef inline bint conceded(GameState* s, int p) noexcept nogil:
+    return (s.players[p].flags & P_CONCEDED) != 0
+
 cdef inline bint is_terminal_c(GameState* s) noexcept nogil:
     return s.turn.phase == PH_OVER
 
@@ -317,6 +362,12 @@ cdef void mask_hidden(GameState* s, int observer) noexcept nogil
 # Deal every card `observer` cannot know back into the same places, uniformly among the
 # worlds consistent with what the observer has seen; draws from *rng and reseeds s.rng.
 cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil
+
+# Rearrange every card `observer` cannot know into a canonical order (sorted, dealt to the
+# deck, then the other players' hidden hand and vault parts, then another player's Fountain
+# card) and clear the generator state and decision counter: states of one information set
+# become byte-identical, so a search seeded alike searches them alike.
+cdef void canonicalize_hidden(GameState* s, int observer) noexcept nogil
 
 # A 64-bit key of what `observer` knows in s: equal for states the observer cannot tell
 # apart. `scratch` is caller memory of sizeof(GameState) (overwritten).

@@ -1,0 +1,279 @@
+"""Bots: random, greedy, heuristic styles, flat Monte Carlo, PIMC and ISMCTS.
+
+Build one from a spec string ``name:key=value,...`` and ask it for moves:
+
+>>> import glory_ai
+>>> from glory_ai.bots import make_bot
+>>> bot = make_bot("ismcts:iters=200", seed=1)
+>>> state = glory_ai.Game(2).new_initial_state(seed=3)
+>>> action = bot.step(state)
+>>> action in state.legal_actions()
+True
+>>> bot.last_search()["iterations"]
+200
+
+Every bot is deterministic under its seed: its choice is a function of its spec, its seed
+and what its player knows (it never reads a card its player cannot see: search bots deal
+the unknown cards themselves, from their own generator). ``registry()`` lists the bots,
+their parameters and defaults (also ``glory-ai bots``).
+"""
+from __future__ import annotations
+
+import math
+import random as _random
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..core.engine import State
+from .styles import HEURISTIC_STYLES, STYLES
+
+__all__ = ["Bot", "BotInfo", "Param", "make_bot", "parse_spec", "registry", "SpecError"]
+
+
+class SpecError(ValueError):
+    """A bot spec that cannot be built: names the part at fault and what is accepted."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a bot: its type, default, accepted values and meaning."""
+
+    name: str
+    kind: type
+    default: Any
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        if self.choices:
+            accepted = "|".join(self.choices)
+        elif self.kind is bool:
+            accepted = "true|false"
+        else:
+            low = "" if self.low is None else f"{self.low:g}"
+            high = "" if self.high is None else f"{self.high:g}"
+            accepted = f"{self.kind.__name__} {low}..{high}"
+        return f"{self.name}={self.default} ({accepted}): {self.help}"
+
+    def parse(self, text: str, bot: str) -> Any:
+        where = f"bot spec {bot!r}, parameter {self.name!r}"
+        if self.kind is bool:
+            lowered = text.strip().lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise SpecError(f"{where}: expected true or false, got {text!r}")
+        if self.choices:
+            if text not in self.choices:
+                raise SpecError(f"{where}: expected one of {'|'.join(self.choices)}, got {text!r}")
+            return text
+        try:
+            value = self.kind(text)
+        except ValueError:
+            raise SpecError(f"{where}: expected {self.kind.__name__}, got {text!r}") from None
+        if isinstance(value, float) and not math.isfinite(value):
+            raise SpecError(f"{where}: expected a finite number, got {text!r}")
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            raise SpecError(f"{where}: {value} is out of range {self.low:g}..{self.high:g}")
+        return value
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    name: str
+    description: str
+    params: tuple[Param, ...]
+    factory: Callable[..., "Bot"] = field(repr=False)
+
+    def defaults(self) -> dict:
+        return {p.name: p.default for p in self.params}
+
+
+class Bot:
+    """A player: ``step(state)`` returns the action for the player to move."""
+
+    def __init__(self, spec: str, params: dict, seed: int) -> None:
+        self.spec = spec
+        self.params = params
+        self.seed = seed
+
+    def step(self, state: State) -> int:
+        if not isinstance(state, State):
+            raise TypeError(f"step() takes a glory_ai State, got {type(state).__name__}")
+        if state.is_terminal():
+            raise ValueError("the game is over: there is no move to make")
+        legal = state.legal_actions()
+        if len(legal) == 1:
+            self._last = None
+            return legal[0]
+        return self._choose(state, state.current_player(), legal)
+
+    def _choose(self, state: State, player: int, legal: list[int]) -> int:
+        raise NotImplementedError
+
+    def _decision_seed(self, state: State, player: int) -> int:
+        # a function of the bot's seed and what its player knows now, so the choice never
+        # depends on hidden cards, on earlier calls or on any global generator
+        key = int.from_bytes(state.information_state_key(player)[:8], "little")
+        return (key ^ (self.seed * 0x9E3779B97F4A7C15)) & 0xFFFFFFFFFFFFFFFF
+
+    def last_search(self) -> dict | None:
+        """What the last search found (search bots): root statistics per action, iterations,
+        seconds, nodes; None for other bots or a forced move."""
+        return getattr(self, "_last", None)
+
+    def __repr__(self) -> str:
+        return f"<bot {self.spec} seed={self.seed}>"
+
+
+class RandomBot(Bot):
+    def _choose(self, state, player, legal):
+        return _random.Random(self._decision_seed(state, player)).choice(legal)
+
+
+class PolicyBot(Bot):
+    """The one-ply heuristic policy of a style (greedy: the balanced style)."""
+
+    def __init__(self, spec, params, seed, style: str) -> None:
+        super().__init__(spec, params, seed)
+        from ._search import PolicyPlayer
+
+        self.style = style
+        self._policy = PolicyPlayer(STYLES[style], params.get("epsilon", 0.0), seed)
+
+    def _choose(self, state, player, legal):
+        action = self._policy.choose(state, player, self._decision_seed(state, player))
+        assert action in legal
+        return action
+
+    def evaluate(self, state: State, player: int) -> float:
+        """The style's evaluation of the state for `player` (VP; reads the state as given)."""
+        return self._policy.evaluate(state, state._check_player(player))
+
+
+class SearchBot(Bot):
+    """ISMCTS, PIMC or flat MC in C (glory_ai/bots/_search.pyx)."""
+
+    def __init__(self, spec, params, seed, algorithm: str) -> None:
+        super().__init__(spec, params, seed)
+        from ._search import Searcher
+
+        threads = params.get("threads", 1)
+        trees = params.get("trees", 0) or threads
+        self._searcher = Searcher(
+            algorithm=algorithm, iterations=params["iters"], time_ms=params.get("time_ms", 0),
+            c=params.get("c", 0.7), rollout=params.get("rollout", "random"),
+            cutoff=params.get("cutoff", 0), reward=params.get("reward", "win"),
+            worlds=params.get("worlds", 1), epsilon=params.get("epsilon", 0.1),
+            temperature=params.get("temperature", 4.0), node_cap=params.get("node_cap", 200000),
+            style=STYLES[params.get("style", "balanced")], trees=trees, threads=threads,
+            reuse=params.get("reuse", False), seed=seed)
+
+    def _choose(self, state, player, legal):
+        stats = self._searcher.search(state, player, self._decision_seed(state, player))
+        info = self._searcher.last_stats
+        self._last = info
+        if not stats:
+            return legal[0]
+        best = stats[0]["action"]                 # the most visited (ties: lowest id)
+        assert best in legal
+        return best
+
+
+def _search_params(default_iters: int, **extra: Param) -> tuple[Param, ...]:
+    common = [
+        Param("iters", int, default_iters, "iterations per move (shared by the trees); 0 with time_ms",
+              0, 10_000_000),
+        Param("time_ms", float, 0.0, "time per move in ms instead of iterations (not reproducible)",
+              0, 3_600_000),
+        Param("c", float, 0.7, "UCB exploration constant", 0, 100),
+        Param("rollout", str, "random", "rollout policy", choices=("random", "heuristic")),
+        Param("cutoff", int, 0, "rollout decisions before evaluating the position (0: play to the end)",
+              0, 100000),
+        Param("reward", str, "win", "reward per player: win share, rank, or VP margin",
+              choices=("win", "rank", "margin")),
+        Param("style", str, "balanced", "evaluation style for heuristic rollouts and cutoffs",
+              choices=tuple(STYLES)),
+        Param("epsilon", float, 0.1, "random-move share of heuristic rollouts", 0, 1),
+        Param("temperature", float, 4.0, "VP scale turning cutoff evaluations into rewards", 0.01, 1000),
+        Param("threads", int, 1, "threads running the trees (root parallelism)", 1, 256),
+        Param("trees", int, 0, "independent trees merged at the root (0: as many as threads)", 0, 256),
+        Param("node_cap", int, 200000, "nodes per tree (64 bytes each); at the cap the tree stops growing",
+              1000, 100_000_000),
+    ]
+    common.extend(extra.values())
+    return tuple(common)
+
+
+_REGISTRY: dict[str, BotInfo] = {}
+
+
+def _register(name: str, description: str, params: tuple[Param, ...], factory) -> None:
+    _REGISTRY[name] = BotInfo(name, description, params, factory)
+
+
+_register("random", "uniform over the legal actions", (),
+          lambda spec, params, seed: RandomBot(spec, params, seed))
+_register("greedy", "one-ply lookahead on the balanced evaluation (docs/bots.md)", (),
+          lambda spec, params, seed: PolicyBot(spec, params, seed, "balanced"))
+_register("heuristic", "one-ply lookahead on a playing style's evaluation",
+          (Param("style", str, "builder", "playing style", choices=HEURISTIC_STYLES),
+           Param("epsilon", float, 0.0, "share of uniformly random moves", 0, 1)),
+          lambda spec, params, seed: PolicyBot(spec, params, seed, params["style"]))
+_register("flatmc", "flat Monte Carlo: each root action tried in turn on fresh determinizations",
+          _search_params(1000),
+          lambda spec, params, seed: SearchBot(spec, params, seed, "flatmc"))
+_register("pimc", "Perfect-Information Monte Carlo: UCT on `worlds` determinizations, root statistics summed",
+          _search_params(2000, worlds=Param("worlds", int, 20, "determinizations searched", 1, 100000)),
+          lambda spec, params, seed: SearchBot(spec, params, seed, "pimc"))
+_register("ismcts", "single-observer Information-Set MCTS (Cowling, Powley & Whitehouse 2012)",
+          _search_params(2000, reuse=Param("reuse", bool, False, "keep the tree between moves")),
+          lambda spec, params, seed: SearchBot(spec, params, seed, "ismcts"))
+
+
+def registry() -> dict[str, BotInfo]:
+    """Every bot by name: description, parameters (type, default, range) and factory."""
+    return dict(_REGISTRY)
+
+
+def parse_spec(spec: str) -> tuple[str, dict]:
+    """(bot name, full parameters with defaults) of a spec; SpecError if anything is wrong."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError(f"a bot spec is a non-empty string like 'ismcts:iters=2000', got {spec!r}")
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in _REGISTRY:
+        raise SpecError(f"bot spec {spec!r}: unknown bot {name!r}; known: {', '.join(_REGISTRY)}")
+    info = _REGISTRY[name]
+    by_name = {p.name: p for p in info.params}
+    params = info.defaults()
+    seen = set()
+    for part in filter(None, (p.strip() for p in rest.split(","))) if rest.strip() else ():
+        key, eq, value = part.partition("=")
+        key = key.strip().lower()
+        if not eq:
+            raise SpecError(f"bot spec {spec!r}: {part!r} is not key=value")
+        if key not in by_name:
+            known = ", ".join(by_name) or "none"
+            raise SpecError(f"bot spec {spec!r}: {name} has no parameter {key!r}; accepted: {known}")
+        if key in seen:
+            raise SpecError(f"bot spec {spec!r}: parameter {key!r} given twice")
+        seen.add(key)
+        params[key] = by_name[key].parse(value.strip(), spec)
+    if "iters" in params and params["iters"] == 0 and params.get("time_ms", 0) == 0:
+        raise SpecError(f"bot spec {spec!r}: give iters > 0 or a time_ms budget")
+    if "worlds" in params and params["iters"] and params["worlds"] > params["iters"]:
+        raise SpecError(f"bot spec {spec!r}: worlds ({params['worlds']}) exceeds iters ({params['iters']})")
+    return name, params
+
+
+def make_bot(spec: str, seed: int = 0) -> Bot:
+    """A bot from its spec string (``ismcts:iters=2000,c=0.7``), seeded."""
+    from ..core.engine import _seed_value
+
+    name, params = parse_spec(spec)
+    seed = _seed_value(seed)
+    return _REGISTRY[name].factory(spec.strip(), params, seed)

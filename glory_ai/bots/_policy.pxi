@@ -1,0 +1,265 @@
+# The C-level evaluation and heuristic policy (docs/bots.md, "Evaluation"): one function
+# that estimates what a position is worth to each player in VP, weighted by a playing
+# style, and a policy that picks the legal action whose result evaluates best for the
+# player to move (one-ply lookahead). The heuristic bots, the greedy bot, heuristic
+# rollouts and cutoff evaluations in the search all use these, without the GIL.
+#
+# Included by _search.pyx; every function is noexcept nogil and allocation-free.
+
+cdef enum:
+    NUM_STYLE_BUILDINGS = 45
+
+# A playing style: weights of the evaluation. Values are in VP per unit.
+ctypedef struct Style:
+    double role[6]            # how much the style values one action of each role
+    double foundation         # an incomplete structure, per point of its site's value
+    double progress           # a material on an incomplete structure, per point of site value
+    double client             # a client (times role[] of its role)
+    double vault              # a vaulted card beyond its VP (merchant styles)
+    double stockpile          # a card in the stockpile
+    double card               # a card in hand (up to the refill size)
+    double jack               # a Jack in hand
+    double pending            # an action unit already played this turn (times its role's gain)
+    double building[45]       # a completed building of this type, beyond its influence
+
+
+cdef inline int site_value(int material) noexcept nogil:
+    return material_value(material)
+
+
+cdef inline double structure_worth(Style* w, int site, int nmat) noexcept nogil:
+    # an incomplete structure: its foundation and the materials on it
+    return w.foundation * site_value(site) + w.progress * nmat
+
+
+cdef double add_gain(GameState* s, int p, Style* w, Structure* st) noexcept nogil:
+    # what one more material on st is worth to p: progress, or completion (its influence
+    # and the building's function instead of the structure under way)
+    cdef int v = site_value(st.site)
+    if st.nmat + 1 >= v:
+        return v + w.building[st.building] - structure_worth(w, st.site, st.nmat)
+    return w.progress
+
+
+cdef bint needs_material(GameState* s, int p, int material) noexcept nogil:
+    # does an incomplete structure of p take this material as its own (R-9.2.2)?
+    cdef int i
+    cdef Structure* st
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if (st.owner == p and not (st.flags & S_COMPLETE) and mat_of(st.building) == material
+                and st.nmat < site_value(st.site)):
+            return True
+    return False
+
+
+cdef double stock_value(GameState* s, int p, Style* w, int material) noexcept nogil:
+    # what one more card of this material in p's stockpile is worth (as evaluate() counts it)
+    if needs_material(s, p, material):
+        return w.stockpile + 0.4 * w.progress
+    if s.players[p].vault_count < vault_limit(s, p):
+        return w.stockpile + 0.5 * w.vault
+    return 0.25 * w.stockpile
+
+
+cdef double role_gain(GameState* s, int p, Style* w, int role) noexcept nogil:
+    # What one action of `role` would gain p now, in the style's VP: the best single use
+    # of the role, estimated without playing it (0 when the action could do nothing).
+    cdef Player* pl = &s.players[p]
+    cdef int x, i, q, n = s.cfg.num_players, matching
+    cdef double best = 0, gain, expected
+    cdef Structure* st
+    if role == LABORER:
+        for x in range(1, NUM_TYPES):
+            if s.pool[x]:
+                gain = stock_value(s, p, w, mat_of(x))
+                if gain > best:
+                    best = gain
+        return best
+    if role == PATRON:
+        if pl.clientele_count >= clientele_limit(s, p):
+            return 0
+        for x in range(1, NUM_TYPES):
+            if s.pool[x] and w.client * w.role[mat_of(x)] > best:
+                best = w.client * w.role[mat_of(x)]
+        return best
+    if role == MERCHANT:
+        if pl.vault_count >= vault_limit(s, p):
+            return 0
+        for x in range(1, NUM_TYPES):
+            if pl.stockpile[x]:
+                gain = material_value(mat_of(x)) + w.vault - w.stockpile
+                if gain > best:
+                    best = gain
+        return best
+    if role == LEGIONARY:
+        # a demand of the most useful revealable material: what it brings to the
+        # stockpile, plus the card the victim loses, times the chance the victim has one
+        expected = 0
+        for q in range(n):
+            if q == p or conceded(s, q):
+                continue
+            if n > 3 and (q - p + n) % n != 1 and (q - p + n) % n != n - 1:
+                continue
+            expected += 0.6 if s.players[q].hand_count >= 4 else 0.15 * s.players[q].hand_count
+        for x in range(1, NUM_TYPES):
+            if pl.hand[x]:
+                gain = expected * (stock_value(s, p, w, mat_of(x)) + w.card)
+                if gain > best:
+                    best = gain
+        return best
+    # Architect (materials from the stockpile) and Craftsman (from hand): the best
+    # material for an own structure, or a foundation from hand on an in-town site
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.owner != p or (st.flags & S_COMPLETE):
+            continue
+        for x in range(1, NUM_TYPES):
+            if mat_of(x) != mat_of(st.building):
+                continue
+            if (role == ARCHITECT and pl.stockpile[x]) or (role == CRAFTSMAN and pl.hand[x]):
+                gain = add_gain(s, p, w, st) - (w.stockpile if role == ARCHITECT else w.card)
+                if gain > best:
+                    best = gain
+                break
+    for x in range(1, NUM_TYPES):
+        if pl.hand[x] and s.in_town[mat_of(x)] and owned_structure(s, p, x) < 0:
+            gain = structure_worth(w, mat_of(x), 0) - w.card
+            if gain > best:
+                best = gain
+    return best
+
+
+cdef int actions_to_come(GameState* s, int p) noexcept nogil:
+    # Actions of the led role p will still perform this turn (camp units and matching
+    # clients; 0 once p has acted or the turn is over).
+    cdef Turn* t = &s.turn
+    cdef int n = s.cfg.num_players, x, offset, units
+    cdef int phase = t.phase
+    cdef bint paying
+    if phase == PH_OVER or t.led_role == NO_ROLE or t.led_role > 5:
+        return 0
+    if phase == PH_SEWER or phase == PH_SENATE:
+        return 0
+    offset = (p - t.leader + n) % n
+    paying = (phase == PH_LEAD or phase == PH_FOLLOW or phase == PH_PAY_MORE
+              or phase == PH_PETITION or ((phase == PH_THINK_CHOICE or phase == PH_TRIBUNAL)
+                                          and t.think_return <= 1))
+    if not paying:
+        if offset < t.seat_offset:
+            return 0                                  # already acted
+        if p == t.actor:
+            units = t.ready_actions
+            for x in range(1, NUM_TYPES):
+                if t.pending_clients[x] and mat_of(x) == t.led_role:
+                    units += t.pending_clients[x]
+            return units
+    units = s.players[p].camp_units
+    if units == 0:
+        return 0
+    for x in range(1, NUM_TYPES):
+        if s.players[p].clientele[x] and mat_of(x) == t.led_role:
+            units += s.players[p].clientele[x]
+    return units
+
+
+cdef double evaluate(GameState* s, int p, Style* w) noexcept nogil:
+    # What the position is worth to p, in VP-like units: the score now (R-12) plus the
+    # style's value of what p has under way and of the actions p will still take this turn.
+    cdef Player* pl = &s.players[p]
+    cdef double value = score_of(s, p)
+    cdef int i, x, cards, units, supply, needed, room
+    cdef Structure* st
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.owner != p:
+            continue
+        if st.flags & S_COMPLETE:
+            value += w.building[st.building]
+        else:
+            value += structure_worth(w, st.site, st.nmat)
+            # materials at hand for it (a foundation is worth what can complete it)
+            supply = 0
+            for x in range(1, NUM_TYPES):
+                if mat_of(x) == mat_of(st.building):
+                    supply += pl.hand[x] + pl.stockpile[x]
+            needed = site_value(st.site) - st.nmat
+            value += w.progress * 0.4 * (supply if supply < needed else needed)
+    for x in range(1, NUM_TYPES):
+        if pl.clientele[x]:
+            value += w.client * w.role[mat_of(x)] * pl.clientele[x]
+    value += w.vault * pl.vault_count
+    # the stockpile: full value for materials an own structure still needs or that the
+    # vault has room for, a quarter for the rest (nothing to use them on yet)
+    room = vault_limit(s, p) - pl.vault_count
+    for x in range(1, NUM_TYPES):
+        if not pl.stockpile[x]:
+            continue
+        for i in range(pl.stockpile[x]):
+            if needs_material(s, p, mat_of(x)):
+                value += w.stockpile
+            elif room > 0:
+                value += w.stockpile
+                room -= 1
+            else:
+                value += 0.25 * w.stockpile
+    cards = pl.hand_count - pl.hand[JACK]
+    if cards > refill_size(s, p):
+        cards = refill_size(s, p)
+    value += w.card * cards
+    # Jacks: the first two are worth the most (a flexible lead or follow)
+    value += w.jack * (pl.hand[JACK] if pl.hand[JACK] < 2 else 2 + 0.15 * (pl.hand[JACK] - 2))
+    units = actions_to_come(s, p)
+    if units:
+        value += w.pending * w.role[s.turn.led_role] * role_gain(s, p, w, s.turn.led_role) * units
+    return value
+
+
+cdef double eval_relative(GameState* s, int p, Style* w) noexcept nogil:
+    # p's evaluation less the best other player's (what a one-ply choice maximises)
+    cdef double mine = evaluate(s, p, w), best = -1e9, other
+    cdef int q
+    for q in range(s.cfg.num_players):
+        if q == p or conceded(s, q):
+            continue
+        other = evaluate(s, q, w)
+        if other > best:
+            best = other
+    return mine - best if best > -1e9 else mine
+
+
+cdef double outcome_value(GameState* s, int p) noexcept nogil:
+    # a finished game: a large bonus for winning on top of the VP margin
+    cdef int mask = winners_mask_of(s)
+    return 1000.0 if (mask >> p) & 1 else -1000.0
+
+
+cdef int policy_choose(GameState* s, uint16_t* legal, int n, Style* w, double epsilon,
+                       uint64_t* rng, GameState* scratch) noexcept nogil:
+    # One-ply lookahead: the legal action after which eval_relative() is highest for the
+    # player to move (ties broken at random); with probability epsilon a uniform random
+    # action instead (rollout noise). `scratch` is caller memory for the trial states.
+    cdef int p = s.turn.decider
+    cdef int i, best = 0, ties = 0
+    cdef double value, best_value = -1e18
+    cdef size_t size = used_size(s)
+    if n == 1:
+        return legal[0]
+    if epsilon > 0 and (gr_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < epsilon:
+        return legal[gr_rng_below(rng, n)]
+    for i in range(n):
+        memcpy(scratch, s, size)
+        apply_action_c(scratch, legal[i])
+        if scratch.turn.phase == PH_OVER:
+            value = outcome_value(scratch, p) + eval_relative(scratch, p, w)
+        else:
+            value = eval_relative(scratch, p, w)
+        if value > best_value + 1e-9:
+            best_value = value
+            best = i
+            ties = 1
+        elif value > best_value - 1e-9:
+            ties += 1
+            if gr_rng_below(rng, ties) == 0:
+                best = i
+    return legal[best]
