@@ -178,7 +178,7 @@ class SearchBot(Bot):
         self._last = info
         if not stats:
             return legal[0]
-        best = stats[0]["action"]                 # the most visited (ties: lowest id)
+        best = stats[0]["action"]      # the most visited (flat MC: the best mean), ties: lowest id
         assert best in legal
         return best
 

@@ -66,7 +66,7 @@ cdef double role_gain(GameState* s, int p, Style* w, int role) noexcept nogil:
     # What one action of `role` would gain p now, in the style's VP: the best single use
     # of the role, estimated without playing it (0 when the action could do nothing).
     cdef Player* pl = &s.players[p]
-    cdef int x, i, q, n = s.cfg.num_players, matching
+    cdef int x, i, q, n = s.cfg.num_players, supply
     cdef double best = 0, gain, expected
     cdef Structure* st
     if role == LABORER:
@@ -95,18 +95,21 @@ cdef double role_gain(GameState* s, int p, Style* w, int role) noexcept nogil:
     if role == LEGIONARY:
         # a demand of the most useful revealable material: what it brings to the
         # stockpile, plus the card the victim loses, times the chance the victim has one
-        expected = 0
-        for q in range(n):
-            if q == p or conceded(s, q):
-                continue
-            if n > 3 and (q - p + n) % n != 1 and (q - p + n) % n != n - 1:
-                continue
-            expected += 0.6 if s.players[q].hand_count >= 4 else 0.15 * s.players[q].hand_count
         for x in range(1, NUM_TYPES):
-            if pl.hand[x]:
-                gain = expected * (stock_value(s, p, w, mat_of(x)) + w.card)
-                if gain > best:
-                    best = gain
+            if not pl.hand[x]:
+                continue
+            expected = 0
+            for q in range(n):
+                if q == p or conceded(s, q) or (s.players[q].lacks >> mat_of(x)) & 1:
+                    continue                    # a victim seen to have none gives nothing
+                if is_active(s, q, B_WALL) or (is_active(s, q, B_PALISADE) and not is_active(s, p, B_BRIDGE)):
+                    continue                    # immune (R-8.5.5)
+                if n > 3 and (q - p + n) % n != 1 and (q - p + n) % n != n - 1:
+                    continue
+                expected += 0.6 if s.players[q].hand_count >= 4 else 0.15 * s.players[q].hand_count
+            gain = expected * (stock_value(s, p, w, mat_of(x)) + w.card)
+            if gain > best:
+                best = gain
         return best
     # Architect (materials from the stockpile) and Craftsman (from hand): the best
     # material for an own structure, or a foundation from hand on an in-town site
@@ -124,7 +127,14 @@ cdef double role_gain(GameState* s, int p, Style* w, int role) noexcept nogil:
                 break
     for x in range(1, NUM_TYPES):
         if pl.hand[x] and s.in_town[mat_of(x)] and owned_structure(s, p, x) < 0:
-            gain = structure_worth(w, mat_of(x), 0) - w.card
+            # a foundation, and the materials at hand to complete it (as evaluate() counts)
+            supply = -1                                    # the foundation card itself
+            for i in range(1, NUM_TYPES):
+                if mat_of(i) == mat_of(x):
+                    supply += pl.hand[i] + pl.stockpile[i]
+            if supply > site_value(mat_of(x)):
+                supply = site_value(mat_of(x))
+            gain = structure_worth(w, mat_of(x), 0) + 0.4 * w.progress * supply - w.card
             if gain > best:
                 best = gain
     return best
@@ -145,15 +155,10 @@ cdef int actions_to_come(GameState* s, int p) noexcept nogil:
     paying = (phase == PH_LEAD or phase == PH_FOLLOW or phase == PH_PAY_MORE
               or phase == PH_PETITION or ((phase == PH_THINK_CHOICE or phase == PH_TRIBUNAL)
                                           and t.think_return <= 1))
-    if not paying:
-        if offset < t.seat_offset:
-            return 0                                  # already acted
-        if p == t.actor:
-            units = t.ready_actions
-            for x in range(1, NUM_TYPES):
-                if t.pending_clients[x] and mat_of(x) == t.led_role:
-                    units += t.pending_clients[x]
-            return units
+    if not paying and offset <= t.seat_offset:
+        # p has acted, or is acting: its choices are judged by what they do, not by the
+        # potential they would keep for later actions (which would favour skipping)
+        return 0
     units = s.players[p].camp_units
     if units == 0:
         return 0
@@ -189,6 +194,8 @@ cdef double evaluate(GameState* s, int p, Style* w) noexcept nogil:
         if pl.clientele[x]:
             value += w.client * w.role[mat_of(x)] * pl.clientele[x]
     value += w.vault * pl.vault_count
+    if vault_limit(s, p) > pl.vault_count:
+        value += 0.3 * w.vault * (vault_limit(s, p) - pl.vault_count)   # room to vault into
     # the stockpile: full value for materials an own structure still needs or that the
     # vault has room for, a quarter for the rest (nothing to use them on yet)
     room = vault_limit(s, p) - pl.vault_count
@@ -205,6 +212,9 @@ cdef double evaluate(GameState* s, int p, Style* w) noexcept nogil:
                 value += 0.25 * w.stockpile
     cards = pl.hand_count - pl.hand[JACK]
     if cards > refill_size(s, p):
+        # cards beyond the refill size still count, for less (so drawing one beats
+        # taking a Jack that would only be hoarded)
+        value += 0.4 * w.card * (cards - refill_size(s, p))
         cards = refill_size(s, p)
     value += w.card * cards
     # Jacks: the first two are worth the most (a flexible lead or follow)

@@ -17,7 +17,7 @@ from glory_ai.core.engine cimport (
     GameState, Player, Structure, Turn, State, NUM_TYPES, JACK, NMAT, MAX_LEGAL, NO_ROLE,
     NUM_DISTINCT_ACTIONS, LABORER, CRAFTSMAN, ARCHITECT, LEGIONARY, MERCHANT, PATRON,
     S_COMPLETE, PH_OVER, PH_LEAD, PH_FOLLOW, PH_PAY_MORE, PH_PETITION, PH_THINK_CHOICE,
-    PH_TRIBUNAL, PH_SEWER, PH_SENATE, A_VAULT_HAND, A_REVEAL,
+    PH_TRIBUNAL, PH_SEWER, PH_SENATE, A_VAULT_HAND, A_REVEAL, B_WALL, B_PALISADE, B_BRIDGE,
     gr_rng_next, gr_rng_below, gr_rng_seed, used_size, is_active, mat_of, material_value,
     influence_of, clientele_limit, vault_limit, refill_size, owned_structure, conceded,
     legal_actions_into, apply_action_c, score_of, winners_mask_of, determinize_c,
@@ -468,7 +468,7 @@ cdef class Searcher:
         if self.reuse:
             self._root_history = history
             self._root_player = player
-        return self._collect(state)
+        return self._collect(state, player)
 
     def _run_one(self, int i):
         cdef Tree* t = self.trees[i]
@@ -518,8 +518,9 @@ cdef class Searcher:
         compact_subtree(t, node)
         return True
 
-    cdef object _collect(self, State state):
-        # merge the root children of every tree (every PIMC world) by action
+    cdef object _collect(self, State state, int player):
+        # merge the root children of every tree (every PIMC world) by action; best first:
+        # the most visited (UCT), or the best mean reward (flat MC's even allocation)
         cdef int i, child, p, n = state.s.cfg.num_players
         cdef Tree* t
         cdef Node* nd
@@ -549,7 +550,10 @@ cdef class Searcher:
         for a, v in visits.items():
             stats.append({"action": a, "visits": v, "available": avail[a],
                           "mean_reward": [r / v if v else 0.0 for r in rewards[a]]})
-        stats.sort(key=lambda row: (-row["visits"], row["action"]))
+        if self.cfg.algorithm == ALG_FLATMC:
+            stats.sort(key=lambda row: (-row["mean_reward"][player], -row["visits"], row["action"]))
+        else:
+            stats.sort(key=lambda row: (-row["visits"], row["action"]))
         self.last_stats = {"actions": stats, "iterations": iterations, "seconds": seconds,
                            "nodes": nodes, "trees": self.ntrees,
                            "node_cap_reached": any(self.trees[i].full for i in range(self.ntrees))}
@@ -664,6 +668,23 @@ cdef class PolicyPlayer:
             n = legal_actions_into(self.world, legal)
             action = policy_choose(self.world, legal, n, &self.style, self.epsilon, &rng, self.scratch)
         return action
+
+    def action_values(self, State state, int player, uint64_t key):
+        """[(action, value)] of every legal action as the one-ply policy sees it (the
+        relative evaluation after the action, in one world dealt from `key`)."""
+        cdef uint16_t legal[MAX_LEGAL]
+        cdef uint64_t rng = gr_rng_seed(self.seed ^ gr_rng_seed(key))
+        cdef int n, i
+        memcpy(self.world, state.s, used_size(state.s))
+        canonicalize_hidden(self.world, player)
+        determinize_c(self.world, player, &rng)
+        n = legal_actions_into(self.world, legal)
+        out = []
+        for i in range(n):
+            memcpy(self.scratch, self.world, used_size(self.world))
+            apply_action_c(self.scratch, legal[i])
+            out.append((legal[i], eval_relative(self.scratch, player, &self.style)))
+        return sorted(out, key=lambda item: -item[1])
 
     def evaluate(self, State state, int player):
         """The style's evaluation of `state` for `player`, in VP (reads the state as given)."""

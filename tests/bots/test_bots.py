@@ -1,0 +1,261 @@
+"""Bots (issue #9): spec parsing, determinism, information hiding, search statistics, a win
+found at small budgets, and whole games of every bot across player counts and modes."""
+import random
+
+import numpy as np
+import pytest
+
+import glory_ai
+from glory_ai import State
+from glory_ai.bots import SpecError, make_bot, parse_spec, registry
+
+ALL_SPECS = ["random", "greedy", "heuristic:style=builder", "heuristic:style=merchant",
+             "heuristic:style=legionary", "heuristic:style=patron", "flatmc:iters=60",
+             "pimc:iters=60,worlds=4", "ismcts:iters=60", "ismcts:iters=40,rollout=heuristic,cutoff=10",
+             "ismcts:iters=60,reward=rank", "ismcts:iters=60,reward=margin,cutoff=30",
+             "ismcts:iters=60,reuse=true"]
+
+
+def _decision_states(num_players=2, games=3, every=9, mode="republic"):
+    """Live states with a real choice, from seeded greedy-played games."""
+    out = []
+    for seed in range(games):
+        state = glory_ai.Game(num_players, mode=mode).new_initial_state(seed)
+        bot = make_bot("greedy", seed=seed)
+        step = 0
+        while not state.is_terminal():
+            if step % every == 0 and len(state.legal_actions()) > 1:
+                out.append(state.clone())
+            state.apply_action(bot.step(state))
+            step += 1
+    return out
+
+
+# ---- specs -------------------------------------------------------------------------------
+
+def test_a_spec_gives_the_bot_with_its_parameters_and_defaults():
+    name, params = parse_spec("ismcts:iters=2000,c=0.5,rollout=heuristic,reuse=true")
+    assert name == "ismcts"
+    assert params["iters"] == 2000 and params["c"] == 0.5
+    assert params["rollout"] == "heuristic" and params["reuse"] is True
+    assert params["reward"] == "win"                  # a default
+    assert parse_spec("random") == ("random", {})
+    assert parse_spec(" Heuristic:style=patron ")[1]["style"] == "patron"
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("alphazero", ["unknown bot 'alphazero'", "ismcts"]),
+    ("ismcts:iterations=5", ["no parameter 'iterations'", "iters"]),
+    ("ismcts:iters=many", ["'iters'", "expected int"]),
+    ("ismcts:iters=-3", ["'iters'", "out of range"]),
+    ("ismcts:c=nan", ["'c'", "finite"]),
+    ("ismcts:rollout=smart", ["'rollout'", "random|heuristic"]),
+    ("ismcts:reuse=maybe", ["'reuse'", "true or false"]),
+    ("ismcts:iters=5,iters=6", ["given twice"]),
+    ("ismcts:iters", ["not key=value"]),
+    ("ismcts:iters=0", ["time_ms"]),
+    ("pimc:iters=10,worlds=20", ["worlds"]),
+    ("heuristic:style=banker", ["'style'", "builder|merchant|legionary|patron"]),
+    ("random:seed=3", ["no parameter 'seed'", "none"]),
+    ("", ["non-empty"]),
+])
+def test_a_bad_spec_is_a_value_error_naming_the_part_and_what_is_accepted(spec, words):
+    with pytest.raises(SpecError) as info:
+        make_bot(spec)
+    assert isinstance(info.value, ValueError)
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_the_registry_describes_every_bot_and_parameter():
+    bots = registry()
+    assert {"random", "greedy", "heuristic", "flatmc", "pimc", "ismcts"} <= set(bots)
+    for info in bots.values():
+        assert info.description
+        for param in info.params:
+            assert param.help and param.kind in (int, float, str, bool)
+            text = param.describe()
+            assert param.name in text and str(param.default) in text
+            parse_spec(f"{info.name}:{param.name}={str(param.default).lower()}")   # defaults parse
+    names = {p.name for p in bots["ismcts"].params}
+    assert {"iters", "time_ms", "c", "rollout", "cutoff", "reward", "reuse", "threads", "node_cap"} <= names
+
+
+def test_bots_refuse_a_finished_game_and_non_states():
+    state = glory_ai.Game(2).new_initial_state(1)
+    state.random_playout(1)
+    with pytest.raises(ValueError, match="over"):
+        make_bot("random").step(state)
+    with pytest.raises(TypeError):
+        make_bot("random").step(state.to_dict())
+    with pytest.raises(TypeError):
+        make_bot("random", seed="seven")
+
+
+# ---- determinism and information ---------------------------------------------------------
+
+@pytest.mark.parametrize("spec", ALL_SPECS)
+def test_same_spec_seed_and_state_give_the_same_action_whatever_ran_before(spec):
+    states = _decision_states(games=1, every=15)[:6]
+    first = [make_bot(spec, seed=11).step(s) for s in states]
+    random.seed(12345)
+    np.random.seed(54321)
+    random.random()
+    np.random.random(7)
+    bot = make_bot(spec, seed=11)
+    for s in reversed(states):                 # another order, and the same bot object reused
+        random.random()
+        np.random.random()
+        bot.step(s.clone())
+    second = [make_bot(spec, seed=11).step(s) for s in states]
+    assert first == second
+    if spec.startswith(("ismcts", "pimc", "flatmc", "random")):
+        others = [make_bot(spec, seed=12).step(s) for s in states]
+        assert others != first or len(set(first)) == 1   # the seed matters
+
+
+@pytest.mark.parametrize("spec", ["random", "greedy", "heuristic:style=legionary", "flatmc:iters=40",
+                                  "pimc:iters=40,worlds=4", "ismcts:iters=40",
+                                  "ismcts:iters=30,rollout=heuristic,cutoff=8"])
+def test_a_bot_decides_the_same_when_only_cards_it_cannot_see_change(spec):
+    # Another determinization for the mover is another state of the same information set:
+    # different hidden cards (others' hands, the deck), the same knowledge.
+    states = _decision_states(num_players=3, games=2, every=7)
+    checked = 0
+    for i, state in enumerate(states[:30]):
+        mover = state.current_player()
+        world = state.determinize(mover, seed=1000 + i)
+        assert world.information_state_key(mover) == state.information_state_key(mover)
+        if world._raw_bytes() == state._raw_bytes():
+            continue
+        assert make_bot(spec, seed=5).step(state) == make_bot(spec, seed=5).step(world)
+        checked += 1
+    assert checked >= 10
+
+
+def test_threads_change_only_the_speed_given_the_number_of_trees():
+    states = _decision_states(games=1, every=20)[:4]
+    for s in states:
+        one = make_bot("ismcts:iters=300,trees=2,threads=1", seed=3)
+        two = make_bot("ismcts:iters=300,trees=2,threads=2", seed=3)
+        assert one.step(s) == two.step(s)
+        assert one.last_search()["actions"] == two.last_search()["actions"]
+
+
+# ---- what the search reports --------------------------------------------------------------
+
+@pytest.mark.parametrize("spec, iters", [("ismcts:iters=500", 500), ("ismcts:iters=501,threads=2", 501),
+                                         ("pimc:iters=500,worlds=7", 500), ("flatmc:iters=300", 300)])
+def test_root_visits_sum_to_the_iterations_and_statistics_are_reported(spec, iters):
+    state = _decision_states(games=1, every=25)[1]
+    bot = make_bot(spec, seed=2)
+    action = bot.step(state)
+    info = bot.last_search()
+    assert info["iterations"] == iters
+    assert sum(row["visits"] for row in info["actions"]) == iters
+    assert info["actions"][0]["action"] == action                # the first is the choice
+    if not spec.startswith("flatmc"):
+        assert info["actions"][0]["visits"] == max(row["visits"] for row in info["actions"])
+    assert {row["action"] for row in info["actions"]} <= set(state.legal_actions())
+    for row in info["actions"]:
+        assert len(row["mean_reward"]) == state.num_players()
+        assert all(0.0 <= r <= 1.0 for r in row["mean_reward"])
+        assert row["available"] >= row["visits"]
+    assert info["seconds"] > 0 and info["nodes"] >= len(info["actions"])
+
+
+def test_win_rewards_share_one_point_between_the_players():
+    state = _decision_states(games=1, every=25)[1]
+    bot = make_bot("ismcts:iters=400", seed=4)
+    bot.step(state)
+    for row in bot.last_search()["actions"]:
+        assert sum(row["mean_reward"]) == pytest.approx(1.0)
+
+
+def test_the_node_cap_bounds_the_tree_and_the_search_goes_on():
+    state = _decision_states(games=1, every=25)[1]
+    bot = make_bot("ismcts:iters=5000,node_cap=1000", seed=1)
+    action = bot.step(state)
+    info = bot.last_search()
+    assert action in state.legal_actions()
+    assert info["nodes"] <= 1000 and info["node_cap_reached"]
+    assert info["iterations"] == 5000
+
+
+def test_a_time_budget_is_kept():
+    state = _decision_states(games=1, every=25)[1]
+    bot = make_bot("ismcts:iters=0,time_ms=80", seed=1)
+    bot.step(state)
+    info = bot.last_search()
+    assert info["iterations"] > 0
+    assert 0.04 < info["seconds"] < 0.5
+
+
+def test_tree_reuse_keeps_the_subtree_between_moves():
+    game = glory_ai.Game(2)
+    state = game.new_initial_state(8)
+    reuse = make_bot("ismcts:iters=400,reuse=true", seed=1)
+    opponent = make_bot("greedy", seed=2)
+    kept = []
+    for _ in range(40):
+        if state.is_terminal():
+            break
+        if state.current_player() == 0 and len(state.legal_actions()) > 1:
+            reuse.step(state)
+            info = reuse.last_search()
+            # a reused tree starts with more root visits than this search's iterations
+            kept.append(sum(r["visits"] for r in info["actions"]) > 400)
+            state.apply_action(info["actions"][0]["action"])
+        else:
+            state.apply_action(opponent.step(state) if state.current_player() == 1
+                               else state.legal_actions()[0])
+    assert any(kept)
+
+
+# ---- play --------------------------------------------------------------------------------
+
+def _catacomb_finish():
+    """P0 (8 influence) leads Architect; adding the Garden (Stone) from the stockpile
+    completes the Catacomb, which ends the game at once (R-11.1(3)) while P0 leads
+    P1 (7) by one VP. Any other action leaves a close game to play."""
+    state = State.from_dict({
+        "num_players": 2, "seed": 4,
+        "players": [
+            {"hand": ["Tower", "Bath", "Dock"], "stockpile": ["Garden", "Bath"],
+             "influence": ["Stone", "Stone"],
+             "structures": [{"building": "Catacomb", "materials": ["Villa", "Prison"]}]},
+            {"hand": ["Dock", "Market", "Road"], "influence": ["Stone", "Concrete"]},
+        ]})
+    state.apply_action_string("lead Architect with Tower")
+    state.apply_action_string("think: take Jack")
+    assert state.current_player() == 0 and state.phase() == "action"
+    return state
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iters=300", "pimc:iters=300,worlds=5", "flatmc:iters=300"])
+def test_a_move_that_wins_on_the_spot_is_found_at_small_budgets(spec):
+    state = _catacomb_finish()
+    win = state.string_to_action("architect: add Garden to Catacomb")
+    assert len(state.legal_actions()) >= 3
+    for seed in range(3):
+        assert make_bot(spec, seed=seed).step(state) == win
+    done = state.clone()
+    done.apply_action(win)
+    assert done.is_terminal() and done.winners() == [0] and done.end_reason() == "catacomb"
+
+
+@pytest.mark.parametrize("mode", ["republic", "imperium"])
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+def test_every_bot_finishes_games_without_an_illegal_action(mode, num_players):
+    specs = ["random", "greedy", "heuristic:style=builder", "heuristic:style=merchant",
+             "heuristic:style=legionary", "heuristic:style=patron", "flatmc:iters=12",
+             "pimc:iters=12,worlds=3", "ismcts:iters=15", "ismcts:iters=10,rollout=heuristic,cutoff=6",
+             "ismcts:iters=15,reuse=true,reward=rank"]
+    game = glory_ai.Game(num_players, mode=mode)
+    for deal in range(2):
+        seats = [specs[(deal * num_players + k) % len(specs)] for k in range(num_players)]
+        bots = [make_bot(spec, seed=deal * 10 + k) for k, spec in enumerate(seats)]
+        state = game.new_initial_state(deal)
+        while not state.is_terminal():
+            state.apply_action(bots[state.current_player()].step(state))   # checked: legal
+        assert state.winners()
