@@ -28,7 +28,9 @@ def render(state, observer: int | None = None) -> str:
         title += f" (as seen by P{observer})"
     lines = [title]
     if state.is_terminal():
-        lines.append(f"GAME OVER ({state.end_reason()}): winners {['P%d' % p for p in state.winners()]}")
+        winners = state.winners()
+        names = ", ".join(f"P{p}" for p in winners)
+        lines.append(f"GAME OVER ({state.end_reason()}): winner{'s' if len(winners) > 1 else ''} {names}")
     else:
         lines.append(f"phase {state.phase()}, P{state.current_player()} to decide")
     deck_size = d["deck_size"] if observer is not None else len(d["deck"])
@@ -50,7 +52,8 @@ def render(state, observer: int | None = None) -> str:
             if key == "vault" and "vault" not in pd:
                 if pd["vault_size"]:
                     known = f" (known: {_cards(pd['known_vault'])})" if pd["known_vault"] else ""
-                    lines.append(f"    vault: {pd['vault_size']} cards{known}")
+                    size = pd["vault_size"]
+                    lines.append(f"    vault: {size} card{'' if size == 1 else 's'}{known}")
                 continue
             if pd[key]:
                 lines.append(f"    {key}: {_cards(pd[key])}")

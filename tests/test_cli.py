@@ -1,0 +1,164 @@
+"""The `glory-ai` command line, end to end in subprocesses: output, exit statuses, refusals
+of bad options as one line, a closed pipe, help texts."""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from glory_ai import cli
+
+COMMAND = [sys.executable, "-m", "glory_ai"]
+
+
+def run(*args: str, **kwargs) -> subprocess.CompletedProcess:
+    return subprocess.run(COMMAND + list(args), capture_output=True, text=True, timeout=120, **kwargs)
+
+
+def test_play_prints_the_final_position_and_scores():
+    result = run("play", "--players", "3", "--seed", "7")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""
+    out = result.stdout
+    assert out.startswith("Glory to Rome (republic, 3 players)")
+    assert "GAME OVER (" in out
+    assert re.search(r"Random 3-player republic game, seed 7: \d+ turns, \d+ decisions, ended by \w+", out)
+    rows = [line for line in out.splitlines() if re.match(r"\s+P\d\s+\d+", line)]
+    assert len(rows) == 3 and sum("winner" in row for row in rows) >= 1
+
+
+def test_play_is_a_pure_function_of_its_options():
+    first = run("play", "--players", "2", "--seed", "11")
+    again = run("play", "--players", "2", "--seed", "11")
+    assert first.returncode == 0 and first.stdout == again.stdout
+
+
+def test_play_verbose_lists_decisions():
+    result = run("play", "--players", "2", "--seed", "3", "-v")
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("-- turn 1, leader P")
+    assert re.match(r"   P\d: ", lines[1])
+
+
+@pytest.mark.parametrize("mode", ["Imperium", "IMPERIUM", "imperium"])
+def test_mode_in_any_case(mode):
+    result = run("play", "--players", "2", "--seed", "1", "--mode", mode)
+    assert result.returncode == 0, result.stderr
+    assert "(imperium, 2 players)" in result.stdout
+    assert "Random 2-player imperium game" in result.stdout
+
+
+def _one_line_refusal(result, *words):
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert "Traceback" not in result.stderr
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    for word in words:
+        assert word in lines[0]
+    return lines[0]
+
+
+@pytest.mark.parametrize("seconds", ["0", "-1", "inf", "nan", "-inf", "601", "soon"])
+def test_bench_refuses_bad_seconds(seconds):
+    line = _one_line_refusal(run("bench", "--seconds", seconds), "--seconds")
+    assert line.startswith("glory-ai bench: error:")
+
+
+@pytest.mark.parametrize("args, word", [
+    (["play", "--players", "7"], "--players"),
+    (["play", "--players", "two"], "--players"),
+    (["play", "--seed", "-1"], "--seed"),
+    (["play", "--seed", str(2 ** 64)], "--seed"),
+    (["play", "--mode", "empire"], "--mode"),
+    (["play", "--colour", "red"], "--colour"),
+    (["juggle"], "juggle"),
+    ([], "required"),
+])
+def test_usage_mistakes_are_one_line(args, word):
+    _one_line_refusal(run(*args), word)
+
+
+def test_seconds_type_range():
+    assert cli._seconds("0.25") == 0.25
+    assert cli._seconds("600") == 600
+    for bad in ("0", "-0.5", "nan", "inf", "1e9", "x"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            cli._seconds(bad)
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_closed_pipe_ends_quietly(verbose):
+    # the reader has gone before anything is written: every write fails with EPIPE
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        args = COMMAND + ["play", "--players", "5", "--seed", "3"] + (["-v"] if verbose else [])
+        result = subprocess.run(args, stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=120)
+    finally:
+        os.close(write_end)
+    assert result.stderr == "", result.stderr
+    assert result.returncode == cli.EXIT_BROKEN_PIPE
+
+
+def test_head_of_a_long_output():
+    # the shell pipeline of the issue: `glory-ai play ... | head -2`
+    if not (shutil.which("bash") and shutil.which("head")):
+        pytest.skip("needs bash and head")
+    command = " ".join(COMMAND) + " play --players 5 --seed 3 --verbose | head -2"
+    result = subprocess.run(["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True,
+                            timeout=120)
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2 and lines[0].startswith("-- turn 1, leader P") and re.match(r"   P\d: ", lines[1])
+    assert "Traceback" not in result.stderr and "BrokenPipeError" not in result.stderr
+    assert result.returncode in (0, cli.EXIT_BROKEN_PIPE)
+
+
+@pytest.mark.parametrize("args", [[], ["play"], ["bench"]])
+def test_help_has_descriptions_defaults_and_examples(args):
+    result = run(*args, "--help")
+    assert result.returncode == 0 and result.stderr == ""
+    text = result.stdout
+    usage, _, rest = text.partition("\n\n")
+    description = rest.split("\n\n")[0]
+    assert len(description) > 40, text
+    assert "examples:" in text and "glory-ai " in text.split("examples:")[1]
+    if args:
+        options = [line for line in text.splitlines() if line.startswith("  --")]
+        assert options
+        assert text.count("(default:") >= len(options), text
+
+
+def test_top_level_help_lists_the_subcommands():
+    text = run("--help").stdout
+    for name in ("play", "bench"):
+        assert re.search(rf"^\s+{name}\s+\S", text, re.M), text
+
+
+def test_every_subcommand_registers_itself():
+    parser = cli.build_parser()
+    actions = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
+    assert set(actions[0].choices) == {"play", "bench"}
+    assert len(cli.SUBCOMMANDS) == len(actions[0].choices)
+
+
+def test_version():
+    result = run("--version")
+    assert result.returncode == 0 and result.stdout.startswith("glory_ai ")
+
+
+def test_bench_smoke(monkeypatch):
+    # the bench subcommand runs the measurement with the given seconds (stubbed: figures
+    # are benchmarks' business, not the tests')
+    import glory_ai.bench
+
+    calls = []
+    monkeypatch.setattr(glory_ai.bench, "run", lambda seconds, progress=print: calls.append(seconds) or {})
+    assert cli.main(["bench", "--seconds", "0.5"]) == 0
+    assert calls == [0.5]
