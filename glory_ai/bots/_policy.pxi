@@ -173,8 +173,13 @@ cdef double evaluate(GameState* s, int p, Style* w) noexcept nogil:
     # style's value of what p has under way and of the actions p will still take this turn.
     cdef Player* pl = &s.players[p]
     cdef double value = score_of(s, p)
-    cdef int i, x, cards, units, supply, needed, room
+    cdef int i, x, cards, units, needed, room
+    cdef int supply[6]
     cdef Structure* st
+    # materials at hand (hand and stockpile) by material, each counted once below
+    memset(supply, 0, sizeof(supply))
+    for x in range(1, NUM_TYPES):
+        supply[mat_of(x)] += pl.hand[x] + pl.stockpile[x]
     for i in range(s.nstruct):
         st = &s.structures[i]
         if st.owner != p:
@@ -183,13 +188,12 @@ cdef double evaluate(GameState* s, int p, Style* w) noexcept nogil:
             value += w.building[st.building]
         else:
             value += structure_worth(w, st.site, st.nmat)
-            # materials at hand for it (a foundation is worth what can complete it)
-            supply = 0
-            for x in range(1, NUM_TYPES):
-                if mat_of(x) == mat_of(st.building):
-                    supply += pl.hand[x] + pl.stockpile[x]
+            # a foundation is worth the materials at hand that can complete it
             needed = site_value(st.site) - st.nmat
-            value += w.progress * 0.4 * (supply if supply < needed else needed)
+            if needed > supply[mat_of(st.building)]:
+                needed = supply[mat_of(st.building)]
+            supply[mat_of(st.building)] -= needed
+            value += w.progress * 0.4 * needed
     for x in range(1, NUM_TYPES):
         if pl.clientele[x]:
             value += w.client * w.role[mat_of(x)] * pl.clientele[x]
@@ -226,7 +230,9 @@ cdef double evaluate(GameState* s, int p, Style* w) noexcept nogil:
 
 
 cdef double eval_relative(GameState* s, int p, Style* w) noexcept nogil:
-    # p's evaluation less the best other player's (what a one-ply choice maximises)
+    # p's evaluation less the best other player's (what a one-ply choice maximises),
+    # weighted up as the deck runs down: a player ahead prefers the game to move towards
+    # its end (R-11.1(1)), so two one-ply players cannot stall a game they do not tie
     cdef double mine = evaluate(s, p, w), best = -1e9, other
     cdef int q
     for q in range(s.cfg.num_players):
@@ -235,7 +241,9 @@ cdef double eval_relative(GameState* s, int p, Style* w) noexcept nogil:
         other = evaluate(s, q, w)
         if other > best:
             best = other
-    return mine - best if best > -1e9 else mine
+    if best <= -1e9:
+        return mine
+    return (mine - best) * (1.0 + 0.01 * (DECK_CAP - s.deck_size))
 
 
 cdef double outcome_value(GameState* s, int p) noexcept nogil:

@@ -14,7 +14,7 @@ from libc.string cimport memcpy, memset
 from libc.math cimport log, sqrt, exp, tanh
 
 from glory_ai.core.engine cimport (
-    GameState, Player, Structure, Turn, State, NUM_TYPES, JACK, NMAT, MAX_LEGAL, NO_ROLE,
+    GameState, Player, Structure, Turn, State, NUM_TYPES, JACK, NMAT, MAX_LEGAL, NO_ROLE, DECK_CAP,
     NUM_DISTINCT_ACTIONS, LABORER, CRAFTSMAN, ARCHITECT, LEGIONARY, MERCHANT, PATRON,
     S_COMPLETE, PH_OVER, PH_LEAD, PH_FOLLOW, PH_PAY_MORE, PH_PETITION, PH_THINK_CHOICE,
     PH_TRIBUNAL, PH_SEWER, PH_SENATE, A_VAULT_HAND, A_REVEAL, B_WALL, B_PALISADE, B_BRIDGE,
