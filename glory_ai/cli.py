@@ -1,7 +1,8 @@
 """The `glory-ai` command line.
 
     glory-ai play  [--players N] [--seed S] [--mode republic|imperium] [--verbose]
-    glory-ai bench [--seconds S]
+    glory-ai bench [--seconds S] [--search]
+    glory-ai bots
 
 Each subcommand is one `_register_<name>(subparsers)` function that adds its parser and
 sets `func`; add a subcommand by writing one more and listing it in SUBCOMMANDS.
@@ -68,6 +69,16 @@ def _seed(text: str) -> int:
             f"expected an integer seed from 0 to 2**64 - 1, got {text!r}") from None
     if not 0 <= value < 2 ** 64:
         raise argparse.ArgumentTypeError(f"expected an integer seed from 0 to 2**64 - 1, got {value}")
+    return value
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
     return value
 
 
@@ -145,7 +156,13 @@ def _register_play(sub) -> None:
 def _bench(args) -> int:
     from .bench import run
 
-    run(args.seconds, progress=lambda line: print(line, flush=True))
+    if not args.search_only:
+        run(args.seconds, progress=lambda line: print(line, flush=True))
+    if args.search or args.search_only:
+        from .bots.bench import run as run_search
+
+        run_search(states_per_count=args.states, iters=args.iters,
+                   progress=lambda line: print(line, flush=True))
     return 0
 
 
@@ -163,13 +180,49 @@ def _register_bench(sub) -> None:
     bench.add_argument("--seconds", type=_seconds, default=2.0, metavar="S",
                        help=f"time spent measuring playouts per player count "
                             f"(more than 0, at most {MAX_BENCH_SECONDS:g})")
+    bench.add_argument("--search", action="store_true",
+                       help="also measure the bots' search: ISMCTS/PIMC iterations per second, "
+                            "thread scaling, time budgets")
+    bench.add_argument("--search-only", action="store_true", help="only the search figures")
+    bench.add_argument("--iters", type=_positive_int, default=4000, metavar="N",
+                       help="iterations per search measured (with --search)")
+    bench.add_argument("--states", type=_positive_int, default=6, metavar="K",
+                       help="mid-game states per player count (with --search)")
     bench.set_defaults(func=_bench)
+
+
+# ---- bots -------------------------------------------------------------------------------
+
+def _bots(args) -> int:
+    from .bots import registry
+
+    for info in registry().values():
+        print(f"{info.name}: {info.description}")
+        for param in info.params:
+            print(f"    {param.describe()}")
+        if args.verbose and info.params:
+            example = ",".join(f"{p.name}={str(p.default).lower()}" for p in info.params[:2])
+            print(f"    e.g. {info.name}:{example}")
+    return 0
+
+
+def _register_bots(sub) -> None:
+    bots = sub.add_parser(
+        "bots", formatter_class=_HelpFormatter,
+        help="list the bots, their parameters and defaults",
+        description="Every bot that a spec string can name (name:key=value,...), with each "
+                    "parameter's default, accepted values and meaning (docs/bots.md).",
+        epilog="examples:\n"
+               "  glory-ai bots\n"
+               "  glory-ai compare ismcts:iters=1000 heuristic:style=builder --games 100\n")
+    bots.add_argument("--verbose", "-v", action="store_true", help="also print an example spec per bot")
+    bots.set_defaults(func=_bots)
 
 
 # ---- the parser -------------------------------------------------------------------------
 
 #: one registering function per subcommand, in the order `glory-ai --help` lists them
-SUBCOMMANDS: list[Callable] = [_register_play, _register_bench]
+SUBCOMMANDS: list[Callable] = [_register_play, _register_bench, _register_bots]
 
 
 def build_parser() -> argparse.ArgumentParser:

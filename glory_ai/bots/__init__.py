@@ -52,8 +52,9 @@ class Param:
         elif self.kind is bool:
             accepted = "true|false"
         else:
-            low = "" if self.low is None else f"{self.low:g}"
-            high = "" if self.high is None else f"{self.high:g}"
+            def show(bound):
+                return "" if bound is None else (f"{int(bound):,}" if self.kind is int else f"{bound:g}")
+            low, high = show(self.low), show(self.high)
             accepted = f"{self.kind.__name__} {low}..{high}"
         return f"{self.name}={self.default} ({accepted}): {self.help}"
 
