@@ -167,7 +167,7 @@ class SearchBot(Bot):
         self._searcher = Searcher(
             algorithm=algorithm, iterations=params["iters"], time_ms=params.get("time_ms", 0),
             c=params.get("c", 0.7), rollout=params.get("rollout", "random"),
-            cutoff=params.get("cutoff", 0), reward=params.get("reward", "win"),
+            cutoff=params.get("cutoff", 40), reward=params.get("reward", "win"),
             worlds=params.get("worlds", 1), epsilon=params.get("epsilon", 0.1),
             temperature=params.get("temperature", 4.0), node_cap=params.get("node_cap", 200000),
             style=STYLES[params.get("style", "balanced")], trees=trees, threads=threads,
@@ -192,7 +192,7 @@ def _search_params(default_iters: int, **extra: Param) -> tuple[Param, ...]:
               0, 3_600_000),
         Param("c", float, 0.7, "UCB exploration constant", 0, 100),
         Param("rollout", str, "random", "rollout policy", choices=("random", "heuristic")),
-        Param("cutoff", int, 0, "rollout decisions before evaluating the position (0: play to the end)",
+        Param("cutoff", int, 40, "rollout decisions before evaluating the position (0: play to the end)",
               0, 100000),
         Param("reward", str, "win", "reward per player: win share, rank, or VP margin",
               choices=("win", "rank", "margin")),

@@ -61,11 +61,11 @@ def run(states_per_count: int = 6, iters: int = 4000, progress=print) -> dict:
     for num_players in (2, 4):
         states = mid_game_states(num_players, states_per_count, seed=num_players * 100)
         row = {}
-        for label, spec in (("ismcts", f"ismcts:iters={iters}"),
+        for label, spec in (("ismcts", f"ismcts:iters={iters},cutoff=0"),
                             ("ismcts_cutoff40", f"ismcts:iters={iters},cutoff=40"),
                             ("ismcts_heuristic_cutoff40", f"ismcts:iters={iters // 4},rollout=heuristic,cutoff=40"),
-                            ("pimc", f"pimc:iters={iters},worlds=20"),
-                            ("ismcts_2_threads", f"ismcts:iters={iters},threads=2")):
+                            ("pimc", f"pimc:iters={iters},worlds=20,cutoff=0"),
+                            ("ismcts_2_threads", f"ismcts:iters={iters},threads=2,cutoff=0")):
             row[label] = iterations_per_second(spec, states)
         row["thread_scaling"] = row["ismcts_2_threads"] / row["ismcts"]
         row["time_budget_error_200ms"] = time_budget_error("ismcts:iters=0", states[:3], 200.0)

@@ -13,7 +13,7 @@ ALL_SPECS = ["random", "greedy", "heuristic:style=builder", "heuristic:style=mer
              "heuristic:style=legionary", "heuristic:style=patron", "flatmc:iters=60",
              "pimc:iters=60,worlds=4", "ismcts:iters=60", "ismcts:iters=40,rollout=heuristic,cutoff=10",
              "ismcts:iters=60,reward=rank", "ismcts:iters=60,reward=margin,cutoff=30",
-             "ismcts:iters=60,reuse=true"]
+             "ismcts:iters=60,reuse=true", "ismcts:iters=60,cutoff=0", "pimc:iters=60,worlds=3,cutoff=0"]
 
 
 def _decision_states(num_players=2, games=3, every=9, mode="republic"):
