@@ -1,0 +1,349 @@
+"""The game plan of a run: its config, the games it is made of and their seeds.
+
+A run is defined by a :class:`RunConfig` (frozen, JSON-serialisable). It expands into
+:class:`GameTask` objects, one per (deal, pairing, rotation), each carrying everything a
+worker needs to play the game: the deal seed, the spec and seed of the bot in every seat,
+the player count, mode and variant. Nothing here depends on how the games get scheduled.
+
+Seeding (docs/arena.md): with ``root`` the run's seed,
+
+* deal ``d`` is dealt from ``SeedSequence(entropy=root, spawn_key=(d,))``;
+* the bot in seat ``s`` of rotation ``r`` of deal ``d`` is seeded from
+  ``SeedSequence(entropy=root, spawn_key=(d, r, s))``;
+
+each as the first 64-bit word of ``generate_state``. Every seed is O(1) to compute, so a
+game can be (re)played alone, in any order, on any worker.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+import json
+import math
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..config import MODES, GameConfig
+
+__all__ = [
+    "ArenaError", "FORMATS", "GameTask", "RunConfig", "bot_seed", "deal_seed",
+    "CONFIG_FORMAT", "CONFIG_VERSION",
+]
+
+#: the formats of a run
+FORMATS = ("head_to_head", "field", "round_robin", "gauntlet")
+
+CONFIG_FORMAT = "glory_ai/arena-run"
+CONFIG_VERSION = 1
+
+MAX_SEED = 2**64 - 1
+
+
+class ArenaError(ValueError):
+    """A run that cannot go ahead as asked (bad config, a folder of another run, a record
+    that does not replay): the message is one line meant for the user."""
+
+
+def _seed_word(root: int, key: tuple[int, ...]) -> int:
+    # = int(SeedSequence(...).generate_state(1, np.uint64)[0]), a third faster: the two
+    # 32-bit words of that 64-bit word, low word first
+    low, high = np.random.SeedSequence(entropy=root, spawn_key=key).generate_state(2, np.uint32).tolist()
+    return low | (high << 32)
+
+
+def deal_seed(root: int, deal: int) -> int:
+    """The engine seed of deal ``deal`` of a run with root seed ``root``."""
+    return _seed_word(root, (deal,))
+
+
+def bot_seed(root: int, deal: int, rotation: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` in rotation ``rotation`` of deal ``deal``."""
+    return _seed_word(root, (deal, rotation, seat))
+
+
+@dataclass(frozen=True)
+class GameTask:
+    """Everything needed to play one game of a run (picklable; no engine state)."""
+
+    game_id: str
+    deal: int
+    pairing: int
+    rotation: int
+    seed: int
+    bot_seeds: tuple[int, ...]
+    seats: tuple[str, ...]
+    num_players: int
+    mode: str
+    variant: Mapping[str, Any]
+
+    @property
+    def order(self) -> tuple[int, int, int]:
+        return (self.deal, self.pairing, self.rotation)
+
+
+def game_id(deal: int, pairing: int, rotation: int) -> str:
+    """The stable id of a game: ``"DEAL-PAIRING-ROTATION"``, e.g. ``"12-0-1"``."""
+    return f"{deal}-{pairing}-{rotation}"
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """What a run plays: its identity (see docs/arena.md).
+
+    ``specs``: bot specs. ``players``: seats per game. ``deals``: number of deals; each deal
+    is played once per pairing and seat rotation. ``mode`` and ``variant``: the rules
+    (``variant`` is stored resolved, defaults included). ``seed``: the root seed.
+    ``format``: ``head_to_head`` (2 specs, 2 players), ``field`` (up to ``players`` specs
+    filling the seats, cycled if fewer, in every cyclic rotation), ``round_robin`` (every pair
+    of specs head to head) or ``gauntlet`` (``specs[0]`` head to head against each of the
+    others); None infers it. ``rotate``: play every deal in every seat rotation (default) or
+    once. ``sprt``: ``(elo0, elo1, alpha, beta)`` to stop a head-to-head match once decided.
+
+    How the games are scheduled (jobs, batch size, backend) is not part of the config.
+    """
+
+    specs: tuple[str, ...]
+    players: int = 2
+    deals: int = 1
+    mode: str = "republic"
+    variant: Mapping[str, Any] = field(default_factory=dict)
+    seed: int = 0
+    format: str | None = None
+    rotate: bool = True
+    sprt: tuple[float, float, float, float] | None = None
+
+    def __post_init__(self) -> None:
+        from ..bots import parse_spec
+
+        specs = self.specs
+        if isinstance(specs, str) or not isinstance(specs, Sequence):
+            raise ArenaError(f"specs must be a list of bot specs, got {specs!r}")
+        specs = tuple(specs)
+        if not specs:
+            raise ArenaError("give at least one bot spec")
+        cleaned = []
+        for spec in specs:
+            if not isinstance(spec, str):
+                raise ArenaError(f"a bot spec is a string like 'ismcts:iters=200', got {spec!r}")
+            try:
+                parse_spec(spec)
+            except ValueError as exc:
+                raise ArenaError(str(exc)) from None
+            cleaned.append(spec.strip())
+        object.__setattr__(self, "specs", tuple(cleaned))
+
+        if not _is_int(self.players) or not 2 <= self.players <= 5:
+            raise ArenaError(f"players must be an integer from 2 to 5, got {self.players!r}")
+        object.__setattr__(self, "players", int(self.players))
+        if not _is_int(self.deals) or self.deals < 1:
+            raise ArenaError(f"deals must be a positive integer, got {self.deals!r}")
+        object.__setattr__(self, "deals", int(self.deals))
+        if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
+            raise ArenaError(f"seed must be an integer from 0 to 2**64 - 1, got {self.seed!r}")
+        object.__setattr__(self, "seed", int(self.seed))
+        if not isinstance(self.rotate, bool):
+            raise ArenaError(f"rotate must be true or false, got {self.rotate!r}")
+
+        mode = self.mode.lower() if isinstance(self.mode, str) else self.mode
+        if mode not in MODES:
+            raise ArenaError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        object.__setattr__(self, "mode", mode)
+        if not isinstance(self.variant, Mapping):
+            raise ArenaError(f"variant must map option names to values, got {self.variant!r}")
+        try:
+            rules = GameConfig.from_options(self.players, mode, **dict(self.variant))
+        except (TypeError, ValueError) as exc:
+            raise ArenaError(f"bad rule variant: {exc}") from None
+        # resolved and JSON-shaped: {} and {"refill_size": 5} are the same rules
+        object.__setattr__(self, "variant", json.loads(json.dumps(rules.variant())))
+
+        fmt = self.format if self.format is not None else self._infer_format()
+        if fmt not in FORMATS:
+            raise ArenaError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+        object.__setattr__(self, "format", fmt)
+        self._check_format()
+
+        if self.sprt is not None:
+            self._check_sprt()
+
+    # ---- validation ---------------------------------------------------------------------
+
+    def _infer_format(self) -> str:
+        if self.players > 2 or len(self.specs) == 1:
+            return "field"
+        return "head_to_head" if len(self.specs) == 2 else "round_robin"
+
+    def _check_format(self) -> None:
+        n, k, fmt = len(self.specs), self.players, self.format
+        if fmt == "field":
+            if n > k:
+                hint = " (for more specs than seats use a round robin: --players 2)" if k == 2 else ""
+                raise ArenaError(f"a field of {k} seats takes at most {k} specs, got {n}{hint}")
+            return
+        if k != 2:
+            raise ArenaError(f"a {fmt.replace('_', ' ')} is played by 2 players, got players={k}")
+        if len(set(self.specs)) != n:
+            dupes = sorted({s for s in self.specs if self.specs.count(s) > 1})
+            raise ArenaError(f"the specs of a {fmt.replace('_', ' ')} must differ; repeated: {dupes}")
+        if fmt == "head_to_head" and n != 2:
+            raise ArenaError(f"a head-to-head match takes exactly 2 specs, got {n}")
+        if fmt in ("round_robin", "gauntlet") and n < 2:
+            raise ArenaError(f"a {fmt.replace('_', ' ')} takes at least 2 specs, got {n}")
+
+    def _check_sprt(self) -> None:
+        from .stats import SPRT
+
+        if self.format != "head_to_head":
+            raise ArenaError(f"SPRT needs a head-to-head match (2 specs, 2 players), not a {self.format}")
+        sprt = self.sprt
+        if isinstance(sprt, (str, bytes)) or not isinstance(sprt, Sequence) or len(sprt) != 4:
+            raise ArenaError(f"sprt must be (elo0, elo1, alpha, beta), got {sprt!r}")
+        try:
+            values = tuple(float(x) for x in sprt)
+            SPRT(*values)
+        except (TypeError, ValueError) as exc:
+            raise ArenaError(f"bad SPRT parameters {tuple(sprt)!r}: {exc}") from None
+        object.__setattr__(self, "sprt", values)
+
+    # ---- the plan -----------------------------------------------------------------------
+
+    def pairings(self) -> list[tuple[str, ...]]:
+        """The line-ups before rotation: specs by seat, one per pairing."""
+        if self.format == "field":
+            n = len(self.specs)
+            return [tuple(self.specs[s % n] for s in range(self.players))]
+        if self.format == "head_to_head":
+            return [self.specs]
+        if self.format == "round_robin":
+            return list(itertools.combinations(self.specs, 2))
+        candidate, *others = self.specs
+        return [(candidate, other) for other in others]
+
+    @property
+    def rotations(self) -> int:
+        """Seat rotations per deal and pairing (1 without rotation or with one spec)."""
+        if not self.rotate or len(set(self.pairings()[0])) == 1:
+            return 1
+        return self.players
+
+    @property
+    def games_per_deal(self) -> int:
+        return len(self.pairings()) * self.rotations
+
+    @property
+    def total_games(self) -> int:
+        return self.deals * self.games_per_deal
+
+    def seating(self, pairing: int, rotation: int) -> tuple[str, ...]:
+        """Specs by seat: in rotation r the spec in line-up place i sits in seat (i + r) % K."""
+        lineup = self.pairings()[pairing]
+        k = self.players
+        return tuple(lineup[(s - rotation) % k] for s in range(k))
+
+    def task(self, deal: int, pairing: int = 0, rotation: int = 0) -> GameTask:
+        """The game (deal, pairing, rotation) of this run."""
+        seats = self.seating(pairing, rotation)
+        return GameTask(
+            game_id=game_id(deal, pairing, rotation), deal=deal, pairing=pairing,
+            rotation=rotation, seed=deal_seed(self.seed, deal),
+            bot_seeds=tuple(bot_seed(self.seed, deal, rotation, s) for s in range(self.players)),
+            seats=seats, num_players=self.players, mode=self.mode, variant=self.variant)
+
+    def tasks(self) -> Iterator[GameTask]:
+        """Every game of the run, in (deal, pairing, rotation) order."""
+        lineups = self.pairings()
+        n_rot, k = self.rotations, self.players
+        for deal in range(self.deals):
+            seed = deal_seed(self.seed, deal)                # shared by the deal's games
+            bots = [tuple(bot_seed(self.seed, deal, r, s) for s in range(k)) for r in range(n_rot)]
+            for pairing, lineup in enumerate(lineups):
+                for rotation in range(n_rot):
+                    yield GameTask(
+                        game_id=game_id(deal, pairing, rotation), deal=deal, pairing=pairing,
+                        rotation=rotation, seed=seed, bot_seeds=bots[rotation],
+                        seats=tuple(lineup[(s - rotation) % k] for s in range(k)),
+                        num_players=k, mode=self.mode, variant=self.variant)
+
+    def game_ids(self) -> list[str]:
+        n_pairings, n_rot = len(self.pairings()), self.rotations
+        return [game_id(d, p, r) for d in range(self.deals) for p in range(n_pairings)
+                for r in range(n_rot)]
+
+    @classmethod
+    def deals_for(cls, games: int, games_per_deal: int) -> int:
+        """Deals needed for at least ``games`` games (whole deals)."""
+        if not _is_int(games) or games < 1:
+            raise ArenaError(f"the number of games must be a positive integer, got {games!r}")
+        return max(1, math.ceil(games / games_per_deal))
+
+    @classmethod
+    def for_games(cls, specs: Sequence[str], games: int, **options) -> "RunConfig":
+        """The config playing at least ``games`` games: rounded up to whole deals of every
+        pairing and rotation (``.total_games`` tells how many)."""
+        probe = cls(specs=tuple(specs), deals=1, **options)
+        return cls(specs=tuple(specs), deals=cls.deals_for(games, probe.games_per_deal), **options)
+
+    # ---- identity -----------------------------------------------------------------------
+
+    def to_dict(self) -> dict:
+        """JSON-safe dict of the config (its identity)."""
+        return {
+            "format": self.format, "specs": list(self.specs), "players": self.players,
+            "deals": self.deals, "mode": self.mode, "variant": self.variant, "seed": self.seed,
+            "rotate": self.rotate, "sprt": None if self.sprt is None else list(self.sprt),
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping) -> "RunConfig":
+        if not isinstance(d, Mapping):
+            raise ArenaError(f"a run config is a JSON object, got {type(d).__name__}")
+        known = {"format", "specs", "players", "deals", "mode", "variant", "seed", "rotate", "sprt"}
+        unknown = sorted(set(d) - known)
+        if unknown:
+            raise ArenaError(f"unknown run config key(s) {unknown}; known: {sorted(known)}")
+        if "specs" not in d:
+            raise ArenaError("a run config needs 'specs'")
+        kwargs = dict(d)
+        kwargs["specs"] = tuple(kwargs["specs"])
+        if kwargs.get("sprt") is not None:
+            kwargs["sprt"] = tuple(kwargs["sprt"])
+        return cls(**kwargs)
+
+    def canonical_json(self) -> str:
+        return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+
+    def short_hash(self) -> str:
+        """8 hex digits identifying the config (default run folder names)."""
+        return hashlib.sha256(self.canonical_json().encode()).hexdigest()[:8]
+
+    def __hash__(self) -> int:
+        return hash(self.canonical_json())
+
+    def differences(self, other: "RunConfig | Mapping") -> dict[str, tuple[Any, Any]]:
+        """Keys whose values differ: {key: (self's value, other's value)}."""
+        mine = self.to_dict()
+        theirs = other.to_dict() if isinstance(other, RunConfig) else dict(other)
+        return {k: (mine.get(k), theirs.get(k)) for k in sorted(set(mine) | set(theirs))
+                if mine.get(k) != theirs.get(k)}
+
+    def describe(self) -> str:
+        """One line: who plays, how many games, rules and seed."""
+        if self.format == "head_to_head":
+            who = f"{self.specs[0]} vs {self.specs[1]}"
+        elif self.format == "round_robin":
+            who = f"round robin of {len(self.specs)} bots"
+        elif self.format == "gauntlet":
+            who = f"gauntlet: {self.specs[0]} vs {len(self.specs) - 1} bots"
+        else:
+            who = f"{self.players}-player field of {', '.join(self.specs)}"
+        variant = {k: v for k, v in self.variant.items()
+                   if GameConfig(num_players=self.players, mode=self.mode).variant().get(k) != v}
+        rules = self.mode + "".join(f", {k}={v}" for k, v in variant.items())
+        return f"{who} ({rules}, {self.total_games} games, seed {self.seed})"

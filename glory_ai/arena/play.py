@@ -1,0 +1,178 @@
+"""Playing one game of a run into a record, and replaying a record.
+
+Workers run :func:`play_batch` (a list of :class:`~glory_ai.arena.plan.GameTask`, the bots
+built in the worker from their specs and seeds) and send back plain dicts: one record per
+game, JSON-ready (docs/arena.md lists every field).
+"""
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .. import __version__
+from ..bots import make_bot
+from ..game import Game, State
+from .plan import ArenaError, GameTask
+
+__all__ = ["RECORD_VERSION", "TIMING_FIELDS", "encode_record", "play_game", "play_batch",
+           "play_batch_encoded", "replay", "record_key", "strip_timing"]
+
+#: version of the record format (the fields below); bumped when a field changes meaning
+RECORD_VERSION = 1
+
+#: the fields that depend on the machine and its load (everything else is reproducible)
+TIMING_FIELDS = ("seconds", "seconds_per_decision")
+
+#: a game longer than this is a bug somewhere: stop rather than loop
+MAX_DECISIONS = 1_000_000
+
+#: fields recomputed by replay() and compared with the record, in this order
+RESULT_FIELDS = ("scores", "winners", "end_reason", "returns", "vp", "turns", "decisions",
+                 "structures", "functions_used")
+
+
+def _results(state: State) -> dict[str, Any]:
+    n = state.num_players()
+    players = state.to_dict()["players"]
+    structures = []
+    for p in range(n):
+        built = players[p]["structures"]
+        structures.append({
+            "complete": [s["building"] for s in built if s["complete"]],
+            "incomplete": [s["building"] for s in built if not s["complete"]],
+        })
+    return {
+        "scores": state.scores(),
+        "winners": state.winners(),
+        "returns": state.returns(),
+        "vp": [state.score_breakdown(p) for p in range(n)],
+        "structures": structures,
+        "functions_used": state.functions_used(),
+        "end_reason": state.end_reason(),
+        "turns": state.turn_number() + 1,
+        "decisions": state.decisions(),
+    }
+
+
+def play_game(task: GameTask) -> dict[str, Any]:
+    """Play one game of a run and return its record (a JSON-ready dict)."""
+    if not isinstance(task, GameTask):
+        raise TypeError(f"play_game takes a GameTask, got {type(task).__name__}")
+    state = Game(task.num_players, task.mode, **task.variant).new_initial_state(task.seed)
+    bots = [make_bot(spec, seed) for spec, seed in zip(task.seats, task.bot_seeds)]
+    n = task.num_players
+    seconds = [0.0] * n
+    moves = [0] * n
+    # the loop runs ~300 times a game: methods bound once, the actions read back at the end
+    is_terminal, current_player, apply_action = state.is_terminal, state.current_player, state.apply_action
+    steps = [bot.step for bot in bots]
+    clock = time.perf_counter
+    for _ in range(MAX_DECISIONS):
+        if is_terminal():
+            break
+        player = current_player()
+        start = clock()
+        action = steps[player](state)
+        seconds[player] += clock() - start
+        moves[player] += 1
+        apply_action(action)
+    else:
+        raise ArenaError(f"game {task.game_id}: no end after {MAX_DECISIONS} decisions")
+    actions = state.history()
+    record: dict[str, Any] = {
+        "record_version": RECORD_VERSION,
+        "version": __version__,
+        "game_id": task.game_id,
+        "deal": task.deal,
+        "pairing": task.pairing,
+        "rotation": task.rotation,
+        "seed": task.seed,
+        "bot_seeds": list(task.bot_seeds),
+        "seats": list(task.seats),
+        "num_players": n,
+        "mode": task.mode,
+        "variant": dict(task.variant),
+    }
+    record.update(_results(state))
+    record["seat_decisions"] = moves
+    record["seconds"] = [round(s, 6) for s in seconds]
+    record["seconds_per_decision"] = [round(s / m, 7) if m else 0.0 for s, m in zip(seconds, moves)]
+    record["actions"] = actions
+    return record
+
+
+def play_batch(tasks: Sequence[GameTask]) -> list[dict[str, Any]]:
+    """Play a batch of games (the unit of work sent to a worker); records in task order."""
+    return [play_game(task) for task in tasks]
+
+
+_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
+
+
+def encode_record(record: Mapping[str, Any]) -> str:
+    """A record as one compact JSON line (without the newline)."""
+    return _ENCODER.encode(record)
+
+
+def play_batch_encoded(tasks: Sequence[GameTask]) -> tuple[list[dict[str, Any]], str]:
+    """Play a batch and also encode it: (records, their JSON lines joined, newline-ended).
+    Workers encode, so the process writing the file only writes."""
+    records = play_batch(tasks)
+    return records, "".join(encode_record(r) + "\n" for r in records)
+
+
+def record_key(record: Mapping[str, Any]) -> tuple[int, int, int]:
+    """Sort key of a record: (deal, pairing, rotation)."""
+    return (record["deal"], record["pairing"], record["rotation"])
+
+
+def strip_timing(record: Mapping[str, Any]) -> dict[str, Any]:
+    """The record without its timing fields: what must be identical on every machine."""
+    return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+
+
+def replay(record: Mapping[str, Any]) -> State:
+    """Rebuild a recorded game and check it: every action legal, and the result (scores,
+    winners, end reason, returns, VP breakdown, turns, decisions, structures, functions
+    used) as recorded. Returns the final State; raises ArenaError naming the game id and the
+    first difference."""
+    if not isinstance(record, Mapping):
+        raise ArenaError(f"a game record is a dict, got {type(record).__name__}")
+    gid = record.get("game_id", "?")
+    missing = [k for k in ("seed", "num_players", "mode", "variant", "actions") if k not in record]
+    if missing:
+        raise ArenaError(f"game {gid}: the record has no {', '.join(missing)}")
+    try:
+        game = Game(record["num_players"], record["mode"], **record["variant"])
+        state = game.new_initial_state(record["seed"])
+    except (TypeError, ValueError) as exc:
+        raise ArenaError(f"game {gid}: cannot set up the game: {exc}") from None
+    actions = record["actions"]
+    for i, action in enumerate(actions):
+        if state.is_terminal():
+            raise ArenaError(f"game {gid}: the game is over after {i} actions but the record "
+                             f"has {len(actions)}")
+        legal = state.legal_actions()
+        if not isinstance(action, int) or isinstance(action, bool) or action not in legal:
+            raise ArenaError(f"game {gid}: action {i} ({action!r}) is not legal for player "
+                             f"{state.current_player()} (turn {state.turn_number()})")
+        state.apply_action(action)
+    if not state.is_terminal():
+        raise ArenaError(f"game {gid}: the game is not over after the {len(actions)} recorded actions")
+    found = _results(state)
+    for key in RESULT_FIELDS:
+        if key in record and _normal(record[key]) != _normal(found[key]):
+            raise ArenaError(f"game {gid}: {key} differs: recorded {record[key]!r}, "
+                             f"replayed {found[key]!r}")
+    return state
+
+
+def _normal(value: Any) -> Any:
+    """Tuples as lists (a record read back from JSON has lists)."""
+    if isinstance(value, (list, tuple)):
+        return [_normal(v) for v in value]
+    if isinstance(value, Mapping):
+        return {k: _normal(v) for k, v in value.items()}
+    return value

@@ -1,0 +1,187 @@
+"""Running arena configs (issue #10): determinism across workers, batches and completion
+order; the run folder, resume after a kill, refusal of another config; SPRT stopping;
+backend errors."""
+import json
+import logging
+import shutil
+import sys
+
+import pytest
+
+from glory_ai.arena import (ArenaError, RunConfig, RunInterrupted, load_records, run,
+                            strip_timing, summarize)
+from glory_ai.arena import runner as runner_module
+from glory_ai.arena.storage import RunFolder
+
+H2H = RunConfig(specs=("greedy", "random"), deals=8, seed=21)
+FIELD = RunConfig(specs=("random", "heuristic:style=merchant", "greedy"), players=3, deals=3, seed=2)
+
+
+def _stripped(records):
+    return sorted((strip_timing(r) for r in records), key=lambda r: r["game_id"])
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return {c: run(c, n_jobs=1, batch_size=1).records for c in (H2H, FIELD)}
+
+
+@pytest.mark.parametrize("config", [H2H, FIELD], ids=["head_to_head", "field"])
+@pytest.mark.parametrize("options", [
+    dict(n_jobs=2, batch_size=7),
+    dict(n_jobs=2, batch_size=1, _shuffle=5),
+    dict(n_jobs=1, batch_size=7, _shuffle=9),
+    dict(n_jobs=2, backend="threading", batch_size=3, _shuffle=1),
+    dict(n_jobs=2, batch_size=2, _stream=False),      # the list path (Ray's backend)
+], ids=["jobs2-batch7", "jobs2-batch1-shuffled", "jobs1-batch7-shuffled", "threading",
+        "lists"])
+def test_records_do_not_depend_on_scheduling(reference, config, options):
+    result = run(config, **options)
+    assert len(result.records) == config.total_games
+    assert [r["game_id"] for r in result.records] == config.game_ids()
+    assert _stripped(result.records) == _stripped(reference[config])
+
+
+def test_the_run_folder_streams_records(tmp_path, reference):
+    result = run(H2H, tmp_path / "run", n_jobs=2, batch_size=3)
+    assert result.complete and result.played == H2H.total_games and result.resumed == 0
+    stored = json.loads((tmp_path / "run" / "config.json").read_text())
+    assert stored["config"] == H2H.to_dict() and stored["version"]
+    lines = (tmp_path / "run" / "games.jsonl").read_text().splitlines()
+    assert len(lines) == H2H.total_games and all(": " not in line for line in lines)
+    assert _stripped(load_records(tmp_path / "run")) == _stripped(reference[H2H])
+    # a finished folder: nothing left to play
+    again = run(H2H, tmp_path / "run")
+    assert again.played == 0 and again.resumed == H2H.total_games
+
+
+def test_resume_after_a_kill_mid_line(tmp_path, reference, caplog):
+    full = tmp_path / "full"
+    run(H2H, full, n_jobs=1, batch_size=4)
+    part = tmp_path / "part"
+    part.mkdir()
+    shutil.copy(full / "config.json", part / "config.json")
+    lines = (full / "games.jsonl").read_bytes().splitlines(keepends=True)
+    cut = lines[:5] + [lines[5][: len(lines[5]) // 2]]        # killed while writing game 6
+    (part / "games.jsonl").write_bytes(b"".join(cut))
+    with caplog.at_level(logging.WARNING, logger="glory_ai.arena"):
+        result = run(H2H, part, n_jobs=2, batch_size=2)
+    assert "truncated last line" in caplog.text
+    assert result.resumed == 5 and result.played == H2H.total_games - 5
+    text = (part / "games.jsonl").read_text()
+    assert text.endswith("\n") and all(json.loads(line) for line in text.splitlines())
+    assert _stripped(load_records(part)) == _stripped(load_records(full)) == _stripped(reference[H2H])
+
+
+def test_ctrl_c_keeps_finished_games_and_the_run_resumes(tmp_path, monkeypatch, reference):
+    calls = {"n": 0}
+    append = RunFolder.append
+
+    def interrupted_append(self, records, text=None):
+        append(self, records, text)
+        calls["n"] += 1
+        if calls["n"] == 2:
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(RunFolder, "append", interrupted_append)
+    with pytest.raises(RunInterrupted, match="resume") as info:
+        run(H2H, tmp_path / "run", n_jobs=1, batch_size=3)
+    assert info.value.finished == 6 and info.value.total == H2H.total_games
+    assert isinstance(info.value, KeyboardInterrupt)
+    assert len(load_records(tmp_path / "run")) == 6
+    monkeypatch.setattr(RunFolder, "append", append)
+    result = run(H2H, tmp_path / "run", n_jobs=1, batch_size=3)
+    assert result.resumed == 6 and result.played == H2H.total_games - 6
+    assert _stripped(result.records) == _stripped(reference[H2H])
+
+
+def test_a_folder_of_another_config_is_refused(tmp_path):
+    small = RunConfig(specs=("greedy", "random"), deals=1, seed=1)
+    run(small, tmp_path / "run")
+    other = RunConfig(specs=("greedy", "random"), deals=2, seed=4)
+    with pytest.raises(ArenaError, match="different config") as info:
+        run(other, tmp_path / "run")
+    assert "deals: 1 there, 2 here" in str(info.value) and "seed: 1 there, 4 here" in str(info.value)
+    assert "specs" not in str(info.value)
+    # a folder with games but no config, and a game that is not part of the run
+    (tmp_path / "loose").mkdir()
+    (tmp_path / "loose" / "games.jsonl").write_text('{"game_id": "0-0-0"}\n')
+    with pytest.raises(ArenaError, match="no config.json"):
+        run(small, tmp_path / "loose")
+    with open(tmp_path / "run" / "games.jsonl", "a") as fh:
+        fh.write(json.dumps({"game_id": "7-0-0", "deal": 7, "pairing": 0, "rotation": 0}) + "\n")
+    with pytest.raises(ArenaError, match="not a game of this run"):
+        run(small, tmp_path / "run")
+    (tmp_path / "run" / "games.jsonl").write_text("not json\n{}\n")
+    with pytest.raises(ArenaError, match="line 1"):
+        run(small, tmp_path / "run")
+
+
+def test_sprt_stops_a_lopsided_match_on_a_whole_deal(tmp_path):
+    config = RunConfig(specs=("greedy", "random"), deals=200, seed=3, sprt=(0, 50, 0.05, 0.05))
+    one = run(config, tmp_path / "one", n_jobs=1, batch_size=2)
+    two = run(config, tmp_path / "two", n_jobs=2, batch_size=3)
+    for result in (one, two):
+        assert result.sprt["decision"] == "H1" and result.complete
+    assert one.sprt == two.sprt
+    used = one.sprt["games"]
+    assert used % config.games_per_deal == 0 and used == 2 * one.sprt["deals"]
+    assert used < 100 and len(one.records) < config.total_games
+    summary = summarize(two.records, config)
+    assert summary.attrs["sprt"]["decision"] == "H1"
+    assert summary.attrs["games"] == used == summary["games"].sum() / 2
+    assert summary.loc["greedy", "win_rate"] > 0.8
+    # resuming a decided run plays nothing
+    again = run(config, tmp_path / "one")
+    assert again.played == 0 and again.sprt == one.sprt
+
+
+def test_ray_without_ray_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ray", None)
+    with pytest.raises(ArenaError, match=r"glory_ai\[ray\]"):
+        run(RunConfig(specs=("random", "greedy"), deals=1), backend="ray")
+
+
+@pytest.mark.parametrize("options, message", [
+    (dict(backend="mpi"), "unknown backend"),
+    (dict(n_jobs=0), "n_jobs"),
+    (dict(batch_size=0), "batch_size"),
+    (dict(scheduler="tcp://127.0.0.1:1"), "scheduler"),
+])
+def test_bad_run_options(options, message):
+    with pytest.raises(ArenaError, match=message):
+        run(RunConfig(specs=("random", "greedy"), deals=1), **options)
+
+
+def test_progress_bar_shows_the_leader(capsys):
+    run(RunConfig(specs=("greedy", "random"), deals=3, seed=1), progress=True, batch_size=2)
+    err = capsys.readouterr().err
+    assert "6/6" in err and "leader greedy" in err and "game/s" in err
+
+
+def test_the_dask_backend_without_a_scheduler_says_what_to_give(monkeypatch):
+    distributed = pytest.importorskip("distributed")
+
+    def no_client():
+        raise ValueError("No clients found")
+
+    monkeypatch.setattr(distributed, "default_client", no_client)
+    with pytest.raises(ArenaError, match="--scheduler"):
+        runner_module.run(RunConfig(specs=("random", "greedy"), deals=1), backend="dask")
+
+
+def test_reading_a_folder_skips_a_truncated_line_without_changing_the_file(tmp_path, caplog):
+    from glory_ai.arena import load_run
+    from glory_ai.arena.play import encode_record
+
+    run(H2H, tmp_path / "run", batch_size=5)
+    games = tmp_path / "run" / "games.jsonl"
+    lines = games.read_text().splitlines(keepends=True)
+    assert lines[0] == encode_record(json.loads(lines[0])) + "\n"
+    assert lines[0] == json.dumps(json.loads(lines[0]), separators=(",", ":")) + "\n"
+    games.write_text("".join(lines[:3]) + lines[3][:40])
+    size = games.stat().st_size
+    with caplog.at_level(logging.WARNING, logger="glory_ai.arena"):
+        config, records = load_run(tmp_path / "run")
+    assert config == H2H and len(records) == 3 and "truncated" in caplog.text
+    assert games.stat().st_size == size
