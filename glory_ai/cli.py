@@ -1,5 +1,7 @@
 """The `glory-ai` command line.
 
+    glory-ai compare SPEC SPEC ... [--games N] [--players K] [--jobs J] [--seed S] [--out DIR]
+    glory-ai tournament SPEC ... [--gauntlet CANDIDATE]
     glory-ai play  [--players N] [--seed S] [--mode republic|imperium] [--verbose]
     glory-ai bench [--seconds S] [--search]
     glory-ai bots
@@ -222,7 +224,13 @@ def _register_bots(sub) -> None:
 # ---- the parser -------------------------------------------------------------------------
 
 #: one registering function per subcommand, in the order `glory-ai --help` lists them
-SUBCOMMANDS: list[Callable] = [_register_play, _register_bench, _register_bots]
+def _register_arena(sub) -> None:
+    from .arena.commands import register
+
+    register(sub)
+
+
+SUBCOMMANDS: list[Callable] = [_register_arena, _register_play, _register_bench, _register_bots]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -231,9 +239,11 @@ def build_parser() -> argparse.ArgumentParser:
         description="Glory to Rome (Black Box edition) AI toolkit: an exact rules engine for "
                     "2 to 5 players, Republic and Imperium.",
         epilog="examples:\n"
+               "  glory-ai compare ismcts:iters=200 greedy random --players 3 --games 60\n"
+               "  glory-ai bots\n"
                "  glory-ai play --players 3 --seed 7\n"
                "  glory-ai bench --seconds 1\n"
-               "  glory-ai play --help\n")
+               "  glory-ai compare --help\n")
     parser.add_argument("--version", action="version", version=f"glory_ai {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 title="commands", parser_class=_Parser)

@@ -30,7 +30,7 @@ MAX_DECISIONS = 1_000_000
 
 #: fields recomputed by replay() and compared with the record, in this order
 RESULT_FIELDS = ("scores", "winners", "end_reason", "returns", "vp", "turns", "decisions",
-                 "structures", "functions_used")
+                 "structures", "functions_used", "roles_led")
 
 
 def _results(state: State) -> dict[str, Any]:
@@ -67,17 +67,24 @@ def play_game(task: GameTask) -> dict[str, Any]:
     moves = [0] * n
     # the loop runs ~300 times a game: methods bound once, the actions read back at the end
     is_terminal, current_player, apply_action = state.is_terminal, state.current_player, state.apply_action
+    phase, led_role = state.phase, state.led_role
     steps = [bot.step for bot in bots]
     clock = time.perf_counter
+    roles_led: list[dict[str, int]] = [{} for _ in range(n)]
     for _ in range(MAX_DECISIONS):
         if is_terminal():
             break
         player = current_player()
+        leading = phase() == "lead"
         start = clock()
         action = steps[player](state)
         seconds[player] += clock() - start
         moves[player] += 1
         apply_action(action)
+        if leading:
+            role = led_role()              # None: the leader thought instead
+            if role is not None:
+                roles_led[player][role] = roles_led[player].get(role, 0) + 1
     else:
         raise ArenaError(f"game {task.game_id}: no end after {MAX_DECISIONS} decisions")
     actions = state.history()
@@ -97,6 +104,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     }
     record.update(_results(state))
     record["seat_decisions"] = moves
+    record["roles_led"] = roles_led
     record["seconds"] = [round(s, 6) for s in seconds]
     record["seconds_per_decision"] = [round(s / m, 7) if m else 0.0 for s, m in zip(seconds, moves)]
     record["actions"] = actions
@@ -136,7 +144,7 @@ def strip_timing(record: Mapping[str, Any]) -> dict[str, Any]:
 def replay(record: Mapping[str, Any]) -> State:
     """Rebuild a recorded game and check it: every action legal, and the result (scores,
     winners, end reason, returns, VP breakdown, turns, decisions, structures, functions
-    used) as recorded. Returns the final State; raises ArenaError naming the game id and the
+    used, roles led) as recorded. Returns the final State; raises ArenaError naming the game id and the
     first difference."""
     if not isinstance(record, Mapping):
         raise ArenaError(f"a game record is a dict, got {type(record).__name__}")
@@ -150,6 +158,7 @@ def replay(record: Mapping[str, Any]) -> State:
     except (TypeError, ValueError) as exc:
         raise ArenaError(f"game {gid}: cannot set up the game: {exc}") from None
     actions = record["actions"]
+    roles_led: list[dict[str, int]] = [{} for _ in range(state.num_players())]
     for i, action in enumerate(actions):
         if state.is_terminal():
             raise ArenaError(f"game {gid}: the game is over after {i} actions but the record "
@@ -158,10 +167,15 @@ def replay(record: Mapping[str, Any]) -> State:
         if not isinstance(action, int) or isinstance(action, bool) or action not in legal:
             raise ArenaError(f"game {gid}: action {i} ({action!r}) is not legal for player "
                              f"{state.current_player()} (turn {state.turn_number()})")
+        player, leading = state.current_player(), state.phase() == "lead"
         state.apply_action(action)
+        if leading and state.led_role() is not None:
+            role = state.led_role()
+            roles_led[player][role] = roles_led[player].get(role, 0) + 1
     if not state.is_terminal():
         raise ArenaError(f"game {gid}: the game is not over after the {len(actions)} recorded actions")
     found = _results(state)
+    found["roles_led"] = roles_led
     for key in RESULT_FIELDS:
         if key in record and _normal(record[key]) != _normal(found[key]):
             raise ArenaError(f"game {gid}: {key} differs: recorded {record[key]!r}, "

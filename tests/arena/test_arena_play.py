@@ -11,7 +11,7 @@ from glory_ai.arena.play import RECORD_VERSION, TIMING_FIELDS
 FIELDS = ["record_version", "version", "game_id", "deal", "pairing", "rotation", "seed",
           "bot_seeds", "seats", "num_players", "mode", "variant", "scores", "winners",
           "returns", "vp", "structures", "functions_used", "end_reason", "turns", "decisions",
-          "seat_decisions", "seconds", "seconds_per_decision", "actions"]
+          "seat_decisions", "roles_led", "seconds", "seconds_per_decision", "actions"]
 
 
 def _records():
@@ -41,6 +41,8 @@ def test_a_record_holds_every_field_compactly():
     assert set(rec["structures"][0]) == {"complete", "incomplete"}
     assert all(isinstance(a, int) for a in rec["actions"])
     assert rec["decisions"] == len(rec["actions"]) == sum(rec["seat_decisions"])
+    assert len(rec["roles_led"]) == n and sum(sum(r.values()) for r in rec["roles_led"]) <= rec["turns"]
+    assert all(role in glory_ai.ROLES for r in rec["roles_led"] for role in r)
     assert rec["end_reason"] and rec["turns"] >= 1
     assert abs(sum(rec["returns"])) < 1e-9 or sum(rec["returns"]) > 0
     line = json.dumps(rec, separators=(",", ":"))
