@@ -25,12 +25,23 @@ RECORD_VERSION = 1
 #: the fields that depend on the machine and its load (everything else is reproducible)
 TIMING_FIELDS = ("seconds", "seconds_per_decision")
 
-#: a game longer than this is a bug somewhere: stop rather than loop
-MAX_DECISIONS = 1_000_000
+#: a game still going after this many decisions is adjudicated (ordinary games take a few
+#: hundred): bots that cycle without end must not stall a run. The record says
+#: end_reason "decision_limit"; the winners are those the rules would name if the game
+#: ended now (most VP, then most cards in hand, R-12.3), conceded players excepted.
+MAX_DECISIONS = 100_000
 
 #: fields recomputed by replay() and compared with the record, in this order
 RESULT_FIELDS = ("scores", "winners", "end_reason", "returns", "vp", "turns", "decisions",
                  "structures", "functions_used", "roles_led")
+
+
+def _adjudicated_winners(state: State) -> list[int]:
+    candidates = [p for p in range(state.num_players()) if not state.has_conceded(p)]
+    scores = state.scores()
+    key = {p: (scores[p], len(state.zone("hand", p))) for p in candidates}
+    best = max(key.values())
+    return [p for p in candidates if key[p] == best]
 
 
 def _results(state: State) -> dict[str, Any]:
@@ -43,14 +54,20 @@ def _results(state: State) -> dict[str, Any]:
             "complete": [s["building"] for s in built if s["complete"]],
             "incomplete": [s["building"] for s in built if not s["complete"]],
         })
+    if state.is_terminal():
+        winners, returns, end_reason = state.winners(), state.returns(), state.end_reason()
+    else:
+        winners = _adjudicated_winners(state)
+        returns = [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+        end_reason = "decision_limit"
     return {
         "scores": state.scores(),
-        "winners": state.winners(),
-        "returns": state.returns(),
+        "winners": winners,
+        "returns": returns,
         "vp": [state.score_breakdown(p) for p in range(n)],
         "structures": structures,
         "functions_used": state.functions_used(),
-        "end_reason": state.end_reason(),
+        "end_reason": end_reason,
         "turns": state.turn_number() + 1,
         "decisions": state.decisions(),
     }
@@ -73,7 +90,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     roles_led: list[dict[str, int]] = [{} for _ in range(n)]
     for _ in range(MAX_DECISIONS):
         if is_terminal():
-            break
+            break                                   # (else: adjudicated in _results)
         player = current_player()
         leading = phase() == "lead"
         start = clock()
@@ -85,8 +102,6 @@ def play_game(task: GameTask) -> dict[str, Any]:
             role = led_role()              # None: the leader thought instead
             if role is not None:
                 roles_led[player][role] = roles_led[player].get(role, 0) + 1
-    else:
-        raise ArenaError(f"game {task.game_id}: no end after {MAX_DECISIONS} decisions")
     actions = state.history()
     record: dict[str, Any] = {
         "record_version": RECORD_VERSION,
@@ -172,7 +187,8 @@ def replay(record: Mapping[str, Any]) -> State:
         if leading and state.led_role() is not None:
             role = state.led_role()
             roles_led[player][role] = roles_led[player].get(role, 0) + 1
-    if not state.is_terminal():
+    if not state.is_terminal() and not (record.get("end_reason") == "decision_limit"
+                                        and len(actions) == MAX_DECISIONS):
         raise ArenaError(f"game {gid}: the game is not over after the {len(actions)} recorded actions")
     found = _results(state)
     found["roles_led"] = roles_led

@@ -252,6 +252,14 @@ cdef double outcome_value(GameState* s, int p) noexcept nogil:
     return 1000.0 if (mask >> p) & 1 else -1000.0
 
 
+# One-ply players can cycle without end: lead with a Jack, act to no effect, take the Jack
+# back when thinking, and never draw. Hands only gain Order cards from the deck, so once no
+# one takes Jacks every card played must first be drawn and the deck runs out (R-11.1(1)).
+# After STALL_TURNS turns (ordinary games last 30-120) the policy takes no more Jacks.
+cdef enum:
+    STALL_TURNS = 200
+
+
 cdef int policy_choose(GameState* s, uint16_t* legal, int n, Style* w, double epsilon,
                        uint64_t* rng, GameState* scratch) noexcept nogil:
     # One-ply lookahead: the legal action after which eval_relative() is highest for the
@@ -261,11 +269,15 @@ cdef int policy_choose(GameState* s, uint16_t* legal, int n, Style* w, double ep
     cdef int i, best = 0, ties = 0
     cdef double value, best_value = -1e18
     cdef size_t size = used_size(s)
+    cdef bint long_game
     if n == 1:
         return legal[0]
     if epsilon > 0 and (gr_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < epsilon:
         return legal[gr_rng_below(rng, n)]
+    long_game = s.turn.turn_number >= STALL_TURNS
     for i in range(n):
+        if long_game and legal[i] == A_THINK_JACK and n > 1:
+            continue                   # after STALL_TURNS turns: no Jack taken back (see below)
         memcpy(scratch, s, size)
         apply_action_c(scratch, legal[i])
         if scratch.turn.phase == PH_OVER:

@@ -17,7 +17,7 @@ from glory_ai.core.engine cimport (
     GameState, Player, Structure, Turn, State, NUM_TYPES, JACK, NMAT, MAX_LEGAL, NO_ROLE, DECK_CAP,
     NUM_DISTINCT_ACTIONS, LABORER, CRAFTSMAN, ARCHITECT, LEGIONARY, MERCHANT, PATRON,
     S_COMPLETE, PH_OVER, PH_LEAD, PH_FOLLOW, PH_PAY_MORE, PH_PETITION, PH_THINK_CHOICE,
-    PH_TRIBUNAL, PH_SEWER, PH_SENATE, A_VAULT_HAND, A_REVEAL, B_WALL, B_PALISADE, B_BRIDGE,
+    PH_TRIBUNAL, PH_SEWER, PH_SENATE, A_VAULT_HAND, A_REVEAL, A_THINK_JACK, B_WALL, B_PALISADE, B_BRIDGE,
     gr_rng_next, gr_rng_below, gr_rng_seed, used_size, is_active, mat_of, material_value,
     influence_of, clientele_limit, vault_limit, refill_size, owned_structure, conceded,
     legal_actions_into, apply_action_c, score_of, winners_mask_of, determinize_c,

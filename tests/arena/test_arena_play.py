@@ -88,3 +88,19 @@ def test_a_search_bot_game_is_reproducible():
     first, second = play_game(task), play_game(task)
     assert strip_timing(first) == strip_timing(second)
     replay(first)
+
+
+def test_a_game_that_does_not_end_is_adjudicated_at_the_decision_limit(monkeypatch):
+    # bots that cycle without end must not stall a run: the game is scored where it stands
+    from glory_ai.arena import play as play_module
+
+    monkeypatch.setattr(play_module, "MAX_DECISIONS", 40)
+    task = next(iter(RunConfig(specs=("random", "greedy"), deals=1, seed=2).tasks()))
+    rec = play_game(task)
+    assert rec["end_reason"] == "decision_limit" and rec["decisions"] == 40
+    state = replay(rec)
+    assert not state.is_terminal()
+    scores = state.scores()
+    best = max((scores[p], len(state.zone("hand", p))) for p in range(2))
+    assert rec["winners"] == [p for p in range(2) if (scores[p], len(state.zone("hand", p))) == best]
+    assert sum(rec["returns"]) == 1.0
