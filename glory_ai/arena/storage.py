@@ -7,6 +7,7 @@ holding a run of another config is refused, naming the keys that differ.
 """
 from __future__ import annotations
 
+import gzip
 import json
 import logging
 import os
@@ -25,6 +26,8 @@ log = logging.getLogger("glory_ai.arena")
 
 CONFIG_FILE = "config.json"
 GAMES_FILE = "games.jsonl"
+#: a finished run's records compressed (how experiment results are kept)
+COMPRESSED_GAMES_FILE = GAMES_FILE + ".gz"
 
 #: at most this many seconds between two fsyncs of games.jsonl while a run goes on (an
 #: fsync costs milliseconds: after every batch of fast games it would be most of the
@@ -67,11 +70,34 @@ def load_records(path: str | os.PathLike) -> list[dict[str, Any]]:
     rotation). A truncated last line is skipped with a warning (the file is not changed)."""
     path = Path(path)
     if path.is_dir():
-        path = path / GAMES_FILE
+        plain = path / GAMES_FILE
+        path = plain if plain.exists() or not (path / COMPRESSED_GAMES_FILE).exists() else path / COMPRESSED_GAMES_FILE
     if not path.exists():
         raise ArenaError(f"{path}: no such file")
-    records = _scan(path, repair=False)
+    if path.suffix == ".gz":
+        records = _scan_compressed(path)
+    else:
+        records = _scan(path, repair=False)
     return sorted(records, key=record_key)
+
+
+def _scan_compressed(path: Path) -> list[dict[str, Any]]:
+    # a finished run's records, gzip-compressed (experiment results): read-only
+    try:
+        with gzip.open(path, "rt") as fh:
+            lines = fh.read().splitlines()
+    except (OSError, EOFError) as exc:
+        raise ArenaError(f"{path}: not a readable gzip file ({exc})") from None
+    records = []
+    for number, line in enumerate(lines, start=1):
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            rec = None
+        if not isinstance(rec, dict):
+            raise ArenaError(f"{path}: line {number} is not a game record (a damaged file?)")
+        records.append(rec)
+    return records
 
 
 def load_config(folder: str | os.PathLike) -> RunConfig:
@@ -83,8 +109,9 @@ def load_config(folder: str | os.PathLike) -> RunConfig:
 def load_run(folder: str | os.PathLike) -> tuple[RunConfig, list[dict[str, Any]]]:
     """(config, sorted records) of a run folder."""
     config = load_config(folder)
-    games = Path(folder) / GAMES_FILE
-    return config, (load_records(games) if games.exists() else [])
+    folder = Path(folder)
+    has_games = (folder / GAMES_FILE).exists() or (folder / COMPRESSED_GAMES_FILE).exists()
+    return config, (load_records(folder) if has_games else [])
 
 
 def _read_config_file(path: Path) -> dict[str, Any]:
@@ -145,6 +172,9 @@ class RunFolder:
                 raise ArenaError(f"{self.path} holds {GAMES_FILE} but no {CONFIG_FILE}: not a "
                                  "run folder this command can resume; use another output folder")
             self._write_config()
+        if (self.path / COMPRESSED_GAMES_FILE).exists() and not self.games_path.exists():
+            raise ArenaError(f"{self.path} holds a finished run kept compressed ({COMPRESSED_GAMES_FILE}); "
+                             "read it with load_records, or use another output folder")
         records = _scan(self.games_path, repair=True) if self.games_path.exists() else []
         return self._check(records)
 

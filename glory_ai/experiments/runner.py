@@ -1,0 +1,261 @@
+"""Running an experiment into results/NAME/, and reproducing one from its folder.
+
+    results/NAME/
+      experiment.toml        the config as run (the resolved runs are in manifest.json)
+      manifest.json          versions, git commit and dirty flag, build, seeds, backend, times
+      runs/RUN/config.json   one arena run per matchup, grid point, variant and player count
+      runs/RUN/games.jsonl.gz  its game records (compressed once the run is complete)
+      summary.csv            win rates of every run
+      report.html, README.md the analysis (glory_ai.analysis) and a plain-language summary
+
+An interrupted experiment resumes: finished runs are kept, the run under way resumes from
+its games.jsonl (docs/arena.md).
+"""
+from __future__ import annotations
+
+import gzip
+import importlib.metadata
+import json
+import os
+import platform
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..arena import RunConfig, load_records, run, strip_timing, summarize
+from ..arena.play import encode_record, record_key
+from ..arena.storage import COMPRESSED_GAMES_FILE as COMPRESSED_GAMES
+from ..arena.storage import CONFIG_FILE, GAMES_FILE, check_config
+from .config import Experiment, ExperimentError, PlannedRun, load_experiment
+
+__all__ = ["COMPRESSED_GAMES", "ReproduceReport", "run_experiment", "reproduce", "manifest"]
+
+_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib", "joblib", "openskill", "Cython", "tqdm")
+
+
+def _git(args: list[str]) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], capture_output=True, text=True, timeout=10,
+                             cwd=Path(__file__).resolve().parent)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() if out.returncode == 0 else None
+
+
+def manifest(experiment: Experiment, options: dict[str, Any]) -> dict[str, Any]:
+    """What produced a result: versions, commit, build, platform, seeds and scheduling."""
+    libraries = {}
+    for name in _LIBRARIES:
+        try:
+            libraries[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            libraries[name] = None
+    commit = _git(["rev-parse", "HEAD"])
+    status = _git(["status", "--porcelain", "--untracked-files=no"])
+    from .. import build_info
+
+    return {
+        "experiment": experiment.name,
+        "glory_ai": __version__,
+        "git_commit": commit,
+        "git_dirty": bool(status) if status is not None else None,
+        "build": build_info(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "libraries": libraries,
+        "seed": experiment.seed,
+        "reproducible": experiment.reproducible,
+        "backend": options.get("backend", "loky"),
+        "jobs": options.get("jobs"),
+        "batch_size": options.get("batch_size"),
+    }
+
+
+def _compress(folder: Path) -> None:
+    # the run is complete: its records sorted, gzip without a timestamp (same bytes for the
+    # same games), the plain file removed
+    plain = folder / GAMES_FILE
+    records = sorted(load_records(plain), key=record_key)
+    data = "".join(encode_record(r) + "\n" for r in records).encode()
+    target = folder / COMPRESSED_GAMES
+    with open(target.with_suffix(".tmp"), "wb") as raw:
+        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as fh:
+            fh.write(data)
+    os.replace(target.with_suffix(".tmp"), target)
+    plain.unlink()
+
+
+def _complete(folder: Path, config: RunConfig) -> bool:
+    if not (folder / COMPRESSED_GAMES).exists():
+        return False
+    check_config(folder, config, warn=False)
+    records = load_records(folder)
+    return len(records) == config.total_games or config.sprt is not None
+
+
+def _play(planned: PlannedRun, folder: Path, options: dict[str, Any], progress: bool | None) -> dict:
+    started = time.time()
+    if _complete(folder, planned.config):
+        return {"run": planned.name, "games": len(load_records(folder)), "played": 0,
+                "seconds": 0.0}
+    result = run(planned.config, out=folder, n_jobs=options.get("jobs"),
+                 batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
+                 scheduler=options.get("scheduler"), progress=progress)
+    _compress(folder)
+    return {"run": planned.name, "games": len(result.records), "played": result.played,
+            "seconds": round(time.time() - started, 1)}
+
+
+def _summary(experiment: Experiment, out: Path) -> "Any":
+    import pandas as pd
+
+    frames = []
+    for planned in experiment.runs():
+        records = load_records(out / "runs" / planned.name)
+        table = summarize(records, planned.config).reset_index()
+        table.insert(0, "run", planned.name)
+        frames.append(table)
+    summary = pd.concat(frames, ignore_index=True)
+    summary.to_csv(out / "summary.csv", index=False, float_format="%.6g")
+    return summary
+
+
+def _write_readme(experiment: Experiment, out: Path, findings: list[str], summary) -> None:
+    lines = [f"# {experiment.name}", ""]
+    if experiment.question:
+        lines += [f"**Question.** {experiment.question}", ""]
+    if experiment.description:
+        lines += [experiment.description, ""]
+    lines += ["**Found.**", ""]
+    lines += [f"* {sentence}" for sentence in findings] or ["* (no analysis)"]
+    lines += ["", "| run | spec | games | win rate | 95% interval | mean VP |", "|---|---|---:|---:|---|---:|"]
+    for row in summary.itertuples(index=False):
+        row = row._asdict()
+        lines.append(f"| {row['run']} | `{row['spec']}` | {row['games']} | {100 * row['win_rate']:.1f}% | "
+                     f"[{100 * row['win_low']:.1f}, {100 * row['win_high']:.1f}] | {row['mean_vp']:.1f} |")
+    lines += ["", f"Reproduce: `glory-ai reproduce results/{experiment.name}`; re-run: "
+              f"`glory-ai run experiments/{experiment.name}.toml`. Files: `manifest.json`, "
+              "`summary.csv`, `report.html`, `runs/*/games.jsonl.gz`.", ""]
+    (out / "README.md").write_text("\n".join(lines))
+
+
+def run_experiment(experiment: Experiment | str | Path, results: str | Path = "results", *,
+                   jobs: int | None = None, backend: str | None = None, progress: bool | None = None,
+                   out: str | Path | None = None, log=print) -> Path:
+    """Run every arena run of an experiment into ``results/NAME/`` (or ``out``), then the
+    summary, the report and the README; returns the folder. Finished runs are kept, so an
+    interrupted experiment resumes."""
+    if not isinstance(experiment, Experiment):
+        experiment = load_experiment(experiment)
+    options = dict(experiment.run_options)
+    if jobs is not None:
+        options["jobs"] = jobs
+    if backend is not None:
+        options["backend"] = backend
+    folder = Path(out) if out is not None else Path(results) / experiment.name
+    folder.mkdir(parents=True, exist_ok=True)
+    stored = folder / "experiment.toml"
+    if stored.exists() and stored.read_text() != experiment.source:
+        raise ExperimentError(f"{folder} holds the results of another version of {experiment.name} "
+                              "(its experiment.toml differs); use another folder or remove it")
+    stored.write_text(experiment.source)
+    started = time.time()
+    meta = manifest(experiment, options)
+    meta["started"] = time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started))
+    done = []
+    planned_runs = experiment.runs()
+    for i, planned in enumerate(planned_runs, 1):
+        log(f"[{i}/{len(planned_runs)}] {planned.name}: {planned.config.describe()}")
+        done.append(_play(planned, folder / "runs" / planned.name, options, progress))
+    meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
+    meta["seconds"] = round(time.time() - started, 1)
+    meta["runs"] = [{**d, "config": p.config.to_dict(), "matchup": p.matchup, "grid": p.grid_point,
+                     "variant": p.variant} for d, p in zip(done, planned_runs)]
+    (folder / "manifest.json").write_text(json.dumps(meta, indent=2) + "\n")
+    summary = _summary(experiment, folder)
+    findings: list[str] = []
+    if experiment.report:
+        findings = _report(experiment, folder, planned_runs)
+    _write_readme(experiment, folder, findings, summary)
+    return folder
+
+
+def _report(experiment: Experiment, folder: Path, planned_runs: list[PlannedRun]) -> list[str]:
+    try:
+        from ..analysis import write_report
+    except ImportError:                                  # the analysis package is optional here
+        return []
+    write_report([folder / "runs" / p.name for p in planned_runs], out_dir=folder)
+    from ..analysis import findings
+
+    return list(findings([folder / "runs" / p.name for p in planned_runs]))
+
+
+@dataclass
+class ReproduceReport:
+    """What `reproduce` found: per run the games compared and those that differ."""
+
+    folder: Path
+    reproducible: bool
+    runs: list[dict[str, Any]]
+
+    @property
+    def identical(self) -> bool:
+        return all(not r["differences"] for r in self.runs)
+
+
+def _first_difference(a: dict, b: dict) -> str:
+    for key in sorted(set(a) | set(b)):
+        if a.get(key) != b.get(key):
+            return key
+    return ""
+
+
+def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | None = None,
+              log=print) -> ReproduceReport:
+    """Re-run a result folder's experiment from its stored config and compare: the game
+    records must be identical (timing fields aside). An experiment with time budgets is
+    not reproducible game by game: its win rates are compared instead (each new rate must
+    fall within the stored 95% interval)."""
+    folder = Path(folder)
+    source = folder / "experiment.toml"
+    if not source.exists():
+        raise ExperimentError(f"{folder}: no experiment.toml (not a results folder of `glory-ai run`)")
+    experiment = load_experiment(source)
+    options = dict(experiment.run_options)
+    if jobs is not None:
+        options["jobs"] = jobs
+    reports = []
+    with tempfile.TemporaryDirectory(prefix="glory-reproduce-") as scratch:
+        for planned in experiment.runs():
+            stored_folder = folder / "runs" / planned.name
+            if not (stored_folder / CONFIG_FILE).exists():
+                raise ExperimentError(f"{stored_folder}: missing (the experiment was not run to the end)")
+            stored = {r["game_id"]: r for r in load_records(stored_folder)}
+            log(f"re-running {planned.name} ({len(stored)} games)")
+            again = run(planned.config, out=Path(scratch) / planned.name, n_jobs=options.get("jobs"),
+                        batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
+                        progress=progress)
+            fresh = {r["game_id"]: r for r in again.records}
+            differences = []
+            if experiment.reproducible:
+                for gid in sorted(set(stored) | set(fresh)):
+                    a, b = stored.get(gid), fresh.get(gid)
+                    if a is None or b is None:
+                        differences.append({"game_id": gid, "field": "missing here" if b is None else "missing there"})
+                    elif strip_timing(a) != strip_timing(b):
+                        differences.append({"game_id": gid, "field": _first_difference(strip_timing(a), strip_timing(b))})
+            else:
+                old = summarize(list(stored.values()), planned.config)
+                new = summarize(again.records, planned.config)
+                for spec in old.index:
+                    rate = float(new.loc[spec, "win_rate"])
+                    if not float(old.loc[spec, "win_low"]) <= rate <= float(old.loc[spec, "win_high"]):
+                        differences.append({"game_id": "*", "field": f"{spec} win rate {rate:.3f} outside "
+                                            f"[{old.loc[spec, 'win_low']:.3f}, {old.loc[spec, 'win_high']:.3f}]"})
+            reports.append({"run": planned.name, "games": len(stored), "differences": differences})
+    return ReproduceReport(folder, experiment.reproducible, reports)

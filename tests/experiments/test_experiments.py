@@ -1,0 +1,153 @@
+"""Experiments (issue #12): configs, running into results/NAME/, resuming, reproducing."""
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+
+from glory_ai.arena import load_records, strip_timing
+from glory_ai.cli import main
+from glory_ai.experiments import ExperimentError, load_experiment, parse_experiment, reproduce, run_experiment
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SMALL = """
+description = "greedy against random, both modes, and a 3-player field"
+question = "Does greedy beat random?"
+seed = 5
+
+[[matchup]]
+name = "duel"
+specs = ["greedy", "random"]
+deals = 3
+variants = { republic = {}, imperium = { mode = "imperium" } }
+
+[[matchup]]
+name = "field"
+specs = ["greedy", "heuristic:style=patron", "random"]
+players = [3]
+deals = 1
+
+[run]
+jobs = 1
+
+[analysis]
+report = false
+"""
+
+
+def _write(tmp_path, text=SMALL, name="small"):
+    path = tmp_path / f"{name}.toml"
+    path.write_text(text)
+    return path
+
+
+def test_an_experiment_expands_into_named_runs(tmp_path):
+    exp = load_experiment(_write(tmp_path))
+    runs = exp.runs()
+    assert [r.name for r in runs] == ["duel-republic", "duel-imperium", "field-3p"]
+    assert [r.config.total_games for r in runs] == [6, 6, 3]
+    assert runs[1].config.mode == "imperium" and runs[0].config.seed == 5
+    assert exp.reproducible and exp.question == "Does greedy beat random?"
+
+
+def test_a_grid_fills_the_spec_templates():
+    exp = parse_experiment({"matchup": [{"name": "scale", "specs": ["ismcts:iters={iters}", "greedy"],
+                                         "grid": {"iters": [10, 20]}}]}, "g")
+    assert [(r.name, r.config.specs) for r in exp.runs()] == [
+        ("scale-iters10", ("ismcts:iters=10", "greedy")), ("scale-iters20", ("ismcts:iters=20", "greedy"))]
+
+
+@pytest.mark.parametrize("text, words", [
+    ("seeds = 3\n[[matchup]]\nspecs=['greedy','random']", ["unknown key", "seeds"]),
+    ("[[matchup]]\nspecs=['greedy','random']\ndeal = 3", ["matchup", "unknown key", "deal"]),
+    ("[[matchup]]\nspecs=['greedy','random']\n[run]\nworkers = 2", ["[run]", "workers"]),
+    ("[[matchup]]\nspecs=['greedy','random']\n[analysis]\nfigures=['pie']", ["figures"]),
+    ("[[matchup]]\nspecs=['greedy','bogus']", ["bogus"]),
+    ("[[matchup]]\nspecs=['ismcts:iters={n}','greedy']", ["grid key"]),
+    ("[[matchup]]\nspecs=['greedy','random']\nplayers = 6", ["players"]),
+    ("[[matchup]]\nspecs=['greedy','random']\nvariants = {x = {refill = 3}}", ["variants.x", "refill"]),
+    ("name = 'Bad Name'\n[[matchup]]\nspecs=['greedy','random']", ["name"]),
+    ("[[matchup]]\nspecs=['greedy','random'", ["not valid TOML"]),
+    ("seed = 1", ["[[matchup]]"]),
+])
+def test_a_broken_config_is_an_error_naming_the_key(tmp_path, text, words):
+    with pytest.raises(ExperimentError) as info:
+        load_experiment(_write(tmp_path, text))
+    for word in words:
+        assert word in str(info.value)
+
+
+def test_run_writes_the_results_folder_and_reproduce_finds_it_identical(tmp_path):
+    folder = run_experiment(_write(tmp_path), tmp_path / "results", log=lambda *a: None, progress=False)
+    assert folder == tmp_path / "results" / "small"
+    for name in ("experiment.toml", "manifest.json", "summary.csv", "README.md"):
+        assert (folder / name).exists(), name
+    manifest = json.loads((folder / "manifest.json").read_text())
+    for key in ("glory_ai", "git_commit", "git_dirty", "build", "python", "libraries", "seed",
+                "backend", "started", "finished", "reproducible", "runs"):
+        assert key in manifest, key
+    assert manifest["libraries"]["numpy"] and manifest["seed"] == 5
+    games = folder / "runs" / "duel-republic" / "games.jsonl.gz"
+    assert games.exists() and not (folder / "runs" / "duel-republic" / "games.jsonl").exists()
+    assert len(load_records(games.parent)) == 6
+    with gzip.open(games, "rt") as fh:                      # sorted, one record per line
+        ids = [json.loads(line)["game_id"] for line in fh]
+    assert ids == sorted(ids, key=lambda g: tuple(map(int, g.split("-"))))
+    assert "Does greedy beat random?" in (folder / "README.md").read_text()
+    report = reproduce(folder, log=lambda *a: None, progress=False)
+    assert report.identical and report.reproducible
+    assert [r["games"] for r in report.runs] == [6, 6, 3]
+
+
+def test_reproduce_prints_the_games_that_differ(tmp_path, capsys):
+    folder = run_experiment(_write(tmp_path), tmp_path / "results", log=lambda *a: None, progress=False)
+    games = folder / "runs" / "field-3p" / "games.jsonl.gz"
+    with gzip.open(games, "rt") as fh:
+        records = [json.loads(line) for line in fh]
+    records[1]["scores"][0] += 1                            # a tampered result
+    with gzip.open(games, "wt") as fh:
+        fh.write("".join(json.dumps(r) + "\n" for r in records))
+    assert main(["reproduce", str(folder), "--no-progress"]) == 1
+    out = capsys.readouterr().out
+    assert f"game {records[1]['game_id']}: scores" in out and "NOT reproduced" in out
+
+
+def test_an_interrupted_experiment_resumes_and_a_finished_one_is_kept(tmp_path):
+    path = _write(tmp_path)
+    first = run_experiment(path, tmp_path / "results", log=lambda *a: None, progress=False)
+    before = [strip_timing(r) for r in load_records(first / "runs" / "duel-imperium")]
+    # a run left half done (as after a kill): its plain games.jsonl with some records
+    run_dir = first / "runs" / "duel-imperium"
+    records = load_records(run_dir)
+    (run_dir / "games.jsonl.gz").unlink()
+    (run_dir / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records[:2]) + '{"cut')
+    run_experiment(path, tmp_path / "results", log=lambda *a: None, progress=False)
+    assert [strip_timing(r) for r in load_records(run_dir)] == before
+    assert (run_dir / "games.jsonl.gz").exists() and not (run_dir / "games.jsonl").exists()
+
+
+def test_another_version_of_the_experiment_is_refused(tmp_path):
+    run_experiment(_write(tmp_path), tmp_path / "results", log=lambda *a: None, progress=False)
+    with pytest.raises(ExperimentError, match="another version"):
+        run_experiment(_write(tmp_path, SMALL.replace("deals = 3", "deals = 4")), tmp_path / "results",
+                       log=lambda *a: None, progress=False)
+
+
+def test_the_command_line_reports_user_errors_in_one_line(tmp_path, capsys):
+    assert main(["run", str(tmp_path / "missing.toml")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no such file" in err
+    assert main(["reproduce", str(tmp_path)]) == 2
+    assert "experiment.toml" in capsys.readouterr().err
+
+
+def test_the_shipped_experiment_configs_are_valid():
+    configs = sorted((ROOT / "experiments").glob("*.toml"))
+    names = {p.stem for p in configs}
+    assert {"strategy_ladder", "ismcts_scaling", "ismcts_vs_pimc", "seat_advantage",
+            "building_strength", "republic_vs_imperium"} <= names
+    for path in configs:
+        exp = load_experiment(path)
+        assert exp.question and exp.description and exp.reproducible
+        assert exp.runs()
