@@ -1,13 +1,23 @@
 """Build the Cython core. `pip install -e .` compiles it; no manual step.
 
 Set GLORY_AI_DEBUG=1 to build with bounds checks and assertions (for debugging the core).
+Set GLORY_AI_SANITIZE to a list of sanitizers (e.g. GLORY_AI_SANITIZE=address,undefined)
+to compile and link the extensions with -fsanitize=... -fno-omit-frame-pointer -O1 -g (CI
+does this, with GLORY_AI_DEBUG=1, in a copy of the tree; load the runtime with LD_PRELOAD,
+see .ci/run). Debug and sanitizer builds write their generated C under build/ so that they
+never replace the .c files of a normal build.
 """
 import os
+import re
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 DEBUG = os.environ.get("GLORY_AI_DEBUG", "") not in ("", "0")
+SANITIZE = os.environ.get("GLORY_AI_SANITIZE", "").strip()
+if SANITIZE and not re.fullmatch(r"[a-z]+(-[a-z]+)*(,[a-z]+(-[a-z]+)*)*", SANITIZE):
+    raise SystemExit(f"GLORY_AI_SANITIZE: expected sanitizer names like address,undefined, got {SANITIZE!r}")
 
 directives = {
     "language_level": 3,
@@ -17,13 +27,23 @@ directives = {
     "initializedcheck": DEBUG,
 }
 
+if SANITIZE:
+    compile_args = ["-O1", "-g", "-fno-omit-frame-pointer", f"-fsanitize={SANITIZE}"]
+    link_args = [f"-fsanitize={SANITIZE}"]
+elif DEBUG:
+    compile_args, link_args = ["-O0", "-g"], []
+else:
+    compile_args, link_args = ["-O3"], []
+
+
 def _extension(name: str, source: str) -> Extension:
     return Extension(
         name,
         [source],
         include_dirs=["glory_ai/core/include"],
-        extra_compile_args=["-O0", "-g"] if DEBUG else ["-O3"],
-        define_macros=[] if DEBUG else [("NDEBUG", "1")],
+        extra_compile_args=compile_args,
+        extra_link_args=link_args,
+        define_macros=[] if DEBUG or SANITIZE else [("NDEBUG", "1")],
     )
 
 
@@ -33,4 +53,25 @@ extensions = [
     _extension("glory_ai.bots._search", "glory_ai/bots/_search.pyx"),
 ]
 
-setup(ext_modules=cythonize(extensions, compiler_directives=directives))
+class cython_build_ext(build_ext):
+    """build_ext that runs Cython first (only when extensions are built: the sdist and the
+    metadata steps never generate C), then compiles the extensions in parallel."""
+
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if not self.parallel:
+            self.parallel = min(len(self.extensions), os.cpu_count() or 1)
+
+    def run(self) -> None:
+        # Cython regenerates a .c file only when its sources changed, not when the
+        # directives did: a debug build keeps its own generated C apart from the normal one.
+        flavour = "-".join(p for p in ("debug" if DEBUG else "", SANITIZE.replace(",", "-")) if p)
+        generated = cythonize(self.extensions, compiler_directives=directives,
+                              build_dir=f"build/cython-{flavour}" if flavour else None)
+        sources = {ext.name: ext.sources for ext in generated}
+        for ext in self.extensions:         # keep setuptools' finalized Extension objects
+            ext.sources = sources[ext.name]
+        super().run()
+
+
+setup(ext_modules=extensions, cmdclass={"build_ext": cython_build_ext})

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .cards import CARD_MATERIAL, CARD_NAMES, JACK, MATERIALS, MATERIAL_VALUE, card_id, material_id
+from .cards import CARD_MATERIAL, CARD_NAMES, JACK, MATERIAL_VALUE, MATERIALS, card_id, material_id
 from .config import GameConfig, is_int
 from .core import engine
 from .core.engine import CONCEDED_FLAG, State
@@ -190,15 +190,17 @@ def load_position(d) -> State:
             materials = sd.get("materials", [])
             mat_counts = _counts(materials, f"{sfield}.materials", False)
             materials = [card_id(m) for m in materials]
-            if len(materials) > MATERIAL_VALUE[site] or (not complete and len(materials) >= MATERIAL_VALUE[site]):
+            need = MATERIAL_VALUE[site]
+            if len(materials) > need or (not complete and len(materials) >= need):
                 raise ValueError(f"{sfield}.materials: {len(materials)} materials on a "
                                  f"{'complete' if complete else 'incomplete'} structure whose site "
-                                 f"needs {MATERIAL_VALUE[site]}")
+                                 f"needs {need}")
             stairway = 0
             if sd.get("stairway") is not None:
                 stairway = card_id(sd["stairway"], f"{sfield}.stairway")
                 if stairway == JACK or not complete:
-                    raise ValueError(f"{sfield}.stairway: a Stairway material is an Order card on a complete structure")
+                    raise ValueError(f"{sfield}.stairway: a Stairway material is an Order card "
+                                     "on a complete structure")
             used[building] += 1
             place(mat_counts)
             if stairway:

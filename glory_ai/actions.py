@@ -82,7 +82,7 @@ def encode(name: str, *args) -> int:
         kinds = ", ".join(kind for kind, _, _ in block.args) or "no arguments"
         raise ValueError(f"{name} takes {len(block.args)} argument(s) ({kinds}), got {len(args)}")
     offset = 0
-    for (kind, count, first), value in zip(block.args, args):
+    for (kind, count, first), value in zip(block.args, args, strict=True):
         number = _arg_value(kind, value)
         if not first <= number < first + count:
             raise ValueError(f"{name}: {kind} {value!r} is out of range")
@@ -96,8 +96,8 @@ def decode(action: int, names: bool = True) -> tuple[str, tuple]:
     name, values = decode_action(action)
     if not names:
         return name, values
-    out = []
-    for (kind, _, _), value in zip(_block(name).args, values):
+    out: list[str | int] = []
+    for (kind, _, _), value in zip(_block(name).args, values, strict=True):
         if kind in ("card", "type", "building"):
             out.append(CARD_NAMES[value])
         elif kind == "role":

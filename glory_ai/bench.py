@@ -23,7 +23,7 @@ def sample_states(num_players: int, count: int, seed: int = 0):
 
     rng = random.Random(seed)
     game = Game(num_players)
-    out = []
+    out: list[tuple[State, int]] = []
     game_seed = 0
     while len(out) < count:
         state = game.new_initial_state(game_seed)

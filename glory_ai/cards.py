@@ -1,7 +1,7 @@
-"""Card, material and role names (RULES.md §1-§2, cards.csv).
+"""Card, material and role names (docs/rules.md §1-§2, cards.csv).
 
 Card type 0 is the Jack; 1..44 are the Order types in alphabetical order, the same ids as
-the C core (csrc/cards.h).
+the C core (glory_ai/core/include/cards.h, generated from glory_ai/data/cards.csv).
 """
 from __future__ import annotations
 

@@ -236,8 +236,14 @@ def _register_experiments(sub) -> None:
     register(sub)
 
 
-SUBCOMMANDS: list[Callable] = [_register_arena, _register_experiments, _register_play, _register_bench,
-                               _register_bots]
+def _register_analysis(sub) -> None:
+    from .analysis.commands import register
+
+    register(sub)
+
+
+SUBCOMMANDS: list[Callable] = [_register_arena, _register_experiments, _register_analysis, _register_play,
+                               _register_bench, _register_bots]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,15 +1,16 @@
-"""Rule variants: one validated config object per game (RULES.md §3, §15, §16 A1)."""
+"""Rule variants: one validated config object per game (docs/rules.md §3, §15, §16 A1)."""
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import TypeGuard
 
 from .cards import CARD_COPIES, CARD_MODE, CARD_NAMES, card_id
 
 MODES = ("republic", "imperium")
 
 
-def is_int(value) -> bool:
+def is_int(value: object) -> TypeGuard[int]:
     # bool is an int subclass, but True is never a count
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -22,7 +23,8 @@ class GameConfig:
     """Everything that defines the rules of one game.
 
     ``petition_size``: Republic petition size (R-6.6, ruling A1; default 2). Imperium
-    petitions are 3 cards, 2 with Circus, so the option is refused there. ``refill_size``: hand refill size before Shrine/Temple (R-7.2).
+    petitions are 3 cards, 2 with Circus, so the option is refused there.
+    ``refill_size``: hand refill size before Shrine/Temple (R-7.2).
     ``in_town_sites``: in-town sites per material (default: the number of players, R-4.2).
     ``copies``: copies per building name (overrides cards.csv). ``removed``: building names
     taken out of the deck.
@@ -82,7 +84,7 @@ class GameConfig:
                              f"at least {needed} (hands, the first-leader deal and a playable deck)")
 
     @classmethod
-    def from_options(cls, num_players: int, mode: str = "republic", **variant) -> "GameConfig":
+    def from_options(cls, num_players: int, mode: str = "republic", **variant) -> GameConfig:
         unknown = sorted(set(variant) - set(VARIANT_KEYS))
         if unknown:
             raise ValueError(f"unknown variant option(s) {unknown}; known: {list(VARIANT_KEYS)}")

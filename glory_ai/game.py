@@ -30,7 +30,7 @@ class Game:
         self._config = GameConfig.from_options(num_players, mode, **variant)
 
     @classmethod
-    def from_config(cls, config: GameConfig) -> "Game":
+    def from_config(cls, config: GameConfig) -> Game:
         """The Game of an existing GameConfig."""
         if not isinstance(config, GameConfig):
             raise TypeError(f"expected a GameConfig, got {type(config).__name__}")
@@ -79,7 +79,8 @@ class Game:
                     raise ValueError(f"deck[{i}]: Jacks are not in the deck")
                 top.append(card)
                 if top.count(card) > copies[card]:
-                    raise ValueError(f"deck: more {CARD_NAMES[card]} than the {self.mode()} deck holds ({copies[card]})")
+                    raise ValueError(f"deck: more {CARD_NAMES[card]} than the {self.mode()} deck "
+                                     f"holds ({copies[card]})")
             if len(top) > sum(copies) - copies[0]:
                 raise ValueError("deck: more cards than the deck holds")
         return State._new_game(self._config, seed, top)

@@ -86,7 +86,8 @@ def test_numpy_integers_are_accepted():
     ({"players": [{}, {}]}, "num_players: missing"),
     ({"num_players": 2}, "players"),
     ({"num_players": 2, "players": [{}, {}, {}]}, "players"),
-    ({"num_players": 2, "players": [{"hand": ["Tempel"]}, {}]}, r"players\[0\]\.hand\[0\]: unknown card name"),
+    ({"num_players": 2, "players": [{"hand": ["Tempel"]}, {}]},
+     r"players\[0\]\.hand\[0\]: unknown card name"),
     ({"num_players": 2, "players": [{"hand": "Temple"}, {}]}, r"players\[0\]\.hand: expected a list"),
     ({"num_players": 2, "players": [{"stockpile": ["Jack"]}, {}]}, "a Jack cannot be in stockpile"),
     ({"num_players": 2, "players": [{"hand": ["Temple"] * 4}, {}]}, "Temple: 4 copies placed"),
@@ -94,7 +95,8 @@ def test_numpy_integers_are_accepted():
     ({"num_players": 2, "players": [{"hand": ["Jack"] * 7}, {}]}, "7 Jacks"),
     ({"num_players": 2, "players": [{"colour": "red"}, {}]}, r"players\[0\]: unknown field"),
     ({"num_players": 2, "players": [{}, {}], "pool": ["Bar"], "extra": 1}, "unknown field"),
-    ({"num_players": 2, "players": [{"structures": [{"building": "Temple", "materials": ["Palace"] * 3}]}, {}]},
+    ({"num_players": 2,
+      "players": [{"structures": [{"building": "Temple", "materials": ["Palace"] * 3}]}, {}]},
      "materials"),
     ({"num_players": 2, "players": [{"structures": [{"building": "Temple", "site": "Wood"}]}, {}]}, "site"),
     ({"num_players": 2, "players": [{"structures": [{"building": "Temple"}, {"building": "Temple"}]}, {}]},
@@ -251,7 +253,7 @@ def test_turn_field_errors_name_the_field():
 
 
 def test_a_conceding_follower_does_not_think():
-    # Review find: a follower's concession was settled by its first legal action, a think,
+    # Pinned bug: a follower's concession was settled by its first legal action, a think,
     # which drew the deck's last card and ended the game for the others (R-11.1(1)).
     state = State.from_dict({
         "num_players": 3, "jack_pile": 0, "deck": ["Shrine"],

@@ -11,8 +11,8 @@ import random
 import pytest
 
 import glory_ai
-from glory_ai.cards import CARD_MODE, CARD_NAMES
 from glory_ai.actions import block_range
+from glory_ai.cards import CARD_MODE, CARD_NAMES
 
 GAMES_PER_COUNT = 500
 # actions the builder prefers: hires, foundations and materials, building-function choices
@@ -29,6 +29,7 @@ def builder_action(state, rng):
     return rng.choice(legal)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["republic", "imperium"])
 def test_every_building_function_fires_in_a_builder_property_run(mode):
     used = set()

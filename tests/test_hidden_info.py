@@ -1,4 +1,4 @@
-"""Hidden information (issue #4, RULES.md §5): observations, information-state keys,
+"""Hidden information (docs/rules.md §5): observations, information-state keys,
 observation tensors and determinizations never leak a card a player cannot know."""
 import json
 
@@ -8,9 +8,7 @@ import glory_ai
 import glory_ai.cards
 from glory_ai import State
 from glory_ai.core.engine import OBSERVATION_TENSOR_SIZE, observation_tensor_layout
-from random_play import every_decision, mid_game
-
-
+from support.random_play import every_decision, mid_game
 
 
 def samples():
@@ -160,8 +158,9 @@ def test_determinization_is_uniform_over_unknown_slots():
         w = state.determinize(observer, seed).to_dict()
         observed["deck"] += w["deck"].count(card)
         for q in (1, 2):
-            observed[f"hand{q}"] += w["players"][q]["hand"].count(card) - d["players"][q]["known_hand"].count(card)
-            observed[f"vault{q}"] += w["players"][q]["vault"].count(card) - d["players"][q]["known_vault"].count(card)
+            wq, dq = w["players"][q], d["players"][q]
+            observed[f"hand{q}"] += wq["hand"].count(card) - dq["known_hand"].count(card)
+            observed[f"vault{q}"] += wq["vault"].count(card) - dq["known_vault"].count(card)
     chi2 = 0.0
     used = 0
     for g, slots in groups.items():

@@ -9,6 +9,7 @@ ids; and, with try_all, that every legal action applies to a copy and keeps the 
 A game that does not end within 100,000 decisions is a failure.
 """
 import json
+import os
 import random
 
 import numpy as np
@@ -17,11 +18,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import glory_ai
-from random_play import every_decision, play_random
+from support.random_play import every_decision, play_random
 
-GAMES_PER_COUNT = 2000
+# The game sweeps below play GAMES_PER_COUNT (builder: BUILDER_GAMES) seeded games per
+# player count. GLORY_AI_SWEEP_SCALE shrinks them where every game is slow: CI's
+# AddressSanitizer/UBSan build runs this file with 0.25 (the full sweeps run in the plain
+# build of the same CI run).
+SWEEP_SCALE = float(os.environ.get("GLORY_AI_SWEEP_SCALE", "1"))
+GAMES_PER_COUNT = max(1, round(2000 * SWEEP_SCALE))
+BUILDER_GAMES = max(1, round(1000 * SWEEP_SCALE))
+PETITION_GAMES = max(1, round(300 * SWEEP_SCALE))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_random_games_keep_every_invariant_republic(num_players):
     game = glory_ai.Game(num_players)
@@ -33,6 +42,7 @@ def test_random_games_keep_every_invariant_republic(num_players):
     assert failures == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_random_games_keep_every_invariant_imperium(num_players):
     game = glory_ai.Game(num_players, mode="imperium")
@@ -44,15 +54,17 @@ def test_random_games_keep_every_invariant_imperium(num_players):
     assert failures == []
 
 
+@pytest.mark.slow
 def test_petition_size_three_variant_keeps_invariants():
     game = glory_ai.Game(3, petition_size=3)
-    for seed in range(300):
+    for seed in range(PETITION_GAMES):
         code, step = game.new_initial_state(seed)._stress(seed, try_all=True)
         assert code == 0, (seed, step)
 
 
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(num_players=st.integers(2, 5), seed=st.integers(0, 2**32 - 1),
        cut=st.integers(0, 400), imperium=st.booleans())
@@ -74,6 +86,7 @@ def test_clone_and_dict_round_trip_mid_game(num_players, seed, cut, imperium):
     assert outcomes[0] == outcomes[1] == outcomes[2]
 
 
+@pytest.mark.slow
 def test_round_trip_in_every_decision_phase():
     """to_dict/from_dict is exact in every kind of pending decision, including the rare ones
     that hold cards or choices in the turn state (Fountain, Prison, Stairway, Senate, Sewer,
@@ -174,6 +187,7 @@ def test_action_strings_are_unique_and_round_trip(num_players, seed, cut):
         assert state.string_to_action("  " + text.upper() + " ") == a
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("mode", ["republic", "imperium"])
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5])
 def test_builder_games_keep_every_invariant(mode, num_players):
@@ -182,7 +196,7 @@ def test_builder_games_keep_every_invariant(mode, num_players):
     legal action is applied to a copy at every step."""
     game = glory_ai.Game(num_players, mode=mode)
     failures = []
-    for seed in range(1000):
+    for seed in range(BUILDER_GAMES):
         code, step = game.new_initial_state(seed)._stress(seed, try_all=True, builder=True)
         if code:
             failures.append((seed, code, step))

@@ -190,7 +190,8 @@ def render() -> str:
     out.append("    return lo;")
     out.append("}")
     out.append("")
-    out.append("/* Encoders of the blocks with several arguments (one-argument blocks: start + value - first). */")
+    out.append("/* Encoders of the blocks with several arguments "
+               "(one-argument blocks: start + value - first). */")
     for name, args, _ in ACTION_BLOCKS:
         if len(args) < 2:
             continue
@@ -238,7 +239,8 @@ def main(argv=None) -> int:
     text = render()
     if args.check:
         if not HEADER.exists() or HEADER.read_text() != text:
-            print(f"{HEADER.relative_to(ROOT)} is out of date: run python tools/gen_tables.py", file=sys.stderr)
+            print(f"{HEADER.relative_to(ROOT)} is out of date: run python tools/gen_tables.py",
+                  file=sys.stderr)
             return 1
         return 0
     HEADER.write_text(text)

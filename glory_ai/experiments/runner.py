@@ -185,14 +185,11 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
 
 
 def _report(experiment: Experiment, folder: Path, planned_runs: list[PlannedRun]) -> list[str]:
-    try:
-        from ..analysis import write_report
-    except ImportError:                                  # the analysis package is optional here
-        return []
-    write_report([folder / "runs" / p.name for p in planned_runs], out_dir=folder)
-    from ..analysis import findings
+    from ..analysis.report import write_report_full
 
-    return list(findings([folder / "runs" / p.name for p in planned_runs]))
+    _, _, report = write_report_full([folder / "runs" / p.name for p in planned_runs], out_dir=folder,
+                                     title=f"{experiment.name}: {experiment.question}")
+    return list(report.sentences)
 
 
 @dataclass

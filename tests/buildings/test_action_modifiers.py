@@ -1,15 +1,34 @@
-"""Building functions that modify role actions (RULES.md §13 timing A, §14): Bar,
+"""Building functions that modify role actions (docs/rules.md §13 timing A, §14): Bar,
 Aqueduct, Dock, Basilica, Bath, Archway, Atrium, Fountain, Bridge, Colosseum, Domus
 Aurea, Villa, Scriptorium, Road, Tower, Statue.  (Stairway: test_gate_stairway.py.)"""
 
 import glory_ai
-from bhelpers import (use_extras, assert_illegal, assert_legal, clients, done, from_dict, hand, inc,
-                      infl_sites, legal, lower_set, names, play, pool, pos, state_of,
-                      stock, structure, turn_over, vault)
+from support.positions import (
+    assert_illegal,
+    assert_legal,
+    clients,
+    done,
+    foundation,
+    from_dict,
+    hand,
+    infl_sites,
+    legal,
+    lower_set,
+    names,
+    play,
+    pool,
+    position,
+    state_of,
+    stock,
+    structure,
+    turn_over,
+    use_extras,
+    vault,
+)
 
 NO_BRICK_IN_TOWN = {"in_town": {"Brick": 0}, "out_of_town": {"Brick": 4}}
 P1_HOLDS_TWO_BRICK = {"hand": ["Latrine"],
-                      "structures": [inc("Academy"), inc("Archway")]}
+                      "structures": [foundation("Academy"), foundation("Archway")]}
 
 
 # --------------------------------------------------------------------------- #6 Bar
@@ -17,10 +36,10 @@ P1_HOLDS_TWO_BRICK = {"hand": ["Latrine"],
 
 def bar_state(pool_cards=("Dock",), clientele=(), deck_top=("Insula",), deck_size=10,
               mode="republic"):
-    d = pos(2, [{"hand": ["Temple"], "clientele": list(clientele),
-                 "structures": [done("Bar")]},
-                {"hand": ["Road"]}],
-            pool=list(pool_cards), deck_top=list(deck_top), deck_size=deck_size, mode=mode)
+    d = position(2, [{"hand": ["Temple"], "clientele": list(clientele),
+                      "structures": [done("Bar")]},
+                     {"hand": ["Road"]}],
+                 pool=list(pool_cards), deck_top=list(deck_top), deck_size=deck_size, mode=mode)
     state = from_dict(d)
     play(state, "lead Patron with Temple", "think: take Jack")
     return state
@@ -81,11 +100,11 @@ def test_6_bar_last_card_ends_the_game_after_the_hire():
 def test_6_bar_last_card_forum_check_is_made():
     """§13 #6 Bar + #17 Forum, R-11.1(1): the last card is hired and the Forum check is
     made before the deck end: the sixth role wins outright."""
-    d = pos(2, [{"hand": ["Temple"], "clientele": ["Basilica", "Road", "Dock", "Tower",
-                                                    "Shrine"],
-                 "structures": [done("Bar"), done("Forum"), done("Insula")]},
-                {"hand": ["Latrine"], "vault": ["Palace", "Palace", "Palace"]}],
-            mode="imperium", deck_top=["Villa"], deck_size=1)
+    d = position(2, [{"hand": ["Temple"], "clientele": ["Basilica", "Road", "Dock", "Tower",
+                                                         "Shrine"],
+                      "structures": [done("Bar"), done("Forum"), done("Insula")]},
+                     {"hand": ["Latrine"], "vault": ["Palace", "Palace", "Palace"]}],
+                 mode="imperium", deck_top=["Villa"], deck_size=1)
     state = from_dict(d)
     play(state, "lead Patron with Temple", "think: take Jack",
          "patron: hire top of deck")
@@ -266,7 +285,7 @@ def test_8_bath_craftsman_hire_cannot_found_out_of_town():
     """§13 #8 Bath, R-8.1.5: a Bath action never pairs for an out-of-town foundation."""
     state = state_of(2, [{"hand": ["Temple", "Atrium", "Road"],
                           "structures": [done("Bath")]},
-                         {"hand": ["Dock"], "structures": [inc("Academy")]}],
+                         {"hand": ["Dock"], "structures": [foundation("Academy")]}],
                      pool=["Market"], sites=NO_BRICK_IN_TOWN)
     play(state, "lead Patron with Temple", "think: take Jack",
          "patron: hire Market from pool")
@@ -292,7 +311,7 @@ def test_8_without_bath_hire_does_nothing_more():
 def test_4_archway_material_from_the_pool():
     """§13 #4 Archway: the Architect action may take its material from the pool."""
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Wall"],
-                          "structures": [done("Archway"), inc("Storeroom")]},
+                          "structures": [done("Archway"), foundation("Storeroom")]},
                          {"hand": ["Dock"]}], pool=["Tower", "Bar"])
     play(state, "lead Architect with Jack", "think: take Jack")
     assert legal(state) == lower_set(["architect: add Wall to Storeroom",
@@ -307,7 +326,7 @@ def test_4_archway_material_from_the_pool():
 
 def test_4_no_archway_no_pool_material():
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Wall"],
-                          "structures": [inc("Storeroom")]},
+                          "structures": [foundation("Storeroom")]},
                          {"hand": ["Dock"]}], pool=["Tower"])
     play(state, "lead Architect with Jack", "think: take Jack")
     assert_illegal(state, "architect: add Tower from pool to Storeroom")
@@ -318,9 +337,9 @@ def test_4_no_archway_no_pool_material():
 
 def atrium_state(extra_structures=(), hand_cards=("Villa",), vault_cards=(),
                  deck_size=10):
-    d = pos(2, [{"hand": list(hand_cards), "stockpile": ["Bar"], "vault": list(vault_cards),
-                 "structures": [done("Atrium")] + list(extra_structures)},
-                {"hand": ["Dock"]}], deck_top=["Temple"], deck_size=deck_size)
+    d = position(2, [{"hand": list(hand_cards), "stockpile": ["Bar"], "vault": list(vault_cards),
+                      "structures": [done("Atrium")] + list(extra_structures)},
+                     {"hand": ["Dock"]}], deck_top=["Temple"], deck_size=deck_size)
     state = from_dict(d)
     play(state, "lead Merchant with Villa", "think: take Jack")
     return state
@@ -380,10 +399,10 @@ def test_5_7_atrium_last_card_after_basilica_card():
 
 def fountain_state(extra_structures=(), clientele=(), hand_cards=("Dock", "Bar"),
                    deck_top=("Road",), deck_size=10, p1=None, **kw):
-    d = pos(2, [{"hand": list(hand_cards), "clientele": list(clientele),
-                 "structures": [done("Fountain")] + list(extra_structures)},
-                p1 or {"hand": ["Temple"]}],
-            deck_top=list(deck_top), deck_size=deck_size, **kw)
+    d = position(2, [{"hand": list(hand_cards), "clientele": list(clientele),
+                      "structures": [done("Fountain")] + list(extra_structures)},
+                     p1 or {"hand": ["Temple"]}],
+                 deck_top=list(deck_top), deck_size=deck_size, **kw)
     state = from_dict(d)
     play(state, "lead Craftsman with Dock", "think: take Jack")
     return state
@@ -413,7 +432,7 @@ def test_20_fountain_keep_forfeits_the_action():
 
 def test_20_fountain_card_as_material():
     """§13 #20 Fountain: the drawn card as the material; it completes Insula."""
-    state = fountain_state(extra_structures=[inc("Insula")])
+    state = fountain_state(extra_structures=[foundation("Insula")])
     play(state, "craftsman: draw from deck (Fountain)")
     assert legal(state) == lower_set(["fountain: lay Road", "fountain: add Road to Insula",
                                       "fountain: keep Road"])
@@ -427,7 +446,7 @@ OOT_RUBBLE = {"in_town": {"Rubble": 0}, "out_of_town": {"Rubble": 3}}
 
 def test_20_fountain_out_of_town_still_needs_two_actions():
     """§13 #20 Fountain: in-town Rubble gone, one action -> no out-of-town lay."""
-    state = fountain_state(extra_structures=[inc("Latrine", out_of_town=True)],
+    state = fountain_state(extra_structures=[foundation("Latrine", out_of_town=True)],
                            p1={"hand": ["Temple"], "influence": ["Rubble", "Rubble"]},
                            sites=OOT_RUBBLE)
     play(state, "craftsman: draw from deck (Fountain)")
@@ -436,7 +455,7 @@ def test_20_fountain_out_of_town_still_needs_two_actions():
 
 
 def test_20_fountain_out_of_town_with_a_second_action():
-    state = fountain_state(extra_structures=[inc("Latrine", out_of_town=True)],
+    state = fountain_state(extra_structures=[foundation("Latrine", out_of_town=True)],
                            clientele=["Market"],
                            p1={"hand": ["Temple"], "influence": ["Rubble", "Rubble"]},
                            sites=OOT_RUBBLE)
@@ -463,7 +482,7 @@ def test_20_fountain_last_card_ends_the_game_after_the_action():
 def test_20_fountain_last_card_completion_grants_nothing():
     """R-11.1(1): the last card completes an Amphitheatre -> influence counts, but its
     upon-completion Craftsman actions are not performed."""
-    state = fountain_state(extra_structures=[inc("Amphitheatre", ["Tower"])],
+    state = fountain_state(extra_structures=[foundation("Amphitheatre", ["Tower"])],
                            deck_top=("Aqueduct",), deck_size=1)
     play(state, "craftsman: draw from deck (Fountain)",
          "fountain: add Aqueduct to Amphitheatre")
@@ -616,7 +635,7 @@ def test_16_domus_aurea_tears_down_an_empty_matching_structure():
     (not a completion); the Gate with one material is safe."""
     state = state_of(2, [
         {"hand": ["Shrine", "Atrium"], "structures": [done("Domus Aurea")]},
-        {"hand": ["Dock"], "structures": [inc("Bath"), inc("Gate", ["Academy"])]},
+        {"hand": ["Dock"], "structures": [foundation("Bath"), foundation("Gate", ["Academy"])]},
     ])
     assert state.influence(0) == 5
     play(state, "lead Legionary with Shrine", "think: take Jack",
@@ -635,7 +654,7 @@ def test_16_domus_aurea_victim_chooses_the_structure():
     """§13 #16: a Statue on a Brick site matches Brick by its site; the victim chooses."""
     state = state_of(2, [
         {"hand": ["Shrine", "Atrium"], "structures": [done("Domus Aurea")]},
-        {"hand": ["Dock"], "structures": [inc("Bath"), inc("Statue", site="Brick")]},
+        {"hand": ["Dock"], "structures": [foundation("Bath"), foundation("Statue", site="Brick")]},
     ])
     play(state, "lead Legionary with Shrine", "think: take Jack",
          "legionary: reveal Atrium")
@@ -652,7 +671,7 @@ def test_16_domus_aurea_victim_chooses_the_structure():
 def test_16_domus_aurea_blocked_by_palisade():
     state = state_of(2, [
         {"hand": ["Shrine", "Atrium"], "structures": [done("Domus Aurea")]},
-        {"hand": ["Dock"], "structures": [inc("Bath"), done("Palisade")]},
+        {"hand": ["Dock"], "structures": [foundation("Bath"), done("Palisade")]},
     ])
     play(state, "lead Legionary with Shrine", "think: take Jack",
          "legionary: reveal Atrium")
@@ -667,7 +686,7 @@ def test_16_domus_aurea_blocked_by_palisade():
 def test_42_villa_completed_by_one_stone_architect_action():
     """§13 #42 Villa, A32: an Architect action adding a Stone material completes it."""
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Garden"],
-                          "structures": [inc("Villa")]}, {"hand": ["Dock"]}])
+                          "structures": [foundation("Villa")]}, {"hand": ["Dock"]}])
     play(state, "lead Architect with Jack", "think: take Jack",
          "architect: add Garden to Villa")
     s = structure(state, 0, "Villa")
@@ -677,7 +696,7 @@ def test_42_villa_completed_by_one_stone_architect_action():
 
 def test_42_villa_not_completed_by_craftsman():
     """§13 #42 Villa: "Craftsman does not trigger it"."""
-    state = state_of(2, [{"hand": ["Dock", "Garden"], "structures": [inc("Villa")]},
+    state = state_of(2, [{"hand": ["Dock", "Garden"], "structures": [foundation("Villa")]},
                          {"hand": ["Bar"]}])
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Garden to Villa")
@@ -689,7 +708,7 @@ def test_42_villa_not_completed_by_craftsman():
 def test_42_villa_non_stone_material_counts_normally_A32():
     """§13 #42 Villa + #30 Road: a Rubble material by Architect does not complete it."""
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Bar"],
-                          "structures": [inc("Villa"), done("Road")]},
+                          "structures": [foundation("Villa"), done("Road")]},
                          {"hand": ["Dock"]}])
     play(state, "lead Architect with Jack", "think: take Jack",
          "architect: add Bar to Villa")
@@ -698,7 +717,7 @@ def test_42_villa_non_stone_material_counts_normally_A32():
 
 
 def test_42_4_villa_stone_from_the_pool_with_archway():
-    state = state_of(2, [{"hand": ["Jack"], "structures": [inc("Villa"), done("Archway")]},
+    state = state_of(2, [{"hand": ["Jack"], "structures": [foundation("Villa"), done("Archway")]},
                          {"hand": ["Dock"]}], pool=["Garden"])
     play(state, "lead Architect with Jack", "think: take Jack",
          "architect: add Garden from pool to Villa")
@@ -713,7 +732,7 @@ def test_32_scriptorium_marble_completes_an_empty_structure_A31():
     """§13 #32 Scriptorium, A31: one Marble material completes a structure with no
     materials (Concrete Storeroom: +2 influence)."""
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Temple"],
-                          "structures": [done("Scriptorium"), inc("Storeroom")]},
+                          "structures": [done("Scriptorium"), foundation("Storeroom")]},
                          {"hand": ["Dock"]}])
     play(state, "lead Architect with Jack", "think: take Jack",
          "architect: add Temple to Storeroom")
@@ -724,7 +743,7 @@ def test_32_scriptorium_marble_completes_an_empty_structure_A31():
 
 def test_32_scriptorium_marble_completes_a_marble_structure_early():
     state = state_of(2, [{"hand": ["Dock", "Temple"],
-                          "structures": [done("Scriptorium"), inc("Palace", ["Statue"])]},
+                          "structures": [done("Scriptorium"), foundation("Palace", ["Statue"])]},
                          {"hand": ["Bar"]}])
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Temple to Palace")
@@ -734,7 +753,7 @@ def test_32_scriptorium_marble_completes_a_marble_structure_early():
 
 def test_32_no_scriptorium_no_marble_on_concrete():
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Temple"],
-                          "structures": [inc("Storeroom")]}, {"hand": ["Dock"]}])
+                          "structures": [foundation("Storeroom")]}, {"hand": ["Dock"]}])
     play(state, "lead Architect with Jack", "think: take Jack")
     assert_illegal(state, "architect: add Temple to Storeroom")
 
@@ -746,7 +765,7 @@ def test_30_road_any_material_on_a_stone_structure():
     """§13 #30 Road: any material may be added to a Stone structure (not completing
     beyond the count)."""
     state = state_of(2, [{"hand": ["Dock", "Bar", "Tower"],
-                          "structures": [done("Road"), inc("Villa"), inc("Storeroom")]},
+                          "structures": [done("Road"), foundation("Villa"), foundation("Storeroom")]},
                          {"hand": ["Market"]}])
     play(state, "lead Craftsman with Dock", "think: take Jack")
     assert_legal(state, "craftsman: add Bar to Villa", "craftsman: add Tower to Villa",
@@ -760,14 +779,14 @@ def test_30_road_any_material_on_a_stone_structure():
 def test_30_road_stone_site_counts_as_stone_structure():
     """§13 #30 Road: "Stone structure" = Stone foundation or Stone site (Statue)."""
     state = state_of(2, [{"hand": ["Dock", "Bar"],
-                          "structures": [done("Road"), inc("Statue", site="Stone")]},
+                          "structures": [done("Road"), foundation("Statue", site="Stone")]},
                          {"hand": ["Market"]}])
     play(state, "lead Craftsman with Dock", "think: take Jack")
     assert_legal(state, "craftsman: add Bar to Statue")
 
 
 def test_30_without_road_no_rubble_on_stone():
-    state = state_of(2, [{"hand": ["Dock", "Bar"], "structures": [inc("Villa")]},
+    state = state_of(2, [{"hand": ["Dock", "Bar"], "structures": [foundation("Villa")]},
                          {"hand": ["Market"]}])
     play(state, "lead Craftsman with Dock", "think: take Jack")
     assert_illegal(state, "craftsman: add Bar to Villa")
@@ -779,7 +798,7 @@ def test_30_without_road_no_rubble_on_stone():
 def test_40_tower_rubble_on_any_structure():
     """§13 #40 Tower: Rubble is legal for any structure; other materials are not."""
     state = state_of(2, [{"hand": ["Dock", "Bar", "Market"],
-                          "structures": [done("Tower"), inc("Temple")]},
+                          "structures": [done("Tower"), foundation("Temple")]},
                          {"hand": ["Crane"]}])
     play(state, "lead Craftsman with Dock", "think: take Jack")
     assert_legal(state, "craftsman: add Bar to Temple")
@@ -837,7 +856,7 @@ def test_37_statue_on_a_rubble_site_built_and_scored():
 def test_37_statue_marble_material_on_a_rubble_site_A9():
     """§13 #37 Statue, A9: Marble is also legal on a non-Marble site."""
     state = state_of(2, [{"hand": ["Dock", "Temple"],
-                          "structures": [inc("Statue", site="Rubble")]},
+                          "structures": [foundation("Statue", site="Rubble")]},
                          {"hand": ["Road"]}])
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Temple to Statue")
@@ -849,7 +868,7 @@ def test_37_statue_marble_material_on_a_rubble_site_A9():
 def test_37_statue_concrete_site_needs_two():
     """§13 #37 Statue: cost = that site's value (Concrete: 2)."""
     state = state_of(2, [{"hand": ["Dock", "Tower", "Wall"], "clientele": ["Market"],
-                          "structures": [inc("Statue", site="Concrete")]},
+                          "structures": [foundation("Statue", site="Concrete")]},
                          {"hand": ["Road"]}])
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Tower to Statue")
@@ -865,8 +884,8 @@ def test_37_statue_concrete_site_needs_two():
 def test_8_6_bath_applies_to_a_bar_hire():
     """§13 #8 Bath + #6 Bar: "each card hired (any source)" -- the top-of-deck hire
     performs its Laborer action."""
-    d = pos(2, [{"hand": ["Temple"], "structures": [done("Bath"), done("Bar")]},
-                {"hand": ["Dock"]}], pool=["Insula"], deck_top=["Road"], deck_size=10)
+    d = position(2, [{"hand": ["Temple"], "structures": [done("Bath"), done("Bar")]},
+                     {"hand": ["Dock"]}], pool=["Insula"], deck_top=["Road"], deck_size=10)
     state = from_dict(d)
     play(state, "lead Patron with Temple", "think: take Jack", "patron: hire top of deck")
     assert legal(state) == lower_set(["laborer: take Insula from pool", "laborer: skip"])
@@ -881,7 +900,7 @@ def test_16_domus_aurea_torn_down_catacomb_is_no_completion():
     into influence does not end the game."""
     state = state_of(2, [
         {"hand": ["Shrine", "Villa"], "structures": [done("Domus Aurea")]},
-        {"hand": ["Dock"], "structures": [inc("Catacomb")]},
+        {"hand": ["Dock"], "structures": [foundation("Catacomb")]},
     ])
     play(state, "lead Legionary with Shrine", "think: take Jack",
          "legionary: reveal Villa")
@@ -907,9 +926,9 @@ def test_8_3_bath_applies_to_an_aqueduct_hire():
 def test_8_6_bath_pool_hire_acts_before_the_bar_hire():
     """§13 #8 Bath, R-8.1.5: the pool hire's action is resolved before the Bar hire is
     offered; the hired Laborer may take the card the Bar hire would not need."""
-    d = pos(2, [{"hand": ["Temple"], "structures": [done("Bath"), done("Bar")]},
-                {"hand": ["Dock"]}], pool=["Insula", "Latrine"], deck_top=["Road"],
-            deck_size=10)
+    d = position(2, [{"hand": ["Temple"], "structures": [done("Bath"), done("Bar")]},
+                     {"hand": ["Dock"]}], pool=["Insula", "Latrine"], deck_top=["Road"],
+                 deck_size=10)
     state = from_dict(d)
     play(state, "lead Patron with Temple", "think: take Jack",
          "patron: hire Insula from pool")

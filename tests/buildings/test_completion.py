@@ -1,14 +1,33 @@
-"""Upon-completion functions (RULES.md §13 timing UC, R-9.3.2, §16 A11/A18): Amphitheatre,
+"""Upon-completion functions (docs/rules.md §13 timing UC, R-9.3.2, §16 A11/A18): Amphitheatre,
 Foundry, Garden, School, Prison, Catacomb."""
 
 import glory_ai
-from bhelpers import (assert_legal, clients, deck, done, from_dict, hand, inc,
-                      infl_sites, jack_pile, legal, lower_set, names, play, pool, pos,
-                      state_of, stock, strings_with, structure, turn_over)
+from support.positions import (
+    assert_legal,
+    clients,
+    deck,
+    done,
+    foundation,
+    from_dict,
+    hand,
+    infl_sites,
+    jack_pile,
+    legal,
+    lower_set,
+    names,
+    play,
+    pool,
+    position,
+    state_of,
+    stock,
+    strings_with,
+    structure,
+    turn_over,
+)
 
 NO_BRICK_IN_TOWN = {"in_town": {"Brick": 0}, "out_of_town": {"Brick": 4}}
 P1_HOLDS_TWO_BRICK = {"hand": ["Latrine"],
-                      "structures": [inc("Academy"), inc("Archway")]}
+                      "structures": [foundation("Academy"), foundation("Archway")]}
 
 
 # --------------------------------------------------------------------------- #2 Amphitheatre
@@ -19,7 +38,7 @@ def amphitheatre_state(hand_cards, clientele=("Aqueduct",), p1=None, **kw):
     Architect action; influence after completion 4 -> 4 Craftsman actions."""
     state = state_of(2, [
         {"hand": ["Jack"] + list(hand_cards), "clientele": list(clientele),
-         "stockpile": ["Tower"], "structures": [inc("Amphitheatre", ["Wall"])]},
+         "stockpile": ["Tower"], "structures": [foundation("Amphitheatre", ["Wall"])]},
         p1 or {"hand": ["Crane"]},
     ], **kw)
     play(state, "lead Architect with Jack", "think: take Jack",
@@ -74,7 +93,7 @@ def test_2_amphitheatre_last_grant_never_pairs_with_an_architect_action():
 
 def test_2_incomplete_amphitheatre_grants_nothing():
     state = state_of(2, [{"hand": ["Jack", "Bar"], "stockpile": ["Tower"],
-                          "structures": [inc("Amphitheatre")]},
+                          "structures": [foundation("Amphitheatre")]},
                          {"hand": ["Crane"]}])
     play(state, "lead Architect with Jack", "think: take Jack",
          "architect: add Tower to Amphitheatre")
@@ -89,7 +108,7 @@ def test_19_foundry_grants_influence_laborer_actions():
     """§13 #19 Foundry: completed by a Craftsman action, influence 4 -> 4 Laborer
     actions (the pool holds 5 cards)."""
     state = state_of(2, [{"hand": ["Dock", "School"],
-                          "structures": [inc("Foundry", ["Academy"])]},
+                          "structures": [foundation("Foundry", ["Academy"])]},
                          {"hand": ["Crane"]}],
                      pool=["Bar", "Garden", "Insula", "Road", "Temple"])
     play(state, "lead Craftsman with Dock", "think: take Jack",
@@ -109,10 +128,10 @@ def test_19_foundry_grants_influence_laborer_actions():
 def test_21_garden_grants_full_patron_actions():
     """§13 #21 Garden: influence 6 (Bar + Garden) -> 6 Patron actions, each a full
     Patron action: Bar's top-of-deck hire applies."""
-    d = pos(2, [{"hand": ["Dock", "Villa"],
-                 "structures": [done("Bar"), inc("Garden", ["Prison", "Sewer"])]},
-                {"hand": ["Crane"]}],
-            pool=["Road"], deck_top=["Insula", "Latrine"], deck_size=20)
+    d = position(2, [{"hand": ["Dock", "Villa"],
+                      "structures": [done("Bar"), foundation("Garden", ["Prison", "Sewer"])]},
+                     {"hand": ["Crane"]}],
+                 pool=["Road"], deck_top=["Insula", "Latrine"], deck_size=20)
     state = from_dict(d)
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Villa to Garden")
@@ -132,7 +151,7 @@ def test_21_garden_grants_full_patron_actions():
 def test_21_8_garden_patron_grant_with_bath():
     """§13 #21 Garden + #8 Bath: a granted Patron hire performs its Bath action."""
     state = state_of(2, [{"hand": ["Dock", "Villa"],
-                          "structures": [done("Bath"), inc("Garden", ["Prison", "Sewer"])]},
+                          "structures": [done("Bath"), foundation("Garden", ["Prison", "Sewer"])]},
                          {"hand": ["Crane"]}], pool=["Road", "Temple"])
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Villa to Garden", "patron: hire Road from pool")
@@ -149,8 +168,8 @@ def test_21_8_garden_patron_grant_with_bath():
 def test_31_school_grants_influence_thinker_actions():
     """§13 #31 School: influence 4 -> 4 Thinker actions (each optional, each §7)."""
     top = ["Temple", "Villa", "Palace", "Garden", "Prison", "Sewer", "Road"]
-    d = pos(2, [{"hand": ["Dock", "Bath"], "structures": [inc("School", ["Academy"])]},
-                {"hand": ["Crane"]}], deck_top=top, deck_size=20)
+    d = position(2, [{"hand": ["Dock", "Bath"], "structures": [foundation("School", ["Academy"])]},
+                     {"hand": ["Crane"]}], deck_top=top, deck_size=20)
     state = from_dict(d)
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Bath to School")
@@ -171,7 +190,7 @@ def test_31_school_grants_influence_thinker_actions():
 
 def prison_state(p0_structures=(), p1_structures=None, num_players=2, others=()):
     players = [{"hand": ["Jack"], "stockpile": ["Villa"],
-                "structures": [inc("Prison", ["Garden", "Sewer"])] + list(p0_structures)},
+                "structures": [foundation("Prison", ["Garden", "Sewer"])] + list(p0_structures)},
                {"hand": ["Crane"],
                 "structures": list(p1_structures if p1_structures is not None
                                    else [done("Market"), done("Tower")])}]
@@ -261,7 +280,7 @@ def test_10_catacomb_completion_ends_the_game():
     is not performed); the Catacomb's Stone site counts."""
     state = state_of(2, [{"hand": ["Jack", "Temple"], "clientele": ["Tower"],
                           "stockpile": ["Villa"],
-                          "structures": [inc("Catacomb", ["Garden", "Prison"])]},
+                          "structures": [foundation("Catacomb", ["Garden", "Prison"])]},
                          {"hand": ["Crane"]}])
     play(state, "lead Architect with Jack", "think: take Jack",
          "architect: add Villa to Catacomb")
@@ -278,7 +297,7 @@ def test_29_4_prison_stolen_archway_works_for_the_next_action():
     Architect client then takes its material from the pool (#4 Archway)."""
     state = state_of(2, [
         {"hand": ["Jack"], "clientele": ["Tower"], "stockpile": ["Villa"],
-         "structures": [inc("Prison", ["Garden", "Sewer"]), inc("Storeroom")]},
+         "structures": [foundation("Prison", ["Garden", "Sewer"]), foundation("Storeroom")]},
         {"hand": ["Crane"], "structures": [done("Archway")]},
     ], pool=["Wall"])
     play(state, "lead Architect with Jack", "think: take Jack",
@@ -291,10 +310,10 @@ def test_29_4_prison_stolen_archway_works_for_the_next_action():
 
 def test_31_24_school_thinks_use_latrine():
     """§13 #31 School: "each think uses §7" -- the Latrine discard is offered."""
-    d = pos(2, [{"hand": ["Dock", "Bath", "Road"],
-                 "structures": [done("Latrine"), inc("School", ["Academy"])]},
-                {"hand": ["Crane"]}], deck_top=["Temple", "Villa", "Palace", "Garden",
-                                                "Prison"], deck_size=20)
+    d = position(2, [{"hand": ["Dock", "Bath", "Road"],
+                      "structures": [done("Latrine"), foundation("School", ["Academy"])]},
+                     {"hand": ["Crane"]}], deck_top=["Temple", "Villa", "Palace", "Garden",
+                                                     "Prison"], deck_size=20)
     state = from_dict(d)
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Bath to School")
@@ -311,7 +330,7 @@ def test_31_24_school_thinks_use_latrine():
 def test_19_15_foundry_grants_are_full_laborer_actions():
     """§13 #19 Foundry + #15 Dock: a granted Laborer action may also move a hand card."""
     state = state_of(2, [{"hand": ["Market", "School", "Temple"],
-                          "structures": [done("Dock"), inc("Foundry", ["Academy"])]},
+                          "structures": [done("Dock"), foundation("Foundry", ["Academy"])]},
                          {"hand": ["Crane"]}], pool=["Bar"])
     play(state, "lead Craftsman with Market", "think: take Jack",
          "craftsman: add School to Foundry")

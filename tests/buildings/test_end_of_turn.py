@@ -1,10 +1,25 @@
-"""End-of-turn functions (RULES.md §13 timing ET, R-6.5): Senate (Imperium), Sewer,
+"""End-of-turn functions (docs/rules.md §13 timing ET, R-6.5): Senate (Imperium), Sewer,
 Academy."""
 
-from bhelpers import (add_units, camp, done, from_dict, hand, inc, jack_pile, legal,
-                      lower_set, play, play_picks, pool, pos, state_of, stock, structure,
-                      turn_over)
-
+from support.positions import (
+    add_units,
+    camp,
+    done,
+    foundation,
+    from_dict,
+    hand,
+    jack_pile,
+    legal,
+    lower_set,
+    play,
+    play_picks,
+    pool,
+    position,
+    state_of,
+    stock,
+    structure,
+    turn_over,
+)
 
 # --------------------------------------------------------------------------- #33 Senate
 
@@ -139,9 +154,9 @@ def test_34_sewer_never_jacks():
 
 def academy_state(hand_cards=("Dock", "Bar", "Road"), clientele=("Market",),
                   extra=(), deck_top=("Temple", "Villa", "Palace", "Garden", "Prison")):
-    d = pos(2, [{"hand": list(hand_cards), "clientele": list(clientele),
-                 "structures": [done("Academy")] + list(extra)},
-                {"hand": ["Crane"]}], deck_top=list(deck_top), deck_size=20)
+    d = position(2, [{"hand": list(hand_cards), "clientele": list(clientele),
+                      "structures": [done("Academy")] + list(extra)},
+                     {"hand": ["Crane"]}], deck_top=list(deck_top), deck_size=20)
     state = from_dict(d)
     play(state, "lead Craftsman with Dock", "think: take Jack")
     return state
@@ -229,7 +244,7 @@ def test_1_2_academy_counts_granted_craftsman_actions():
     """§13 #1 Academy: "any source" -- a Craftsman action granted by Amphitheatre (#2)
     in an Architect turn counts."""
     state = state_of(2, [{"hand": ["Jack", "Bar"], "stockpile": ["Tower"],
-                          "structures": [done("Academy"), inc("Amphitheatre", ["Wall"])]},
+                          "structures": [done("Academy"), foundation("Amphitheatre", ["Wall"])]},
                          {"hand": ["Crane"]}])
     play(state, "lead Architect with Jack", "think: take Jack",
          "architect: add Tower to Amphitheatre", "craftsman: lay Bar")

@@ -1,30 +1,44 @@
 """Gate (§13 #22) and Stairway (§13 #36): functions active without a complete own
 structure (R-10.6), ruling A10, A30."""
 
-from bhelpers import (assert_legal, done, from_dict, hand, inc, legal, lower_set, names,
-                      play, pool, pos, state_of, stock, structure, turn_over)
-
+from support.positions import (
+    assert_legal,
+    done,
+    foundation,
+    from_dict,
+    hand,
+    legal,
+    lower_set,
+    names,
+    play,
+    pool,
+    position,
+    state_of,
+    stock,
+    structure,
+    turn_over,
+)
 
 # --------------------------------------------------------------------------- #22 Gate
 
 
 def test_22_gate_incomplete_marble_structure_is_active_without_influence():
     """§13 #22 Gate: an incomplete Temple works (refill 9) but gives no influence."""
-    state = state_of(2, [{"structures": [done("Gate"), inc("Temple")]}, {}])
+    state = state_of(2, [{"structures": [done("Gate"), foundation("Temple")]}, {}])
     assert state.is_active(0, "Temple")
     assert state.refill_size(0) == 9
     assert state.influence(0) == 4
 
 
 def test_22_without_gate_incomplete_marble_is_inactive():
-    state = state_of(2, [{"structures": [inc("Temple", ["Palace", "Palace"])]}, {}])
+    state = state_of(2, [{"structures": [foundation("Temple", ["Palace", "Palace"])]}, {}])
     assert not state.is_active(0, "Temple")
     assert state.refill_size(0) == 5
 
 
 def test_22_gate_only_marble_structures():
     """§13 #22 Gate: an incomplete Brick Shrine stays inactive."""
-    state = state_of(2, [{"structures": [done("Gate"), inc("Shrine")]}, {}])
+    state = state_of(2, [{"structures": [done("Gate"), foundation("Shrine")]}, {}])
     assert not state.is_active(0, "Shrine")
     assert state.refill_size(0) == 5
 
@@ -33,7 +47,7 @@ def test_22_gate_only_for_its_owner():
     """§13 #22 Gate: "Your Marble structures" -- the opponent's incomplete Temple is
     not active."""
     state = state_of(2, [{"structures": [done("Gate")]},
-                         {"structures": [inc("Temple")]}])
+                         {"structures": [foundation("Temple")]}])
     assert not state.is_active(1, "Temple")
     assert state.refill_size(1) == 5
 
@@ -68,9 +82,9 @@ def test_22_25_without_gate_the_new_foundation_does_nothing():
 def test_22_20_gate_fountain_foundation_usable_by_the_next_action():
     """§13 #22 Gate + #20 Fountain: lay Fountain, then the client's Craftsman action may
     use the top deck card."""
-    d = pos(2, [{"hand": ["Dock", "Fountain", "Bar"], "clientele": ["Market"],
-                 "structures": [done("Gate")]},
-                {"hand": ["Crane"]}], deck_top=["Road"], deck_size=10)
+    d = position(2, [{"hand": ["Dock", "Fountain", "Bar"], "clientele": ["Market"],
+                      "structures": [done("Gate")]},
+                     {"hand": ["Crane"]}], deck_top=["Road"], deck_size=10)
     state = from_dict(d)
     play(state, "lead Craftsman with Dock", "think: take Jack", "craftsman: lay Fountain")
     assert_legal(state, "craftsman: draw from deck (Fountain)")
@@ -83,7 +97,7 @@ def test_22_17_gate_incomplete_forum_wins():
     """§13 #22 Gate: "incomplete Forum can win" (Imperium)."""
     state = state_of(2, [
         {"hand": ["Basilica"], "clientele": ["Temple", "Bar", "Dock", "Tower", "Shrine"],
-         "structures": [done("Gate"), done("Insula"), inc("Forum", ["Palace"])]},
+         "structures": [done("Gate"), done("Insula"), foundation("Forum", ["Palace"])]},
         {"hand": ["Road"]},
     ], mode="imperium", pool=["Villa"])
     assert not state.is_terminal()
@@ -97,7 +111,7 @@ def test_22_17_gate_incomplete_forum_wins():
 def test_22_37_gate_incomplete_statue_scores_three():
     """§13 #22 Gate + #37 Statue: an incomplete Statue still gives +3 VP; its site gives
     no influence."""
-    state = state_of(2, [{"structures": [done("Gate"), inc("Statue", site="Stone")]}, {}])
+    state = state_of(2, [{"structures": [done("Gate"), foundation("Statue", site="Stone")]}, {}])
     b = state.score_breakdown(0)
     assert b["statue"] == 3
     assert b["influence"] == 4
@@ -106,7 +120,7 @@ def test_22_37_gate_incomplete_statue_scores_three():
 
 def test_22_gate_marble_completion_adds_influence_later():
     state = state_of(2, [{"hand": ["Dock", "Palace"],
-                          "structures": [done("Gate"), inc("Temple", ["Statue", "Statue"])]},
+                          "structures": [done("Gate"), foundation("Temple", ["Statue", "Statue"])]},
                          {"hand": ["Crane"]}])
     assert state.influence(0) == 4
     play(state, "lead Craftsman with Dock", "think: take Jack",
@@ -170,14 +184,14 @@ def test_36_stairway_only_once_per_structure_A10():
 def test_36_stairway_only_on_opponents_completed_structures():
     """Own completed structures and the opponent's incomplete ones are no targets."""
     state = stairway_state(p0_structures=[done("Market")],
-                           p1_structures=[inc("Palisade")])
+                           p1_structures=[foundation("Palisade")])
     assert turn_over(state)
     assert stock(state, 0) == ["Dock"]
 
 
 def test_36_stairway_after_the_main_part():
     """R-8.3.4: the main part (completing Storeroom) first, then the Stairway part."""
-    state = stairway_state(p0_structures=[inc("Storeroom", ["Wall"])],
+    state = stairway_state(p0_structures=[foundation("Storeroom", ["Wall"])],
                            stockpile=("Tower", "Dock"))
     play(state, "architect: add Tower to Storeroom")
     assert structure(state, 0, "Storeroom")["complete"] is True
@@ -192,7 +206,7 @@ def test_36_stairway_completed_by_the_same_action_R_14_1():
     """R-8.3.4/R-14.1: completing the Stairway itself lets the same action use it."""
     state = state_of(2, [
         {"hand": ["Jack"], "stockpile": ["Palace", "Dock"],
-         "structures": [inc("Stairway", ["Temple", "Temple"])]},
+         "structures": [foundation("Stairway", ["Temple", "Temple"])]},
         {"hand": ["Crane"], "structures": [done("Market")]},
     ])
     play(state, "lead Architect with Jack", "think: take Jack",
@@ -225,7 +239,7 @@ def test_36_stairway_skip():
 
 def test_36_4_stairwayed_archway_works_for_everyone():
     """R-10.6: an opponent's Stairwayed Archway lets me take the material from the pool."""
-    state = state_of(2, [{"hand": ["Jack"], "structures": [inc("Storeroom")]},
+    state = state_of(2, [{"hand": ["Jack"], "structures": [foundation("Storeroom")]},
                          {"hand": ["Crane"], "structures": [done("Archway", stairway="Bath")]}],
                      pool=["Tower"])
     assert state.is_active(0, "Archway")
@@ -237,7 +251,7 @@ def test_36_4_stairwayed_archway_works_for_everyone():
 def test_36_22_stairwayed_gate_A30():
     """A30: a Stairwayed Gate makes every player's incomplete Marble structures active
     for their owners."""
-    state = state_of(2, [{"structures": [inc("Temple")]},
+    state = state_of(2, [{"structures": [foundation("Temple")]},
                          {"structures": [done("Gate", stairway="Academy")]}])
     assert state.is_active(0, "Temple")
     assert state.refill_size(0) == 9
@@ -266,7 +280,7 @@ def test_36_10_stairwaying_a_catacomb_does_nothing():
 def test_22_36_gate_incomplete_stairway_usable():
     """§13 #22 Gate + #36 Stairway: an incomplete Stairway works through Gate."""
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Dock"],
-                          "structures": [done("Gate"), inc("Stairway")]},
+                          "structures": [done("Gate"), foundation("Stairway")]},
                          {"hand": ["Crane"], "structures": [done("Market")]}])
     play(state, "lead Architect with Jack", "think: take Jack")
     assert_legal(state, "stairway: add Dock to Market of P1")

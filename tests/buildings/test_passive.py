@@ -1,11 +1,30 @@
-"""Passive building functions (RULES.md §13, timing P): limits (Insula, Market,
+"""Passive building functions (docs/rules.md §13, timing P): limits (Insula, Market,
 Aqueduct's doubling), refill size (Shrine, Temple), immunity (Palisade, Wall), payments
 (Circus, Crane, Palace), client counting (Circus Maximus, Ludus Magnus, Storeroom) and the
 Forum conditions (Forum, Forum Romanum)."""
 
-from bhelpers import (ROLES, assert_legal, add_units, clients, done, from_dict, hand,
-                      inc, legal, lower_set, play, play_picks, pool, pos, state_of,
-                      stock, think_strings, turn_over, vault, zone)
+from support.cards import ROLES
+from support.positions import (
+    add_units,
+    assert_legal,
+    clients,
+    done,
+    foundation,
+    from_dict,
+    hand,
+    legal,
+    lower_set,
+    play,
+    play_picks,
+    pool,
+    position,
+    state_of,
+    stock,
+    think_strings,
+    turn_over,
+    vault,
+    zone,
+)
 
 
 def petition_strings(state):
@@ -85,9 +104,9 @@ def test_3_aqueduct_doubles_the_clientele_limit_for_hiring():
 def test_35_shrine_refill_size_seven():
     """§13 #35 Shrine: refill size 5 + 2 = 7. Hand 5 is below it: refill (to 7), not
     draw 1."""
-    d = pos(2, [{"hand": ["Bar", "Dock", "Road", "Insula", "Latrine"],
-                 "structures": [done("Shrine")]}, {}],
-            deck_top=["Temple", "Villa", "Palace"], deck_size=20)
+    d = position(2, [{"hand": ["Bar", "Dock", "Road", "Insula", "Latrine"],
+                      "structures": [done("Shrine")]}, {}],
+                 deck_top=["Temple", "Villa", "Palace"], deck_size=20)
     state = from_dict(d)
     assert state.refill_size(0) == 7
     assert think_strings(state) == lower_set(["think: take Jack", "think: refill"])
@@ -99,9 +118,9 @@ def test_35_shrine_refill_size_seven():
 
 def test_39_temple_refill_size_nine():
     """§13 #39 Temple: refill size 5 + 4 = 9."""
-    d = pos(2, [{"hand": ["Bar", "Dock", "Road", "Insula", "Latrine", "Market", "Tower",
-                          "Wall"], "structures": [done("Temple")]}, {}],
-            deck_top=["Villa"], deck_size=20)
+    d = position(2, [{"hand": ["Bar", "Dock", "Road", "Insula", "Latrine", "Market", "Tower",
+                               "Wall"], "structures": [done("Temple")]}, {}],
+                 deck_top=["Villa"], deck_size=20)
     state = from_dict(d)
     assert state.refill_size(0) == 9
     assert think_strings(state) == lower_set(["think: take Jack", "think: refill"])
@@ -111,8 +130,8 @@ def test_39_temple_refill_size_nine():
 
 def test_39_35_shrine_and_temple_refill_size_eleven():
     """§13 #35 + #39: Shrine + Temple -> 11; hand 6 refills by drawing 5."""
-    d = pos(2, [{"hand": ["Bar", "Dock", "Road", "Insula", "Latrine", "Market"],
-                 "structures": [done("Shrine"), done("Temple")]}, {}], deck_size=20)
+    d = position(2, [{"hand": ["Bar", "Dock", "Road", "Insula", "Latrine", "Market"],
+                      "structures": [done("Shrine"), done("Temple")]}, {}], deck_size=20)
     state = from_dict(d)
     assert state.refill_size(0) == 11
     play(state, "think: refill")
@@ -122,7 +141,7 @@ def test_39_35_shrine_and_temple_refill_size_eleven():
 
 def test_35_incomplete_shrine_does_nothing():
     """§13 #35: a structure's function needs the structure completed (R-10.6)."""
-    state = state_of(2, [{"structures": [inc("Shrine", ["Academy"])]}, {}])
+    state = state_of(2, [{"structures": [foundation("Shrine", ["Academy"])]}, {}])
     assert state.refill_size(0) == 5
 
 
@@ -325,7 +344,7 @@ def test_12_circus_maximus_completed_mid_step_doubles_later_clients():
     state = state_of(2, [
         {"hand": ["Jack", "Bar", "Dock", "Insula", "Market", "Latrine"],
          "clientele": ["Tower", "Wall"], "stockpile": ["Garden"],
-         "structures": [inc("Circus Maximus", ["Prison", "Sewer"])]},
+         "structures": [foundation("Circus Maximus", ["Prison", "Sewer"])]},
         {"hand": ["Temple"]},
     ])
     play(state, "lead Architect with Jack", "think: take Jack",

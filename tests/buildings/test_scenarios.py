@@ -1,13 +1,35 @@
-"""Worked scenarios of RULES.md §17 that involve building functions: S2 c/d, S3 (with
+"""Worked scenarios of docs/rules.md §17 that involve building functions: S2 c/d, S3 (with
 the Circus Maximus variant), S4, S5 c, S6, S7 b-e, S8 (Palace, Circus, Crane), S9 a-d,
 S10 b/c, S12 Gate variant -- in both modes where they apply."""
 
 import pytest
 
-from bhelpers import (use_extras, MATERIALS, add_units, assert_illegal, assert_legal, camp, done,
-                      from_dict, hand, inc, jack_pile, legal, lower_set, play,
-                      play_picks, pool, pos, sites, state_of, stock, structure,
-                      think_strings, turn_over, vault)
+from support.cards import MATERIALS
+from support.positions import (
+    add_units,
+    assert_illegal,
+    assert_legal,
+    camp,
+    done,
+    foundation,
+    from_dict,
+    hand,
+    jack_pile,
+    legal,
+    lower_set,
+    play,
+    play_picks,
+    pool,
+    position,
+    sites,
+    state_of,
+    stock,
+    structure,
+    think_strings,
+    turn_over,
+    use_extras,
+    vault,
+)
 
 MODES = pytest.mark.parametrize("mode", ["republic", "imperium"])
 
@@ -18,9 +40,9 @@ MODES = pytest.mark.parametrize("mode", ["republic", "imperium"])
 def s2_state(hand_cards, structures, mode, deck_top=()):
     """S2: no other structures, Jack pile 4, deck 30."""
     other_jacks = 6 - 4 - hand_cards.count("Jack")
-    d = pos(2, [{"hand": list(hand_cards), "structures": list(structures)},
-                {"hand": ["Jack"] * other_jacks}], mode=mode,
-            deck_top=list(deck_top), deck_size=30)
+    d = position(2, [{"hand": list(hand_cards), "structures": list(structures)},
+                     {"hand": ["Jack"] * other_jacks}], mode=mode,
+                 deck_top=list(deck_top), deck_size=30)
     state = from_dict(d)
     assert jack_pile(state) == 4
     return state
@@ -179,7 +201,7 @@ def test_S5_c_tower_out_of_town_with_one_action(mode):
     founded out of town (out-of-town Brick 4 -> 3)."""
     state = state_of(2, [{"hand": ["Dock", "Bath"], "structures": [done("Tower")]},
                          {"hand": ["Latrine"],
-                          "structures": [inc("Academy"), inc("Archway")]}],
+                          "structures": [foundation("Academy"), foundation("Archway")]}],
                      sites={"in_town": {"Brick": 0}, "out_of_town": {"Brick": 4}},
                      mode=mode)
     play(state, "lead Craftsman with Dock", "think: take Jack")
@@ -201,7 +223,7 @@ def test_S6_archway_completed_mid_turn_used_at_once(mode):
     takes Tower from the pool to complete Storeroom (influence 6)."""
     state = state_of(2, [
         {"hand": ["Aqueduct"], "clientele": ["Vomitorium"], "stockpile": ["School"],
-         "structures": [inc("Archway", ["Atrium"]), inc("Storeroom", ["Amphitheatre"])]},
+         "structures": [foundation("Archway", ["Atrium"]), foundation("Storeroom", ["Amphitheatre"])]},
         {"hand": ["Crane" if mode == "republic" else "Circus"]},
     ], pool=["Tower"], mode=mode)
     play(state, "lead Architect with Aqueduct", "think: take Jack")
@@ -555,7 +577,7 @@ def test_S12_gate_variant_incomplete_statue_counts(mode):
     p0 = {"hand": ["Villa", "Garden", "Prison"],
           "stockpile": ["Bar", "Bar", "Insula", "Insula", "Latrine", "Latrine", "Road"],
           "vault": ["Temple"],
-          "structures": [done("Wall"), inc("Statue", site="Rubble"), done("Gate")]}
+          "structures": [done("Wall"), foundation("Statue", site="Rubble"), done("Gate")]}
     p1 = {"hand": ["Sewer", "Sewer", "Scriptorium"],
           "stockpile": ["Dock", "Dock", "Market", "Market", "Palisade", "Palisade", "Road"],
           "vault": ["Basilica", "Fountain"], "structures": [done("Palace")]}

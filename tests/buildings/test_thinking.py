@@ -1,9 +1,22 @@
-"""Functions that modify the Thinker action (RULES.md §7, §13): Latrine, Vomitorium,
+"""Functions that modify the Thinker action (docs/rules.md §7, §13): Latrine, Vomitorium,
 Tribunal (Republic); rulings A27 (Latrine with Vomitorium) and A28 (Tribunal after
 School / Academy thinks)."""
 
-from bhelpers import (done, from_dict, hand, inc, jack_pile, legal, lower_set, play, pool,
-                      pos, state_of, think_strings, turn_over)
+from support.positions import (
+    done,
+    foundation,
+    from_dict,
+    hand,
+    jack_pile,
+    legal,
+    lower_set,
+    play,
+    pool,
+    position,
+    state_of,
+    think_strings,
+    turn_over,
+)
 
 FIVE = ["Bar", "Dock", "Road", "Insula", "Market"]
 
@@ -18,8 +31,8 @@ def latrine_strings(cards):
 def test_24_latrine_discard_one_then_refill():
     """§13 #24 Latrine: before thinking, discard one card to the pool; hand 4 < 5 ->
     refill draws 1."""
-    d = pos(2, [{"hand": list(FIVE), "structures": [done("Latrine")]}, {}],
-            deck_top=["Temple"], deck_size=20)
+    d = position(2, [{"hand": list(FIVE), "structures": [done("Latrine")]}, {}],
+                 deck_top=["Temple"], deck_size=20)
     state = from_dict(d)
     assert think_strings(state) == (lower_set(["think: take Jack", "think: draw 1"])
                                     | latrine_strings(FIVE))
@@ -32,8 +45,8 @@ def test_24_latrine_discard_one_then_refill():
 
 
 def test_24_latrine_jack_goes_to_the_jack_pile():
-    d = pos(2, [{"hand": ["Jack", "Bar", "Dock"], "structures": [done("Latrine")]}, {}],
-            deck_top=["Temple", "Villa", "Palace"], deck_size=20)
+    d = position(2, [{"hand": ["Jack", "Bar", "Dock"], "structures": [done("Latrine")]}, {}],
+                 deck_top=["Temple", "Villa", "Palace"], deck_size=20)
     state = from_dict(d)
     assert jack_pile(state) == 5
     play(state, "think: discard Jack (Latrine)")
@@ -65,8 +78,8 @@ def test_43_vomitorium_discard_whole_hand_then_refill():
     """§13 #43 Vomitorium: discard the whole hand (the Jack to the pile, Orders to the
     pool), then think normally: a full refill."""
     top = ["Temple", "Villa", "Palace", "Garden", "Prison"]
-    d = pos(2, [{"hand": ["Jack", "Dock", "Road"], "structures": [done("Vomitorium")]},
-                {}], deck_top=top, deck_size=20)
+    d = position(2, [{"hand": ["Jack", "Dock", "Road"], "structures": [done("Vomitorium")]},
+                     {}], deck_top=top, deck_size=20)
     state = from_dict(d)
     assert "think: discard hand (vomitorium)" in think_strings(state)
     play(state, "think: discard hand (Vomitorium)")
@@ -100,8 +113,8 @@ def test_43_24_latrine_not_combined_with_vomitorium_A27():
 
 def test_41_tribunal_takes_a_jack_after_the_think():
     """§13 #41 Tribunal (Republic): after a Thinker action, may take one Jack."""
-    d = pos(2, [{"hand": ["Bar"], "structures": [done("Tribunal")]}, {}],
-            deck_top=["Temple", "Villa", "Palace", "Garden"], deck_size=20)
+    d = position(2, [{"hand": ["Bar"], "structures": [done("Tribunal")]}, {}],
+                 deck_top=["Temple", "Villa", "Palace", "Garden"], deck_size=20)
     state = from_dict(d)
     play(state, "think: refill")
     assert legal(state) == lower_set(["tribunal: take Jack", "tribunal: skip"])
@@ -151,9 +164,9 @@ def test_41_31_tribunal_after_each_school_think_A28():
     """§13 #41 Tribunal + #31 School, A28: a Tribunal question after every granted
     think that was performed (influence 6 -> 6 grants)."""
     top = ["Temple", "Villa", "Palace", "Garden", "Prison", "Sewer"]
-    d = pos(2, [{"hand": ["Dock", "Bath"],
-                 "structures": [done("Tribunal"), inc("School", ["Academy"])]},
-                {"hand": ["Crane"]}], deck_top=top, deck_size=20)
+    d = position(2, [{"hand": ["Dock", "Bath"],
+                      "structures": [done("Tribunal"), foundation("School", ["Academy"])]},
+                     {"hand": ["Crane"]}], deck_top=top, deck_size=20)
     state = from_dict(d)
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Bath to School")

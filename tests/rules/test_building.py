@@ -1,8 +1,8 @@
 """Building without building functions: R-9.1 (foundations, in town / out of town),
 R-9.2 (adding materials), R-9.3.1 (completion and influence); scenario S5 (a, b, d, e)."""
 
-from helpers import (MATERIALS, built, foundation, legal, lower_set, make_state, play,
-                     sites, structure, zone)
+from support.cards import MATERIALS
+from support.positions import built, foundation, legal, lower_set, play, sites, state_of, structure, zone
 
 # Every material has 6 sites, in town + out of town + in structures and influence
 # (R-4.2). With no in-town Brick site left in a 2-player game, the two in-town Brick
@@ -18,7 +18,7 @@ def craftsman_turn(hand, clientele=(), structures=(), site_stacks=None, p1=None,
     extra = dict(kw)
     if site_stacks is not None:
         extra["sites"] = site_stacks
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": list(hand), "clientele": list(clientele), "structures": list(structures)},
         p1 or {"hand": ["Bar"]},
     ], **extra)
@@ -113,7 +113,7 @@ def test_R_9_1_4_second_action_must_be_of_the_same_role():
 
 
 def test_R_9_1_4_architect_out_of_town_with_an_architect_client():
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Tower", "Bath"], "clientele": ["Wall"]},
         P1_HOLDS_TWO_BRICK,
     ], sites=NO_BRICK_IN_TOWN)
@@ -184,10 +184,10 @@ def test_R_9_2_2_material_must_match_the_foundation():
 
 
 def test_R_9_2_1_only_own_incomplete_structures():
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Jack"], "stockpile": ["Tower", "Palace"],
          "structures": [built("Basilica", ["Statue", "Statue", "Stairway"]),
-                        foundation("Storeroom")]},
+                      foundation("Storeroom")]},
         {"hand": ["Bar"], "structures": [foundation("Temple")]},
     ])
     play(state, "lead Architect with Jack", "think: take Jack")
@@ -258,7 +258,7 @@ def test_R_9_3_1_out_of_town_structure_gives_the_same_influence():
 
 
 def test_R_10_1_influence_from_several_completed_structures():
-    state = make_state(2, [{"structures": [
+    state = state_of(2, [{"structures": [
         built("Insula", ["Road"]),
         built("Tower", ["Wall", "Wall"]),
         foundation("Temple", ["Palace", "Palace"]),   # incomplete: no influence
@@ -270,7 +270,7 @@ def test_R_10_1_influence_from_several_completed_structures():
 def test_R_9_1_4_a_thinkers_two_craftsman_clients_pair_out_of_town():
     """Client actions qualify for the pairing (R-9.1.4): player 1 thinks and founds
     out of town with its two Craftsman clients."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Dock"], "structures": [foundation("Academy"), foundation("Archway")]},
         {"hand": ["Bath", "Road"], "clientele": ["Market", "Palisade"]},
     ], sites=NO_BRICK_IN_TOWN)

@@ -2,7 +2,8 @@
 scenarios S10 (a, d) and S11 (the game-end part; scores in test_scoring.py)."""
 
 import glory_ai
-from helpers import MATERIALS, built, foundation, make_state, play, structure, zone
+from support.cards import MATERIALS
+from support.positions import built, foundation, play, state_of, structure, zone
 
 
 def test_R_11_1_game_not_over_at_start():
@@ -18,8 +19,8 @@ def test_R_11_1_game_not_over_at_start():
 
 def test_R_11_1_1_deck_runs_out_during_a_refill():
     """Hand 2, deck 2: refill draws both (hand 4) and the game ends."""
-    state = make_state(2, [{"hand": ["Bar", "Dock"]}, {"hand": ["Road"] * 5}],
-                       deck=["Temple", "Villa"])
+    state = state_of(2, [{"hand": ["Bar", "Dock"]}, {"hand": ["Road"] * 5}],
+                     deck=["Temple", "Villa"])
     play(state, "think: refill")
     assert state.is_terminal()
     assert state.end_reason() == "deck"
@@ -33,7 +34,7 @@ def test_R_11_1_1_deck_runs_out_during_a_refill():
 
 
 def test_R_11_1_1_taking_a_jack_does_not_draw():
-    state = make_state(2, [{"hand": ["Bar"]}, {}], deck=["Temple"])
+    state = state_of(2, [{"hand": ["Bar"]}, {}], deck=["Temple"])
     play(state, "think: take Jack")
     assert not state.is_terminal()
     assert state.to_dict()["deck"] == ["Temple"]
@@ -45,13 +46,13 @@ def test_R_11_1_1_taking_a_jack_does_not_draw():
 def test_R_11_1_2_architect_foundation_on_the_last_in_town_site():
     stacks = {"in_town": {m: 0 for m in MATERIALS}}
     stacks["in_town"]["Marble"] = 1
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Tower", "Temple"], "clientele": ["Wall"], "stockpile": ["Road"],
          "structures": [foundation("Insula")]},
         # the other in-town sites (2 per material, 2 players) are in player 1's influence
         {"hand": ["Aqueduct", "Palace"],
          "influence": ["Rubble", "Wood", "Wood", "Concrete", "Concrete", "Brick", "Brick",
-                       "Stone", "Stone", "Marble"]},
+                     "Stone", "Stone", "Marble"]},
     ], sites=stacks)
     play(state, "lead Architect with Tower", "follow Architect with Aqueduct",
          "architect: lay Temple")
@@ -72,9 +73,9 @@ def winners_are_scored(state):
 
 
 def test_R_11_1_2_last_site_of_one_material_does_not_end_the_game():
-    state = make_state(2, [{"hand": ["Tower", "Temple"]},
-                           {"hand": ["Bar"], "structures": [foundation("Palace")]}],
-                       sites={"in_town": {"Marble": 1}})
+    state = state_of(2, [{"hand": ["Tower", "Temple"]},
+                         {"hand": ["Bar"], "structures": [foundation("Palace")]}],
+                     sites={"in_town": {"Marble": 1}})
     play(state, "lead Architect with Tower", "think: take Jack", "architect: lay Temple")
     assert not state.is_terminal()
     assert state.to_dict()["sites"]["in_town"]["Marble"] == 0
@@ -85,10 +86,10 @@ def test_R_11_1_2_last_site_of_one_material_does_not_end_the_game():
 
 
 def s11_state():
-    return make_state(3, [
+    return state_of(3, [
         {"hand": ["Dock", "Garden"], "vault": ["Villa"], "clientele": ["Market"],
          "structures": [built("Archway", ["Bath", "Bath"]),
-                        foundation("Catacomb", ["Prison", "Sewer"])]},
+                      foundation("Catacomb", ["Prison", "Sewer"])]},
         {"hand": ["Bar"], "influence": ["Marble", "Stone"]},
         {"hand": ["Road"], "vault": ["Scriptorium", "Bar"]},
     ])
@@ -114,10 +115,10 @@ def test_S11_R_11_1_3_catacomb_completion_ends_the_game_at_once():
 
 
 def s10a_state(clients=("Temple", "Bar", "Dock", "Tower", "Shrine")):
-    return make_state(2, [
+    return state_of(2, [
         {"hand": ["Basilica"], "clientele": list(clients),
          "structures": [built("Forum", ["Fountain", "Stairway", "Stairway"]),
-                        built("Insula", ["Latrine"])]},
+                      built("Insula", ["Latrine"])]},
         {"hand": ["Statue"], "vault": ["Palace", "Palace", "Palace"],
          "influence": ["Marble", "Marble"]},
     ], leader=1, mode="imperium", pool=["Villa", "Road"])
@@ -143,10 +144,10 @@ def test_S10_a_R_11_2_forum_win_is_immediate():
 
 def test_S10_a_R_11_2_forum_needs_every_role():
     """Hiring a second Patron instead of a Merchant does not win."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Basilica"], "clientele": ["Temple", "Bar", "Dock", "Tower", "Shrine"],
          "structures": [built("Forum", ["Fountain", "Stairway", "Stairway"]),
-                        built("Insula", ["Latrine"])]},
+                      built("Insula", ["Latrine"])]},
         {"hand": ["Statue"]},
     ], leader=1, mode="imperium", pool=["Palace"])
     play(state, "lead Patron with Statue", "follow Patron with Basilica",
@@ -155,11 +156,11 @@ def test_S10_a_R_11_2_forum_needs_every_role():
 
 
 def s10d_state(clients):
-    return make_state(2, [
+    return state_of(2, [
         {"hand": ["Jack"], "clientele": list(clients),
          "stockpile": ["Bar", "Dock", "Tower", "Shrine", "Villa"],
          "structures": [built("Forum Romanum", ["Palace", "Palace", "Statue"]),
-                        built("Insula", ["Latrine"])]},
+                      built("Insula", ["Latrine"])]},
         {"hand": ["Dock"]},
     ], pool=["Temple", "Road"])
 
@@ -189,11 +190,11 @@ def test_S10_d_R_11_2_forum_romanum_five_clients_do_not_win():
 
 def test_R_11_2_forum_romanum_win_by_a_patron_hire():
     """Stockpile already holds all six materials; hiring the sixth role wins."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Basilica"], "clientele": ["Temple", "Bar", "Dock", "Tower", "Shrine"],
          "stockpile": ["Bar", "Dock", "Tower", "Shrine", "Villa", "Temple"],
          "structures": [built("Forum Romanum", ["Palace", "Palace", "Statue"]),
-                        built("Insula", ["Latrine"])]},
+                      built("Insula", ["Latrine"])]},
         {"hand": ["Road"]},
     ], pool=["Garden", "Stairway"])
     assert not state.is_terminal()
@@ -207,11 +208,11 @@ def test_R_11_2_forum_romanum_win_by_a_patron_hire():
 
 def test_R_11_2_incomplete_forum_romanum_does_not_win():
     """The function is not active before completion (no Gate)."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Jack"], "clientele": ["Temple", "Bar", "Dock", "Tower", "Shrine", "Villa"],
          "stockpile": ["Bar", "Dock", "Tower", "Shrine", "Villa"],
          "structures": [foundation("Forum Romanum", ["Palace", "Palace"]),
-                        built("Insula", ["Latrine"])]},
+                      built("Insula", ["Latrine"])]},
         {"hand": ["Dock"]},
     ], pool=["Temple", "Road"])
     play(state, "lead Laborer with Jack", "think: take Jack",

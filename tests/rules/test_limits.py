@@ -2,7 +2,7 @@
 
 import pytest
 
-from helpers import built, make_state, play, zone
+from support.positions import built, play, state_of, zone
 
 # harmless completed structures (no limit functions), one per material
 HARMLESS = {
@@ -26,7 +26,7 @@ HARMLESS = {
     (("Rubble", "Wood", "Concrete", "Brick", "Stone", "Marble"), 2 + 12),
 ])
 def test_R_10_1_influence_is_two_plus_site_values(mats, expected):
-    state = make_state(2, [{"structures": [HARMLESS[m] for m in mats]}, {}])
+    state = state_of(2, [{"structures": [HARMLESS[m] for m in mats]}, {}])
     assert state.influence(0) == expected
     assert state.influence(1) == 2
     # R-10.2 / R-10.3 without Insula, Aqueduct or Market: both limits equal influence
@@ -35,14 +35,14 @@ def test_R_10_1_influence_is_two_plus_site_values(mats, expected):
 
 
 def test_R_10_1_influence_field_counts_sites_without_structures():
-    state = make_state(2, [{"influence": ["Stone", "Rubble"]}, {}])
+    state = state_of(2, [{"influence": ["Stone", "Rubble"]}, {}])
     assert state.influence(0) == 6
 
 
 def test_S7_a_R_10_2_patron_cannot_hire_at_the_limit():
     """Influence 2, clients {Bar, Dock}: the Patron action cannot hire (skipped)."""
-    state = make_state(2, [{"hand": ["Basilica"], "clientele": ["Bar", "Dock"]},
-                           {"hand": ["Road"]}], pool=["Temple"])
+    state = state_of(2, [{"hand": ["Basilica"], "clientele": ["Bar", "Dock"]},
+                         {"hand": ["Road"]}], pool=["Temple"])
     assert state.clientele_limit(0) == 2
     play(state, "lead Patron with Basilica", "think: take Jack")
     d = state.to_dict()
@@ -52,14 +52,14 @@ def test_S7_a_R_10_2_patron_cannot_hire_at_the_limit():
 
 
 def test_S7_b_R_10_2_insula_adds_two():
-    state = make_state(2, [{"structures": [built("Insula", ["Road"])]}, {}])
+    state = state_of(2, [{"structures": [built("Insula", ["Road"])]}, {}])
     assert state.influence(0) == 3
     assert state.clientele_limit(0) == 5
     assert state.vault_limit(0) == 3
 
 
 def test_S7_c_R_10_2_aqueduct_doubles():
-    state = make_state(2, [{"structures": [built("Aqueduct", ["Tower", "Wall"])]}, {}])
+    state = state_of(2, [{"structures": [built("Aqueduct", ["Tower", "Wall"])]}, {}])
     assert state.influence(0) == 4
     assert state.clientele_limit(0) == 8
     assert state.vault_limit(0) == 4
@@ -67,15 +67,15 @@ def test_S7_c_R_10_2_aqueduct_doubles():
 
 def test_S7_d_R_10_2_insula_then_aqueduct():
     """(influence + 2) x 2 = (5 + 2) x 2 = 14 (ruling A8)."""
-    state = make_state(2, [{"structures": [built("Insula", ["Road"]),
-                                           built("Aqueduct", ["Tower", "Wall"])]}, {}])
+    state = state_of(2, [{"structures": [built("Insula", ["Road"]),
+                                         built("Aqueduct", ["Tower", "Wall"])]}, {}])
     assert state.influence(0) == 5
     assert state.clientele_limit(0) == 14
 
 
 def test_S7_b_R_10_2_insula_limit_allows_hiring_beyond_influence():
     """Influence 3 + Insula: a 4th and 5th client can be hired."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Basilica"], "clientele": ["Bar", "Dock", "Temple"],
          "structures": [built("Insula", ["Road"])]},
         {"hand": ["Latrine"]},
@@ -91,7 +91,7 @@ def test_S7_b_R_10_2_insula_limit_allows_hiring_beyond_influence():
 def test_S7_e_R_10_3_vault_limit_is_influence_without_market():
     """Completed Dock (Wood site): influence 3 -> vault limit 3; a full vault cannot
     take a card."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Villa"], "stockpile": ["Garden"], "vault": ["Bar", "Road", "Insula"],
          "structures": [built("Dock", ["Palisade"])]},
         {"hand": ["Latrine"]},
@@ -107,7 +107,7 @@ def test_S7_e_R_10_3_vault_limit_is_influence_without_market():
 
 def test_R_10_3_vault_limit_checked_per_action():
     """Vault 2 of 3: the first Merchant action vaults, the client's second cannot."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Villa"], "stockpile": ["Garden", "Prison"], "vault": ["Bar", "Road"],
          "clientele": ["Sewer"], "structures": [built("Dock", ["Palisade"])]},
         {"hand": ["Latrine"]},
@@ -121,7 +121,7 @@ def test_R_10_3_vault_limit_checked_per_action():
 
 
 def test_S7_f_R_10_4_over_the_clientele_limit_keeps_all_but_cannot_add():
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Basilica"], "clientele": ["Bar", "Dock", "Temple"]},
         {"hand": ["Road"]},
     ], pool=["Palace"])
@@ -134,7 +134,7 @@ def test_S7_f_R_10_4_over_the_clientele_limit_keeps_all_but_cannot_add():
 
 
 def test_S7_f_R_10_4_over_the_vault_limit_keeps_all_but_cannot_add():
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Villa"], "stockpile": ["Garden"],
          "vault": ["Bar", "Road", "Insula", "Latrine"]},
         {"hand": ["Dock"]},

@@ -6,7 +6,8 @@ import collections
 import pytest
 
 import glory_ai
-from helpers import (ROLES, legal, lower_set, make_state, play, play_picks, role, zone)
+from support.cards import ROLES, role
+from support.positions import legal, lower_set, play, play_picks, state_of, zone
 
 
 def petition_strings(state):
@@ -22,7 +23,7 @@ def all_roles_petition(verb, role2):
 
 def test_R_6_6_republic_default_petition_is_two_cards_of_one_role():
     """Hand {Bar, Road, Dock}: two Laborer cards petition for any role."""
-    state = make_state(2, [{"hand": ["Bar", "Road", "Dock"]}, {}])
+    state = state_of(2, [{"hand": ["Bar", "Road", "Dock"]}, {}])
     expected = lower_set(["lead Laborer with Bar", "lead Laborer with Road",
                           "lead Craftsman with Dock", "think: take Jack", "think: refill"])
     expected |= all_roles_petition("lead", "Laborer")
@@ -30,8 +31,8 @@ def test_R_6_6_republic_default_petition_is_two_cards_of_one_role():
 
 
 def test_S8_republic_petition_leads_merchant_with_one_action():
-    state = make_state(2, [{"hand": ["Bar", "Road", "Dock"], "stockpile": ["Villa", "Garden"]},
-                           {"hand": ["Temple"]}])
+    state = state_of(2, [{"hand": ["Bar", "Road", "Dock"], "stockpile": ["Villa", "Garden"]},
+                         {"hand": ["Temple"]}])
     play(state, "lead Merchant by petition of Laborer")
     # only Laborer cards can be picked (Dock is a Craftsman card)
     picks = {s for s in legal(state) if s.startswith("petition:")}
@@ -50,7 +51,7 @@ def test_S8_republic_petition_leads_merchant_with_one_action():
 
 
 def test_R_6_6_republic_petition_takes_exactly_two_of_three():
-    state = make_state(2, [{"hand": ["Bar", "Road", "Insula"]}, {"hand": ["Temple"]}])
+    state = state_of(2, [{"hand": ["Bar", "Road", "Insula"]}, {"hand": ["Temple"]}])
     play(state, "lead Craftsman by petition of Laborer")
     picks = {s for s in legal(state) if s.startswith("petition:")}
     assert "petition: bar" in picks
@@ -63,8 +64,8 @@ def test_R_6_6_republic_petition_takes_exactly_two_of_three():
 
 
 def test_R_6_6_petition_may_be_of_the_led_role():
-    state = make_state(2, [{"hand": ["Bar", "Road"]}, {"hand": ["Temple"]}],
-                       pool=["Latrine", "Insula"])
+    state = state_of(2, [{"hand": ["Bar", "Road"]}, {"hand": ["Temple"]}],
+                     pool=["Latrine", "Insula"])
     play(state, "lead Laborer by petition of Laborer")
     play_picks(state, "petition:", ["Bar", "Road"])
     assert zone(state, 0, "camp") == ["Bar", "Road"]
@@ -75,8 +76,8 @@ def test_R_6_6_petition_may_be_of_the_led_role():
 
 
 def test_R_6_6_follow_by_petition():
-    state = make_state(2, [{"hand": ["Temple"]}, {"hand": ["Villa", "Garden"]}],
-                       pool=["Bar", "Road"])
+    state = state_of(2, [{"hand": ["Temple"]}, {"hand": ["Villa", "Garden"]}],
+                     pool=["Bar", "Road"])
     play(state, "lead Patron with Temple")
     assert petition_strings(state) == lower_set(["follow Patron by petition of Merchant"])
     play(state, "follow Patron by petition of Merchant")
@@ -90,28 +91,28 @@ def test_R_6_6_follow_by_petition():
 
 
 def test_R_6_6_mixed_roles_are_no_petition():
-    state = make_state(2, [{"hand": ["Bar", "Dock", "Temple", "Villa"]}, {}])
+    state = state_of(2, [{"hand": ["Bar", "Dock", "Temple", "Villa"]}, {}])
     assert petition_strings(state) == set()
 
 
 def test_R_6_6_jacks_are_never_part_of_a_petition():
-    state = make_state(2, [{"hand": ["Bar", "Jack", "Jack"]}, {}])
+    state = state_of(2, [{"hand": ["Bar", "Jack", "Jack"]}, {}])
     assert petition_strings(state) == set()
 
 
 def test_R_6_6_several_petition_roles():
-    state = make_state(2, [{"hand": ["Bar", "Road", "Villa", "Garden", "Dock"]}, {}])
+    state = state_of(2, [{"hand": ["Bar", "Road", "Villa", "Garden", "Dock"]}, {}])
     assert petition_strings(state) == (all_roles_petition("lead", "Laborer")
                                        | all_roles_petition("lead", "Merchant"))
 
 
 def test_A1_republic_petition_size_configurable_in_positions():
     d_hand = {"hand": ["Bar", "Road", "Dock"]}
-    state = make_state(2, [d_hand, {}], variant={"petition_size": 3})
+    state = state_of(2, [d_hand, {}], variant={"petition_size": 3})
     assert petition_strings(state) == set()
-    state = make_state(2, [{"hand": ["Bar", "Road", "Insula", "Latrine", "Dock"]},
-                           {"hand": ["Temple"]}],
-                       variant={"petition_size": 3})
+    state = state_of(2, [{"hand": ["Bar", "Road", "Insula", "Latrine", "Dock"]},
+                         {"hand": ["Temple"]}],
+                     variant={"petition_size": 3})
     assert petition_strings(state) == all_roles_petition("lead", "Laborer")
     play(state, "lead Merchant by petition of Laborer")
     play_picks(state, "petition:", ["Bar", "Insula", "Latrine"])
@@ -120,8 +121,8 @@ def test_A1_republic_petition_size_configurable_in_positions():
 
 
 def test_A1_variant_round_trips_through_to_dict():
-    state = make_state(2, [{"hand": ["Bar", "Road", "Dock"]}, {}],
-                       variant={"petition_size": 3})
+    state = state_of(2, [{"hand": ["Bar", "Road", "Dock"]}, {}],
+                     variant={"petition_size": 3})
     again = glory_ai.State.from_dict(state.to_dict())
     assert petition_strings(again) == set()
 
@@ -130,9 +131,9 @@ def test_A1_variant_round_trips_through_to_dict():
 
 
 def test_S8_imperium_petition_is_three_cards():
-    state = make_state(2, [{"hand": ["Bar", "Road", "Insula", "Dock"],
-                            "stockpile": ["Villa"]}, {"hand": ["Temple"]}],
-                       mode="imperium")
+    state = state_of(2, [{"hand": ["Bar", "Road", "Insula", "Dock"],
+                          "stockpile": ["Villa"]}, {"hand": ["Temple"]}],
+                     mode="imperium")
     assert petition_strings(state) == all_roles_petition("lead", "Laborer")
     play(state, "lead Merchant by petition of Laborer")
     play_picks(state, "petition:", ["Bar", "Insula", "Road"])
@@ -145,13 +146,13 @@ def test_S8_imperium_petition_is_three_cards():
 
 
 def test_S8_imperium_two_cards_are_no_petition_without_circus():
-    state = make_state(2, [{"hand": ["Bar", "Road", "Dock"]}, {}], mode="imperium")
+    state = state_of(2, [{"hand": ["Bar", "Road", "Dock"]}, {}], mode="imperium")
     assert petition_strings(state) == set()
 
 
 def test_S8_imperium_mixed_roles_are_no_petition():
-    state = make_state(2, [{"hand": ["Bar", "Road", "Dock", "Market"]}, {}],
-                       mode="imperium")
+    state = state_of(2, [{"hand": ["Bar", "Road", "Dock", "Market"]}, {}],
+                     mode="imperium")
     assert petition_strings(state) == set()
 
 
@@ -196,7 +197,7 @@ def test_R_6_6_first_decision_on_dealt_hands(mode, kwargs, size, n):
 
 
 def test_R_6_6_petition_of_two_copies_of_one_card():
-    state = make_state(2, [{"hand": ["Bar", "Bar", "Dock"]}, {"hand": ["Temple"]}])
+    state = state_of(2, [{"hand": ["Bar", "Bar", "Dock"]}, {"hand": ["Temple"]}])
     assert petition_strings(state) == all_roles_petition("lead", "Laborer")
     play(state, "lead Patron by petition of Laborer")
     play_picks(state, "petition:", ["Bar", "Bar"])

@@ -1,16 +1,27 @@
 """Role actions without building functions: R-8.1, R-8.2, R-8.3.1, R-8.4.1,
 R-8.5.1 ... R-8.5.6, R-8.5.8 and R-8.6.1; scenario S3."""
 
-from helpers import (assert_illegal, built, foundation, legal, lower_set, make_state,
-                     play, play_picks, pool, sites, structure, zone)
-
+from support.positions import (
+    assert_illegal,
+    built,
+    foundation,
+    legal,
+    lower_set,
+    play,
+    play_picks,
+    pool,
+    sites,
+    state_of,
+    structure,
+    zone,
+)
 
 # --------------------------------------------------------------------------- Patron
 
 
 def test_R_8_1_1_patron_hires_one_card_from_the_pool():
-    state = make_state(2, [{"hand": ["Temple"]}, {"hand": ["Road"]}],
-                       pool=["Bar", "Dock", "Dock"])
+    state = state_of(2, [{"hand": ["Temple"]}, {"hand": ["Road"]}],
+                     pool=["Bar", "Dock", "Dock"])
     play(state, "lead Patron with Temple", "think: take Jack")
     assert state.current_player() == 0
     assert legal(state) == lower_set(["patron: hire Bar from pool",
@@ -24,8 +35,8 @@ def test_R_8_1_1_patron_hires_one_card_from_the_pool():
 def test_R_8_1_4_each_hire_needs_room_under_the_clientele_limit():
     """Influence 2: a Patron client + one hire reach the limit; the client's own Patron
     action then cannot hire and is skipped."""
-    state = make_state(2, [{"hand": ["Statue"], "clientele": ["Temple"]},
-                           {"hand": ["Road"]}], pool=["Basilica", "Palace"])
+    state = state_of(2, [{"hand": ["Statue"], "clientele": ["Temple"]},
+                         {"hand": ["Road"]}], pool=["Basilica", "Palace"])
     assert state.clientele_limit(0) == 2
     play(state, "lead Patron with Statue", "think: take Jack",
          "patron: hire Basilica from pool")
@@ -37,7 +48,7 @@ def test_R_8_1_4_each_hire_needs_room_under_the_clientele_limit():
 
 def test_R_8_1_patron_client_gives_a_second_hire():
     """Influence 5 (a Marble site): camp action + Patron client = two hires."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Statue"], "clientele": ["Temple"], "influence": ["Marble"]},
         {"hand": ["Road"]},
     ], pool=["Basilica", "Palace"])
@@ -53,8 +64,8 @@ def test_R_8_1_patron_client_gives_a_second_hire():
 
 
 def test_R_8_2_1_laborer_takes_any_material_from_the_pool():
-    state = make_state(2, [{"hand": ["Bar"]}, {"hand": ["Dock"]}],
-                       pool=["Temple", "Road", "Temple"])
+    state = state_of(2, [{"hand": ["Bar"]}, {"hand": ["Dock"]}],
+                     pool=["Temple", "Road", "Temple"])
     play(state, "lead Laborer with Bar", "think: take Jack")
     assert legal(state) == lower_set(["laborer: take Road from pool",
                                       "laborer: take Temple from pool", "laborer: skip"])
@@ -65,7 +76,7 @@ def test_R_8_2_1_laborer_takes_any_material_from_the_pool():
 
 
 def test_R_8_2_1_laborer_with_empty_pool_is_skipped():
-    state = make_state(2, [{"hand": ["Bar"], "clientele": ["Insula"]}, {"hand": ["Dock"]}])
+    state = state_of(2, [{"hand": ["Bar"], "clientele": ["Insula"]}, {"hand": ["Dock"]}])
     play(state, "lead Laborer with Bar", "think: take Jack")
     d = state.to_dict()
     assert d["leader"] == 1
@@ -77,7 +88,7 @@ def test_R_8_2_1_laborer_with_empty_pool_is_skipped():
 
 
 def architect_position():
-    return make_state(2, [
+    return state_of(2, [
         {"hand": ["Tower", "Temple", "Road"], "stockpile": ["Wall", "Bath"],
          "structures": [foundation("Storeroom")]},
         {"hand": ["Dock"]},
@@ -124,7 +135,7 @@ def test_R_8_3_1_architect_adds_from_the_stockpile():
 def test_R_8_4_1_craftsman_options():
     """Lay a foundation from hand, add a matching material from hand, or skip.
     Never a material from the stockpile."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Dock", "Wall", "Road"], "stockpile": ["Tower"],
          "structures": [foundation("Storeroom")]},
         {"hand": ["Bar"]},
@@ -145,7 +156,7 @@ def test_R_8_4_1_craftsman_options():
 
 def s3_state():
     """S3: four players; player 0 leads Legionary with Shrine and has a Gate client."""
-    return make_state(4, [
+    return state_of(4, [
         {"hand": ["Shrine", "Atrium", "Dock", "Jack"], "clientele": ["Gate"]},
         {"hand": ["Bath", "School", "Market"]},
         {"hand": ["Archway"]},
@@ -183,7 +194,7 @@ def test_S3_R_8_5_legionary_against_neighbours():
 
 def test_R_8_5_1_camp_and_client_actions_form_one_batch():
     """Camp + two Legionary clients = one demand of three reveals."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Shrine", "Atrium", "Temple", "Villa"], "clientele": ["Gate", "Academy"]},
         {"hand": ["Bath", "Palace", "Garden", "Dock"]},
     ])
@@ -199,7 +210,7 @@ def test_R_8_5_1_camp_and_client_actions_form_one_batch():
 def test_R_8_5_1_a_thinkers_legionary_clients_form_a_batch():
     """Player 1 thinks but has two Legionary clients: after player 0's demand, player 1
     makes a demand of two against player 0 (R-6.3: clients of thinkers act)."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Shrine", "Atrium", "Statue", "Basilica"]},
         {"hand": ["Palace", "Fountain"], "clientele": ["Gate", "Academy"]},
     ])
@@ -220,7 +231,7 @@ def test_R_8_5_1_a_thinkers_legionary_clients_form_a_batch():
 
 def test_R_8_5_2_actions_beyond_revealable_cards_are_lost():
     """Two Legionary actions but one Order card in hand: demand {Brick} only."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Shrine", "Atrium", "Jack"], "clientele": ["Gate"]},
         {"hand": ["Bath", "School"]},
     ])
@@ -239,7 +250,7 @@ def test_R_8_5_2_actions_beyond_revealable_cards_are_lost():
 
 
 def test_R_8_5_2_no_revealable_card_loses_the_batch():
-    state = make_state(2, [{"hand": ["Shrine", "Jack"]}, {"hand": ["Bath"]}])
+    state = state_of(2, [{"hand": ["Shrine", "Jack"]}, {"hand": ["Bath"]}])
     play(state, "lead Legionary with Shrine", "think: take Jack")
     d = state.to_dict()
     assert d["leader"] == 1
@@ -248,8 +259,8 @@ def test_R_8_5_2_no_revealable_card_loses_the_batch():
 
 
 def test_R_8_5_2_declining_the_batch():
-    state = make_state(2, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Bath"]}],
-                       pool=["Gate"])
+    state = state_of(2, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Bath"]}],
+                     pool=["Gate"])
     play(state, "lead Legionary with Shrine", "think: take Jack",
          "legionary: done revealing")
     d = state.to_dict()
@@ -261,7 +272,7 @@ def test_R_8_5_2_declining_the_batch():
 
 def test_R_8_5_3_pool_takes_one_per_demanded_material():
     """Demand {Brick, Brick}: at most two Brick cards from the pool."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Shrine", "Atrium", "Foundry"], "clientele": ["Gate"]},
         {"hand": ["Dock"]},
     ], pool=["Academy", "Bath", "School", "Road"])
@@ -281,8 +292,8 @@ def test_R_8_5_3_pool_takes_one_per_demanded_material():
 
 
 def test_R_8_5_3_pool_take_is_optional():
-    state = make_state(2, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Dock"]}],
-                       pool=["Bath"])
+    state = state_of(2, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Dock"]}],
+                     pool=["Bath"])
     play(state, "lead Legionary with Shrine", "think: take Jack",
          "legionary: reveal Atrium", "legionary: done taking")
     d = state.to_dict()
@@ -291,7 +302,7 @@ def test_R_8_5_3_pool_take_is_optional():
 
 
 def test_R_8_5_4_two_players_the_opponent_is_demanded_from_once():
-    state = make_state(2, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Bath", "School"]}])
+    state = state_of(2, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Bath", "School"]}])
     play(state, "lead Legionary with Shrine", "think: take Jack",
          "legionary: reveal Atrium", "give Bath")
     d = state.to_dict()
@@ -301,8 +312,8 @@ def test_R_8_5_4_two_players_the_opponent_is_demanded_from_once():
 
 
 def test_R_8_5_4_three_players_both_opponents_are_victims():
-    state = make_state(3, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Bath"]},
-                           {"hand": ["School"]}])
+    state = state_of(3, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Bath"]},
+                         {"hand": ["School"]}])
     play(state, "lead Legionary with Shrine", "think: take Jack", "think: take Jack",
          "legionary: reveal Atrium")
     d = state.to_dict()
@@ -313,9 +324,9 @@ def test_R_8_5_4_three_players_both_opponents_are_victims():
 
 
 def test_R_8_5_4_five_players_only_neighbours_are_victims():
-    state = make_state(5, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Bath"]},
-                           {"hand": ["School"]}, {"hand": ["Gate"]},
-                           {"hand": ["Academy"]}], leader=0)
+    state = state_of(5, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Bath"]},
+                         {"hand": ["School"]}, {"hand": ["Gate"]},
+                         {"hand": ["Academy"]}], leader=0)
     play(state, "lead Legionary with Shrine", *["think: take Jack"] * 4,
          "legionary: reveal Atrium")
     d = state.to_dict()
@@ -327,8 +338,8 @@ def test_R_8_5_4_five_players_only_neighbours_are_victims():
 
 def test_R_8_5_4_victims_are_the_neighbours_of_a_non_first_seat():
     """Leader 2 of 4: victims are players 3 and 1; player 0 is untouched."""
-    state = make_state(4, [{"hand": ["Bath"]}, {"hand": ["School"]},
-                           {"hand": ["Shrine", "Atrium"]}, {"hand": ["Gate"]}], leader=2)
+    state = state_of(4, [{"hand": ["Bath"]}, {"hand": ["School"]},
+                         {"hand": ["Shrine", "Atrium"]}, {"hand": ["Gate"]}], leader=2)
     play(state, "lead Legionary with Shrine", *["think: take Jack"] * 3,
          "legionary: reveal Atrium")
     d = state.to_dict()
@@ -338,7 +349,7 @@ def test_R_8_5_4_victims_are_the_neighbours_of_a_non_first_seat():
 
 
 def test_R_8_5_5_palisade_and_wall_make_a_victim_immune():
-    state = make_state(3, [
+    state = state_of(3, [
         {"hand": ["Shrine", "Atrium"]},
         {"hand": ["Bath"], "structures": [built("Palisade", ["Crane"])]},
         {"hand": ["School"], "structures": [built("Wall", ["Tower", "Tower"])]},
@@ -353,7 +364,7 @@ def test_R_8_5_5_palisade_and_wall_make_a_victim_immune():
 
 
 def test_R_8_5_5_immunity_of_one_victim_does_not_protect_the_other():
-    state = make_state(3, [
+    state = state_of(3, [
         {"hand": ["Shrine", "Atrium"]},
         {"hand": ["Bath"], "structures": [built("Palisade", ["Crane"])]},
         {"hand": ["School"]},
@@ -368,7 +379,7 @@ def test_R_8_5_5_immunity_of_one_victim_does_not_protect_the_other():
 def test_R_8_5_6_victim_gives_one_card_per_demanded_material():
     """Demand {Brick, Brick}: a victim with three Bricks gives exactly two (their
     choice); Wood cards are not demanded."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Shrine", "Atrium", "Foundry"], "clientele": ["Gate"]},
         {"hand": ["Academy", "Bath", "School", "Dock"]},
     ])
@@ -386,7 +397,7 @@ def test_R_8_5_6_victim_gives_one_card_per_demanded_material():
 
 def test_R_8_5_6_victim_gives_what_they_have():
     """Demand {Brick, Brick}, victim holds one Brick: it is given, nothing more."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Shrine", "Atrium", "Foundry"], "clientele": ["Gate"]},
         {"hand": ["Bath", "Dock"]},
     ])
@@ -399,7 +410,7 @@ def test_R_8_5_6_victim_gives_what_they_have():
 
 
 def test_R_8_5_6_glory_to_rome_victim_without_the_material():
-    state = make_state(2, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Dock", "Temple"]}])
+    state = state_of(2, [{"hand": ["Shrine", "Atrium"]}, {"hand": ["Dock", "Temple"]}])
     play(state, "lead Legionary with Shrine", "think: take Jack",
          "legionary: reveal Atrium")
     d = state.to_dict()
@@ -409,7 +420,7 @@ def test_R_8_5_6_glory_to_rome_victim_without_the_material():
 
 
 def test_R_8_5_6_demand_of_two_materials():
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Shrine", "Atrium", "Temple"], "clientele": ["Gate"]},
         {"hand": ["Bath", "Palace", "Dock"]},
     ])
@@ -424,12 +435,12 @@ def test_R_8_5_6_demand_of_two_materials():
 def test_R_8_5_8_forum_romanum_win_after_a_legionary_gain():
     """Republic: completed Forum Romanum, a client of every role, a stockpile missing
     only Brick; the victim's Brick completes the set -> player 0 wins at once."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Atrium", "Bath"],
          "clientele": ["Temple", "Bar", "Dock", "Tower", "Shrine", "Villa"],
          "stockpile": ["Bar", "Dock", "Tower", "Villa", "Temple"],
          "structures": [built("Forum Romanum", ["Palace", "Palace", "Statue"]),
-                        built("Insula", ["Latrine"])]},
+                      built("Insula", ["Latrine"])]},
         {"hand": ["Gate"]},
     ])
     assert not state.is_terminal()
@@ -447,8 +458,8 @@ def test_R_8_5_8_forum_romanum_win_after_a_legionary_gain():
 
 
 def test_R_8_6_1_merchant_vaults_one_stockpile_card():
-    state = make_state(2, [{"hand": ["Villa"], "stockpile": ["Bar", "Temple"]},
-                           {"hand": ["Dock"]}])
+    state = state_of(2, [{"hand": ["Villa"], "stockpile": ["Bar", "Temple"]},
+                         {"hand": ["Dock"]}])
     assert state.vault_limit(0) == 2
     play(state, "lead Merchant with Villa", "think: take Jack")
     assert legal(state) == lower_set(["merchant: vault Bar from stockpile",
@@ -462,8 +473,8 @@ def test_R_8_6_1_merchant_vaults_one_stockpile_card():
 
 
 def test_R_8_6_1_merchant_at_the_vault_limit_is_skipped():
-    state = make_state(2, [{"hand": ["Villa"], "stockpile": ["Bar"],
-                            "vault": ["Road", "Dock"]}, {"hand": ["Dock"]}])
+    state = state_of(2, [{"hand": ["Villa"], "stockpile": ["Bar"],
+                          "vault": ["Road", "Dock"]}, {"hand": ["Dock"]}])
     play(state, "lead Merchant with Villa", "think: take Jack")
     d = state.to_dict()
     assert d["leader"] == 1
@@ -473,7 +484,7 @@ def test_R_8_6_1_merchant_at_the_vault_limit_is_skipped():
 
 def test_R_8_5_2_two_copies_of_one_card_can_both_be_revealed():
     """Reveals, pool takes and gives of several copies of the same card."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Shrine", "Atrium", "Atrium"], "clientele": ["Gate"]},
         {"hand": ["School", "School", "Dock"]},
     ], pool=["Bath", "Bath", "Road"])

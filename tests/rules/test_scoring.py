@@ -1,7 +1,7 @@
-"""Scoring: R-12.1 ... R-12.3; scenarios S11 and S12 (RULES.md §12, §17)."""
+"""Scoring: R-12.1 ... R-12.3; scenarios S11 and S12 (docs/rules.md §12, §17)."""
 
 import glory_ai
-from helpers import built, foundation, make_state, play
+from support.positions import built, foundation, play, state_of
 
 KEYS = {"influence", "vault", "merchant_bonus", "statue", "wall", "total"}
 
@@ -22,7 +22,7 @@ def test_R_12_1_initial_scores_are_the_base_influence():
 def test_R_12_1_vault_values_and_bonuses():
     """Vault {Bar, Dock, Tower, Bath, Villa, Temple} = 1+1+2+2+3+3 = 12, and the only
     vault cards of every material -> six bonuses (+18)."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"influence": ["Stone", "Marble"],
          "vault": ["Bar", "Dock", "Tower", "Bath", "Villa", "Temple"]},
         {},
@@ -34,7 +34,7 @@ def test_R_12_1_vault_values_and_bonuses():
 
 def test_R_12_2_merchant_bonus_strictly_most_and_ties():
     """Stone: P0 2 > P1 1 -> P0. Marble: P1 1 = P2 1 -> nobody. Rubble: P2 only."""
-    state = make_state(3, [
+    state = state_of(3, [
         {"vault": ["Villa", "Garden"]},
         {"vault": ["Prison", "Temple"]},
         {"vault": ["Palace", "Bar"]},
@@ -44,15 +44,15 @@ def test_R_12_2_merchant_bonus_strictly_most_and_ties():
 
 
 def test_R_12_2_no_vault_cards_no_bonus():
-    state = make_state(3, [{}, {}, {}])
+    state = state_of(3, [{}, {}, {}])
     assert [breakdown(state, p)["merchant_bonus"] for p in range(3)] == [0, 0, 0]
 
 
 def s11_end_state():
-    state = make_state(3, [
+    state = state_of(3, [
         {"hand": ["Dock", "Garden"], "vault": ["Villa"], "clientele": ["Market"],
          "structures": [built("Archway", ["Bath", "Bath"]),
-                        foundation("Catacomb", ["Prison", "Sewer"])]},
+                      foundation("Catacomb", ["Prison", "Sewer"])]},
         {"hand": ["Bar"], "influence": ["Marble", "Stone"]},
         {"hand": ["Road"], "vault": ["Scriptorium", "Bar"]},
     ])
@@ -94,7 +94,7 @@ def s12_players(statue_complete=True, gate=False):
 
 
 def test_S12_R_12_1_wall_statue_and_marble_bonus():
-    state = make_state(2, s12_players(), leader=1, deck=["Academy"])
+    state = state_of(2, s12_players(), leader=1, deck=["Academy"])
     assert state.influence(0) == 5 and state.influence(1) == 5
     assert breakdown(state, 0) == {"influence": 5, "vault": 3, "merchant_bonus": 0,
                                    "statue": 3, "wall": 3, "total": 14}
@@ -106,7 +106,7 @@ def test_S12_R_12_1_wall_statue_and_marble_bonus():
 def test_S12_R_12_3_tie_broken_by_cards_in_hand():
     """Deck exhaustion: player 1 refills (3 -> 4 cards, deck empty); 14 = 14 and
     player 1 holds 4 cards to player 0's 3 -> player 1 wins."""
-    state = make_state(2, s12_players(), leader=1, deck=["Academy"])
+    state = state_of(2, s12_players(), leader=1, deck=["Academy"])
     play(state, "think: refill")
     assert state.is_terminal()
     assert state.end_reason() == "deck"
@@ -117,7 +117,7 @@ def test_S12_R_12_3_tie_broken_by_cards_in_hand():
 def test_S12_gate_variant_incomplete_statue_still_scores():
     """Incomplete Statue (no Rubble site in influence) + completed Gate (Brick site):
     P0 = (2 + 2 + 2) + 3 + 3 + 3 = 15."""
-    state = make_state(2, s12_players(statue_complete=False, gate=True), leader=1)
+    state = state_of(2, s12_players(statue_complete=False, gate=True), leader=1)
     assert state.influence(0) == 6
     assert breakdown(state, 0) == {"influence": 6, "vault": 3, "merchant_bonus": 0,
                                    "statue": 3, "wall": 3, "total": 15}
@@ -125,7 +125,7 @@ def test_S12_gate_variant_incomplete_statue_still_scores():
 
 
 def test_R_12_1_incomplete_statue_without_gate_scores_nothing():
-    state = make_state(2, s12_players(statue_complete=False), leader=1)
+    state = state_of(2, s12_players(statue_complete=False), leader=1)
     assert breakdown(state, 0)["statue"] == 0
     assert breakdown(state, 0)["total"] == 4 + 3 + 3
 
@@ -133,19 +133,19 @@ def test_R_12_1_incomplete_statue_without_gate_scores_nothing():
 def test_R_12_1_wall_counts_complete_pairs():
     for n, expected in [(0, 0), (1, 0), (2, 1), (5, 2), (6, 3)]:
         stock = ["Bar", "Road", "Insula", "Latrine", "Dock", "Market"][:n]
-        state = make_state(2, [{"stockpile": stock,
-                                "structures": [built("Wall", ["Tower", "Tower"])]}, {}])
+        state = state_of(2, [{"stockpile": stock,
+                              "structures": [built("Wall", ["Tower", "Tower"])]}, {}])
         assert breakdown(state, 0)["wall"] == expected
         assert state.scores()[0] == 4 + expected
 
 
 def test_R_12_1_stockpile_scores_nothing_without_wall():
-    state = make_state(2, [{"stockpile": ["Bar", "Road", "Insula", "Latrine"]}, {}])
+    state = state_of(2, [{"stockpile": ["Bar", "Road", "Insula", "Latrine"]}, {}])
     assert state.scores() == [2, 2]
 
 
 def test_R_12_3_equal_score_and_hand_is_a_shared_victory():
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Bar", "Dock", "Road", "Jack"]},
         {"hand": ["Insula", "Latrine", "Market", "Jack", "Jack"]},
     ], deck=["Temple"])
@@ -156,7 +156,7 @@ def test_R_12_3_equal_score_and_hand_is_a_shared_victory():
 
 
 def test_R_12_3_jacks_count_in_the_hand_tie_break():
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Bar", "Dock", "Road", "Jack"]},
         {"hand": ["Insula", "Jack", "Jack", "Jack", "Jack", "Jack"]},
     ], deck=["Temple"])
@@ -166,7 +166,7 @@ def test_R_12_3_jacks_count_in_the_hand_tie_break():
 
 
 def test_R_12_3_highest_score_wins():
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Bar", "Dock", "Road", "Insula"]},
         {"vault": ["Bar"]},
     ], deck=["Temple"])
@@ -178,7 +178,7 @@ def test_R_12_3_highest_score_wins():
 
 def test_R_12_3_three_players_partial_tie():
     """P0 and P2 tie on VP (6) and hand size (2); P1 has 2 VP -> shared P0, P2."""
-    state = make_state(3, [
+    state = state_of(3, [
         {"hand": ["Bar"], "vault": ["Road"]},
         {"hand": ["Dock", "Market", "Crane"]},
         {"hand": ["Insula", "Latrine"], "vault": ["Palisade"]},

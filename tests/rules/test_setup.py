@@ -1,12 +1,12 @@
-"""Setup: R-3.x, R-4.x and scenario S1 (RULES.md §3, §4, §17)."""
+"""Setup: R-3.x, R-4.x and scenario S1 (docs/rules.md §3, §4, §17)."""
 
 import collections
 
 import pytest
 
 import glory_ai
-from helpers import (CARDS, MATERIALS, deck_with, mode_cards, new_state_with_deck,
-                     position)
+from support.cards import CARDS, MATERIALS, mode_cards
+from support.positions import deck_with, new_state_with_deck, position
 
 SEEDS = range(12)
 

@@ -1,8 +1,16 @@
 """Thinker action: R-7.2, R-7.4, R-10.5 base refill size, scenario S2 (a), (b), (e)."""
 
 import glory_ai
-from helpers import (assert_illegal, deck_with, from_dict, lower_set, play, position,
-                     think_strings, zone)
+from support.positions import (
+    assert_illegal,
+    deck_with,
+    from_dict,
+    lower_set,
+    play,
+    position,
+    think_strings,
+    zone,
+)
 
 
 def s2_position(hand, deck_size=30, deck_top=()):

@@ -1,12 +1,21 @@
-"""Turn structure: R-6.1 ... R-6.9 (RULES.md §6)."""
+"""Turn structure: R-6.1 ... R-6.9 (docs/rules.md §6)."""
 
-from helpers import (ROLES, assert_illegal, assert_legal, legal, lower_set, make_state,
-                     play, think_strings, zone)
+from support.cards import ROLES
+from support.positions import (
+    assert_illegal,
+    assert_legal,
+    legal,
+    lower_set,
+    play,
+    state_of,
+    think_strings,
+    zone,
+)
 
 
 def test_R_6_1_a_leader_thinks_and_the_turn_ends_at_once():
     """Nobody follows and nobody acts (not even clients); the leader passes on."""
-    state = make_state(2, [
+    state = state_of(2, [
         {"hand": ["Bar", "Dock"]},
         {"hand": ["Road"], "clientele": ["Insula"]},  # a Laborer client
     ], pool=["Latrine"])
@@ -24,7 +33,7 @@ def test_R_6_1_a_leader_thinks_and_the_turn_ends_at_once():
 
 
 def test_R_6_1_b_leading_moves_the_payment_to_the_camp():
-    state = make_state(3, [{"hand": ["Bar", "Dock"]}, {"hand": ["Road"]}, {}])
+    state = state_of(3, [{"hand": ["Bar", "Dock"]}, {"hand": ["Road"]}, {}])
     play(state, "lead Laborer with Bar")
     assert zone(state, 0, "camp") == ["Bar"]
     assert zone(state, 0, "hand") == ["Dock"]
@@ -33,7 +42,7 @@ def test_R_6_1_b_leading_moves_the_payment_to_the_camp():
 
 def test_R_6_2_followers_decide_clockwise_from_the_leaders_left():
     """Leader 1 of 3: player 2 decides, then player 0."""
-    state = make_state(3, [
+    state = state_of(3, [
         {"hand": ["Insula"]},
         {"hand": ["Bar"]},
         {"hand": ["Road"]},
@@ -50,7 +59,7 @@ def test_R_6_2_followers_decide_clockwise_from_the_leaders_left():
 def test_R_6_2_a_follower_who_thinks_does_so_at_once():
     """The think happens before later players decide."""
     deck = ["Temple", "Palace", "Villa", "Garden", "Prison", "Sewer"]
-    state = make_state(3, [
+    state = state_of(3, [
         {"hand": ["Bar"]},
         {"hand": ["Dock", "Market", "Crane"]},
         {"hand": ["Road"]},
@@ -64,7 +73,7 @@ def test_R_6_2_a_follower_who_thinks_does_so_at_once():
 
 
 def test_R_6_2_follow_only_the_led_role():
-    state = make_state(2, [{"hand": ["Bar"]}, {"hand": ["Dock", "Temple", "Road"]}])
+    state = state_of(2, [{"hand": ["Bar"]}, {"hand": ["Dock", "Temple", "Road"]}])
     play(state, "lead Laborer with Bar")
     follows = {s for s in legal(state) if s.startswith("follow")}
     assert follows == lower_set(["follow Laborer with Road"])
@@ -73,7 +82,7 @@ def test_R_6_2_follow_only_the_led_role():
 def test_R_6_3_action_order_and_number_of_actions():
     """Leader first, then clockwise; each player does all their actions in turn.
     A thinker's matching client acts; a non-matching client does not."""
-    state = make_state(3, [
+    state = state_of(3, [
         {"hand": ["Bar"], "clientele": ["Market"]},          # Craftsman client: no action
         {"hand": ["Dock"], "clientele": ["Road"]},           # thinks, 1 Laborer client
         {"hand": ["Insula"], "clientele": ["Latrine", "Bar"]},  # follows: 1 + 2 actions
@@ -101,8 +110,8 @@ def test_R_6_3_action_order_and_number_of_actions():
 def test_R_6_4_clients_hired_this_turn_do_not_act():
     """The leader hires a Patron client with their only Patron action: it does not
     give a second Patron action this turn."""
-    state = make_state(2, [{"hand": ["Temple"]}, {"hand": ["Bar"]}],
-                       pool=["Basilica", "Palace"])
+    state = state_of(2, [{"hand": ["Temple"]}, {"hand": ["Bar"]}],
+                     pool=["Basilica", "Palace"])
     play(state, "lead Patron with Temple", "think: take Jack", "patron: hire Basilica from pool")
     d = state.to_dict()
     assert d["leader"] == 1
@@ -114,8 +123,8 @@ def test_R_6_4_clients_hired_this_turn_do_not_act():
 def test_R_6_4_follower_hired_client_does_not_act_for_later_follower_either():
     """Player 0 hires a Patron client; player 1's step is unaffected and player 0
     gets no extra action."""
-    state = make_state(2, [{"hand": ["Temple"]}, {"hand": ["Basilica"]}],
-                       pool=["Palace", "Statue"])
+    state = state_of(2, [{"hand": ["Temple"]}, {"hand": ["Basilica"]}],
+                     pool=["Palace", "Statue"])
     play(state, "lead Patron with Temple", "follow Patron with Basilica",
          "patron: hire Palace from pool")
     assert state.current_player() == 1
@@ -128,8 +137,8 @@ def test_R_6_4_follower_hired_client_does_not_act_for_later_follower_either():
 
 
 def test_R_6_5_end_of_turn_camps_to_pool_and_jacks_to_pile():
-    state = make_state(2, [{"hand": ["Jack", "Dock"]}, {"hand": ["Road"]}],
-                       pool=["Bar"])
+    state = state_of(2, [{"hand": ["Jack", "Dock"]}, {"hand": ["Road"]}],
+                     pool=["Bar"])
     assert state.to_dict()["jack_pile"] == 5
     play(state, "lead Laborer with Jack", "follow Laborer with Road",
          "laborer: take Bar from pool")
@@ -143,7 +152,7 @@ def test_R_6_5_end_of_turn_camps_to_pool_and_jacks_to_pile():
 
 
 def test_R_6_5_e_leader_passes_clockwise_and_wraps():
-    state = make_state(3, [{"hand": ["Bar"]}, {}, {"hand": ["Road"]}], leader=2)
+    state = state_of(3, [{"hand": ["Bar"]}, {}, {"hand": ["Road"]}], leader=2)
     play(state, "think: take Jack")
     assert state.to_dict()["leader"] == 0
     assert state.current_player() == 0
@@ -151,7 +160,7 @@ def test_R_6_5_e_leader_passes_clockwise_and_wraps():
 
 def test_R_6_6_role_payments_single_card_and_jack():
     """Exact lead options for hand {Bar, Dock, Jack} (no petition possible)."""
-    state = make_state(2, [{"hand": ["Bar", "Dock", "Jack"]}, {}])
+    state = state_of(2, [{"hand": ["Bar", "Dock", "Jack"]}, {}])
     expected = ["lead Laborer with Bar", "lead Craftsman with Dock"]
     expected += [f"lead {r} with Jack" for r in ROLES]
     expected += ["think: take Jack", "think: refill"]
@@ -159,14 +168,14 @@ def test_R_6_6_role_payments_single_card_and_jack():
 
 
 def test_R_6_6_follow_with_jack():
-    state = make_state(2, [{"hand": ["Bar"]}, {"hand": ["Jack"]}])
+    state = state_of(2, [{"hand": ["Bar"]}, {"hand": ["Jack"]}])
     play(state, "lead Laborer with Bar")
     assert legal(state) == lower_set(["follow Laborer with Jack", "think: take Jack",
                                       "think: refill"])
 
 
 def test_R_6_7_camp_cards_are_not_in_the_pool_during_the_turn():
-    state = make_state(2, [{"hand": ["Bar"]}, {"hand": ["Insula"]}], pool=["Road"])
+    state = state_of(2, [{"hand": ["Bar"]}, {"hand": ["Insula"]}], pool=["Road"])
     play(state, "lead Laborer with Bar", "follow Laborer with Insula")
     assert legal(state) == lower_set(["laborer: take Road from pool", "laborer: skip"])
     play(state, "laborer: take Road from pool")
@@ -178,7 +187,7 @@ def test_R_6_7_camp_cards_are_not_in_the_pool_during_the_turn():
 
 
 def test_R_6_8_every_action_may_be_declined():
-    state = make_state(2, [{"hand": ["Temple"]}, {"hand": ["Bar"]}], pool=["Basilica"])
+    state = state_of(2, [{"hand": ["Temple"]}, {"hand": ["Bar"]}], pool=["Basilica"])
     play(state, "lead Patron with Temple", "think: take Jack")
     assert_legal(state, "patron: skip")
     play(state, "patron: skip")
@@ -189,14 +198,14 @@ def test_R_6_8_every_action_may_be_declined():
 
 
 def test_R_6_9_no_legal_payment_means_think():
-    state = make_state(2, [{"hand": ["Bar"]}, {"hand": ["Dock", "Temple"]}])
+    state = state_of(2, [{"hand": ["Bar"]}, {"hand": ["Dock", "Temple"]}])
     play(state, "lead Laborer with Bar")
     assert legal(state) == lower_set(["think: take Jack", "think: refill"])
 
 
 def test_R_6_9_taking_a_jack_needs_a_non_empty_pile():
     # all six Jacks are in player 1's hand: the pile is empty
-    state = make_state(2, [{"hand": ["Bar"]}, {"hand": ["Jack"] * 6}])
+    state = state_of(2, [{"hand": ["Bar"]}, {"hand": ["Jack"] * 6}])
     assert state.to_dict()["jack_pile"] == 0
     assert_illegal(state, "think: take Jack")
     assert think_strings(state) == lower_set(["think: refill"])

@@ -1,11 +1,11 @@
-"""Review 7: an independent pure-Python reference for the options of a role action
-(RULES.md §8, §9, §10, §13), compared with ``legal_action_strings()`` at every decision in
+"""An independent pure-Python reference for the options of a role action (docs/rules.md
+§8, §9, §10, §13), compared with ``legal_action_strings()`` at every decision in
 phase "action" (and the two follow-up phases of an action, "fountain" and "stairway") of
 many seeded random games.
 
 The reference reads nothing but ``state.to_dict()`` (true hands, stockpiles, pool, sites,
 structures, deck size, the turn record) and never calls the engine's rule helpers; it was
-written from RULES.md, cards.csv and docs/notation.md (strings) without reading the
+written from docs/rules.md, cards.csv and docs/notation.md (strings) without reading the
 engine's rules code. Turn fields learned by observing the API (documented in
 docs/notation.md / docs/engine.md only loosely):
 
@@ -26,7 +26,7 @@ docs/notation.md / docs/engine.md only loosely):
   each giving an action only if it matches the led role when reached. The current action
   is already taken off.
 
-What the reference covers (all from RULES.md):
+What the reference covers (all from docs/rules.md):
 
 * Patron (R-8.1.1-8.1.4): pool hire, Bar (top of deck), Aqueduct (from hand), each once
   per action and each only below the clientele limit (R-10.2 incl. Insula/Aqueduct).
@@ -67,7 +67,7 @@ removed from the limits, 2 to 204 of the 220 games fail the comparison.
 Result: no discrepancy between the reference and the engine, so nothing here is xfail and
 no case is tolerated, except one observation about docs/notation.md ("decisions with
 nothing to decide are ... never asked"): the engine asks the Fountain decision even when
-``fountain: keep <Card>`` is its only option (RULES.md says nothing about asking; auto-
+``fountain: keep <Card>`` is its only option (docs/rules.md says nothing about asking; auto-
 keeping would tell the opponents that the hidden card was unusable, so this looks
 deliberate). The comparison therefore asks for >= 2 options only in phases "action" and
 "stairway".
@@ -83,12 +83,17 @@ import random
 import time
 from collections import Counter
 
+import pytest
 
 import glory_ai
-from reference_common import (shuffled_mode_cards, MATERIALS, MATERIAL_OF, ROLE_OF, VALUE, mat, ref_active, ref_clientele_limit, ref_vault_limit, role)  # noqa: E402
+from support.cards import MATERIAL_OF, MATERIALS, VALUE, role, shuffled_mode_cards
+from support.cards import ROLE_OF_MATERIAL as ROLE_OF
+from support.cards import material as mat
+from support.positions import built, foundation
+from support.reference import ref_active, ref_clientele_limit, ref_vault_limit
 
 # ---------------------------------------------------------------------------------------
-# Card data (cards.csv, RULES.md §2.1)
+# Card data (cards.csv, docs/rules.md §2.1)
 
 ROLE_BY_INDEX = tuple(ROLE_OF[m] for m in MATERIALS)
 
@@ -452,6 +457,7 @@ def compare_decision(state, strs, stats):
             stats[b] += 1
 
 
+@pytest.mark.slow
 def test_reference_action_options_every_decision():
     """The exact option set of every "action" / "fountain" / "stairway" decision of 220
     seeded games (60 standard, 40 rich-deck, 30 with one in-town site per material, 90
@@ -518,6 +524,7 @@ def check_build_effect(d0, a, d1, stats):
             stats["completed early"] += 1
 
 
+@pytest.mark.slow
 def test_reference_build_effects_every_step():
     """R-9.1.3/9.1.4 (site side), R-9.2.3 (completion by count, Scriptorium Marble),
     R-8.3.3 (Villa + Stone by Architect), R-9.3.1 (site into influence) after every lay
@@ -531,14 +538,6 @@ def test_reference_build_effects_every_step():
 
 # ---------------------------------------------------------------------------------------
 # 3. Pinned positions for queue / part cases that random play reaches rarely
-
-def _done(b, site, mats):
-    return {"building": b, "site": site, "materials": mats, "complete": True}
-
-
-def _incomplete(b, site, mats):
-    return {"building": b, "site": site, "materials": mats, "complete": False}
-
 
 def _position(p0, in_town=None, pool=(), deck=None):
     """2 players, P0 leads; 2 in-town sites per material unless ``in_town`` says else."""
@@ -577,7 +576,7 @@ def test_pairing_with_ludus_merchant_client_only():
     for clients, ludus, oot in ((["Villa"], True, True), (["Villa"], False, False),
                                 (["Bar"], False, False)):
         p0 = {"hand": ["Bath", "Dock"], "clientele": clients,
-              "structures": [_done("Ludus Magnus", "Marble", ["Temple"] * 3)] if ludus else [],
+              "structures": [built("Ludus Magnus", ["Temple"] * 3)] if ludus else [],
               "influence": ["Marble"] if ludus else []}
         state = _lead(_position(p0, in_town={"Brick": 0}), "lead Craftsman with Dock")
         if oot:
@@ -596,7 +595,7 @@ def test_granted_craftsman_pairs_with_grants_not_with_architect():
         client = "Tower" if led == "Architect" else "Market"
         p0 = {"hand": ["Shrine", "Road", "Jack", "Wall"], "clientele": [client],
               "stockpile": ["Storeroom"],
-              "structures": [_incomplete("Amphitheatre", "Concrete", ["Wall"])]}
+              "structures": [foundation("Amphitheatre", ["Wall"])]}
         state = _lead(_position(p0, in_town={"Brick": 0}), f"lead {led} with Jack")
         state.apply_action_string(completing)          # influence 4 -> 4 granted actions
         for i in range(4):
@@ -612,8 +611,8 @@ def test_bath_action_never_pairs():
     the next queued action (a Craftsman client) has its role. Garden (completed by the
     camp Craftsman action) grants 7 Patron actions; the last one hires a Wood card."""
     p0 = {"hand": ["Dock", "Sewer", "Shrine", "Road"], "clientele": ["Market"],
-          "structures": [_done("Bath", "Brick", ["Academy", "Academy"]),
-                         _incomplete("Garden", "Stone", ["Villa", "Villa"])],
+          "structures": [built("Bath", ["Academy", "Academy"]),
+                         foundation("Garden", ["Villa", "Villa"])],
           "influence": ["Brick"]}
     state = _lead(_position(p0, in_town={"Brick": 0}, pool=["Palisade"]),
                   "lead Craftsman with Dock")
@@ -631,7 +630,7 @@ def test_fountain_card_out_of_town_with_pairing():
     """R-8.4.2 + R-9.1.4: the Fountain card may be founded out of town when the next
     Craftsman action (a client) is there."""
     p0 = {"hand": ["Road", "Jack"], "clientele": ["Market"],
-          "structures": [_done("Fountain", "Marble", ["Temple"] * 3)], "influence": ["Marble"]}
+          "structures": [built("Fountain", ["Temple"] * 3)], "influence": ["Marble"]}
     d = _position(p0, in_town={"Brick": 0}, deck=["Shrine"] + ["Road"] * 3 + ["Bar"] * 5)
     state = _lead(d, "lead Craftsman with Jack")
     assert "craftsman: draw from deck (Fountain)" in _options(state)
@@ -644,8 +643,8 @@ def test_merchant_parts_atrium_instead_basilica_also():
     """R-8.6.2 "instead": after the Atrium draw no stockpile card, and after a stockpile
     card no Atrium draw; R-8.6.3 Basilica is an independent extra part (R-14.2)."""
     p0 = {"hand": ["Road", "Jack", "Bar"], "stockpile": ["Villa", "Dock"],
-          "structures": [_done("Atrium", "Brick", ["Shrine"] * 2),
-                         _done("Basilica", "Marble", ["Temple"] * 3)],
+          "structures": [built("Atrium", ["Shrine"] * 2),
+                         built("Basilica", ["Temple"] * 3)],
           "influence": ["Brick", "Marble"]}
     hand_opts = {"merchant: vault Bar from hand", "merchant: vault Road from hand"}
     stock_opts = {"merchant: vault Dock from stockpile", "merchant: vault Villa from stockpile",
@@ -664,8 +663,8 @@ def test_patron_limit_checked_per_hire():
     (limit (2 + 2 + 1) x 2 = 10, 9 clients), the pool and Bar hires are gone and the action
     ends unasked."""
     p0 = {"hand": ["Road", "Jack", "Bar"], "clientele": ["Dock"] * 5,
-          "structures": [_done("Aqueduct", "Concrete", ["Tower"] * 2),
-                         _done("Bar", "Rubble", ["Road"])],
+          "structures": [built("Aqueduct", ["Tower"] * 2),
+                         built("Bar", ["Road"])],
           "influence": ["Concrete", "Rubble"]}
     state = _lead(_position(p0, pool=["Villa"]), "lead Patron with Jack")
     assert state.clientele_limit(0) == (2 + 2 + 1) * 2

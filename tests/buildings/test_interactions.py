@@ -1,33 +1,37 @@
-"""Second review of the building functions (RULES.md §13-§17): interactions between
-buildings, functions gaining activity in the middle of an action, queue order.
+"""Interactions between building functions (docs/rules.md §13-§17): functions gaining
+activity in the middle of an action, the order of an action's parts, queue order.
 
-The R-8.3.4 test is a finding (fixed: the engine decided whether Stairway was active
-when the main part ended, before the action's grants and Prison exchange ran). The others
-are tricky interactions that were checked and found correct, kept as coverage that
-tests/buildings and tests/review/test_review_findings.py do not already have.
-
-Positions are built with the helpers of tests/buildings (bhelpers).
+The R-8.3.4 Stairway test and the R-8.5.2 Bath reveal test pin bugs (fixed): the engine
+decided whether Stairway was active when the main part ended, before the action's grants
+and Prison exchange ran; and it never lowered its count of revealed cards when a revealed
+card left the hand. The others are tricky interactions that were checked and found
+correct, kept as coverage that tests/buildings does not already have.
 """
 
 from __future__ import annotations
 
-import os
-import sys
-
 import pytest
 
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_TESTS = os.path.dirname(_HERE)
-for _p in (os.path.join(_TESTS, "rules"), os.path.join(_TESTS, "buildings")):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
-
-from bhelpers import (assert_legal, done, hand, inc, legal, lower_set, play,  # noqa: E402
-                      pool, state_of, stock, structure, turn_over)
-
+from support.positions import (
+    assert_legal,
+    done,
+    foundation,
+    from_dict,
+    hand,
+    legal,
+    lower_set,
+    norm,
+    play,
+    pool,
+    position,
+    state_of,
+    stock,
+    structure,
+    turn_over,
+)
 
 # =======================================================================================
-# Findings
+# Pinned bugs (fixed)
 
 
 def _stairway_gained_by_prison():
@@ -35,7 +39,7 @@ def _stairway_gained_by_prison():
     P1's completed Stairway."""
     state = state_of(2, [
         {"hand": ["Bridge"], "stockpile": ["Villa", "Shrine"],
-         "structures": [inc("Prison", ["Garden", "Sewer"])]},
+         "structures": [foundation("Prison", ["Garden", "Sewer"])]},
         {"hand": ["Dock"], "structures": [done("Bath"), done("Stairway")]},
     ], deck_size=40)
     play(state, "lead Architect with Bridge", "think: take Jack",
@@ -49,8 +53,8 @@ def _stairway_completed_by_a_grant():
     Craftsman grants); the first grant adds the third material to P0's Stairway."""
     state = state_of(2, [
         {"hand": ["Bridge", "Basilica"], "stockpile": ["Aqueduct", "Shrine"],
-         "structures": [inc("Amphitheatre", ["Tower"]),
-                        inc("Stairway", ["Temple", "Palace"])]},
+         "structures": [foundation("Amphitheatre", ["Tower"]),
+                        foundation("Stairway", ["Temple", "Palace"])]},
         {"hand": ["Dock"], "structures": [done("Bath")]},
     ], deck_size=40)
     play(state, "lead Architect with Bridge", "think: take Jack",
@@ -67,7 +71,7 @@ def _stairway_laid_by_a_grant_with_gate():
     Craftsman action lays a Stairway foundation, active at once through the Gate."""
     state = state_of(2, [
         {"hand": ["Bridge", "Stairway"], "stockpile": ["Aqueduct", "Shrine"],
-         "structures": [done("Gate"), inc("Amphitheatre", ["Tower"])]},
+         "structures": [done("Gate"), foundation("Amphitheatre", ["Tower"])]},
         {"hand": ["Dock"], "structures": [done("Bath")]},
     ], deck_size=40)
     play(state, "lead Architect with Bridge", "think: take Jack",
@@ -114,7 +118,7 @@ def test_R_8_3_4_stairway_gained_by_the_actions_own_completion_effects(setup):
 
 
 # =======================================================================================
-# Verified interactions (coverage)
+# Interactions checked and found correct (coverage)
 
 
 def test_R_14_1_gate_completed_by_the_main_part_activates_stairway_for_the_same_action():
@@ -122,7 +126,7 @@ def test_R_14_1_gate_completed_by_the_main_part_activates_stairway_for_the_same_
     Stairway (Marble) becomes active at once and its Stairway part is offered by that
     same action."""
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Academy", "Dock"],
-                          "structures": [inc("Gate", ["School"]), inc("Stairway")]},
+                          "structures": [foundation("Gate", ["School"]), foundation("Stairway")]},
                          {"hand": ["Crane"], "structures": [done("Market")]}])
     play(state, "lead Architect with Jack", "think: take Jack",
          "architect: add Academy to Gate")
@@ -138,7 +142,7 @@ def test_R_14_1_archway_completed_by_the_main_part_serves_the_stairway_part():
     """§13 #4 Archway ("also usable for the Stairway material") + R-14.1: the main part
     completes Archway; the Stairway part of the same action may take from the pool."""
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Shrine"],
-                          "structures": [done("Stairway"), inc("Archway", ["Bath"])]},
+                          "structures": [done("Stairway"), foundation("Archway", ["Bath"])]},
                          {"hand": ["Crane"], "structures": [done("Market")]}],
                      pool=["Dock"])
     play(state, "lead Architect with Jack", "think: take Jack",
@@ -149,12 +153,12 @@ def test_R_14_1_archway_completed_by_the_main_part_serves_the_stairway_part():
     assert pool(state) == [] and structure(state, 1, "Market")["stairway"] == "Dock"
 
 
-def test_29_4_prison_exchange_comes_before_the_stairway_part_and_feeds_it():
+def test_R_8_3_4_prison_exchange_comes_before_the_stairway_part_and_feeds_it():
     """R-8.3.4 order (main part, its upon-completion effects, then Stairway) + §13 #29:
     Prison completed by the main part takes P1's Archway; the Stairway part that follows
     may take its material from the pool."""
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Villa"],
-                          "structures": [done("Stairway"), inc("Prison", ["Garden", "Sewer"])]},
+                          "structures": [done("Stairway"), foundation("Prison", ["Garden", "Sewer"])]},
                          {"hand": ["Crane"], "structures": [done("Market"), done("Archway")]}],
                      pool=["Dock"])
     play(state, "lead Architect with Jack", "think: take Jack",
@@ -165,11 +169,11 @@ def test_29_4_prison_exchange_comes_before_the_stairway_part_and_feeds_it():
                                       "stairway: skip"])
 
 
-def test_21_36_garden_grants_come_before_the_stairway_part():
+def test_R_8_3_4_garden_grants_come_before_the_stairway_part():
     """R-8.3.4 / R-9.3.2: the Patron grants of a Garden completed by the main part are
     performed before that action's Stairway part."""
     state = state_of(2, [{"hand": ["Jack"], "stockpile": ["Villa", "Dock"],
-                          "structures": [done("Stairway"), inc("Garden", ["Sewer", "Prison"])]},
+                          "structures": [done("Stairway"), foundation("Garden", ["Sewer", "Prison"])]},
                          {"hand": ["Crane"], "structures": [done("Market")]}], pool=["Bar"])
     play(state, "lead Architect with Jack", "think: take Jack", "architect: add Villa to Garden")
     assert legal(state) == lower_set(["patron: hire Bar from pool", "patron: skip"])
@@ -181,7 +185,7 @@ def test_21_36_garden_grants_come_before_the_stairway_part():
     ("Road", "Bar", "Sewer"),            # Road: any material on a Stone structure
     ("Scriptorium", "Temple", "Tower"),  # Scriptorium: Marble on any structure
 ])
-def test_36_A10_stairway_material_legal_through_own_road_or_scriptorium(own, card, target):
+def test_A10_stairway_material_legal_through_own_road_or_scriptorium(own, card, target):
     """A10: the Stairway material must be legal for the target; "the Stairway user's
     Road/Tower/Scriptorium apply" (Tower is covered in tests/buildings)."""
     state = state_of(2, [{"hand": ["Jack"], "stockpile": [card],
@@ -192,11 +196,11 @@ def test_36_A10_stairway_material_legal_through_own_road_or_scriptorium(own, car
                                       "stairway: skip"])
 
 
-def test_8_3_bath_craftsman_completes_aqueduct_mid_patron_action():
+def test_R_8_1_5_bath_craftsman_completes_aqueduct_mid_patron_action():
     """R-8.1.5 + R-14.1/R-14.2: a Bath hire's Craftsman action completes Aqueduct; the
     rest of the same Patron action offers the Aqueduct hire from hand."""
     state = state_of(2, [{"hand": ["Temple", "Tower", "Road"],
-                          "structures": [done("Bath"), inc("Aqueduct", ["Wall"])]},
+                          "structures": [done("Bath"), foundation("Aqueduct", ["Wall"])]},
                          {"hand": ["Crane"]}], pool=["Dock"], deck_size=40)
     play(state, "lead Patron with Temple", "think: take Jack", "patron: hire Dock from pool",
          "craftsman: add Tower to Aqueduct")
@@ -206,14 +210,14 @@ def test_8_3_bath_craftsman_completes_aqueduct_mid_patron_action():
     assert hand(state, 0) == []
 
 
-def test_12_29_prison_steals_circus_maximus_mid_step():
+def test_R_6_3_prison_steals_circus_maximus_mid_step():
     """R-6.3 ("a Circus Maximus ... that becomes active for P earlier in the same step
     (completion, Gate, Stairway, Prison) applies to P's client entries not yet reached")
     + §13 #29: the camp action completes Prison and takes P1's Circus Maximus; each of
     P0's two Architect clients then gives 2 actions (4 foundations)."""
     state = state_of(3, [
         {"hand": ["Jack", "Bar", "Dock", "Academy", "Temple", "Tower"], "stockpile": ["Villa"],
-         "clientele": ["Aqueduct", "Wall"], "structures": [inc("Prison", ["Garden", "Sewer"])]},
+         "clientele": ["Aqueduct", "Wall"], "structures": [foundation("Prison", ["Garden", "Sewer"])]},
         {"hand": ["Crane"], "structures": [done("Circus Maximus")]},
         {"hand": ["Crane"]},
     ], deck_size=40)
@@ -230,7 +234,7 @@ def test_12_29_prison_steals_circus_maximus_mid_step():
     assert state.current_player() == 1
 
 
-def test_36_20_stairwayed_fountain_works_for_an_opponent():
+def test_R_10_6_stairwayed_fountain_works_for_an_opponent():
     """R-10.6: an opponent's Stairwayed Fountain lets me draw for my Craftsman action."""
     state = state_of(2, [{"hand": ["Dock", "Bar"]},
                          {"hand": ["Crane"], "structures": [done("Fountain", stairway="Temple")]}],
@@ -266,7 +270,7 @@ def test_A19_simultaneous_forum_winners_via_stairwayed_ludus_magnus():
 
 
 NO_BRICK_IN_TOWN = {"in_town": {"Brick": 0}, "out_of_town": {"Brick": 4}}
-P1_HOLDS_TWO_BRICK = {"hand": ["Latrine"], "structures": [inc("Academy"), inc("Archway")]}
+P1_HOLDS_TWO_BRICK = {"hand": ["Latrine"], "structures": [foundation("Academy"), foundation("Archway")]}
 
 
 def test_R_9_1_4_last_amphitheatre_grant_pairs_with_a_craftsman_client():
@@ -276,7 +280,7 @@ def test_R_9_1_4_last_amphitheatre_grant_pairs_with_a_craftsman_client():
     skipped grants the last grant pairs with the Craftsman client's action (the
     converse of the Architect case in tests/buildings)."""
     state = state_of(2, [{"hand": ["Dock", "Tower", "Bath"], "clientele": ["Market"],
-                          "structures": [inc("Amphitheatre", ["Wall"])]},
+                          "structures": [foundation("Amphitheatre", ["Wall"])]},
                          P1_HOLDS_TWO_BRICK], sites=NO_BRICK_IN_TOWN)
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Tower to Amphitheatre")
@@ -288,7 +292,7 @@ def test_R_9_1_4_last_amphitheatre_grant_pairs_with_a_craftsman_client():
     assert structure(state, 0, "Bath")["out_of_town"] is True
 
 
-def test_R_9_1_4_12_out_of_town_pair_takes_half_of_a_doubled_client():
+def test_R_9_1_4_out_of_town_pair_takes_half_of_a_doubled_client():
     """R-9.1.4 + R-6.3: with Circus Maximus the Craftsman client gives 2 actions; an
     out-of-town foundation by the camp action consumes one of them, the other remains."""
     state = state_of(2, [{"hand": ["Dock", "Bath", "Bar"], "clientele": ["Market"],
@@ -299,3 +303,40 @@ def test_R_9_1_4_12_out_of_town_pair_takes_half_of_a_doubled_client():
     assert legal(state) == lower_set(["craftsman: lay Bar", "craftsman: skip"])
     play(state, "craftsman: lay Bar")
     assert turn_over(state)
+
+
+# ---------------------------------------------------------------------------------------
+# R-8.5.2 / §13 #8 Bath: "A card already revealed by this player earlier in the same turn
+# may not be revealed again." The engine kept a per-type counter of reveals and never
+# lowered it when a revealed card left the hand, so a *different* card of the same type
+# that entered the hand later could never be revealed (fixed).
+
+
+def test_R_8_5_2_bath_legionary_may_reveal_a_new_copy_after_the_revealed_one_left():
+    """R-8.5.2, §13 #8 Bath, #3 Aqueduct, #20 Fountain.
+
+    P0 leads Patron (Palace) with Bath, Aqueduct and Fountain and two Patron clients.
+    Action 1: hire Academy (Brick) -> Bath Legionary: reveal Atrium (the only card).
+              Aqueduct: hire that Atrium from hand (hand now empty).
+    Action 2: hire Dock (Wood) -> Bath Craftsman: Fountain draws the *other* Atrium; keep it.
+    Action 3: hire Gate (Brick) -> Bath Legionary: the Atrium now in hand was never
+              revealed, so revealing it is legal.
+    The bug: the engine offered no reveal (its counter still said "Atrium revealed") and
+    the Legionary action was silently lost.
+    """
+    d = position(2, [
+        {"hand": ["Palace", "Atrium"], "clientele": ["Temple", "Basilica"],
+         "structures": [done("Bath"), done("Aqueduct"), done("Fountain")]},
+        {"hand": []},
+    ], pool=["Academy", "Dock", "Gate"], deck_top=["Atrium"], deck_size=30)
+    state = from_dict(d)
+    play(state, "lead Patron with Palace", "think: take Jack",
+         "patron: hire Academy from pool",
+         "legionary: reveal Atrium", "legionary: done taking",
+         "patron: hire Atrium from hand",            # the revealed Atrium leaves the hand
+         "patron: hire Dock from pool",
+         "craftsman: draw from deck (Fountain)", "fountain: keep Atrium",
+         "patron: done")
+    assert hand(state, 0) == ["Atrium"]                # a card that was never revealed
+    play(state, "patron: hire Gate from pool")         # Bath: a Legionary action
+    assert norm("legionary: reveal Atrium") in legal(state), state.legal_action_strings()

@@ -1,9 +1,9 @@
-"""Review 8: an independent reference for Legionary demands ("Rome demands", RULES.md §8.5,
-the Bridge / Colosseum / Domus Aurea / Palisade / Wall rows of §13, rulings A13-A16, A25,
-A34), compared with the engine over many seeded random games and building-rich positions.
+"""An independent reference for Legionary demands ("Rome demands", docs/rules.md §8.5, the
+Bridge / Colosseum / Domus Aurea / Palisade / Wall rows of §13, rulings A13-A16, A25, A34),
+compared with the engine over many seeded random games and building-rich positions.
 
-Written from RULES.md, cards.csv and docs/notation.md only (the engine's rules code was not
-read). The reference reads ``state.to_dict()`` (true hands, stockpiles, clienteles, vaults,
+Written from docs/rules.md, cards.csv and docs/notation.md only (the engine's rules code was
+not read). The reference reads ``state.to_dict()`` (true hands, stockpiles, clienteles, vaults,
 structures, influence, pool) and the action strings that were applied; it never uses the
 engine's own rule helpers nor the ``turn`` record of ``to_dict``.
 
@@ -95,10 +95,12 @@ from collections import Counter
 import pytest
 
 import glory_ai
-from reference_common import (shuffled_mode_cards, COPIES, EXCLUSIVE, MATERIALS, MATERIAL_OF, VALUE, mat, ref_active, ref_forum, ref_vault_limit, role)  # noqa: E402
+from support.cards import COPIES, EXCLUSIVE, MATERIAL_OF, MATERIALS, VALUE, role, shuffled_mode_cards
+from support.cards import material as mat
+from support.reference import ref_active, ref_forum, ref_vault_limit
 
 # ---------------------------------------------------------------------------------------
-# Card data (cards.csv, RULES.md §2.1)
+# Card data (cards.csv, docs/rules.md §2.1)
 
 
 LEG_PHASES = ("legionary_reveal", "legionary_take", "legionary_give", "legionary_extra")
@@ -842,6 +844,7 @@ def run_all(observer, spec_list):
     return observer.stats
 
 
+@pytest.mark.slow
 def test_legionary_reference_over_random_games():
     """R-8.5.1 .. R-8.5.8 and the Legionary option sets over 256 games (80 fresh deals,
     160 building-rich positions, 16 Forum Romanum positions), 2-5 players, both modes."""

@@ -1,6 +1,6 @@
-"""Review 5: an independent cross-check of the public parts of hands and vaults.
+"""An independent cross-check of the public parts of hands and vaults (docs/rules.md §5).
 
-A third-party *tracker* (written from RULES.md §5/§8/§13 and the "Hidden information"
+A third-party *tracker* (written from docs/rules.md §5/§8/§13 and the "Hidden information"
 section of docs/notation.md, not from the engine) follows seeded random games and keeps,
 for every player, the multiset of cards every observer knows to be in that player's hand
 (`known_hand`) and vault (`known_vault`). After every decision it is compared with the
@@ -56,10 +56,11 @@ import re
 import time
 from collections import Counter
 
+import pytest
 
 import glory_ai
 from glory_ai import State
-
+from glory_ai.cards import CARD_MATERIAL
 
 BIAS_WORDS = ("lay", "add", "hire", "vault", "reveal")
 RICH_BIAS_WORDS = BIAS_WORDS + ("Merchant", "Legionary", "Patron", "keep", "discard", "Jack", "give")
@@ -293,7 +294,6 @@ def _check_views(state: State, d: dict, seed: int, full_observer: int | None):
 
 
 _NAMES = glory_ai.CARD_NAMES
-from glory_ai.cards import CARD_MATERIAL  # noqa: E402
 
 _MAT = {name: CARD_MATERIAL[i] for i, name in enumerate(_NAMES)}
 _MATNAME = {name: glory_ai.MATERIALS[m] for name, m in _MAT.items() if m >= 0}
@@ -407,7 +407,8 @@ def compare_run(state: State, choose, label: str, seed: int = 0, max_steps: int 
         steps += 1
         _check_lacks(d0, d1, text)
         for k in range(n):
-            for field, mine in (("known_hand", tracker.known_hand[k]), ("known_vault", tracker.known_vault[k])):
+            for field, mine in (("known_hand", tracker.known_hand[k]),
+                                ("known_vault", tracker.known_vault[k])):
                 engine_value = Counter(d1["players"][k][field])
                 assert not (mine - Counter(d1["players"][k][field.split("_")[1]])), \
                     f"tracker bug: its {field} of P{k} is not in the true zone"
@@ -459,12 +460,14 @@ def _run_games(games):
     return totals
 
 
+@pytest.mark.slow
 def test_tracker_matches_engine_in_plain_random_games():
     totals = _run_games(PLAIN_GAMES)
     for kind in ("reveal", "bar"):
         assert totals[kind] > 0, f"no {kind} event in the sample"
 
 
+@pytest.mark.slow
 def test_tracker_matches_engine_in_building_rich_random_games():
     totals = _run_games(RICH_GAMES + BATH_GAMES)
     # the events this cross-check is about did happen
@@ -475,8 +478,9 @@ def test_tracker_matches_engine_in_building_rich_random_games():
 
 
 def test_the_tracker_follows_the_basilica_ruling_on_its_minimal_position():
-    """Reveal, Basilica vault, reveal again in one turn (the review's find): the tracker,
-    following the documented ruling, agrees with the engine at every step."""
+    """Reveal, Basilica vault, reveal again in one turn (R-8.5.2, R-8.6.3; the case that
+    led to the Basilica ruling below): the tracker, following the documented ruling,
+    agrees with the engine at every step."""
     s = _bath_basilica_position_start()
     script = iter(["lead Patron with Temple", "think: take Jack", "patron: hire Academy from pool",
                    "legionary: reveal Road", "patron: hire Villa from pool",
@@ -488,7 +492,7 @@ def test_the_tracker_follows_the_basilica_ruling_on_its_minimal_position():
 
 
 # =======================================================================================
-# The Basilica ruling (found by the tracker; RULES.md is silent on which copy a hidden
+# The Basilica ruling (found by the tracker; docs/rules.md is silent on which copy a hidden
 # vault takes): a card leaving the hand unseen is taken to be an unrevealed copy where
 # there is one, so the revealed counts, which everyone sees, never depend on which card
 # it was. The price: a player who vaulted "a Road" after revealing one of two Roads

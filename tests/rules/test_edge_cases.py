@@ -1,32 +1,34 @@
-"""Second review of the core rules (RULES.md §1-§12) against the engine.
+"""Edge cases of the core rules (docs/rules.md §1-§12) that the subject files do not
+cover: boundary counts, zones running empty mid-action, clientele snapshots with duplicate
+card types, the end-of-turn order around Academy, the timing of the end of the game.
 
-Every test here asserts what RULES.md requires. Unmarked tests are edge cases that were
-checked and found correct; they add coverage the suites in tests/rules and
-tests/buildings did not have (boundary counts, zones running empty mid-action, clientele
-snapshots with duplicate card types, the end-of-turn order around Academy, end timing).
-A test marked ``xfail(strict=True)`` would be a finding (the engine disagreeing with
-RULES.md); none of the suspicions examined in this review could be confirmed against
-RULES.md (see the review report).
-
-Positions are built with the helpers of tests/buildings (bhelpers) and tests/rules
-(helpers), as the other scenario tests do.
+Every test asserts what docs/rules.md requires; each was checked against the engine and
+found correct (an engine disagreeing with docs/rules.md would be a bug, not a case to
+tolerate).
 """
 
 from __future__ import annotations
 
-import os
-import sys
-
-_HERE = os.path.dirname(os.path.abspath(__file__))
-_TESTS = os.path.dirname(_HERE)
-for _p in (os.path.join(_TESTS, "rules"), os.path.join(_TESTS, "buildings")):
-    if _p not in sys.path:
-        sys.path.insert(0, _p)
-
-from bhelpers import (clients, deck, done, from_dict, hand, inc, jack_pile, legal,  # noqa: E402
-                      lower_set, play, pool, pos, state_of, stock, structure, turn_over,
-                      vault)
-
+import glory_ai
+from support.positions import (
+    clients,
+    deck,
+    done,
+    foundation,
+    from_dict,
+    hand,
+    jack_pile,
+    legal,
+    lower_set,
+    play,
+    pool,
+    position,
+    state_of,
+    stock,
+    structure,
+    turn_over,
+    vault,
+)
 
 # ---------------------------------------------------------------------------------------
 # R-6.3 / R-6.4: client entries and the snapshot taken when the action step begins
@@ -99,9 +101,9 @@ def test_R_7_1_latrine_jack_discard_refills_an_empty_jack_pile():
     discard of a Jack puts it on the pile, after which "take Jack" is legal (and takes
     that very Jack back: the pile is 0 again). Hand 6 >= refill 5 -> "draw 1", not
     "refill"; after the discard the hand is 5 = refill size -> still "draw 1"."""
-    d = pos(2, [{"hand": ["Jack", "Jack", "Jack", "Bar", "Road", "Dock"],
-                 "structures": [done("Latrine")]},
-                {"hand": ["Jack", "Jack", "Jack"]}], jack_pile=0, deck_size=30)
+    d = position(2, [{"hand": ["Jack", "Jack", "Jack", "Bar", "Road", "Dock"],
+                      "structures": [done("Latrine")]},
+                     {"hand": ["Jack", "Jack", "Jack"]}], jack_pile=0, deck_size=30)
     state = from_dict(d)
     got = {s for s in legal(state) if s.startswith("think:")}
     assert "think: take jack" not in got and "think: draw 1" in got
@@ -116,9 +118,9 @@ def test_R_7_1_latrine_jack_discard_refills_an_empty_jack_pile():
 def test_R_7_2_refill_counts_jacks_and_stops_at_the_refill_size_with_shrine():
     """R-7.2(b), R-10.5, A3: Shrine -> refill size 7; hand {Jack, Jack, Bar} (3 cards,
     Jacks included) -> refill draws exactly 4."""
-    d = pos(2, [{"hand": ["Jack", "Jack", "Bar"], "structures": [done("Shrine")]},
-                {"hand": ["Temple"]}], deck_top=["Road", "Dock", "Wall", "Villa", "Palace"],
-            deck_size=20)
+    d = position(2, [{"hand": ["Jack", "Jack", "Bar"], "structures": [done("Shrine")]},
+                     {"hand": ["Temple"]}], deck_top=["Road", "Dock", "Wall", "Villa", "Palace"],
+                 deck_size=20)
     state = from_dict(d)
     assert state.refill_size(0) == 7
     play(state, "think: refill")
@@ -133,8 +135,8 @@ def test_R_7_2_refill_counts_jacks_and_stops_at_the_refill_size_with_shrine():
 def test_R_6_5_c_d_academy_think_that_empties_the_deck_ends_the_game_after_camps_moved():
     """R-6.5(c) before (d), R-11.1(1): camps go to the pool, then the Academy think draws
     the last card -> the game ends at once and is scored (the Leader card does not pass)."""
-    d = pos(2, [{"hand": ["Dock", "Bar"], "structures": [done("Academy")]},
-                {"hand": ["Crane"]}], deck_top=["Temple"], deck_size=1)
+    d = position(2, [{"hand": ["Dock", "Bar"], "structures": [done("Academy")]},
+                     {"hand": ["Crane"]}], deck_top=["Temple"], deck_size=1)
     state = from_dict(d)
     play(state, "lead Craftsman with Dock", "follow Craftsman with Crane",
          "craftsman: lay Bar")
@@ -151,9 +153,9 @@ def test_R_11_1_1_school_think_that_empties_the_deck_cancels_the_other_grants():
     """R-9.3.2 School + R-11.1(1): influence 4 -> 4 granted thinks; the first one draws
     the last card of the deck -> the game ends immediately (no further grants, the
     remaining client action is not performed)."""
-    d = pos(2, [{"hand": ["Dock", "Bath", "Bar"], "clientele": ["Market"],
-                 "structures": [inc("School", ["Academy"])]},
-                {"hand": ["Crane"]}], deck_top=["Temple", "Villa"], deck_size=2)
+    d = position(2, [{"hand": ["Dock", "Bath", "Bar"], "clientele": ["Market"],
+                      "structures": [foundation("School", ["Academy"])]},
+                     {"hand": ["Crane"]}], deck_top=["Temple", "Villa"], deck_size=2)
     state = from_dict(d)
     play(state, "lead Craftsman with Dock", "think: take Jack",
          "craftsman: add Bath to School")
@@ -162,3 +164,50 @@ def test_R_11_1_1_school_think_that_empties_the_deck_cancels_the_other_grants():
     assert state.is_terminal() and state.end_reason() == "deck"
     assert hand(state, 0) == ["Bar", "Temple", "Villa"]
     assert structure(state, 0, "Bar") is None       # the client action never came
+
+
+# ---------------------------------------------------------------------------------------
+# R-11.1 / R-11.2: what ends the game, and what does not
+
+
+def test_R_11_1_2_out_of_town_foundation_with_no_in_town_sites_left_does_not_end():
+    """R-11.1(2): the game ends when a foundation *takes* the last in-town site; with
+    every in-town stack already empty, an out-of-town foundation does not end it."""
+    empty = {m: 0 for m in glory_ai.MATERIALS}
+    state = glory_ai.State.from_dict({
+        "num_players": 2,
+        "players": [{"hand": ["Dock", "Bath"], "structures": [
+            {"building": "Tower", "complete": True, "materials": ["Aqueduct", "Aqueduct"]}]},
+            {"hand": ["Bar"]}],
+        "sites": {"in_town": empty, "out_of_town": {"Rubble": 6, "Wood": 6, "Concrete": 5,
+                                                     "Brick": 6, "Stone": 6, "Marble": 6}},
+    })
+    for text in ("lead Craftsman with Dock", "think: take Jack", "craftsman: lay Bath out of town"):
+        state.apply_action_string(text)
+    assert not state.is_terminal()
+    assert state.to_dict()["sites"]["out_of_town"]["Brick"] == 5
+
+
+def test_R_11_2_sewer_completing_forum_romanum_wins():
+    """R-11.2 / R-14.5: the Forum check follows every change; a Sewer move that completes
+    the stockpile of every material wins at once."""
+    clients = ["Temple", "Bar", "Dock", "Tower", "Shrine", "Villa"]
+    state = glory_ai.State.from_dict({
+        "num_players": 2,
+        "players": [{"hand": ["Palace"], "clientele": clients,
+                     "stockpile": ["Road", "Market", "Wall", "Bath", "Garden"],
+                     "structures": [
+                         {"building": "Forum Romanum", "complete": True,
+                          "materials": ["Statue", "Statue", "Statue"]},
+                         {"building": "Sewer", "complete": True,
+                          "materials": ["Catacomb", "Catacomb", "Catacomb"]}]},
+                    {"hand": ["Insula"]}],
+    })
+    assert not state.is_terminal()
+    state.apply_action_string("lead Patron with Palace")
+    state.apply_action_string("think: take Jack")
+    while state.phase() != "sewer":
+        state.apply_action(state.legal_actions()[0] if state.phase() != "action" else 0)
+    state.apply_action_string("sewer: move Palace to stockpile")
+    assert state.is_terminal()
+    assert state.end_reason() == "forum" and state.winners() == [0]

@@ -1,21 +1,19 @@
-"""Review 4: input hardening. Every input surface was fuzzed (harness kept outside the repo,
-/tmp/fuzz_inputs.py: State.from_dict with mutations of every field of seeded mid-game
-to_dict() positions and of hand-written positions, Game(...) arguments, the State methods
-with bad ids / players / seeds / strings, and loaded positions played on with
-_check_invariants, _stress and random_playout), in subprocesses, with the engine also
-rebuilt under AddressSanitizer.
+"""Input validation: every input surface refuses bad input cleanly. The surfaces were
+fuzzed (State.from_dict with mutations of every field of seeded mid-game to_dict()
+positions and of hand-written positions, Game(...) arguments, the State methods with bad
+ids / players / seeds / strings, and loaded positions played on with _check_invariants,
+_stress and random_playout), in subprocesses, with the engine also built under
+AddressSanitizer.
 
 The contract (docs/notation.md, "Positions"): bad input gets a ValueError naming the field
 (TypeError for a wrong type), never a crash, a hang or a silently wrong state.
 
-The "Findings" tests are the review's findings, each asserting the contract on the minimal
-input (all failed on the engine as reviewed and are fixed since): a bare State() crashed,
-a conceded flag or an empty deck could load into a game that hangs or breaks, and many
-inputs gave OverflowError/AttributeError or were silently accepted. Crash reproductions
-run in a fresh interpreter so the suite itself never segfaults.
-The unmarked tests at the end pin down good behaviour of surfaces no other test covers.
+The "Pinned bugs" tests each assert the contract on the minimal input that broke it (all
+fixed): a bare State() crashed, a conceded flag or an empty deck could load into a game
+that hangs or breaks, and many inputs gave OverflowError/AttributeError or were silently
+accepted. Crash reproductions run in a fresh interpreter so the suite itself never
+segfaults. The tests at the end pin down good behaviour of surfaces no other test covers.
 """
-
 from __future__ import annotations
 
 import os
@@ -46,7 +44,7 @@ def _two_player(p0=None, p1=None, **top):
 
 
 # =======================================================================================
-# Findings: crash
+# Pinned bugs: crash
 
 
 def test_bare_State_constructor_is_refused_not_a_crash():
@@ -63,7 +61,7 @@ def test_bare_State_constructor_is_refused_not_a_crash():
 
 
 # =======================================================================================
-# Findings: hang / accepted corrupted positions
+# Pinned bugs: hang / accepted corrupted positions
 
 
 @pytest.mark.parametrize("conceded", [[1], [0, 1]], ids=["one_of_two", "all"])
@@ -88,7 +86,7 @@ def test_contradicting_out_of_play_is_refused():
 
 
 # =======================================================================================
-# Findings: unclear exceptions / wrong acceptance in from_dict
+# Pinned bugs: unclear exceptions / wrong acceptance in from_dict
 
 
 @pytest.mark.parametrize("turn_state", [{"flags": 256}, {"camp_units": -1},
@@ -135,7 +133,7 @@ def test_too_many_out_of_town_structures_get_a_clear_message():
 
 
 # =======================================================================================
-# Findings: Game(...) arguments
+# Pinned bugs: Game(...) arguments
 
 
 def test_removed_as_an_iterator_is_honoured():
@@ -161,7 +159,7 @@ def test_bool_variant_options_are_refused(variant):
 
 
 # =======================================================================================
-# Findings: State methods
+# Pinned bugs: State methods
 
 
 def _mid_state():

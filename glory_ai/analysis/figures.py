@@ -1,0 +1,403 @@
+"""Figures of the analysis (matplotlib, Agg, no pyplot state): each ``plot_*`` function takes
+a table of :mod:`glory_ai.analysis.tables` (or the frame, for the game-length histograms)
+and returns a :class:`matplotlib.figure.Figure`; :func:`save` writes it as PNG or SVG and
+:func:`figure_bytes` returns the bytes.
+
+Identical input gives byte-identical files: no dates or software versions in the metadata
+(``metadata={"Date": None, "Software": None}`` for PNG, ``{"Date": None, "Creator": None}``
+for SVG), a fixed ``svg.hashsalt`` for the SVG ids, text as paths, one font (DejaVu Sans,
+shipped with matplotlib). A spec keeps its colour in every figure (:func:`spec_colors`).
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import math
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+from matplotlib.patches import Patch
+from matplotlib.ticker import PercentFormatter
+
+__all__ = [
+    "END_COLORS", "SEAT_COLORS", "VP_COLORS", "figure_bytes", "plot_building_strength",
+    "plot_end_conditions", "plot_game_length", "plot_ratings", "plot_seat_advantage",
+    "plot_vp_breakdown", "plot_win_matrix", "plot_win_rates", "save", "spec_colors",
+]
+
+#: matplotlib settings of every figure (and of saving it)
+RC = {
+    "svg.hashsalt": "glory_ai.analysis",
+    "svg.fonttype": "path",
+    "font.family": "DejaVu Sans",
+    "font.size": 10,
+    "axes.titlesize": 11,
+    "axes.labelsize": 10,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.grid": False,
+    "xtick.labelsize": 9.5,
+    "ytick.labelsize": 9.5,
+    "legend.fontsize": 9.5,
+    "legend.frameon": False,
+    "figure.dpi": 100,
+    "savefig.dpi": 150,
+    "path.simplify": True,
+}
+PNG_METADATA = {"Date": None, "Software": None}
+SVG_METADATA = {"Date": None, "Creator": None}
+
+#: colours of the strategies, in order of their sorted names (tab10, then tab20's light ones)
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+           "#7f7f7f", "#bcbd22", "#17becf", "#aec7e8", "#ffbb78", "#98df8a", "#ff9896",
+           "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5")
+SEAT_COLORS = ("#3b6fb6", "#e5862d", "#4aa35a", "#c9483f", "#8a6fbf")
+VP_COLORS = {"influence": "#3b6fb6", "vault": "#e5862d", "merchant_bonus": "#4aa35a",
+             "statue": "#c9483f", "wall": "#8a6fbf"}
+VP_LABELS = {"influence": "influence", "vault": "vault", "merchant_bonus": "Merchant bonuses",
+             "statue": "Statue", "wall": "Wall"}
+END_COLORS = {"deck": "#3b6fb6", "sites": "#4aa35a", "catacomb": "#8a6fbf", "forum": "#e5862d",
+              "concession": "#8c8c8c"}
+END_LABELS = {"deck": "deck ran out", "sites": "out of sites", "catacomb": "Catacomb",
+              "forum": "Forum", "concession": "concession"}
+COUNT_COLORS = {2: "#3b6fb6", 3: "#e5862d", 4: "#4aa35a", 5: "#c9483f"}
+#: width of most figures, inches (1000 px at 100 dpi: the report's column)
+WIDTH = 10.0
+
+
+@contextlib.contextmanager
+def _style() -> Iterator[None]:
+    with matplotlib.rc_context(RC):
+        yield
+
+
+def _figure(height: float, width: float = WIDTH) -> Figure:
+    fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
+    FigureCanvasAgg(fig)
+    return fig
+
+
+def spec_colors(specs: Sequence[str]) -> dict[str, str]:
+    """A colour per spec, from the sorted names: the same specs get the same colours in
+    every figure and report."""
+    names = sorted({str(s) for s in specs})
+    return {name: PALETTE[i % len(PALETTE)] for i, name in enumerate(names)}
+
+
+def _colors_for(names: Sequence[str], colors: Mapping[str, str] | None) -> list[str]:
+    mapping = spec_colors(names) if colors is None else colors
+    return [mapping.get(n, "#8c8c8c") for n in names]
+
+
+def save(fig: Figure, path: str | os.PathLike) -> Path:
+    """Write a figure as PNG, or SVG for a ``.svg`` path; the same figure gives the same
+    bytes."""
+    path = Path(path)
+    path.write_bytes(figure_bytes(fig, "svg" if path.suffix.lower() == ".svg" else "png"))
+    return path
+
+
+def figure_bytes(fig: Figure, fmt: str = "png") -> bytes:
+    """The figure as PNG or SVG bytes, without dates or software versions."""
+    if fmt not in ("png", "svg"):
+        raise ValueError(f"figures are written as png or svg, not {fmt!r}")
+    buffer = io.BytesIO()
+    with _style():
+        fig.savefig(buffer, format=fmt, metadata=PNG_METADATA if fmt == "png" else SVG_METADATA)
+    return buffer.getvalue()
+
+
+def _pct(ax: Any, axis: str = "x") -> None:
+    getattr(ax, f"{axis}axis").set_major_formatter(PercentFormatter(1.0, decimals=0))
+
+
+def _errors(rate: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    return np.vstack([np.clip(rate - low, 0, None), np.clip(high - rate, 0, None)])
+
+
+# ---- win rates ----------------------------------------------------------------------------------
+
+def plot_win_rates(table: pd.DataFrame, colors: Mapping[str, str] | None = None,
+                   title: str | None = None) -> Figure:
+    """Horizontal bars of the win rates of :func:`~glory_ai.analysis.tables.win_rates` with
+    their Wilson 95% intervals, best on top; a dashed line at the equal share. A table split
+    by player count (or another column) gets one panel per group."""
+    flat = table.reset_index()
+    group_cols = [c for c in table.index.names if c != "spec"]
+    groups = list(flat.groupby(group_cols, sort=True)) if group_cols else [((), flat)]
+    heights = [0.42 * len(g) + 0.75 for _, g in groups]
+    with _style():
+        fig = _figure(sum(heights) + 0.6)
+        axes = fig.subplots(len(groups), 1, squeeze=False, height_ratios=heights)[:, 0]
+        for ax, (key, data) in zip(axes, groups, strict=True):
+            data = data.iloc[::-1]
+            names = data["spec"].astype(str).tolist()
+            rate = data["win_rate"].to_numpy(float)
+            y = np.arange(len(names))
+            ax.barh(y, rate, color=_colors_for(names, colors), height=0.62, alpha=0.9)
+            ax.errorbar(rate, y, xerr=_errors(rate, data["win_low"].to_numpy(float),
+                                              data["win_high"].to_numpy(float)),
+                        fmt="none", ecolor="#222222", capsize=3, lw=1)
+            for yi, r, hi in zip(y, rate, data["win_high"].to_numpy(float), strict=True):
+                ax.text(min(hi + 0.012, 0.93), yi, f"{r:.1%}", va="center", fontsize=8.5)
+            for e in np.unique(data["expected"].round(6)):
+                ax.axvline(e, color="#555555", lw=0.9, ls="--", zorder=0)
+            ax.set_yticks(y, names)
+            ax.set_xlim(0, 1)
+            _pct(ax)
+            if group_cols:
+                key = key if isinstance(key, tuple) else (key,)
+                label = ", ".join(_group_label(c, v) for c, v in zip(group_cols, key, strict=True))
+                ax.set_title(label, loc="left", fontsize=9.5)
+        axes[-1].set_xlabel("win rate (a shared win split), 95% Wilson interval; dashed: equal share")
+        fig.suptitle(title or "Win rate per strategy", x=0.01, ha="left", fontsize=11)
+    return fig
+
+
+def _group_label(column: str, value: Any) -> str:
+    if column == "num_players":
+        return f"{value} players"
+    if column == "seat":
+        return f"P{int(value) + 1}"
+    if column in ("rules", "spec", "run"):
+        return str(value)
+    return f"{column} {value}"
+
+
+# ---- pairwise matrix and ratings ----------------------------------------------------------------
+
+def plot_win_matrix(matrix: pd.DataFrame, title: str | None = None) -> Figure:
+    """Heatmap of :func:`~glory_ai.analysis.tables.win_matrix`: the row spec's mean pairwise
+    score against the column spec (blue: the row wins, red: it loses)."""
+    names = [str(n) for n in matrix.index]
+    values = matrix.to_numpy(float)
+    size = len(names)
+    side = min(WIDTH, 3.6 + 0.95 * size)
+    with _style():
+        fig = _figure(min(9.0, 2.4 + 0.7 * size), side)
+        ax = fig.add_subplot()
+        masked = np.ma.masked_invalid(values)
+        cmap = matplotlib.colormaps["RdBu"].with_extremes(bad="#eeeeee")
+        image = ax.imshow(masked, cmap=cmap, vmin=0.0, vmax=1.0, aspect="auto")
+        for i in range(size):
+            for j in range(size):
+                v = values[i, j]
+                text = "–" if math.isnan(v) else f"{v:.0%}"
+                dark = not math.isnan(v) and abs(v - 0.5) > 0.3
+                ax.text(j, i, text, ha="center", va="center", fontsize=9.5,
+                        color="white" if dark else "#222222")
+        ax.set_xticks(range(size), names, rotation=35, ha="right", rotation_mode="anchor")
+        ax.set_yticks(range(size), names)
+        ax.tick_params(length=0)
+        for spine in ax.spines.values():
+            spine.set_visible(False)
+        bar = fig.colorbar(image, ax=ax, shrink=0.85, pad=0.02)
+        bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
+        bar.set_label("row's pairwise score against column")
+        k = matrix.attrs.get("num_players")
+        ax.set_title(title or f"Pairwise score, row against column{f' ({k} players)' if k else ''}",
+                     loc="left")
+    return fig
+
+
+def plot_ratings(ratings: pd.DataFrame, colors: Mapping[str, str] | None = None,
+                 title: str | None = None) -> Figure:
+    """The rating ladder of :func:`~glory_ai.analysis.tables.ratings`: each spec's rating
+    and 95% interval, best on top."""
+    data = ratings.sort_values("rating", kind="stable")
+    names = [str(n) for n in data.index]
+    rating = data["rating"].to_numpy(float)
+    y = np.arange(len(names))
+    method = ratings.attrs.get("method")
+    k = ratings.attrs.get("num_players")
+    with _style():
+        fig = _figure(0.42 * len(names) + 1.5)
+        ax = fig.add_subplot()
+        cols = _colors_for(names, colors)
+        err = _errors(rating, data["low"].to_numpy(float), data["high"].to_numpy(float))
+        for yi, r, e0, e1, c in zip(y, rating, err[0], err[1], cols, strict=True):
+            ax.errorbar([r], [yi], xerr=[[e0], [e1]], fmt="o", color=c, ecolor=c, capsize=4,
+                        lw=1.6, ms=7)
+            ax.annotate(f"{r:+.0f}" if method == "bradley_terry" else f"{r:.1f}", (r, yi),
+                        xytext=(0, 7), textcoords="offset points", ha="center", fontsize=8)
+        ax.set_yticks(y, names)
+        ax.set_ylim(-0.6, len(names) - 0.4)
+        if method == "bradley_terry":
+            ax.axvline(0, color="#555555", lw=0.8, ls="--", zorder=0)
+            ax.set_xlabel("Bradley-Terry rating on the Elo scale (mean 0), 95% bootstrap interval")
+        else:
+            ax.set_xlabel("Plackett-Luce skill μ (openskill), μ ± 1.96σ")
+        ax.grid(axis="x", color="#e6e6e6", lw=0.8)
+        ax.set_axisbelow(True)
+        ax.set_title(title or f"Rating ladder{f' ({k} players)' if k else ''}", loc="left")
+    return fig
+
+
+# ---- seats ---------------------------------------------------------------------------------------
+
+def plot_seat_advantage(table: pd.DataFrame, title: str | None = None) -> Figure:
+    """Win rate by seat for each player count (:func:`~glory_ai.analysis.tables.seat_advantage`)
+    with 95% intervals; the dashed segments mark the equal share."""
+    flat = table.reset_index()
+    counts = sorted(int(k) for k in flat["num_players"].unique())
+    with _style():
+        fig = _figure(3.6)
+        ax = fig.add_subplot()
+        width = 0.16
+        x0 = 0.0
+        centres = []
+        for k in counts:
+            part = flat[flat["num_players"] == k].sort_values("seat")
+            xs = x0 + width * (np.arange(len(part)) - (len(part) - 1) / 2)
+            rate = part["win_rate"].to_numpy(float)
+            seats = part["seat"].to_numpy(int)
+            ax.bar(xs, rate, width=width * 0.92, color=[SEAT_COLORS[s % 5] for s in seats])
+            ax.errorbar(xs, rate, yerr=_errors(rate, part["win_low"].to_numpy(float),
+                                               part["win_high"].to_numpy(float)),
+                        fmt="none", ecolor="#222222", capsize=3, lw=1)
+            ax.hlines(1.0 / k, xs[0] - width / 2, xs[-1] + width / 2, colors="#333333", lw=1.1,
+                      linestyles="--")
+            centres.append(x0)
+            x0 += width * (k + 1.6)
+        ax.set_xticks(centres, [f"{k} players" for k in counts])
+        ax.set_ylim(0, min(1.0, max(0.6, float(flat["win_high"].max()) + 0.05)))
+        _pct(ax, "y")
+        ax.set_ylabel("win rate, 95% Wilson interval")
+        handles = [Patch(color=SEAT_COLORS[s], label=f"P{s + 1}")
+                   for s in range(max(counts))]
+        ax.legend(handles=handles, ncols=len(handles), loc="upper right")
+        ax.set_title(title or "Win rate by seat (P1 leads the first turn); dashed: equal share",
+                     loc="left")
+    return fig
+
+
+# ---- buildings --------------------------------------------------------------------------------
+
+def plot_building_strength(table: pd.DataFrame, title: str | None = None) -> Figure:
+    """Forest plot of :func:`~glory_ai.analysis.tables.building_strength`: each building's
+    adjusted effect of completing it on the win rate, in points, with its 95% interval;
+    strongest on top; filled: significant after Holm's correction."""
+    data = table[table["effect"].notna()].iloc[::-1]
+    names = [str(n) for n in data.index]
+    effect = data["effect"].to_numpy(float) * 100
+    low = data["effect_low"].to_numpy(float) * 100
+    high = data["effect_high"].to_numpy(float) * 100
+    sig = data["significant"].to_numpy(bool)
+    y = np.arange(len(names))
+    with _style():
+        fig = _figure(0.21 * len(names) + 1.5, 8.5)
+        ax = fig.add_subplot()
+        ax.hlines(y, low, high, color="#3b6fb6", lw=1.4)
+        ax.scatter(effect[sig], y[sig], s=26, color="#3b6fb6", zorder=3, label="significant (Holm)")
+        ax.scatter(effect[~sig], y[~sig], s=26, facecolor="white", edgecolor="#3b6fb6", zorder=3,
+                   label="not significant")
+        ax.axvline(0, color="#555555", lw=0.9, ls="--")
+        ax.set_yticks(y, names)
+        ax.set_ylim(-0.7, len(names) - 0.3)
+        ax.tick_params(axis="y", labelsize=8)
+        ax.grid(axis="x", color="#e6e6e6", lw=0.8)
+        ax.set_axisbelow(True)
+        ax.set_xlabel("effect of completing the building on the win rate (points), 95% interval")
+        ax.legend(loc="lower right")
+        ax.set_title(title or "Building strength (logistic model: spec, seat, player count held fixed)",
+                     loc="left")
+    return fig
+
+
+# ---- scoring, endings, length -----------------------------------------------------------------
+
+def plot_vp_breakdown(table: pd.DataFrame, title: str | None = None) -> Figure:
+    """Stacked bars of the mean VP per component for each spec
+    (:func:`~glory_ai.analysis.tables.vp_breakdown`)."""
+    flat = table.reset_index()
+    group_cols = [c for c in table.index.names if c != "spec"]
+    labels = [" · ".join([*(_group_label(c, row[c]) for c in group_cols), str(row["spec"])])
+              for _, row in flat.iterrows()]
+    components = [c for c in VP_COLORS if c in flat.columns]
+    with _style():
+        fig = _figure(0.42 * len(flat) + 1.5)
+        ax = fig.add_subplot()
+        y = np.arange(len(flat))[::-1]
+        left = np.zeros(len(flat))
+        for comp in components:
+            values = flat[comp].to_numpy(float)
+            ax.barh(y, values, left=left, color=VP_COLORS[comp], height=0.64, label=VP_LABELS[comp])
+            left += values
+        for yi, total in zip(y, flat["total"].to_numpy(float), strict=True):
+            ax.text(total + 0.3, yi, f"{total:.1f}", va="center", fontsize=8.5)
+        ax.set_yticks(y, labels)
+        ax.set_xlim(0, float(left.max()) * 1.12 + 1)
+        ax.set_xlabel("mean VP per game")
+        ax.legend(ncols=len(components), loc="lower center", bbox_to_anchor=(0.5, 1.0))
+        fig.suptitle(title or "How players score: mean VP by component", x=0.01, ha="left",
+                     fontsize=11)
+    return fig
+
+
+def plot_end_conditions(table: pd.DataFrame, title: str | None = None) -> Figure:
+    """100% stacked bars of how games end (:func:`~glory_ai.analysis.tables.end_conditions`),
+    one bar per group (all games, or per player count / rule variant)."""
+    flat = table.reset_index()
+    group_cols = [c for c in table.index.names if c != "end_reason"]
+    if group_cols:
+        groups = list(flat.groupby(group_cols, sort=True))
+        labels = [", ".join(_group_label(c, v) for c, v in
+                            zip(group_cols, k if isinstance(k, tuple) else (k,), strict=True))
+                  for k, _ in groups]
+    else:
+        groups = [("all", flat)]
+        labels = ["all games"]
+    reasons = list(dict.fromkeys(flat["end_reason"].astype(str)))
+    with _style():
+        fig = _figure(0.5 * len(groups) + 1.6)
+        ax = fig.add_subplot()
+        y = np.arange(len(groups))[::-1]
+        left = np.zeros(len(groups))
+        for reason in reasons:
+            share = np.array([float(g.loc[g["end_reason"].astype(str) == reason, "share"].sum())
+                              for _, g in groups])
+            ax.barh(y, share, left=left, height=0.6, color=END_COLORS.get(reason, "#bbbbbb"),
+                    label=END_LABELS.get(reason, reason))
+            for yi, lo, s in zip(y, left, share, strict=True):
+                if s >= 0.07:
+                    ax.text(lo + s / 2, yi, f"{s:.0%}", ha="center", va="center", fontsize=8.5,
+                            color="white")
+            left += share
+        ax.set_yticks(y, labels)
+        ax.set_xlim(0, 1)
+        _pct(ax)
+        ax.set_xlabel("share of games")
+        ax.legend(ncols=len(reasons), loc="lower center", bbox_to_anchor=(0.5, 1.0))
+        fig.suptitle(title or "How games end", x=0.01, ha="left", fontsize=11)
+    return fig
+
+
+def plot_game_length(frame: pd.DataFrame, title: str | None = None) -> Figure:
+    """Histograms of turns and decisions per game, one outline per player count."""
+    per_game = frame.loc[frame["seat"] == 0, ["num_players", "turns", "decisions"]]
+    counts = sorted(int(k) for k in per_game["num_players"].unique())
+    with _style():
+        fig = _figure(3.3)
+        axes = fig.subplots(1, 2)
+        for ax, col, label in zip(axes, ("turns", "decisions"),
+                                  ("turns per game", "decisions per game"), strict=True):
+            values = per_game[col].to_numpy(float)
+            bins = np.histogram_bin_edges(values, bins=min(40, max(10, int(np.sqrt(len(values))))))
+            for k in counts:
+                part = per_game.loc[per_game["num_players"] == k, col].to_numpy(float)
+                ax.hist(part, bins=bins, histtype="stepfilled", alpha=0.25,
+                        color=COUNT_COLORS.get(k, "#777777"))
+                ax.hist(part, bins=bins, histtype="step", lw=1.4, color=COUNT_COLORS.get(k, "#777777"),
+                        label=f"{k} players" if col == "turns" else None)
+            ax.set_xlabel(label)
+            ax.set_ylabel("games")
+        fig.legend(ncols=len(counts), loc="outside upper right")
+        fig.suptitle(title or "Game length", x=0.01, ha="left", fontsize=11)
+    return fig

@@ -1,0 +1,565 @@
+"""Arena runs into one tidy pandas DataFrame: one row per game per seat.
+
+:func:`load_runs` reads run folders (``config.json`` and ``games.jsonl``, docs/arena.md) or
+bare ``games.jsonl`` files. Lines are parsed once each and the frame is built column by column
+from the parsed records (no Python loop over DataFrame rows): 100,000 games (~290,000 rows)
+load in a few seconds (``benchmarks/analysis.py``). The action lists, the bulk of every line, are cut
+out before parsing (the analysis does not replay games); ``orjson`` parses when it is
+installed, the standard library's ``json`` otherwise.
+
+Columns (docs/analysis.md):
+
+===================================  ==========================================================
+``run``                              the run's label (its folder name; made unique)
+``game``                             a game number unique over the loaded runs (0, 1, ...)
+``game_id`` ``deal`` ``pairing``     the game's place in its run's plan
+``rotation`` ``seed``
+``num_players`` ``mode``             the rules; ``variant`` is a stable text key
+``variant`` ``variant_dict``         (``petition_size=2 refill_size=5``), ``variant_dict`` the
+``rules``                            dict; ``rules`` is ``mode`` and ``variant`` together
+``seat`` ``spec``                    the seat (0 = P1, who leads the first turn) and its bot
+``win_share``                        1/k if the seat is one of k winners, else 0 (``returns``)
+``won``                              the seat is among the winners
+``score`` ``rank``                   final VP; place (1 = winners, then by VP, ties share)
+``vp_influence`` ``vp_vault``        the VP breakdown (they add up to ``score``)
+``vp_merchant_bonus`` ``vp_statue``
+``vp_wall``
+``completed`` ``n_completed``        completed buildings (a list, in the order built), their
+``n_incomplete``                     number, and the number of unfinished ones
+``completed:NAME``                   one bool column per building (the 44 of BUILDINGS)
+``end_reason`` ``turns``             how and when the game ended (per game, on every seat row)
+``decisions``
+``seat_decisions`` ``seconds``       decisions and think time of the seat (NaN if absent)
+``seconds_per_decision``
+``led:ROLE``                         turns the seat led ROLE (only when records carry
+                                     ``roles_led``; NaN for records without it)
+===================================  ==========================================================
+
+``frame.attrs["runs"]`` lists the runs read (label, path, config.json contents, games,
+record and package versions).
+"""
+from __future__ import annotations
+
+import gc
+import itertools
+import json
+import logging
+import operator
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from ..cards import CARD_NAMES, ROLES
+from . import AnalysisError
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["BUILDINGS", "COMPLETED", "LED", "VP_COLUMNS", "VP_COMPONENTS", "END_REASONS",
+           "load_runs", "games", "variant_key", "completed_columns", "led_columns"]
+
+log = logging.getLogger("glory_ai.analysis")
+
+#: the 44 buildings (every Order card type, alphabetical as in glory_ai.cards)
+BUILDINGS: tuple[str, ...] = tuple(CARD_NAMES[1:])
+#: prefix of the per-building indicator columns (``completed:Forum Romanum``)
+COMPLETED = "completed:"
+#: prefix of the roles-led columns (``led:Laborer``)
+LED = "led:"
+#: the VP components of a record's ``vp`` (they add up to its ``total``)
+VP_COMPONENTS = ("influence", "vault", "merchant_bonus", "statue", "wall")
+VP_COLUMNS = tuple(f"vp_{c}" for c in VP_COMPONENTS)
+#: the end reasons of the engine, in display order
+END_REASONS = ("deck", "sites", "catacomb", "forum", "concession")
+
+CONFIG_FILE = "config.json"
+GAMES_FILE = "games.jsonl"
+RECORD_VERSIONS = (1,)
+
+#: record fields every game must have (the timing fields, actions and roles_led are optional)
+REQUIRED = ("game_id", "deal", "pairing", "rotation", "seed", "seats", "num_players", "mode",
+            "variant", "scores", "winners", "vp", "structures", "end_reason", "turns",
+            "decisions")
+_PER_SEAT = ("seats", "scores", "vp", "structures")
+
+try:                                     # optional: about twice as fast as json
+    from orjson import loads as _loads
+except ImportError:                      # pragma: no cover - depends on the machine
+    _loads = json.loads
+
+# the lists the analysis never reads (actions and bot seeds, most of a line's bytes, and the
+# functions used), cut out of whole blocks of lines before parsing. In valid JSON
+# ``,"actions":[`` can only be a key (a quote inside a string is escaped) and the lists hold
+# integers or card names, so the first ``]`` closes them; a line the cut would damage fails
+# to parse and is then read whole.
+_CUT = re.compile(rb',"(?:actions|bot_seeds|functions_used)":\[[^\]]*\]')
+#: bytes read and parsed at a time
+BLOCK = 1 << 23
+
+
+def _fmt_value(value: Any) -> str:
+    if isinstance(value, Mapping):
+        return "{" + ",".join(f"{k}:{_fmt_value(value[k])}" for k in sorted(value)) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_fmt_value(v) for v in value) + "]"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def variant_key(variant: Mapping[str, Any]) -> str:
+    """A stable text key of a rule variant: ``key=value`` pairs sorted by key, lists in
+    brackets (``petition_size=2 refill_size=5 removed=[Bath,Sewer]``); ``default`` if empty.
+
+    >>> variant_key({"refill_size": 5, "petition_size": 2})
+    'petition_size=2 refill_size=5'
+    >>> variant_key({"removed": ["Sewer", "Bath"], "copies": {"Forum": 2}})
+    'copies={Forum:2} removed=[Sewer,Bath]'
+    """
+    if not variant:
+        return "default"
+    return " ".join(f"{k}={_fmt_value(variant[k])}" for k in sorted(variant))
+
+
+class _Run:
+    """One input: where its records are, its label and its config."""
+
+    def __init__(self, given: str | os.PathLike) -> None:
+        path = Path(given)
+        self.given = str(given)
+        if not path.exists():
+            raise AnalysisError(f"{given}: no such run folder or file")
+        if path.is_dir():
+            self.folder = path
+            self.games_path = path / GAMES_FILE
+            if not self.games_path.exists():
+                raise AnalysisError(f"{given}: no {GAMES_FILE} in this folder (not a run folder?)")
+        else:
+            self.folder = path.parent
+            self.games_path = path
+        config_path = self.folder / CONFIG_FILE
+        self.config: dict[str, Any] | None = None
+        if config_path.exists() and (path.is_dir() or path.name == GAMES_FILE):
+            try:
+                data = json.loads(config_path.read_text(encoding="utf-8"))
+            except (ValueError, UnicodeDecodeError) as exc:
+                raise AnalysisError(f"{config_path}: not valid JSON ({exc})") from None
+            if not isinstance(data, dict) or "config" not in data:
+                raise AnalysisError(f"{config_path}: not an arena run config (no 'config' key)")
+            self.config = data
+        name = self.folder.name if path.is_dir() or path.name == GAMES_FILE else path.stem
+        self.name = name or str(self.folder.resolve().name) or "run"
+        self.label = self.name
+        self.records: list[dict[str, Any]] = []
+        self.versions: list[str] = []
+        self.record_versions: list[Any] = []
+        self.dropped = 0
+
+    # ---- reading -------------------------------------------------------------------------
+
+    def read(self) -> None:
+        """Parse the file block by block (the lists the analysis skips cut out first), drop
+        repeated games, sort by (deal, pairing, rotation). Damaged input: :meth:`diagnose`."""
+        records: list[dict[str, Any]] = []
+        base = 0                                # lines before the current block
+        try:
+            with open(self.games_path, "rb") as fh:
+                rest = b""
+                while True:
+                    block = fh.read(BLOCK)
+                    if not block:
+                        break
+                    block = rest + block
+                    end = block.rfind(b"\n") + 1
+                    rest = block[end:]
+                    if end:
+                        self._parse(block[:end], base, records)
+                        base += block.count(b"\n", 0, end)
+        except OSError as exc:
+            raise AnalysisError(f"{self.games_path}: cannot read ({exc.strerror})") from None
+        if rest.strip():
+            log.warning("%s: skipping a truncated last line (%d bytes) left by an interrupted run",
+                        self.games_path, len(rest))
+        if not all(type(r) is dict for r in records):
+            self.diagnose()
+        if not records:
+            raise AnalysisError(f"{self.games_path}: the run has no games")
+        try:
+            ids = list(map(_get("game_id"), records))
+            if len(set(ids)) < len(ids):
+                seen: set[Any] = set()
+                kept = []
+                for gid, rec in zip(ids, records, strict=True):
+                    if gid not in seen:
+                        seen.add(gid)
+                        kept.append(rec)
+                self.dropped = len(records) - len(kept)
+                log.warning("%s: %d games recorded twice; keeping the first of each",
+                            self.games_path, self.dropped)
+                records = kept
+            keys = list(map(_get("deal", "pairing", "rotation"), records))
+            if not all(map(operator.le, keys, keys[1:])):
+                order = sorted(range(len(keys)), key=keys.__getitem__)
+                records = list(map(records.__getitem__, order))
+        except (KeyError, TypeError):
+            self.diagnose()
+            raise
+        self.records = records
+        self.record_versions = sorted(set(map(operator.methodcaller("get", "record_version", 1),
+                                              records)), key=str)
+        self.versions = sorted({str(v) for v in map(operator.methodcaller("get", "version"), records)
+                                if v is not None})
+        bad = [v for v in self.record_versions if v not in RECORD_VERSIONS]
+        if bad:
+            self.diagnose()
+
+    def _parse(self, block: bytes, base: int, records: list[dict[str, Any]]) -> None:
+        """Parse a block of whole lines into ``records``: all at once, or line by line if
+        that fails (blank lines skipped; a line the cut damaged read whole; a bad line an
+        AnalysisError with its number)."""
+        try:
+            records.extend(map(_loads, _CUT.sub(b"", block).split(b"\n")[:-1]))
+            return
+        except ValueError:
+            pass
+        for number, line in enumerate(block.split(b"\n")[:-1], start=base + 1):
+            if not line.strip():
+                continue
+            try:
+                rec = _loads(_CUT.sub(b"", line))
+            except ValueError:
+                try:
+                    rec = _loads(line)
+                except ValueError:
+                    raise AnalysisError(f"{self.games_path}: line {number} is not valid JSON "
+                                        "(a damaged file?)") from None
+            records.append(rec)
+
+    def diagnose(self) -> None:
+        """Read the file again line by line and raise AnalysisError naming the first line
+        that is not a well-formed game record (the slow path, only for damaged input)."""
+        where = self.games_path
+        data = where.read_bytes()
+        lines = data.split(b"\n")
+        if lines and lines[-1].strip():
+            lines = lines[:-1]                          # a truncated last line: skipped
+        for number, line in enumerate(lines, start=1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+            except ValueError:
+                raise AnalysisError(f"{where}: line {number} is not valid JSON "
+                                    "(a damaged file?)") from None
+            if not isinstance(rec, dict):
+                raise AnalysisError(f"{where}: line {number} is not a game record (a JSON "
+                                    f"{type(rec).__name__}, not an object)")
+            missing = [k for k in REQUIRED if k not in rec]
+            if missing:
+                raise AnalysisError(f"{where}: line {number} is not a game record: no "
+                                    + ", ".join(missing))
+            _check(rec, where, number)
+
+    def manifest(self) -> dict[str, Any]:
+        return {
+            "label": self.label, "path": self.given, "games_file": str(self.games_path),
+            "config": self.config, "games": len(self.records),
+            "record_versions": self.record_versions, "versions": self.versions,
+            "duplicates_dropped": self.dropped,
+        }
+
+
+_get = operator.itemgetter
+
+
+def _check(rec: dict[str, Any], where: Path, number: int) -> None:
+    """One record's fields: types, a player count from 2 to 5 and one entry per seat."""
+    gid = rec["game_id"]
+    at = f"{where}: line {number} (game {gid})"
+    version = rec.get("record_version", 1)
+    if version not in RECORD_VERSIONS:
+        raise AnalysisError(f"{at} has record_version {version!r}; this analysis reads "
+                            f"{list(RECORD_VERSIONS)}")
+    n = rec["num_players"]
+    if type(n) is not int or not 2 <= n <= 5:
+        raise AnalysisError(f"{at}: num_players is {n!r}, expected 2 to 5")
+    for key in ("deal", "pairing", "rotation", "seed", "turns", "decisions"):
+        if type(rec[key]) is not int or rec[key] < 0:
+            raise AnalysisError(f"{at}: {key} must be a non-negative integer, got {rec[key]!r:.80}")
+    for key in _PER_SEAT:
+        value = rec[key]
+        if type(value) is not list or len(value) != n:
+            raise AnalysisError(f"{at}: {key} must list one entry per seat ({n}), "
+                                f"got {value!r:.80}")
+    if not all(isinstance(s, str) for s in rec["seats"]):
+        raise AnalysisError(f"{at}: seats must be bot specs (strings), got {rec['seats']!r:.80}")
+    if not all(type(s) in (int, float) for s in rec["scores"]):
+        raise AnalysisError(f"{at}: scores must be numbers, got {rec['scores']!r:.80}")
+    winners = rec["winners"]
+    if type(winners) is not list or any(type(w) is not int or not 0 <= w < n for w in winners):
+        raise AnalysisError(f"{at}: winners must be seat numbers below {n}, got {winners!r:.80}")
+    if type(rec["variant"]) is not dict:
+        raise AnalysisError(f"{at}: variant must be an object, got {rec['variant']!r:.80}")
+    for v in rec["vp"]:
+        if type(v) is not dict or not all(type(v.get(c, 0)) in (int, float) for c in VP_COMPONENTS):
+            raise AnalysisError(f"{at}: vp must hold one score breakdown per seat, got {v!r:.80}")
+    for st in rec["structures"]:
+        if (type(st) is not dict or type(st.get("complete")) is not list
+                or type(st.get("incomplete")) is not list
+                or not all(isinstance(b, str) for b in st["complete"])):
+            raise AnalysisError(f"{at}: structures must be {{complete, incomplete}} lists of "
+                                f"building names per seat, got {st!r:.80}")
+    for key in ("seat_decisions", "seconds", "seconds_per_decision"):
+        if key in rec and (type(rec[key]) is not list or len(rec[key]) != n):
+            raise AnalysisError(f"{at}: {key} must list one number per seat, got {rec[key]!r:.80}")
+    led = rec.get("roles_led")
+    if led is not None and (type(led) is not list or len(led) != n
+                            or not all(type(d) is dict for d in led)):
+        raise AnalysisError(f"{at}: roles_led must hold one dict (role -> turns) per seat, "
+                            f"got {led!r:.80}")
+
+
+def _labels(runs: Sequence[_Run]) -> None:
+    """Unique labels: the folder name, with parent folders added while names collide."""
+    depth = 1
+    while True:
+        labels = []
+        for run in runs:
+            parts = Path(os.path.abspath(run.games_path if run.games_path.name != GAMES_FILE
+                                         else run.folder)).parts
+            if run.games_path.name != GAMES_FILE:
+                parts = (*parts[:-1], run.name)
+            labels.append("/".join(parts[-depth:]))
+        if len(set(labels)) == len(labels) or depth > 50:
+            break
+        depth += 1
+    for run, label in zip(runs, labels, strict=True):
+        run.label = label
+
+
+def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> pd.DataFrame:
+    """Read one or more runs (folders holding ``games.jsonl``, or ``games.jsonl`` files)
+    into one DataFrame, one row per game per seat; see the module docstring for the
+    columns. Games are in input order, each run's sorted by (deal, pairing, rotation), and
+    the seats of a game in order.
+
+    Raises :class:`AnalysisError` naming the file for a missing folder or file, a run
+    without games, a line that is not a game record (with its line number) or the same run
+    given twice. A truncated last line (a run killed mid-write) is skipped with a warning,
+    as the arena does; a game recorded twice keeps its first record."""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    runs = [_Run(p) for p in paths]
+    if not runs:
+        raise AnalysisError("no runs given")
+    seen: dict[Path, str] = {}
+    for run in runs:
+        key = run.games_path.resolve()
+        if key in seen:
+            raise AnalysisError(f"{run.given}: the same run is given twice (as {seen[key]} too)")
+        seen[key] = run.given
+    _labels(runs)
+    enabled = gc.isenabled()
+    gc.disable()          # millions of small objects: a collection mid-way costs seconds
+    try:
+        for run in runs:
+            run.read()
+        try:
+            frame = _build(runs)
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError) as exc:
+            if isinstance(exc, AnalysisError):
+                raise
+            for run in runs:
+                run.diagnose()
+            raise AnalysisError(f"{', '.join(str(r.games_path) for r in runs)}: cannot read "
+                                f"the records ({type(exc).__name__}: {exc})") from None
+        manifests = [run.manifest() for run in runs]
+        for run in runs:
+            run.records = []          # freed while the collector is off: no scan
+    finally:
+        if enabled:
+            gc.enable()
+    frame.attrs["runs"] = manifests
+    return frame
+
+
+def _build(runs: Sequence[_Run]) -> pd.DataFrame:
+    """The frame, column by column: C-level iteration over the records (map, itemgetter,
+    chain, fromiter) and numpy; a record of the wrong shape raises (see load_runs)."""
+    import pandas as pd
+
+    recs: list[dict[str, Any]] = [r for run in runs for r in run.records]
+    g = len(recs)
+    chain = itertools.chain.from_iterable
+    run_of_game = np.repeat(np.arange(len(runs)), [len(run.records) for run in runs])
+    nplayers = np.fromiter(map(_get("num_players"), recs), dtype=np.int64, count=g)
+    if ((nplayers < 2) | (nplayers > 5)).any():
+        raise ValueError("num_players out of range")
+    for key in _PER_SEAT:
+        if not np.array_equal(np.fromiter(map(len, map(_get(key), recs)), np.int64, g), nplayers):
+            raise ValueError(f"{key}: not one entry per seat")
+    n = int(nplayers.sum())
+    game_of_row = np.repeat(np.arange(g), nplayers)
+    offsets = np.zeros(g, dtype=np.int64)
+    np.cumsum(nplayers[:-1], out=offsets[1:])
+    seat = np.arange(n) - np.repeat(offsets, nplayers)
+
+    def per_game(key: str, dtype: Any) -> np.ndarray:
+        return np.fromiter(map(_get(key), recs), dtype=dtype, count=g)[game_of_row]
+
+    def per_seat(key: str, dtype: Any) -> np.ndarray:
+        return np.fromiter(chain(map(_get(key), recs)), dtype=dtype, count=n)
+
+    def game_categorical(values: Iterable[Any], sort: bool = True
+                         ) -> tuple[pd.Categorical, np.ndarray, pd.Index]:
+        codes, uniques = pd.factorize(np.fromiter(values, dtype=object, count=g), sort=sort)
+        return pd.Categorical.from_codes(codes[game_of_row], categories=uniques), codes, uniques
+
+    cols: dict[str, Any] = {}
+    cols["run"] = pd.Categorical.from_codes(run_of_game[game_of_row],
+                                            categories=[run.label for run in runs])
+    cols["game"] = game_of_row
+    cols["game_id"] = game_categorical(map(str, map(_get("game_id"), recs)), sort=False)[0]
+    cols["deal"] = per_game("deal", np.int64)
+    cols["pairing"] = per_game("pairing", np.int64)
+    cols["rotation"] = per_game("rotation", np.int64)
+    cols["seed"] = per_game("seed", np.uint64)
+    cols["num_players"] = nplayers[game_of_row]
+    cols["mode"], mode_codes, modes = game_categorical(map(str, map(_get("mode"), recs)))
+
+    # variants: repr() finds the distinct ones; one key and one shared dict for each
+    variants = list(map(_get("variant"), recs))
+    rep_codes, reps = pd.factorize(np.fromiter(map(repr, variants), dtype=object, count=g))
+    firsts = np.full(len(reps), -1)
+    firsts[rep_codes[::-1]] = np.arange(g)[::-1]          # first game of each variant
+    distinct = [variants[i] for i in firsts]
+    if not all(type(v) is dict for v in distinct):
+        raise ValueError("variant is not an object")
+    keys = [variant_key(v) for v in distinct]
+    key_codes, key_names = pd.factorize(np.asarray(keys, dtype=object)[rep_codes], sort=True)
+    cols["variant"] = pd.Categorical.from_codes(key_codes[game_of_row], categories=key_names)
+    shared = {k: v for k, v in zip(keys, distinct, strict=True)}
+    dicts = np.empty(len(key_names), dtype=object)
+    for i, k in enumerate(key_names):
+        dicts[i] = shared[k]
+    cols["variant_dict"] = dicts[key_codes][game_of_row]
+    rule_codes, rule_names = pd.factorize(
+        np.char.add(np.char.add(np.asarray(modes, dtype=str)[mode_codes], " "),
+                    np.asarray(key_names, dtype=str)[key_codes]), sort=True)
+    cols["rules"] = pd.Categorical.from_codes(rule_codes[game_of_row], categories=rule_names)
+
+    cols["seat"] = seat
+    cols["spec"] = pd.Categorical(np.fromiter(chain(map(_get("seats"), recs)), dtype=object,
+                                              count=n))
+    winners = list(map(_get("winners"), recs))
+    winners_count = np.fromiter(map(len, winners), dtype=np.int64, count=g)
+    winners_flat = np.fromiter(chain(winners), dtype=np.int64, count=int(winners_count.sum()))
+    if ((winners_flat < 0) | (winners_flat >= np.repeat(nplayers, winners_count))).any():
+        raise ValueError("a winner is not a seat of the game")
+    won = np.zeros(n, dtype=bool)
+    won[np.repeat(offsets, winners_count) + winners_flat] = True
+    cols["win_share"] = np.where(won, 1.0 / np.maximum(winners_count, 1)[game_of_row], 0.0)
+    cols["won"] = won
+    score = per_seat("scores", np.int64) if _all_int(recs, "scores") else per_seat("scores", np.float64)
+    cols["score"] = score
+    cols["rank"] = np.zeros(n, dtype=np.int64)          # filled below
+    vps = list(chain(map(_get("vp"), recs)))
+    for comp, col in zip(VP_COMPONENTS, VP_COLUMNS, strict=True):
+        try:
+            cols[col] = np.fromiter(map(_get(comp), vps), dtype=np.int64, count=n)
+        except KeyError:                  # a component missing from older records: 0
+            cols[col] = np.fromiter((v.get(comp, 0) for v in vps), dtype=np.int64, count=n)
+
+    # structures: the completed lists and one indicator column per building
+    structures = list(chain(map(_get("structures"), recs)))
+    complete = list(map(_get("complete"), structures))
+    if not all(type(c) is list for c in complete):
+        raise ValueError("structures: complete is not a list")
+    incomplete = np.fromiter(map(len, map(_get("incomplete"), structures)), dtype=np.int64, count=n)
+    lengths = np.fromiter(map(len, complete), dtype=np.int64, count=n)
+    names = list(chain(complete))
+    index = {b: i for i, b in enumerate(BUILDINGS)}
+    buildings = list(BUILDINGS)
+    try:
+        codes = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
+    except KeyError:                 # names from another card set: extra columns, sorted
+        extra = set(names) - set(index)
+        if not all(isinstance(name, str) for name in extra):
+            raise ValueError("structures: a building name is not a string") from None
+        for name in sorted(extra):
+            index[name] = len(buildings)
+            buildings.append(name)
+        codes = np.fromiter(map(index.__getitem__, names), dtype=np.int64, count=len(names))
+    matrix = np.zeros((n, len(buildings)), dtype=bool)
+    matrix[np.repeat(np.arange(n), lengths), codes] = True
+    cols["completed"] = np.fromiter(complete, dtype=object, count=n)
+    cols["n_completed"] = lengths
+    cols["n_incomplete"] = incomplete
+    for i, name in enumerate(buildings):
+        cols[COMPLETED + str(name)] = matrix[:, i]
+
+    cols["end_reason"] = game_categorical(map(str, map(_get("end_reason"), recs)))[0]
+    cols["turns"] = per_game("turns", np.int64)
+    cols["decisions"] = per_game("decisions", np.int64)
+    has = operator.contains
+    for key, dtype in (("seat_decisions", np.int64), ("seconds", np.float64),
+                       ("seconds_per_decision", np.float64)):
+        if all(map(has, recs, itertools.repeat(key))):
+            cols[key] = per_seat(key, dtype)
+        else:
+            cols[key] = np.fromiter(chain(r.get(key) or [np.nan] * r["num_players"] for r in recs),
+                                    dtype=np.float64, count=n)
+
+    # roles_led (optional): a dict per seat, role -> turns led; NaN for records without it
+    present = np.fromiter(map(has, recs, itertools.repeat("roles_led")), dtype=bool, count=g)
+    if present.any():
+        if present.all():
+            led = list(chain(map(_get("roles_led"), recs)))
+        else:
+            led = list(chain(r.get("roles_led") or [{}] * r["num_players"] for r in recs))
+        if len(led) != n or not all(type(d) is dict for d in led):
+            raise ValueError("roles_led is not one dict per seat")
+        roles = list(ROLES) + sorted(set().union(*led) - set(ROLES))
+        for role in roles:
+            values = np.fromiter(map(operator.methodcaller("get", role, 0), led),
+                                 dtype=np.float64, count=n)
+            values[~present[game_of_row]] = np.nan
+            cols[LED + role] = values
+
+    frame = pd.DataFrame(cols)
+    # place: winners first, then by VP; equal keys share the better place
+    key = pd.Series(np.where(won, 1e9, 0.0) + score)
+    frame["rank"] = key.groupby(game_of_row).rank(method="min", ascending=False).to_numpy(np.int64)
+    return frame
+
+
+def _all_int(recs: list[dict[str, Any]], key: str) -> bool:
+    """Are the values of a per-seat key all integers (VP are; a hand-made record may not)?"""
+    return all(type(x) is int for x in itertools.chain.from_iterable(map(_get(key), recs)))
+
+
+def completed_columns(frame: pd.DataFrame) -> list[str]:
+    """The per-building indicator columns of a frame, in order."""
+    return [c for c in frame.columns if isinstance(c, str) and c.startswith(COMPLETED)]
+
+
+def led_columns(frame: pd.DataFrame) -> list[str]:
+    """The roles-led columns of a frame (none if its records carried no ``roles_led``)."""
+    return [c for c in frame.columns if isinstance(c, str) and c.startswith(LED)]
+
+
+_GAME_COLUMNS = ("run", "game", "game_id", "deal", "pairing", "rotation", "seed", "num_players",
+                 "mode", "variant", "variant_dict", "rules", "end_reason", "turns", "decisions")
+
+
+def games(frame: pd.DataFrame) -> pd.DataFrame:
+    """One row per game (the per-game columns, plus ``specs``: the line-up as text and
+    ``winners``: the number of winners), indexed by ``game``."""
+    first = frame.loc[frame["seat"] == 0, [c for c in _GAME_COLUMNS if c in frame.columns]]
+    out = first.set_index("game")
+    out["winners"] = frame.groupby("game", sort=True)["won"].sum().reindex(out.index)
+    return out

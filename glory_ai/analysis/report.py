@@ -1,0 +1,832 @@
+"""The report: one self-contained HTML page (tables, figures inline as PNG, a plain-language
+summary generated from the numbers, the run manifest) and ``summary.csv``.
+
+:func:`write_report` writes ``report.html``, ``summary.csv`` (the win-rate table: one row
+per player count and spec, with the rating of the spec when it has one) and the figures as
+PNG and SVG under ``figures/``; :func:`findings` gives the summary sentences alone. The same
+runs give the same files, byte for byte (no dates in them).
+"""
+from __future__ import annotations
+
+import base64
+import html
+import json
+import os
+import platform
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats as sps
+
+from .. import __version__
+from . import AnalysisError
+from . import figures as F
+from . import tables as T
+from .load import load_runs
+
+__all__ = ["REPORT_FILE", "SUMMARY_FILE", "FIGURES_DIR", "Report", "build_report", "findings",
+           "write_report", "write_report_full", "summary_table"]
+
+REPORT_FILE = "report.html"
+SUMMARY_FILE = "summary.csv"
+FIGURES_DIR = "figures"
+#: significance level of the statements in the summary
+ALPHA = 0.05
+#: the summary names the strongest and weakest buildings among those completed (and not
+#: completed) at least this many times, when there are two or more such buildings
+MIN_COMPLETED = 30
+
+
+# ---- number formats --------------------------------------------------------------------------
+
+def _pct(x: float, digits: int = 1) -> str:
+    return "–" if x is None or not np.isfinite(x) else f"{100 * x:.{digits}f}%"
+
+
+def _pm(rate: float, low: float, high: float) -> str:
+    """``54.2% ± 2.9%``: the rate and half the width of its interval."""
+    return f"{_pct(rate)} ± {100 * (high - low) / 2:.1f}%"
+
+
+def _ci(low: float, high: float, scale: float = 100, digits: int = 1, sign: bool = False) -> str:
+    if not (np.isfinite(low) and np.isfinite(high)):
+        return "–"
+    f = f"{{:{'+' if sign else ''}.{digits}f}}"
+    return f"[{f.format(scale * low)}, {f.format(scale * high)}]"
+
+
+def _num(x: float, digits: int = 1, sign: bool = False) -> str:
+    if x is None or not np.isfinite(x):
+        return "–"
+    return f"{x:{'+' if sign else ''},.{digits}f}"
+
+
+def _p(p: float) -> str:
+    if p is None or not np.isfinite(p):
+        return "–"
+    if p < 0.001:
+        return "< 0.001"
+    return f"{p:.3f}" if p < 0.1 else f"{p:.2f}"
+
+
+def _p_text(p: float) -> str:
+    s = _p(p)
+    return f"p {s}" if s.startswith("<") else f"p = {s}"
+
+
+def _count(n: float) -> str:
+    return f"{int(n):,}"
+
+
+def _seat(s: int) -> str:
+    return f"P{int(s) + 1}"
+
+
+# ---- the report's content -------------------------------------------------------------------
+
+@dataclass
+class Report:
+    """Everything the page shows: the frame, its tables, figures and summary sentences."""
+
+    frame: pd.DataFrame
+    runs: list[dict[str, Any]]
+    counts: list[int]
+    colors: dict[str, str]
+    tables: dict[str, Any] = field(default_factory=dict)
+    figures: dict[str, Any] = field(default_factory=dict)      # name -> matplotlib Figure
+    notes: dict[str, str] = field(default_factory=dict)
+    sentences: list[str] = field(default_factory=list)
+
+
+def build_report(frame: pd.DataFrame, figures: bool = True) -> Report:
+    """Compute every table, figure (unless ``figures`` is false) and summary sentence of the
+    report for a frame of :func:`~glory_ai.analysis.load.load_runs`."""
+    if frame.empty:
+        raise AnalysisError("no games to report on")
+    counts = sorted(int(k) for k in frame["num_players"].unique())
+    report = Report(frame=frame, runs=list(frame.attrs.get("runs", [])), counts=counts,
+                    colors=F.spec_colors([str(s) for s in frame["spec"].unique()]))
+    t = report.tables
+    t["win_rates"] = T.win_rates(frame, by="num_players")
+    if len(counts) > 1:
+        t["win_rates_all"] = T.win_rates(frame)
+    t["win_rates_seat"] = T.win_rates(frame, by=["num_players", "seat"])
+    for k in counts:
+        rated = T.ratings(frame, num_players=k)
+        if rated.attrs.get("method"):
+            t[f"ratings_{k}"] = rated
+        matrix = T.win_matrix(frame, num_players=k)
+        if len(matrix) >= 2:
+            t[f"matrix_{k}"] = matrix
+    t["seat"] = T.seat_advantage(frame)
+    t["seat_tests"] = T.seat_tests(frame)
+    t["buildings"] = T.building_strength(frame)
+    vp_by = "num_players" if len(counts) > 1 else None
+    t["vp"] = T.vp_breakdown(frame, by=vp_by)
+    end_by = ["num_players"] + (["rules"] if frame["rules"].nunique() > 1 else [])
+    t["end"] = T.end_conditions(frame, by=end_by)
+    t["length"] = T.game_length(frame, by=end_by)
+    if any(c.startswith("led:") for c in frame.columns):
+        try:
+            t["roles"] = T.roles_led(frame, by=vp_by)
+        except AnalysisError as exc:
+            report.notes["roles"] = str(exc)
+    if frame["rules"].nunique() > 1:
+        sub, scope = _comparable(frame)
+        if sub is None:
+            report.notes["variants"] = scope
+        else:
+            t["variants"] = T.compare_variants(sub, by="rules")
+            if scope:
+                report.notes["variants_scope"] = scope
+    t["summary"] = summary_table(frame, t)
+    report.sentences = _findings(report)
+    if figures:
+        _figures(report)
+    return report
+
+
+def _figures(report: Report) -> None:
+    t, counts, frame = report.tables, report.counts, report.frame
+    f = report.figures
+    f["win_rates"] = F.plot_win_rates(t["win_rates"] if len(counts) > 1
+                                      else t["win_rates"].droplevel("num_players"), report.colors)
+    for k in counts:
+        if f"ratings_{k}" in t:
+            f[f"ratings_{k}"] = F.plot_ratings(t[f"ratings_{k}"], report.colors)
+        if f"matrix_{k}" in t:
+            f[f"matrix_{k}"] = F.plot_win_matrix(t[f"matrix_{k}"])
+    f["seat"] = F.plot_seat_advantage(t["seat"])
+    if t["buildings"]["effect"].notna().any():
+        f["buildings"] = F.plot_building_strength(t["buildings"])
+    f["vp"] = F.plot_vp_breakdown(t["vp"])
+    f["end"] = F.plot_end_conditions(t["end"])
+    f["length"] = F.plot_game_length(frame)
+
+
+def _comparable(frame: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
+    """The games on which the rule variants can be compared: those whose line-up (player
+    count and specs) is played under every variant, so that a difference between variants is
+    not one between opponents or player counts. Returns (games or None, a note on the scope
+    or why there is nothing to compare)."""
+    per_game = frame[frame["seat"] == 0]
+    codes = frame["spec"].cat.codes.to_numpy().astype(np.int64)
+    base = int(codes.max()) + 2
+    lineup = np.zeros(len(per_game), dtype=np.int64)
+    for k in sorted(int(x) for x in per_game["num_players"].unique()):
+        rows = (frame["num_players"] == k).to_numpy()
+        spec = np.sort(codes[rows].reshape(-1, k), axis=1)
+        key = np.full(len(spec), k, dtype=np.int64)
+        for i in range(k):
+            key = key * base + spec[:, i] + 1
+        lineup[(per_game["num_players"] == k).to_numpy()] = key
+    games = pd.DataFrame({"game": per_game["game"].to_numpy(), "lineup": lineup,
+                          "rules": per_game["rules"].astype(str).to_numpy()})
+    n_rules = games["rules"].nunique()
+    shared = games.groupby("lineup")["rules"].nunique()
+    common = set(shared.index[shared == n_rules])
+    keep = games.loc[games["lineup"].isin(common), "game"]
+    if keep.empty:
+        return None, ("no line-up of strategies and player count is played under every rule "
+                      "variant, so the variants are not compared")
+    if len(keep) == len(games):
+        return frame, ""
+    return (frame[frame["game"].isin(keep)],
+            f"compared on the {len(keep):,} games whose line-up (strategies and player count) "
+            f"is played under every variant, out of {len(games):,}")
+
+
+def summary_table(frame: pd.DataFrame, tables: dict[str, Any] | None = None) -> pd.DataFrame:
+    """The win-rate table of ``summary.csv``: one row per player count and spec (columns
+    ``num_players``, ``spec``, ``games``, ``wins``, ``win_rate``, ``win_low``, ``win_high``,
+    ``expected``, ``mean_score``, ``mean_rank``, ``rating``, ``rating_low``,
+    ``rating_high``, ``rating_method``)."""
+    tables = tables or {}
+    wr = tables.get("win_rates")
+    if wr is None:
+        wr = T.win_rates(frame, by="num_players")
+    out = wr.reset_index()
+    out["rating"] = np.nan
+    out["rating_low"] = np.nan
+    out["rating_high"] = np.nan
+    out["rating_method"] = ""
+    for k in sorted(int(x) for x in out["num_players"].unique()):
+        rated = tables.get(f"ratings_{k}")
+        if rated is None and not tables:
+            rated = T.ratings(frame, num_players=k)
+        if rated is None or not rated.attrs.get("method"):
+            continue
+        for spec, row in rated.iterrows():
+            mask = (out["num_players"] == k) & (out["spec"].astype(str) == str(spec))
+            out.loc[mask, ["rating", "rating_low", "rating_high"]] = \
+                [row["rating"], row["low"], row["high"]]
+            out.loc[mask, "rating_method"] = rated.attrs["method"]
+    out["spec"] = out["spec"].astype(str)
+    return out
+
+
+# ---- summary sentences -------------------------------------------------------------------------
+
+def findings(runs_or_frame: pd.DataFrame | Iterable[str | os.PathLike] | str | os.PathLike) -> list[str]:
+    """The plain-language summary of the report: a list of sentences, each backed by the
+    numbers of a table and saying when a difference is not significant (at 5%)."""
+    frame = runs_or_frame if isinstance(runs_or_frame, pd.DataFrame) else load_runs(runs_or_frame)
+    return build_report(frame, figures=False).sentences
+
+
+def _findings(report: Report) -> list[str]:
+    t = report.tables
+    frame = report.frame
+    out: list[str] = []
+    many = len(report.counts) > 1
+    # strategies
+    for k in report.counts:
+        wr = t["win_rates"].xs(k, level="num_players")
+        where = f"in {k}-player games" if many else ""
+        if len(wr) < 2:
+            if len(wr) == 1:
+                out.append(f"Only {wr.index[0]} plays{' ' + where if where else ''}: "
+                           "there is no strategy to compare it with.")
+            continue
+        best, second = wr.index[0], wr.index[1]
+        b, s = wr.loc[best], wr.loc[second]
+        text = (f"{str(best)} has the highest win rate{' ' + where if where else ''}: "
+                f"{_pm(b['win_rate'], b['win_low'], b['win_high'])} of {_count(b['games'])} games "
+                f"(equal share {_pct(b['expected'], 0)}), ahead of {second} "
+                f"({_pm(s['win_rate'], s['win_low'], s['win_high'])})")
+        matrix = t.get(f"matrix_{k}")
+        verdict = ""
+        if matrix is not None and str(best) in matrix.index and str(second) in matrix.columns:
+            i, j = list(matrix.index).index(str(best)), list(matrix.columns).index(str(second))
+            n = matrix.attrs["games"][i][j]
+            score = matrix.iloc[i, j]
+            if n and np.isfinite(score):
+                p = float(sps.binomtest(int(round(score * n)), int(n), 0.5).pvalue)
+                verdict = (f"; against each other in {_count(n)} games it scores {_pct(score)}, "
+                           + ("a significant edge" if p < ALPHA and score > 0.5
+                              else "not a significant difference")
+                           + f" (binomial test, {_p_text(p)})")
+        if not verdict:
+            table = np.array([[b["wins"], b["games"] - b["wins"]], [s["wins"], s["games"] - s["wins"]]])
+            p = float(sps.chi2_contingency(table, correction=False).pvalue)
+            verdict = ("; the difference is " + ("significant" if p < ALPHA else "not significant")
+                       + f" (chi-square test, {_p_text(p)})")
+        out.append(text + verdict + ".")
+        worst = wr.index[-1]
+        w = wr.loc[worst]
+        if len(wr) > 2:
+            out.append(f"{worst} is the weakest{' ' + where if where else ''}: "
+                       f"{_pm(w['win_rate'], w['win_low'], w['win_high'])}.")
+    # seats
+    seat, tests = t["seat"], t["seat_tests"]
+    for k in report.counts:
+        rows = seat.xs(k, level="num_players")
+        test = tests.loc[k]
+        if k == 2:
+            r = rows.loc[0]
+            text = (f"P1 wins {_pm(r['win_rate'], r['win_low'], r['win_high'])} of 2-player games "
+                    f"(equal share 50%)")
+        else:
+            rates = ", ".join(_pct(x, 0) for x in rows["win_rate"])
+            text = (f"In {k}-player games the seats win {rates} (P1 to P{k}; equal share "
+                    f"{_pct(1 / k, 0)})")
+        p = test["p_value"]
+        name = "binomial test" if k == 2 else "chi-square test"
+        if np.isfinite(p) and p < ALPHA:
+            best = int(test["best_seat"])
+            text += (f": a significant seat advantage, for {_seat(best)} "
+                     f"({name} of equal seats, {_p_text(p)})")
+        else:
+            text += f": no significant seat advantage ({name} of equal seats, {_p_text(p)})"
+        if not test["balanced"]:
+            text += ("; the specs did not sit equally often in every seat, so seat and strategy "
+                     "effects are mixed")
+        out.append(text + ".")
+    # buildings
+    b = t["buildings"]
+    tested = b[b["effect"].notna()]
+    m = int(b.attrs.get("tested", len(tested)))
+    # the strongest and weakest among the buildings with enough completions (a building
+    # completed twice, both times by a winner, tops the ranking by chance)
+    total_rows = len(frame)
+    enough = tested[(tested["n_completed"] >= MIN_COMPLETED)
+                    & (total_rows - tested["n_completed"] >= MIN_COMPLETED)]
+    among = ""
+    if len(enough) >= 2 and len(enough) < len(tested):
+        among = f" among the {len(enough)} completed at least {MIN_COMPLETED} times"
+        tested = enough
+    held = ("holding strategy, seat, player count and rules fixed"
+            if "rules" in b.attrs.get("controls", []) else
+            "holding strategy, seat and player count fixed")
+    if len(tested) >= 1:
+        top = tested.index[0]
+        r = tested.loc[top]
+        sig = bool(r["significant"])
+        text = (f"{top} is the strongest building{among}: {_num(100 * r['effect'], 1, True)} points of "
+                f"win rate for the players who complete it "
+                f"(95% interval {_ci(r['effect_low'], r['effect_high'], sign=True)}, {held})")
+        text += (f", significant after correcting for {m} comparisons (Holm {_p_text(r['p_holm'])})"
+                 if sig else f", but not significant after correcting for {m} comparisons "
+                             f"(Holm {_p_text(r['p_holm'])})")
+        out.append(text + ".")
+        if len(tested) >= 2:
+            low = tested.index[-1]
+            r = tested.loc[low]
+            out.append(f"{low} is the weakest building: {_num(100 * r['effect'], 1, True)} points "
+                       f"(95% interval {_ci(r['effect_low'], r['effect_high'], sign=True)}"
+                       + (", significant" if r["significant"] else ", not significant")
+                       + " after the correction).")
+            positive = (tested["effect"] > 0).mean()
+            if positive > 0.75:
+                out.append(f"{positive:.0%} of the building effects are positive: completing any "
+                           "building scores influence and comes with a strong position, so "
+                           "compare buildings with each other rather than with zero.")
+        never = b.index[b["n_completed"] == 0]
+        if len(never):
+            out.append(f"{len(never)} of {len(b)} buildings were never completed "
+                       f"({', '.join(map(str, never[:6]))}{', ...' if len(never) > 6 else ''}).")
+    # scoring
+    vp = t["vp"]
+    flat = vp.reset_index()
+    top = flat.loc[flat["total"].idxmax()]
+    comps = ["influence", "vault", "merchant_bonus", "statue", "wall"]
+    main = max(comps, key=lambda c: top[c])
+    label = {"influence": "influence", "vault": "the vault", "merchant_bonus": "Merchant bonuses",
+             "statue": "the Statue", "wall": "the Wall"}[main]
+    where = f" in {int(top['num_players'])}-player games" if "num_players" in flat.columns else ""
+    out.append(f"{top['spec']} scores the most VP{where}: {_num(top['total'])} a game, "
+               f"{top[main] / top['total']:.0%} of it from {label}.")
+    # endings and length
+    end = t["end"]
+    per_count = []
+    for k in report.counts:
+        part = end.xs(k, level="num_players")
+        part = part.groupby(level="end_reason", sort=False)["games"].sum()
+        share = part / part.sum()
+        reason = share.idxmax()
+        per_count.append(f"{k}-player games end mostly "
+                         f"{_REASON_TEXT.get(str(reason), 'by ' + str(reason))} ({_pct(share.max())})")
+    out.append(("; ".join(per_count) if many else per_count[0].replace(
+        f"{report.counts[0]}-player games", "Games", 1)) + ".")
+    per_game = frame[frame["seat"] == 0]
+    lens = []
+    for k in report.counts:
+        g = per_game[per_game["num_players"] == k]
+        lens.append(f"a {k}-player game lasts {g['turns'].mean():.0f} turns on average "
+                    f"(median {g['turns'].median():.0f}) and {g['decisions'].mean():.0f} decisions")
+    sentence = "; ".join(lens) + "."
+    out.append(sentence[0].upper() + sentence[1:])
+    # variants
+    v = t.get("variants")
+    first_variant = len(out)
+    if v is not None:
+        conds = v.attrs["conditions"]
+        for (measure, item), row in v.iterrows():
+            if measure != "win rate":
+                continue
+            values = " and ".join(f"{_pct(row[c])} under {c}" for c in conds if np.isfinite(row[c]))
+            p = row["p_value"]
+            if not np.isfinite(p):
+                continue
+            out.append(f"{item} wins {values}: "
+                       + ("a significant difference" if p < ALPHA else "no significant difference")
+                       + f" (chi-square test, {_p_text(p)}).")
+        ends = v.xs("end", level="measure")
+        if len(ends) and np.isfinite(ends["p_value"].iloc[0]):
+            p = ends["p_value"].iloc[0]
+            out.append("The way games end " + ("differs significantly" if p < ALPHA
+                                               else "does not differ significantly")
+                       + f" between the rule variants (chi-square test, {_p_text(p)}).")
+        if "variants_scope" in report.notes:
+            out.insert(first_variant, "Rule variants are " + report.notes["variants_scope"] + ".")
+    elif "variants" in report.notes:
+        out.append(report.notes["variants"][0].upper() + report.notes["variants"][1:] + ".")
+    return out
+
+
+_REASON_TEXT = {"deck": "when the deck runs out", "sites": "when the sites run out",
+                "catacomb": "with a Catacomb", "forum": "with a Forum victory",
+                "concession": "by concession"}
+
+
+# ---- HTML -----------------------------------------------------------------------------------
+
+_CSS = """
+:root { --ink: #1d2430; --muted: #5b6573; --line: #d9dee5; --soft: #f4f6f9; --accent: #2f5d9e; }
+* { box-sizing: border-box; }
+body { margin: 0; color: var(--ink); background: #fff;
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
+main { max-width: 1120px; margin: 0 auto; padding: 24px 28px 60px; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 20px; margin: 36px 0 8px; padding-top: 12px; border-top: 1px solid var(--line); }
+h3 { font-size: 16px; margin: 22px 0 6px; }
+p.lead { color: var(--muted); margin: 0 0 12px; }
+p.note, p.caption { color: var(--muted); font-size: 13.5px; margin: 4px 0 10px; max-width: 900px; }
+nav { margin: 14px 0 8px; font-size: 14px; }
+nav a { color: var(--accent); text-decoration: none; margin-right: 14px; white-space: nowrap; }
+nav a:hover { text-decoration: underline; }
+.findings { background: var(--soft); border-left: 4px solid var(--accent); padding: 10px 18px 10px 8px;
+  margin: 14px 0; }
+.findings ul { margin: 4px 0; padding-left: 26px; }
+.findings li { margin: 5px 0; }
+.facts { display: flex; flex-wrap: wrap; gap: 10px; margin: 14px 0; }
+.fact { background: var(--soft); border-radius: 6px; padding: 8px 14px; min-width: 120px; }
+.fact b { display: block; font-size: 20px; }
+.fact span { color: var(--muted); font-size: 13px; }
+.scroll { overflow-x: auto; margin: 8px 0 12px; }
+table { border-collapse: collapse; font-size: 13.5px; font-variant-numeric: tabular-nums; }
+th, td { padding: 4px 9px; border-bottom: 1px solid var(--line); text-align: right; }
+td { white-space: nowrap; }
+th { background: var(--soft); font-weight: 600; border-bottom: 2px solid var(--line);
+  vertical-align: bottom; line-height: 1.25; }
+td.l, th.l { text-align: left; }
+tr.sig td { background: #eef5ec; }
+figure { margin: 10px 0 18px; }
+figure img { display: block; max-width: 100%; height: auto; }
+details { margin: 6px 0 12px; }
+summary { cursor: pointer; color: var(--accent); font-size: 14px; }
+pre { background: var(--soft); padding: 10px 12px; font-size: 12.5px; overflow-x: auto; border-radius: 4px; }
+.swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; }
+footer { margin-top: 40px; color: var(--muted); font-size: 12.5px; }
+"""
+
+
+def _e(x: Any) -> str:
+    return html.escape(str(x), quote=True)
+
+
+def _html_table(rows: Sequence[Sequence[Any]], header: Sequence[str], left: int = 1,
+                classes: Sequence[str] | None = None) -> str:
+    """A table of already formatted cells; the first ``left`` columns are left-aligned."""
+    out = ['<div class="scroll"><table><thead><tr>']
+    out += [f'<th class="l">{_e(h)}</th>' if i < left else f"<th>{_e(h)}</th>"
+            for i, h in enumerate(header)]
+    out.append("</tr></thead><tbody>")
+    for r, row in enumerate(rows):
+        cls = f' class="{classes[r]}"' if classes and classes[r] else ""
+        out.append(f"<tr{cls}>")
+        out += [f'<td class="l">{cell}</td>' if i < left else f"<td>{cell}</td>"
+                for i, cell in enumerate(row)]
+        out.append("</tr>")
+    out.append("</tbody></table></div>")
+    return "".join(out)
+
+
+def _spec_cell(spec: Any, colors: dict[str, str]) -> str:
+    color = colors.get(str(spec), "#8c8c8c")
+    return f'<span class="swatch" style="background:{color}"></span>{_e(spec)}'
+
+
+def _img(png: bytes, fig: Any, alt: str) -> str:
+    width = int(round(fig.get_size_inches()[0] * 100))
+    data = base64.b64encode(png).decode("ascii")
+    return (f'<figure><img alt="{_e(alt)}" width="{width}" '
+            f'src="data:image/png;base64,{data}"></figure>')
+
+
+def _win_rate_rows(table: pd.DataFrame, colors: dict[str, str], keys: Sequence[str]
+                   ) -> tuple[list[list[str]], list[str]]:
+    rows = []
+    for idx, r in table.iterrows():
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        cells = []
+        for name, value in zip(keys, idx, strict=True):
+            cells.append(_spec_cell(value, colors) if name == "spec" else
+                         _e(_seat(value) if name == "seat" else value))
+        cells += [_count(r["games"]), _num(r["wins"], 1), _pct(r["win_rate"]),
+                  _ci(r["win_low"], r["win_high"]), _pct(r["expected"]), _num(r["mean_score"]),
+                  _num(r["mean_rank"], 2)]
+        rows.append(cells)
+    header = [{"num_players": "players", "seat": "seat", "spec": "spec"}.get(k, k) for k in keys]
+    return rows, header + ["games", "wins", "win rate", "95% interval", "equal share",
+                           "mean VP", "mean place"]
+
+
+def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
+    t, fr = report.tables, report.frame
+    colors = report.colors
+    per_game = fr[fr["seat"] == 0]
+    parts: list[str] = []
+    add = parts.append
+    specs = sorted(str(s) for s in fr["spec"].unique())
+    descriptions = [r["config"].get("description") for r in report.runs
+                    if r.get("config") and r["config"].get("description")]
+
+    def figure(name: str, alt: str) -> None:
+        if name in figures_png:
+            add(_img(figures_png[name], report.figures[name], alt))
+
+    add(f"<h1>{_e(title)}</h1>")
+    add(f'<p class="lead">{_e("; ".join(descriptions) or ", ".join(r["label"] for r in report.runs))}</p>')
+    sections = [("summary", "Summary"), ("win-rates", "Win rates"), ("ratings", "Ratings"),
+                ("seats", "Seat advantage"), ("buildings", "Buildings"), ("scoring", "Scoring"),
+                ("endings", "Endings and length")]
+    if "roles" in t:
+        sections.append(("roles", "Roles led"))
+    if "variants" in t or "variants" in report.notes:
+        sections.append(("variants", "Rule variants"))
+    sections.append(("manifest", "Runs"))
+    add("<nav>" + "".join(f'<a href="#{a}">{_e(n)}</a>' for a, n in sections) + "</nav>")
+
+    # summary
+    add('<h2 id="summary">Summary</h2>')
+    facts = [(_count(len(per_game)), "games"), (_count(len(fr)), "seat-games"),
+             (str(len(report.runs)), "runs" if len(report.runs) != 1 else "run"),
+             (str(len(specs)), "strategies"),
+             (", ".join(map(str, report.counts)), "players per game"),
+             (str(fr["rules"].nunique()), "rule variants" if fr["rules"].nunique() != 1 else "rule variant")]
+    add('<div class="facts">' + "".join(f'<div class="fact"><b>{_e(v)}</b><span>{_e(k)}</span></div>'
+                                        for v, k in facts) + "</div>")
+    add('<div class="findings"><ul>' + "".join(f"<li>{_e(s)}</li>" for s in report.sentences)
+        + "</ul></div>")
+    add('<p class="note">Intervals are 95%. "± x%" is half the width of the Wilson interval. '
+        "A win shared by k players counts 1/k. Significant means p &lt; 0.05 (building effects: "
+        "after Holm's correction for the number of buildings tested).</p>")
+
+    # win rates
+    add('<h2 id="win-rates">Win rates</h2>')
+    add('<p class="caption">Win rate of each strategy (its share of the wins over its seat-games), '
+        "with the Wilson 95% interval; the equal share is 1/players.</p>")
+    rows, header = _win_rate_rows(t["win_rates"], colors, ["num_players", "spec"])
+    add(_html_table(rows, header, left=2))
+    figure("win_rates", "win rates per strategy")
+    if "win_rates_all" in t:
+        rows, header = _win_rate_rows(t["win_rates_all"], colors, ["spec"])
+        add("<details><summary>All player counts pooled</summary>" + _html_table(rows, header)
+            + "</details>")
+    rows, header = _win_rate_rows(t["win_rates_seat"], colors, ["num_players", "seat", "spec"])
+    add("<details><summary>By seat</summary>" + _html_table(rows, header, left=3) + "</details>")
+
+    # ratings
+    add('<h2 id="ratings">Ratings and head-to-head scores</h2>')
+    add('<p class="caption">2 players: Bradley-Terry ratings on the Elo scale (mean 0; a 100-point '
+        "gap predicts a 64% score), 95% bootstrap intervals. 3-5 players: Plackett-Luce skill μ "
+        "(openskill) with μ ± 1.96σ. The heatmap is the row's mean pairwise score against the "
+        "column (1 for finishing ahead, ½ for a tie).</p>")
+    any_rating = False
+    for k in report.counts:
+        rated = t.get(f"ratings_{k}")
+        matrix = t.get(f"matrix_{k}")
+        if rated is None and matrix is None:
+            continue
+        any_rating = True
+        add(f"<h3>{k} players</h3>")
+        if rated is not None:
+            bt = rated.attrs["method"] == "bradley_terry"
+            rows = [[_spec_cell(s, colors), _num(r["rating"], 1 if not bt else 0, bt),
+                     _ci(r["low"], r["high"], 1, 1 if not bt else 0, bt), _count(r["games"])]
+                    for s, r in rated.iterrows()]
+            add(_html_table(rows, ["spec", "Elo (BT)" if bt else "μ (PL)", "95% interval", "games"]))
+            figure(f"ratings_{k}", f"rating ladder, {k} players")
+        figure(f"matrix_{k}", f"pairwise scores, {k} players")
+    if not any_rating:
+        add('<p class="note">No game pits two different strategies against each other.</p>')
+
+    # seats
+    add('<h2 id="seats">Seat advantage</h2>')
+    add('<p class="caption">Win rate by seat (P1 leads the first turn). The test of "no seat '
+        "advantage\" uses the games with one winner: exact binomial test of P1's wins for 2 "
+        "players, chi-square goodness of fit of the wins per seat for 3-5.</p>")
+    rows = []
+    for (k, s), r in t["seat"].iterrows():
+        rows.append([_e(k), _e(_seat(s)), _count(r["games"]), _pct(r["win_rate"]),
+                     _ci(r["win_low"], r["win_high"]), _pct(r["expected"]),
+                     _num(100 * r["diff"], 1, True)])
+    add(_html_table(rows, ["players", "seat", "games", "win rate", "95% interval", "equal share",
+                           "difference (points)"], left=2))
+    rows = []
+    for k, r in t["seat_tests"].iterrows():
+        rows.append([_e(k), _count(r["games"]), _count(r["decisive"]), _e(r["test"]),
+                     _num(r["statistic"], 2 if r["test"] != "binomial" else 0), _e(r["dof"]),
+                     _p(r["p_value"]), _e(_seat(r["best_seat"])),
+                     "yes" if r["balanced"] else "no"])
+    add(_html_table(rows, ["players", "games", "one winner", "test", "statistic", "df", "p-value",
+                           "best seat", "specs balanced over seats"]))
+    figure("seat", "win rate by seat")
+
+    # buildings
+    b = t["buildings"]
+    add('<h2 id="buildings">Building strength</h2>')
+    add('<p class="caption">For each building, the win rate of the seat-games that completed it '
+        "against those that did not. <b>Effect</b>: from the logistic regression win ~ completed + "
+        "strategy + players:seat" + (" + rules" if "rules" in b.attrs.get("controls", []) else "")
+        + ", the average change in win rate (points) from completing the building, all else as "
+        "it was; p from the likelihood-ratio test, Holm-adjusted over the buildings tested "
+        "(green rows: significant). <b>Stratified</b>: the Mantel-Haenszel-weighted difference "
+        "within strategy × player-count strata. These are associations: completing buildings "
+        "scores influence, and strong positions complete more of them.</p>")
+    rows, full, classes = [], [], []
+    for name, r in b.iterrows():
+        tested = np.isfinite(r["effect"])
+        rank = str(int(r["rank"])) if tested else "–"
+        completed = f"{_count(r['n_completed'])} ({_pct(r['completion_rate'])})"
+        rates = [_pct(r["win_rate_completed"]), _pct(r["win_rate_not"])]
+        effect = [_num(100 * r["effect"], 1, True), _ci(r["effect_low"], r["effect_high"], sign=True)]
+        strat = [_num(100 * r["mh_diff"], 1, True), _ci(r["mh_low"], r["mh_high"], sign=True)]
+        rows.append([_e(name), rank, completed, *rates, *effect, _p(r["p_holm"]), *strat])
+        full.append([_e(name), rank, completed, *rates, *effect, _num(r["odds_ratio"], 2),
+                     _ci(r["log_odds_low"], r["log_odds_high"], 1, 2, True), _p(r["p_value"]),
+                     _p(r["p_holm"]), *strat, _num(100 * r["raw_diff"], 1, True)])
+        classes.append("sig" if tested and r["significant"] else "")
+    header = ["building", "rank", "completed (share)", "win rate: completed", "not",
+              "effect (points)", "95% interval", "p (Holm)", "stratified", "95% interval"]
+    full_header = ["building", "rank", "completed (share)", "win rate: completed", "not",
+                   "effect (points)", "95% interval", "odds ratio", "log-odds 95% interval", "p",
+                   "p (Holm)", "stratified", "95% interval", "raw difference"]
+    figure("buildings", "building strength forest plot")
+    tested_n = int(b["effect"].notna().sum())
+    if tested_n > 17:
+        pick = list(range(12)) + list(range(tested_n - 5, tested_n))
+        add("<h3>The 12 strongest and the 5 weakest</h3>")
+        gap = ["…"] + [""] * (len(header) - 1)
+        shown = [rows[i] for i in pick[:12]] + [gap] + [rows[i] for i in pick[12:]]
+        add(_html_table(shown, header, classes=[classes[i] for i in pick[:12]] + [""]
+                        + [classes[i] for i in pick[12:]]))
+    else:
+        add(_html_table(rows, header, classes=classes))
+    add("<details><summary>Every building, with odds ratios and raw differences</summary>"
+        + _html_table(full, full_header, classes=classes) + "</details>")
+
+    # scoring
+    add('<h2 id="scoring">How players score</h2>')
+    add('<p class="caption">Mean VP per seat-game by component: influence (from buildings and '
+        "the start), vault, Merchant bonuses, Statue and Wall.</p>")
+    vp = t["vp"]
+    keys = list(vp.index.names)
+    rows = []
+    for idx, r in vp.iterrows():
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        cells = [_spec_cell(v, colors) if name == "spec" else _e(v)
+                 for name, v in zip(keys, idx, strict=True)]
+        cells += [_count(r["games"])] + [_num(r[c]) for c in
+                                          ("influence", "vault", "merchant_bonus", "statue", "wall", "total")]
+        rows.append(cells)
+    add(_html_table(rows, [{"num_players": "players"}.get(k, k) for k in keys]
+                    + ["games", "influence", "vault", "Merchant", "Statue", "Wall", "total"],
+                    left=len(keys)))
+    figure("vp", "VP breakdown")
+
+    # endings
+    add('<h2 id="endings">Endings and game length</h2>')
+    end = t["end"]
+    keys = list(end.index.names)[:-1]
+    reasons = list(dict.fromkeys(str(r) for r in end.index.get_level_values("end_reason")))
+    rows = []
+    for idx, part in end.groupby(level=keys, sort=True):
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        part = part.droplevel(keys)
+        rows.append([_e(v) for v in idx] + [_count(part["games"].sum())]
+                    + [_pct(part.loc[r, "share"]) if r in part.index else "–" for r in reasons])
+    add(_html_table(rows, [{"num_players": "players"}.get(k, k) for k in keys] + ["games"]
+                    + [F.END_LABELS.get(r, r) for r in reasons], left=len(keys)))
+    rows = [[_e(v) for v in (idx if isinstance(idx, tuple) else (idx,))]
+            + [_count(r["games"]), _pct(r["share"]), _ci(r["low"], r["high"])]
+            for idx, r in end.iterrows()]
+    add("<details><summary>With counts and intervals</summary>"
+        + _html_table(rows, [{"num_players": "players", "end_reason": "end"}.get(k, k)
+                             for k in end.index.names] + ["games", "share", "95% interval"],
+                      left=len(keys) + 1) + "</details>")
+    figure("end", "end conditions")
+    length = t["length"]
+    keys = list(length.index.names)
+    rows = []
+    for idx, r in length.iterrows():
+        idx = idx if isinstance(idx, tuple) else (idx,)
+        cells = [_e(v) for v in idx] + [_count(r["games"])]
+        for col in ("turns", "decisions"):
+            cells += [f"{_num(r[f'{col}_mean'])} ± {_num(r[f'{col}_sd'])}",
+                      _num(r[f"{col}_median"], 0),
+                      f"{_num(r[f'{col}_min'], 0)}–{_num(r[f'{col}_max'], 0)}"]
+        rows.append(cells)
+    add(_html_table(rows, [{"num_players": "players"}.get(k, k) for k in keys]
+                    + ["games", "turns: mean ± sd", "median", "range",
+                       "decisions: mean ± sd", "median", "range"], left=len(keys)))
+    figure("length", "game length histograms")
+
+    # roles
+    if "roles" in t:
+        add('<h2 id="roles">Roles led</h2>')
+        add('<p class="caption">Mean turns per seat-game leading each role.</p>')
+        roles = t["roles"]
+        keys = list(roles.index.names)
+        rows = []
+        for idx, r in roles.iterrows():
+            idx = idx if isinstance(idx, tuple) else (idx,)
+            rows.append([_spec_cell(v, colors) if n == "spec" else _e(v)
+                         for n, v in zip(keys, idx, strict=True)]
+                        + [_count(r["games"])] + [_num(r[c], 2) for c in roles.columns[1:]])
+        add(_html_table(rows, [{"num_players": "players"}.get(k, k) for k in keys] + ["games"]
+                        + list(roles.columns[1:]), left=len(keys)))
+
+    # variants
+    if "variants" in t or "variants" in report.notes:
+        add('<h2 id="variants">Rule variants side by side</h2>')
+        if "variants" in t:
+            v = t["variants"]
+            conds = v.attrs["conditions"]
+            add('<p class="caption">The core measures under each rule variant. p: chi-square '
+                "test for rates and end conditions, Kruskal-Wallis for VP and length."
+                + (f" {_e(report.notes['variants_scope'][0].upper() + report.notes['variants_scope'][1:])}."
+                   if "variants_scope" in report.notes else "") + "</p>")
+            rows = []
+            for (measure, item), r in v.iterrows():
+                pct = measure in ("win rate", "P1 win rate", "end")
+                cells = [_e(measure), _e(item)]
+                for c in conds:
+                    cells.append(_pct(r[c]) if pct else _count(r[c]) if measure == "games"
+                                 else _num(r[c]))
+                cells.append(_p(r["p_value"]))
+                rows.append(cells)
+            add(_html_table(rows, ["measure", "", *conds, "p"], left=2))
+        else:
+            add(f'<p class="note">{_e(report.notes["variants"])}</p>')
+
+    # manifest
+    add('<h2 id="manifest">Runs</h2>')
+    rows = []
+    for r in report.runs:
+        cfg = (r.get("config") or {}).get("config", {})
+        rows.append([_e(r["label"]), _e(r["path"]), _count(r["games"]),
+                     _e(", ".join(map(str, r.get("versions") or ["?"]))),
+                     _e(", ".join(map(str, r.get("record_versions") or []))),
+                     _e(cfg.get("format", "–")), _e(cfg.get("seed", "–"))])
+    add(_html_table(rows, ["run", "path", "games", "glory_ai version", "record version",
+                           "format", "seed"], left=2))
+    for r in report.runs:
+        text = json.dumps(r["config"], indent=2) if r.get("config") else "(no config.json)"
+        add(f"<details><summary>config.json of {_e(r['label'])}</summary><pre>{_e(text)}</pre></details>")
+    versions = _versions()
+    add('<p class="note">Analysed with ' + _e(", ".join(f"{k} {v}" for k, v in versions.items()))
+        + ".</p>")
+    add("<footer>Generated by glory_ai.analysis (glory-ai report); docs/analysis.md explains "
+        "every table and model.</footer>")
+    body = "\n".join(parts)
+    return ("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+            f"<title>{_e(title)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n<main>\n"
+            f"{body}\n</main>\n</body>\n</html>\n")
+
+
+def _versions() -> dict[str, str]:
+    out = {"glory_ai": __version__, "Python": platform.python_version()}
+    for package in ("numpy", "pandas", "scipy", "matplotlib", "openskill"):
+        try:
+            out[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:   # pragma: no cover
+            out[package] = "?"
+    return out
+
+
+# ---- writing ------------------------------------------------------------------------------------
+
+def write_report(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
+                 out_dir: str | os.PathLike | None = None, *, title: str | None = None,
+                 figure_files: bool = True) -> tuple[Path, Path]:
+    """Analyse the runs and write ``report.html`` and ``summary.csv`` into ``out_dir``
+    (default: the first run folder), and the figures as PNG and SVG under
+    ``out_dir/figures/`` (unless ``figure_files`` is false). Returns (html path, csv path).
+    AnalysisError for unusable input (see :func:`~glory_ai.analysis.load.load_runs`)."""
+    html_path, csv_path, _ = write_report_full(run_dirs, out_dir, title=title,
+                                               figure_files=figure_files)
+    return html_path, csv_path
+
+
+def write_report_full(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
+                      out_dir: str | os.PathLike | None = None, *, title: str | None = None,
+                      figure_files: bool = True) -> tuple[Path, Path, Report]:
+    """:func:`write_report`, also returning the :class:`Report` (its tables, figures and
+    summary sentences)."""
+    if isinstance(run_dirs, (str, os.PathLike)):
+        run_dirs = [run_dirs]
+    run_dirs = list(run_dirs)
+    frame = load_runs(run_dirs)
+    if out_dir is None:
+        first = Path(run_dirs[0])
+        out_dir = first if first.is_dir() else first.parent
+    out = Path(out_dir)
+    if out.exists() and not out.is_dir():
+        raise AnalysisError(f"{out}: exists and is not a folder")
+    report = build_report(frame)
+    pngs = {name: F.figure_bytes(fig, "png") for name, fig in report.figures.items()}
+    title = title or "Glory to Rome arena report"
+    page = _render(report, pngs, title)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        html_path = out / REPORT_FILE
+        csv_path = out / SUMMARY_FILE
+        html_path.write_text(page, encoding="utf-8")
+        report.tables["summary"].to_csv(csv_path, index=False, float_format="%.6g")
+        if figure_files:
+            fig_dir = out / FIGURES_DIR
+            fig_dir.mkdir(exist_ok=True)
+            for name, fig in report.figures.items():
+                (fig_dir / f"{name}.png").write_bytes(pngs[name])
+                (fig_dir / f"{name}.svg").write_bytes(F.figure_bytes(fig, "svg"))
+    except OSError as exc:
+        raise AnalysisError(f"{out}: cannot write the report ({exc.strerror})") from None
+    return html_path, csv_path, report

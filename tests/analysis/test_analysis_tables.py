@@ -1,0 +1,337 @@
+"""The statistics on synthetic record sets with known answers."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import special
+
+from glory_ai.analysis import (
+    AnalysisError,
+    building_strength,
+    compare_variants,
+    end_conditions,
+    game_length,
+    load_runs,
+    ratings,
+    roles_led,
+    seat_advantage,
+    seat_tests,
+    vp_breakdown,
+    win_matrix,
+    win_rates,
+)
+from glory_ai.analysis.models import fit_logistic, holm, stratified_difference
+from glory_ai.arena import stats
+
+
+def _frame(run_folder, records, name=None):
+    return load_runs(run_folder(records, name))
+
+
+# ---- win rates --------------------------------------------------------------------------------
+
+def test_win_rates_known(synth, run_folder):
+    # a beats b in 30 of 40 games, seats swapped every game; two shared wins among 4 more
+    recs = []
+    for i in range(40):
+        seats = ["a", "b"] if i % 2 == 0 else ["b", "a"]
+        a_seat = seats.index("a")
+        winner = a_seat if i < 30 else 1 - a_seat
+        recs.append(synth(i, seats, [winner]))
+    recs += [synth(40 + i, ["a", "b"], [0, 1]) for i in range(4)]
+    frame = _frame(run_folder, recs)
+    table = win_rates(frame)
+    assert list(table.index) == ["a", "b"]
+    a = table.loc["a"]
+    assert a["games"] == 44 and a["wins"] == 32
+    assert a["win_rate"] == pytest.approx(32 / 44)
+    assert (a["win_low"], a["win_high"]) == pytest.approx(stats.wilson_interval(32, 44))
+    assert a["expected"] == 0.5 and a["mean_rank"] == pytest.approx(1 + 10 / 44)   # lost 10
+    by_seat = win_rates(frame, by="seat")
+    assert by_seat.index.names == ["seat", "spec"] and by_seat["games"].sum() == 88
+    by_count = win_rates(frame, by="num_players")
+    assert by_count.loc[(2, "b"), "win_rate"] == pytest.approx(12 / 44)
+
+
+# ---- seat advantage ---------------------------------------------------------------------------
+
+def _seat_games(synth, n, winner_of, players=2):
+    specs = [f"s{k}" for k in range(players)]
+    recs = []
+    for i in range(n):
+        rot = i % players
+        seats = specs[rot:] + specs[:rot]           # every spec in every seat equally often
+        recs.append(synth(i, seats, [winner_of(i)]))
+    return recs
+
+
+def test_seat_advantage_detected(synth, run_folder):
+    # P1 wins 60% of 1,000 2-player games
+    frame = _frame(run_folder, _seat_games(synth, 1000, lambda i: 0 if i % 5 < 3 else 1))
+    seats = seat_advantage(frame)
+    assert seats.loc[(2, 0), "win_rate"] == pytest.approx(0.6)
+    assert seats.loc[(2, 0), "win_low"] < 0.6 < seats.loc[(2, 0), "win_high"]
+    assert seats.loc[(2, 1), "diff"] == pytest.approx(-0.1)
+    test = seat_tests(frame).loc[2]
+    assert test["test"] == "binomial" and test["decisive"] == 1000 and test["statistic"] == 600
+    assert test["p_value"] < 1e-8 and test["best_seat"] == 0 and test["balanced"]
+
+
+def test_equal_seats_large_p(synth, run_folder):
+    frame = _frame(run_folder, _seat_games(synth, 1000, lambda i: (i // 2) % 2))
+    assert seat_tests(frame).loc[2, "p_value"] > 0.9
+
+
+def test_seat_advantage_three_players(synth, run_folder):
+    # P1 wins half the games, P2 and P3 a quarter each
+    frame = _frame(run_folder, _seat_games(synth, 600, lambda i: [0, 0, 1, 2][i % 4], players=3))
+    test = seat_tests(frame).loc[3]
+    assert test["test"] == "chi-square" and test["dof"] == 2 and test["p_value"] < 1e-10
+    uniform = _frame(run_folder, _seat_games(synth, 600, lambda i: (i // 3) % 3, players=3))
+    assert seat_tests(uniform).loc[3, "p_value"] > 0.9
+
+
+def test_seat_balance_flag(synth, run_folder):
+    recs = [synth(i, ["a", "b"], [i % 2]) for i in range(20)]          # a always in seat 0
+    assert not seat_tests(_frame(run_folder, recs)).loc[2, "balanced"]
+
+
+# ---- buildings --------------------------------------------------------------------------------
+
+def _building_games(synth, n=600, seed=4):
+    """2- and 3-player games of specs a, b, c: the winner completes Forum Romanum half the
+    time and nobody else ever does; everyone completes other buildings at random; Senate
+    is never completed."""
+    rng = np.random.default_rng(seed)
+    others = ["Bar", "Road", "Insula", "Palace", "Tower", "Wall"]
+    recs = []
+    for i in range(n):
+        k = 2 + i % 2
+        seats = list(rng.permutation(["a", "b", "c"])[:k])
+        winner = int(rng.integers(0, k))
+        done = [list(rng.choice(others, size=int(rng.integers(0, 3)), replace=False))
+                for _ in range(k)]
+        if rng.random() < 0.5:
+            done[winner].append("Forum Romanum")
+        recs.append(synth(i, seats, [winner], completed=done))
+    return recs
+
+
+def test_building_completed_only_by_winners_ranks_first(synth, run_folder):
+    frame = _frame(run_folder, _building_games(synth))
+    table = building_strength(frame)
+    assert len(table) == 44
+    top = table.iloc[0]
+    assert table.index[0] == "Forum Romanum" and top["rank"] == 1
+    assert top["win_rate_completed"] == 1.0
+    assert top["effect"] > 0.3 and top["effect_low"] > 0 and top["mh_diff"] > 0.3
+    assert top["mh_low"] > 0 and top["log_odds"] > 2 and top["significant"]
+    assert top["p_value"] < 1e-20
+    # buildings completed at random: effects near 0, none significant after Holm
+    random_ones = table.loc[["Bar", "Road", "Insula", "Palace", "Tower", "Wall"]]
+    assert (random_ones["effect"].abs() < 0.12).all() and not random_ones["significant"].any()
+    never = table.loc["Senate"]
+    assert never["n_completed"] == 0 and math.isnan(never["effect"]) and never["rank"] == 0
+    assert table["rank"].tolist()[:7] == list(range(1, 8))
+    assert table.attrs["controls"] == ["spec", "num_players", "seat"]
+
+
+def test_logistic_recovers_planted_effect():
+    # independent seat-games from win ~ 0.8 completed + spec + players:seat (a known model)
+    rng = np.random.default_rng(0)
+    n = 40_000
+    spec = rng.choice(["a", "b", "c"], size=n)
+    players = rng.choice([2, 3], size=n)
+    seat = (rng.random(n) * players).astype(int)
+    built = rng.random(n) < 0.3
+    eta = -0.6 + 0.8 * built + np.select([spec == "b", spec == "c"], [0.5, -0.4], 0.0) \
+        - 0.3 * (players == 3) + 0.2 * (seat == 0)
+    won = rng.random(n) < special.expit(eta)
+    cols = {f"completed:{b}": np.zeros(n, bool) for b in ("Forum", "Bath")}
+    cols["completed:Forum"] = built
+    cols["completed:Bath"] = rng.random(n) < 0.2
+    frame = pd.DataFrame({"spec": pd.Categorical(spec), "num_players": players, "seat": seat,
+                          "win_share": won.astype(float), **cols})
+    table = building_strength(frame)
+    forum = table.loc["Forum"]
+    assert forum["log_odds_low"] < 0.8 < forum["log_odds_high"]
+    assert forum["log_odds_high"] - forum["log_odds_low"] < 0.15
+    # the true average marginal effect, from the true model
+    base = eta - 0.8 * built
+    true_ame = float(np.mean(special.expit(base + 0.8) - special.expit(base)))
+    assert forum["effect_low"] < true_ame < forum["effect_high"]
+    bath = table.loc["Bath"]
+    assert bath["log_odds_low"] < 0 < bath["log_odds_high"] and table.index[0] == "Forum"
+
+
+def test_fit_logistic_matches_direct_optimisation():
+    from scipy import optimize
+    rng = np.random.default_rng(1)
+    x = np.c_[np.ones(50), rng.normal(size=(50, 2))]
+    trials = rng.integers(1, 20, size=50).astype(float)
+    succ = rng.binomial(trials.astype(int), special.expit(x @ [0.2, 1.0, -0.5])).astype(float)
+    fit = fit_logistic(x, succ, trials)
+
+    def nll(b):
+        eta = x @ b
+        return -np.sum(succ * special.log_expit(eta) + (trials - succ) * special.log_expit(-eta))
+    best = optimize.minimize(nll, np.zeros(3), method="BFGS").x
+    assert fit.converged and fit.coef == pytest.approx(best, abs=1e-4)
+    # a separated covariate stays finite with a penalty
+    sep = fit_logistic(np.c_[np.ones(4), [0, 0, 1, 1]], np.array([0, 1, 5, 5.0]),
+                       np.array([2, 2, 5, 5.0]), penalty=[0, 0.01])
+    assert np.isfinite(sep.coef).all() and sep.coef[1] > 3
+
+
+def test_stratified_difference_and_holm():
+    # one stratum: the plain difference of means, its Wald interval with the variances of
+    # the groups taken with one pseudo-win and one pseudo-loss (Agresti-Caffo)
+    d, lo, hi = stratified_difference([100], [60], [60], [100], [40], [40])
+    p1, p0 = 61 / 102, 41 / 102
+    se = math.sqrt(p1 * (1 - p1) / 102 + p0 * (1 - p0) / 102)
+    assert d == pytest.approx(0.2) and (lo, hi) == pytest.approx((0.2 - 1.959964 * se, 0.2 + 1.959964 * se))
+    # two strata with the same difference give it back; a stratum missing a group is ignored
+    d2, _, _ = stratified_difference([10, 50, 5], [8, 30, 5], [8, 30, 5], [30, 50, 0],
+                                     [18, 20, 0], [18, 20, 0])
+    assert d2 == pytest.approx(0.2)
+    # a group that always won keeps a variance: the interval is not degenerate
+    d3, lo3, hi3 = stratified_difference([4], [4], [4], [36], [16], [16])
+    assert d3 == pytest.approx(1 - 16 / 36) and hi3 - lo3 > 0.5
+    assert holm(np.array([0.01, 0.02, 0.04])).tolist() == pytest.approx([0.03, 0.04, 0.04])
+
+
+# ---- pairwise, ratings ------------------------------------------------------------------------
+
+def test_win_matrix_matches_arena_stats(synth, run_folder):
+    rng = np.random.default_rng(5)
+    recs = []
+    for i in range(120):
+        seats = list(rng.permutation(["a", "b", "c", "d"])[:3])
+        winners = [0, 1] if i % 17 == 0 else [int(rng.integers(0, 3))]
+        recs.append(synth(i, seats, winners))
+    frame = _frame(run_folder, recs)
+    matrix = win_matrix(frame)
+    shares = [{r["seats"][s]: r["returns"][s] for s in range(3)} for r in recs]
+    names, mean, count = stats.win_matrix(shares)
+    assert list(matrix.index) == names
+    np.testing.assert_allclose(matrix.to_numpy(), mean, equal_nan=True)
+    assert matrix.attrs["games"] == count.tolist() and matrix.attrs["num_players"] == 3
+
+
+def test_ratings_two_players_is_bradley_terry(synth, run_folder):
+    recs = []
+    for i in range(60):
+        pair = [["a", "b"], ["b", "c"], ["a", "c"]][i % 3]
+        seats = pair if i % 2 else pair[::-1]
+        strong = min(pair)                                        # a > b > c mostly
+        winner = seats.index(strong) if i % 5 else 1 - seats.index(strong)
+        recs.append(synth(i, seats, [winner]))
+    recs.append(synth(60, ["a", "a"], [0]))                       # self-play: not rated
+    frame = _frame(run_folder, recs)
+    table = ratings(frame)
+    triples = [(r["seats"][0], r["seats"][1], r["returns"][0]) for r in recs[:60]]
+    expected = stats.bradley_terry(triples, bootstrap=200, seed=0)
+    assert list(table.index) == [r.name for r in expected] == ["a", "b", "c"]
+    assert table["rating"].tolist() == pytest.approx([r.rating for r in expected])
+    assert table["low"].tolist() == pytest.approx([r.low for r in expected])
+    assert table.attrs["method"] == "bradley_terry" and table.attrs["games"] == 60
+
+
+def test_ratings_multiplayer_and_mixed_counts(synth, run_folder):
+    recs = [synth(i, ["a", "b", "c"][i % 3:] + ["a", "b", "c"][:i % 3],
+                  [(["a", "b", "c"][i % 3:] + ["a", "b", "c"][:i % 3]).index("a")])
+            for i in range(30)]
+    # a game with the losers tied on VP, one with two winners, one with a repeated spec (skipped)
+    recs.append(synth(30, ["c", "b", "a"], [0], scores=[30, 20, 20]))
+    recs.append(synth(31, ["b", "c", "a"], [0, 2], scores=[30, 25, 30]))
+    recs.append(synth(32, ["a", "a", "b"], [2]))
+    three = _frame(run_folder, recs, "three")
+    table = ratings(three)
+    assert table.attrs["method"] == "plackett_luce" and table.index[0] == "a"
+    assert {"sigma", "ordinal"} <= set(table.columns) and table.attrs["games"] == 32
+    # the first 30: a wins, the two others tie on 20 VP
+    places = [["a", ["b", "c"]]] * 30 + [["c", ["a", "b"]], [["a", "b"], "c"]]
+    expected = stats.plackett_luce_ratings(places, ["a", "b", "c"])
+    assert table["rating"].tolist() == pytest.approx([r.rating for r in expected])
+    assert list(table.index) == [r.name for r in expected]
+    two = run_folder([synth(i, ["a", "b"], [0]) for i in range(10)], "two")
+    mixed = load_runs([two, run_folder(recs, "three-again")])
+    with pytest.raises(AnalysisError, match=r"ratings needs games of one player count.*"
+                                            r"2-player games in two; 3-player games in three-again"):
+        ratings(mixed)
+    with pytest.raises(AnalysisError, match="win_matrix needs games of one player count"):
+        win_matrix(mixed)
+    assert ratings(mixed, num_players=2).attrs["num_players"] == 2
+    with pytest.raises(AnalysisError, match="no 4-player games"):
+        ratings(mixed, num_players=4)
+    selfplay = _frame(run_folder, [synth(i, ["a", "a"], [i % 2]) for i in range(6)])
+    assert ratings(selfplay).attrs["method"] is None and ratings(selfplay).empty
+
+
+# ---- scoring, endings, length, roles -------------------------------------------------------------
+
+def test_vp_end_length(synth, run_folder):
+    recs = [synth(0, ["a", "b"], [0], scores=[40, 20], end_reason="deck", turns=40, decisions=100),
+            synth(1, ["b", "a"], [0], scores=[30, 10], end_reason="sites", turns=60, decisions=200),
+            synth(2, ["a", "b"], [1], scores=[20, 24], end_reason="sites", turns=80, decisions=300)]
+    frame = _frame(run_folder, recs)
+    vp = vp_breakdown(frame)
+    assert vp.loc["a", "total"] == pytest.approx((40 + 10 + 20) / 3)
+    assert vp.loc["a", ["influence", "vault", "merchant_bonus", "statue", "wall"]].sum() == \
+        pytest.approx(vp.loc["a", "total"])
+    ends = end_conditions(frame)
+    assert ends.loc["sites", "games"] == 2 and ends.loc["deck", "share"] == pytest.approx(1 / 3)
+    by = end_conditions(frame, by="num_players")
+    assert by.loc[(2, "sites"), "share"] == pytest.approx(2 / 3)
+    length = game_length(frame)
+    assert length.loc[2, "turns_mean"] == 60 and length.loc[2, "decisions_median"] == 200
+    assert length.loc[2, "turns_min"] == 40 and length.loc[2, "games"] == 3
+    assert game_length(frame, by=None).index.tolist() == ["all"]
+    with pytest.raises(AnalysisError, match="no roles_led"):
+        roles_led(frame)
+
+
+def test_roles_led_table(synth, run_folder):
+    recs = [synth(i, ["a", "b"], [0], roles_led=[{"Laborer": 2 + i}, {"Patron": 1}]) for i in range(3)]
+    table = roles_led(_frame(run_folder, recs))
+    assert table.loc["a", "Laborer"] == 3 and table.loc["b", "Patron"] == 1
+    assert table.loc["a", "games"] == 3
+
+
+# ---- rule variants ------------------------------------------------------------------------------
+
+def test_compare_variants(synth, run_folder):
+    rep = [synth(i, ["a", "b"] if i % 2 else ["b", "a"], [0 if i % 4 < 3 else 1]) for i in range(400)]
+    # under imperium a wins far more often and games end with the deck
+    imp = []
+    for i in range(400):
+        seats = ["a", "b"] if i % 2 else ["b", "a"]
+        imp.append(synth(i, seats, [seats.index("a") if i % 10 < 8 else seats.index("b")],
+                         mode="imperium", end_reason="deck" if i % 3 else "sites"))
+    frame = load_runs([run_folder(rep, "rep"), run_folder(imp, "imp")])
+    table = compare_variants(frame)
+    conds = table.attrs["conditions"]
+    assert conds == ["imperium refill_size=5", "republic petition_size=2 refill_size=5"]
+    assert table.loc[("win rate", "a"), conds[0]] == pytest.approx(0.8)
+    assert table.loc[("win rate", "a"), "p_value"] < 1e-6
+    assert table.loc[("games", "all"), conds[1]] == 400
+    assert table.loc[("end", "deck"), "p_value"] < 1e-6
+    assert table.loc[("P1 win rate", "2 players"), conds[1]] == pytest.approx(0.75)
+    by_mode = compare_variants(frame, by="mode")
+    assert list(by_mode.columns) == ["imperium", "republic", "p_value"]
+    with pytest.raises(AnalysisError, match="needs games of two or more rules values"):
+        compare_variants(load_runs(run_folder(rep, "rep-only")))
+    three = run_folder([synth(i, ["a", "b", "c"], [0], mode="imperium") for i in range(5)], "imp3")
+    with pytest.raises(AnalysisError, match=r"different player counts \(imperium refill_size=5: "
+                                            r"3-player; republic petition_size=2 refill_size=5: 2-player\)"):
+        compare_variants(load_runs([run_folder(rep, "rep2"), three]))
+
+
+def test_table_input_errors():
+    with pytest.raises(AnalysisError, match="takes the DataFrame of load_runs"):
+        win_rates([1, 2])
+    with pytest.raises(AnalysisError, match="no column 'win_share'"):
+        win_rates(pd.DataFrame({"spec": ["a"], "num_players": [2]}))
