@@ -7,6 +7,7 @@ does this, with GLORY_AI_DEBUG=1, in a copy of the tree; load the runtime with L
 see .ci/run). Debug and sanitizer builds write their generated C under build/ so that they
 never replace the .c files of a normal build.
 """
+import importlib.util
 import os
 import re
 
@@ -53,6 +54,19 @@ extensions = [
     _extension("glory_ai.bots._search", "glory_ai/bots/_search.pyx"),
 ]
 
+def _write_build_info(folder: str) -> None:
+    """glory_ai/_build_info.py: the hash of the compiled sources and the build flags, read by
+    glory_ai.build_info() (records and experiment manifests cite it)."""
+    spec = importlib.util.spec_from_file_location("_source_hash", "glory_ai/_source_hash.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    build = {"source_hash": module.source_hash("glory_ai"), "debug": DEBUG, "sanitize": SANITIZE or None}
+    os.makedirs(os.path.join(folder, "glory_ai"), exist_ok=True)
+    with open(os.path.join(folder, "glory_ai", "_build_info.py"), "w") as out:
+        out.write('"""Written by setup.py at build time; see glory_ai.build_info()."""\n')
+        out.write(f"BUILD = {build!r}\n")
+
+
 class cython_build_ext(build_ext):
     """build_ext that runs Cython first (only when extensions are built: the sdist and the
     metadata steps never generate C), then compiles the extensions in parallel."""
@@ -72,6 +86,8 @@ class cython_build_ext(build_ext):
         for ext in self.extensions:         # keep setuptools' finalized Extension objects
             ext.sources = sources[ext.name]
         super().run()
+        # beside the extensions: in the tree for an in-place (editable) build, else in build_lib
+        _write_build_info("." if self.inplace else self.build_lib)
 
 
 setup(ext_modules=extensions, cmdclass={"build_ext": cython_build_ext})

@@ -7,14 +7,25 @@ __version__ = "0.1.0"
 
 
 def build_info() -> dict:
-    """How the compiled core was built: a hash of the sources compiled into the extensions
-    (engine and search) and the build flags, written by setup.py at build time. Records made
-    by builds with different hashes need not be identical (a rules or bot change)."""
+    """How the compiled core was built: ``source_hash`` (sha256 of the Cython sources and
+    headers compiled into the engine and the search, see ``glory_ai/_source_hash.py``),
+    ``debug`` and ``sanitize`` (the build flags), written by setup.py at build time, and
+    ``stale``: True when the sources beside an in-place build no longer match the compiled
+    extensions (rebuild with ``pip install -e .``), None when no sources are present (an
+    installed wheel). Records made by builds with different hashes need not be identical."""
+    from pathlib import Path
+
+    from ._source_hash import source_hash
+
     try:
         from ._build_info import BUILD
     except ImportError:                                  # built without setup.py's hook
-        return {"source_hash": None, "debug": None, "sanitize": None}
-    return dict(BUILD)
+        info = {"source_hash": None, "debug": None, "sanitize": None}
+    else:
+        info = dict(BUILD)
+    current = source_hash(Path(__file__).parent)
+    info["stale"] = None if current is None or info["source_hash"] is None else current != info["source_hash"]
+    return info
 
 
 __all__ = ["Game", "GameConfig", "State", "TERMINAL", "NUM_DISTINCT_ACTIONS",

@@ -166,6 +166,9 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
     started = time.time()
     meta = manifest(experiment, options)
     meta["started"] = time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started))
+    if meta["build"].get("stale"):
+        log("warning: the compiled core is older than its sources (a .pyx/.pxi/.h edited and not "
+            "rebuilt); these results come from the old build. Rebuild with: pip install -e .")
     done = []
     planned_runs = experiment.runs()
     for i, planned in enumerate(planned_runs, 1):
