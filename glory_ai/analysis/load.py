@@ -41,6 +41,7 @@ record and package versions).
 from __future__ import annotations
 
 import gc
+import gzip
 import itertools
 import json
 import logging
@@ -49,7 +50,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import numpy as np
 
@@ -78,6 +79,12 @@ END_REASONS = ("deck", "sites", "catacomb", "forum", "concession")
 
 CONFIG_FILE = "config.json"
 GAMES_FILE = "games.jsonl"
+#: a finished experiment run keeps its records compressed (glory-ai run): read either
+GAMES_FILES = (GAMES_FILE, GAMES_FILE + ".gz")
+
+
+def _open_games(path: Path) -> BinaryIO:
+    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
 RECORD_VERSIONS = (1,)
 
 #: record fields every game must have (the timing fields, actions and roles_led are optional)
@@ -135,15 +142,16 @@ class _Run:
             raise AnalysisError(f"{given}: no such run folder or file")
         if path.is_dir():
             self.folder = path
-            self.games_path = path / GAMES_FILE
-            if not self.games_path.exists():
+            found = [path / name for name in GAMES_FILES if (path / name).exists()]
+            if not found:
                 raise AnalysisError(f"{given}: no {GAMES_FILE} in this folder (not a run folder?)")
+            self.games_path = found[0]
         else:
             self.folder = path.parent
             self.games_path = path
         config_path = self.folder / CONFIG_FILE
         self.config: dict[str, Any] | None = None
-        if config_path.exists() and (path.is_dir() or path.name == GAMES_FILE):
+        if config_path.exists() and (path.is_dir() or path.name in GAMES_FILES):
             try:
                 data = json.loads(config_path.read_text(encoding="utf-8"))
             except (ValueError, UnicodeDecodeError) as exc:
@@ -151,7 +159,7 @@ class _Run:
             if not isinstance(data, dict) or "config" not in data:
                 raise AnalysisError(f"{config_path}: not an arena run config (no 'config' key)")
             self.config = data
-        name = self.folder.name if path.is_dir() or path.name == GAMES_FILE else path.stem
+        name = self.folder.name if path.is_dir() or path.name in GAMES_FILES else path.stem
         self.name = name or str(self.folder.resolve().name) or "run"
         self.label = self.name
         self.records: list[dict[str, Any]] = []
@@ -167,7 +175,7 @@ class _Run:
         records: list[dict[str, Any]] = []
         base = 0                                # lines before the current block
         try:
-            with open(self.games_path, "rb") as fh:
+            with _open_games(self.games_path) as fh:
                 rest = b""
                 while True:
                     block = fh.read(BLOCK)
@@ -179,8 +187,9 @@ class _Run:
                     if end:
                         self._parse(block[:end], base, records)
                         base += block.count(b"\n", 0, end)
-        except OSError as exc:
-            raise AnalysisError(f"{self.games_path}: cannot read ({exc.strerror})") from None
+        except (OSError, EOFError) as exc:            # EOFError: a cut-off .gz file
+            raise AnalysisError(f"{self.games_path}: cannot read ({getattr(exc, 'strerror', None) or exc})"
+                                ) from None
         if rest.strip():
             log.warning("%s: skipping a truncated last line (%d bytes) left by an interrupted run",
                         self.games_path, len(rest))
@@ -243,7 +252,8 @@ class _Run:
         """Read the file again line by line and raise AnalysisError naming the first line
         that is not a well-formed game record (the slow path, only for damaged input)."""
         where = self.games_path
-        data = where.read_bytes()
+        with _open_games(where) as fh:
+            data = fh.read()
         lines = data.split(b"\n")
         if lines and lines[-1].strip():
             lines = lines[:-1]                          # a truncated last line: skipped
@@ -329,9 +339,9 @@ def _labels(runs: Sequence[_Run]) -> None:
     while True:
         labels = []
         for run in runs:
-            parts = Path(os.path.abspath(run.games_path if run.games_path.name != GAMES_FILE
+            parts = Path(os.path.abspath(run.games_path if run.games_path.name not in GAMES_FILES
                                          else run.folder)).parts
-            if run.games_path.name != GAMES_FILE:
+            if run.games_path.name not in GAMES_FILES:
                 parts = (*parts[:-1], run.name)
             labels.append("/".join(parts[-depth:]))
         if len(set(labels)) == len(labels) or depth > 50:

@@ -196,3 +196,27 @@ def test_standard_json_reads_the_same(real_runs, monkeypatch):
     plain = [c for c in fast.columns if c not in ("completed", "variant_dict")]
     assert fast[plain].equals(slow[plain])
     assert fast["completed"].tolist() == slow["completed"].tolist()
+
+
+def test_a_finished_experiment_run_is_read_from_its_compressed_records(tmp_path):
+    # glory-ai run compresses a complete run to games.jsonl.gz: the analysis reads it alike
+    import gzip
+    import shutil
+
+    from glory_ai.arena import RunConfig, run
+
+    plain = tmp_path / "plain"
+    run(RunConfig(specs=("greedy", "random"), deals=3, seed=4), out=plain, n_jobs=1, progress=False)
+    packed = tmp_path / "packed"
+    shutil.copytree(plain, packed)
+    with open(packed / "games.jsonl", "rb") as src, gzip.open(packed / "games.jsonl.gz", "wb") as dst:
+        dst.write(src.read())
+    (packed / "games.jsonl").unlink()
+    a, b = load_runs(plain), load_runs(packed)
+    assert len(a) == 12
+    assert a.drop(columns=["run"]).equals(b.drop(columns=["run"]))
+    # a cut-off compressed file is a clear error, not a traceback
+    data = (packed / "games.jsonl.gz").read_bytes()
+    (packed / "games.jsonl.gz").write_bytes(data[: len(data) // 2])
+    with pytest.raises(AnalysisError, match="games.jsonl.gz: cannot read"):
+        load_runs(packed)

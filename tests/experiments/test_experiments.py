@@ -151,3 +151,19 @@ def test_the_shipped_experiment_configs_are_valid():
         exp = load_experiment(path)
         assert exp.question and exp.description and exp.reproducible
         assert exp.runs()
+
+
+def test_an_experiment_with_a_report_writes_it_and_its_findings(tmp_path):
+    # the report reads the compressed records of the finished runs; its sentences become
+    # the README's findings
+    text = SMALL.replace("report = false", "report = true").replace(
+        'variants = { republic = {}, imperium = { mode = "imperium" } }', "")
+    folder = run_experiment(_write(tmp_path, text), tmp_path / "results", log=lambda *a: None,
+                            progress=False)
+    html = (folder / "report.html").read_text()
+    assert "<img" in html or "<svg" in html
+    assert "greedy" in html and "Does greedy beat random?" in html
+    readme = (folder / "README.md").read_text()
+    findings = [line for line in readme.splitlines() if line.startswith("* ")]
+    assert findings and "(no analysis)" not in readme
+    assert any("greedy" in line for line in findings), findings
