@@ -104,7 +104,10 @@ def load_position(d) -> State:
     mode = d.get("mode", "republic")
     if not isinstance(mode, str):
         raise ValueError(f"mode: expected 'republic' or 'imperium', got {mode!r}")
-    config = GameConfig.from_options(n, mode.lower(), **variant)
+    try:
+        config = GameConfig.from_options(n, mode.lower(), **variant)
+    except TypeError as exc:       # a position is data: every flaw in it is a ValueError
+        raise ValueError(f"variant: {exc}") from None
     copies = config.deck_copies()
 
     players = d.get("players")

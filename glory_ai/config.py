@@ -14,6 +14,15 @@ def is_int(value: object) -> TypeGuard[int]:
     # bool is an int subclass, but True is never a count
     return isinstance(value, int) and not isinstance(value, bool)
 
+def _check_count(name: str, value: object, low: int, high: int) -> None:
+    """A count option: TypeError for a non-integer (as everywhere in the API: players,
+    seeds, actions), ValueError for an integer out of range."""
+    if not is_int(value):
+        raise TypeError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be an integer from {low} to {high}, got {value!r}")
+
+
 #: variant keys accepted by Game(...) and State.from_dict(...)["variant"]
 VARIANT_KEYS = ("petition_size", "refill_size", "in_town_sites", "copies", "removed")
 
@@ -39,8 +48,9 @@ class GameConfig:
     removed: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if not is_int(self.num_players) or not 2 <= self.num_players <= 5:
-            raise ValueError(f"num_players must be an integer from 2 to 5, got {self.num_players!r}")
+        _check_count("num_players", self.num_players, 2, 5)
+        if not isinstance(self.mode, str):
+            raise TypeError(f"mode must be one of {MODES}, got {self.mode!r}")
         if self.mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, got {self.mode!r}")
         if self.mode == "imperium" and self.petition_size is not None:
@@ -48,27 +58,22 @@ class GameConfig:
                              "take 3 cards (2 with Circus)")
         if self.petition_size is None:
             object.__setattr__(self, "petition_size", 3 if self.mode == "imperium" else 2)
-        if not is_int(self.petition_size) or not 2 <= self.petition_size <= 3:
-            raise ValueError(f"petition_size must be 2 or 3, got {self.petition_size!r}")
-        if not is_int(self.refill_size) or not 1 <= self.refill_size <= 20:
-            raise ValueError(f"refill_size must be an integer from 1 to 20, got {self.refill_size!r}")
-        if self.in_town_sites is not None and (
-            not is_int(self.in_town_sites) or not 1 <= self.in_town_sites <= 6
-        ):
-            raise ValueError(f"in_town_sites must be an integer from 1 to 6, got {self.in_town_sites!r}")
+        _check_count("petition_size", self.petition_size, 2, 3)
+        _check_count("refill_size", self.refill_size, 1, 20)
+        if self.in_town_sites is not None:
+            _check_count("in_town_sites", self.in_town_sites, 1, 6)
         if not isinstance(self.copies, Mapping):
-            raise ValueError("copies must map building names to counts")
+            raise TypeError("copies must map building names to counts")
         for name, count in self.copies.items():
             if card_id(name, "copies") == 0:
                 raise ValueError("copies: the 6 Jacks are not a building (copies names Order cards)")
-            if not is_int(count) or not 0 <= count <= 12:
-                raise ValueError(f"copies[{name!r}] must be an integer from 0 to 12, got {count!r}")
+            _check_count(f"copies[{name!r}]", count, 0, 12)
         if isinstance(self.removed, (str, bytes, Mapping)):
-            raise ValueError("removed must be a list of building names")
+            raise TypeError("removed must be a list of building names")
         try:
             removed = tuple(self.removed)         # once: an iterator can be read only once
         except TypeError:
-            raise ValueError("removed must be a list of building names") from None
+            raise TypeError("removed must be a list of building names") from None
         for name in removed:
             if card_id(name, "removed") == 0:
                 raise ValueError("removed: the Jacks cannot be removed (removed names Order cards)")

@@ -154,7 +154,7 @@ def test_jack_in_copies_or_removed_is_refused(variant):
                                      {"copies": {"Bar": True}}],
                          ids=["refill_size", "in_town_sites", "copies"])
 def test_bool_variant_options_are_refused(variant):
-    with pytest.raises(ValueError):
+    with pytest.raises(TypeError):
         Game(2, **variant)
 
 
@@ -295,18 +295,22 @@ def test_random_playout_with_a_zero_budget_does_nothing_and_a_negative_one_is_re
     assert s._raw_bytes() == before
 
 
-@pytest.mark.parametrize("kwargs, field", [
-    ({"num_players": 1}, "num_players"), ({"num_players": 6}, "num_players"),
-    ({"num_players": True}, "num_players"), ({"num_players": 2.0}, "num_players"),
-    ({"mode": "empire"}, "mode"), ({"mode": None}, "mode"),
-    ({"petition_size": 4}, "petition_size"), ({"refill_size": 0}, "refill_size"),
-    ({"in_town_sites": 7}, "in_town_sites"), ({"copies": {"Barr": 1}}, "copies"),
-    ({"copies": {"Bar": 13}}, "copies"), ({"removed": "Bar"}, "removed"),
-    ({"removed": CARD_NAMES[1:]}, "deck holds"), ({"bogus": 1}, "unknown variant"),
+@pytest.mark.parametrize("kwargs, field, error", [
+    ({"num_players": 1}, "num_players", ValueError), ({"num_players": 6}, "num_players", ValueError),
+    ({"num_players": True}, "num_players", TypeError), ({"num_players": 2.0}, "num_players", TypeError),
+    ({"num_players": "3"}, "num_players", TypeError),
+    ({"mode": "empire"}, "mode", ValueError), ({"mode": None}, "mode", TypeError),
+    ({"petition_size": 4}, "petition_size", ValueError), ({"refill_size": 0}, "refill_size", ValueError),
+    ({"refill_size": "5"}, "refill_size", TypeError),
+    ({"in_town_sites": 7}, "in_town_sites", ValueError), ({"copies": {"Barr": 1}}, "copies", ValueError),
+    ({"copies": {"Bar": 13}}, "copies", ValueError), ({"copies": [("Bar", 2)]}, "copies", TypeError),
+    ({"removed": "Bar"}, "removed", TypeError), ({"removed": 3}, "removed", TypeError),
+    ({"removed": CARD_NAMES[1:]}, "deck holds", ValueError), ({"bogus": 1}, "unknown variant", ValueError),
 ])
-def test_game_refuses_bad_arguments_naming_them(kwargs, field):
+def test_game_refuses_bad_arguments_naming_them(kwargs, field, error):
+    # as for players, seeds and actions: a wrong type is a TypeError, a bad value a ValueError
     kwargs = dict({"num_players": 2}, **kwargs)
-    with pytest.raises(ValueError, match=field):
+    with pytest.raises(error, match=field):
         Game(**kwargs)
 
 
@@ -377,3 +381,13 @@ def test_a_huge_decision_budget_means_play_to_the_end():
     s = _mid_state()
     made = s.random_playout(0, 2 ** 40)
     assert s.is_terminal() and made > 0
+
+
+@pytest.mark.parametrize("variant", [{"refill_size": "5"}, {"removed": "Bar"}, {"copies": [1]}])
+def test_a_position_with_an_ill_typed_variant_is_a_value_error(variant):
+    # Game(...) arguments of the wrong type are TypeErrors; inside a position file they are
+    # data like any other, so from_dict keeps to ValueError
+    position = Game(2).new_initial_state(1).to_dict()
+    position["variant"] = variant
+    with pytest.raises(ValueError, match="variant"):
+        State.from_dict(position)
