@@ -71,7 +71,8 @@ def synthesise(base: list[dict], games: int, players: int, folder: Path, seed: i
                 pick = rng.choice(len(specs), size=players, replace=False)
                 seats = [specs[j] for j in pick]
             rec["seats"] = seats
-            power = np.array([strength[specs.index(s)] for s in seats]) * (1 + 0.05 * (np.arange(players) == 0))
+            power = (np.array([strength[specs.index(s)] for s in seats])
+                     * (1 + 0.05 * (np.arange(players) == 0)))
             vp = []
             scores = []
             structures = []
@@ -115,7 +116,8 @@ def timed(label: str, fn, results: dict) -> object:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--report", action="store_true", help="also time write_report")
     parser.add_argument("--keep", metavar="DIR",
@@ -146,7 +148,8 @@ def main() -> None:
         print(f"  -> {len(frame)} rows, {frame['game'].nunique()} games, {frame.shape[1]} columns")
         timed("win_rates", lambda: T.win_rates(frame), results)
         timed("win_rates by num_players", lambda: T.win_rates(frame, by="num_players"), results)
-        timed("win_rates by num_players, seat", lambda: T.win_rates(frame, by=["num_players", "seat"]), results)
+        timed("win_rates by num_players, seat",
+              lambda: T.win_rates(frame, by=["num_players", "seat"]), results)
         for k in (2, 3, 4):
             timed(f"win_matrix ({k} players)", lambda k=k: T.win_matrix(frame, num_players=k), results)
             timed(f"ratings ({k} players)", lambda k=k: T.ratings(frame, num_players=k), results)

@@ -46,7 +46,7 @@ def speedup(specs: list[str], games: int, tmp: Path, label: str) -> float:
 def bare_game(task) -> None:
     """One game with the same bots, nothing timed or recorded (the seeds given)."""
     state = glory_ai.Game(task.num_players, task.mode, **task.variant).new_initial_state(task.seed)
-    bots = [make_bot(spec, seed) for spec, seed in zip(task.seats, task.bot_seeds)]
+    bots = [make_bot(spec, seed) for spec, seed in zip(task.seats, task.bot_seeds, strict=True)]
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].step(state))
 

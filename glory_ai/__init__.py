@@ -1,4 +1,6 @@
 """glory_ai: an AI research toolkit for Glory to Rome (Black Box edition)."""
+from typing import Any
+
 from .cards import CARD_NAMES, MATERIALS, ROLES
 from .config import GameConfig
 from .game import NUM_DISTINCT_ACTIONS, TERMINAL, Game, State
@@ -6,7 +8,7 @@ from .game import NUM_DISTINCT_ACTIONS, TERMINAL, Game, State
 __version__ = "0.1.0"
 
 
-def build_info() -> dict:
+def build_info() -> dict[str, Any]:
     """How the compiled core was built: ``source_hash`` (sha256 of the Cython sources and
     headers compiled into the engine and the search, see ``glory_ai/_source_hash.py``),
     ``debug`` and ``sanitize`` (the build flags), written by setup.py at build time, and
@@ -20,7 +22,7 @@ def build_info() -> dict:
     try:
         from ._build_info import BUILD
     except ImportError:                                  # built without setup.py's hook
-        info = {"source_hash": None, "debug": None, "sanitize": None}
+        info: dict[str, Any] = {"source_hash": None, "debug": None, "sanitize": None}
     else:
         info = dict(BUILD)
     current = source_hash(Path(__file__).parent)

@@ -23,13 +23,30 @@ docs/analysis.md describes every table, figure and model.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "AnalysisError", "BUILDINGS", "building_strength", "compare_variants", "end_conditions",
     "findings", "game_length", "games", "load_runs", "ratings", "roles_led", "seat_advantage",
     "seat_tests", "vp_breakdown", "win_matrix", "win_rates", "write_report",
 ]
+
+if TYPE_CHECKING:      # the names __getattr__ imports on first use, for the type checker
+    from .load import BUILDINGS, games, load_runs
+    from .report import findings, write_report
+    from .tables import (
+        building_strength,
+        compare_variants,
+        end_conditions,
+        game_length,
+        ratings,
+        roles_led,
+        seat_advantage,
+        seat_tests,
+        vp_breakdown,
+        win_matrix,
+        win_rates,
+    )
 
 
 class AnalysisError(ValueError):

@@ -16,7 +16,7 @@ import math
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import numpy as np
@@ -26,6 +26,9 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Patch
 from matplotlib.ticker import PercentFormatter
 
+if TYPE_CHECKING:
+    from matplotlib.typing import RcKeyType
+
 __all__ = [
     "END_COLORS", "SEAT_COLORS", "VP_COLORS", "figure_bytes", "plot_building_strength",
     "plot_end_conditions", "plot_game_length", "plot_ratings", "plot_seat_advantage",
@@ -33,7 +36,7 @@ __all__ = [
 ]
 
 #: matplotlib settings of every figure (and of saving it)
-RC = {
+RC: dict[RcKeyType, Any] = {
     "svg.hashsalt": "glory_ai.analysis",
     "svg.fonttype": "path",
     "font.family": "DejaVu Sans",

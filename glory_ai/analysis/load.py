@@ -42,15 +42,16 @@ from __future__ import annotations
 
 import gc
 import gzip
+import io
 import itertools
 import json
 import logging
 import operator
 import os
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -83,8 +84,10 @@ GAMES_FILE = "games.jsonl"
 GAMES_FILES = (GAMES_FILE, GAMES_FILE + ".gz")
 
 
-def _open_games(path: Path) -> BinaryIO:
+def _open_games(path: Path) -> io.BufferedIOBase:
     return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+
+
 RECORD_VERSIONS = (1,)
 
 #: record fields every game must have (the timing fields, actions and roles_led are optional)
@@ -93,6 +96,7 @@ REQUIRED = ("game_id", "deal", "pairing", "rotation", "seed", "seats", "num_play
             "decisions")
 _PER_SEAT = ("seats", "scores", "vp", "structures")
 
+_loads: Callable[[bytes], Any]
 try:                                     # optional: about twice as fast as json
     from orjson import loads as _loads
 except ImportError:                      # pragma: no cover - depends on the machine

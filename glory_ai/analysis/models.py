@@ -70,7 +70,7 @@ def fit_logistic(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, *,
     ll = _loglik(x, y, n, beta, lam)
     converged = False
     it = 0
-    for it in range(1, max_iter + 1):
+    for it in range(1, max_iter + 1):  # noqa: B007 - used after the loop: the iterations done
         p = special.expit(x @ beta)
         grad = x.T @ (y - n * p) - lam * beta
         w = n * p * (1.0 - p)

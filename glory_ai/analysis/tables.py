@@ -250,8 +250,8 @@ def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
         used = len(rankings)
         if used:
             names_all = sorted({str(n) for n in np.unique(spec[distinct])})
-            rated = stats.plackett_luce_ratings(rankings, names_all)
-            rows = {r.name: [r.rating, r.low, r.high, r.games, r.sigma, r.ordinal] for r in rated}
+            skill = stats.plackett_luce_ratings(rankings, names_all)
+            rows = {r.name: [r.rating, r.low, r.high, r.games, r.sigma, r.ordinal] for r in skill}
             columns = [*columns, "sigma", "ordinal"]
         method = "plackett_luce"
     if not used:

@@ -14,9 +14,15 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .plan import FORMATS, ArenaError, GameTask, RunConfig, bot_seed, deal_seed
+
+if TYPE_CHECKING:      # the names __getattr__ imports on first use, for the type checker
+    from .play import RECORD_VERSION, TIMING_FIELDS, play_batch, play_game, replay, strip_timing
+    from .runner import BACKENDS, RunInterrupted, RunResult, run
+    from .storage import load_config, load_records, load_run
+    from .summary import DealSPRT, format_table, plot_win_rates, summarize, win_matrix_frame
 
 __all__ = [
     "ArenaError", "BACKENDS", "DealSPRT", "FORMATS", "GameTask", "RECORD_VERSION",

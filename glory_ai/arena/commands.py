@@ -16,8 +16,9 @@ import argparse
 import json
 import math
 import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, NoReturn
 
 from ..config import MODES, VARIANT_KEYS
 from .plan import ArenaError, RunConfig
@@ -34,7 +35,7 @@ DEFAULT_SPRT = (0.0, 50.0, 0.05, 0.05)
 class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
     """Defaults shown where there is one to show (not for flags and automatic values)."""
 
-    def _get_help_string(self, action):
+    def _get_help_string(self, action: argparse.Action) -> str | None:
         if action.default in (None, False) or action.default is argparse.SUPPRESS:
             return action.help
         return super()._get_help_string(action)
@@ -43,13 +44,13 @@ class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescrip
 class _Parser(argparse.ArgumentParser):
     """Errors as one line on stderr, exit status 2 (as the glory-ai parser)."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 # ---- argument types -----------------------------------------------------------------------
 
-def _positive(what: str):
+def _positive(what: str) -> Callable[[str], int]:
     def parse(text: str) -> int:
         try:
             value = int(text)
@@ -108,7 +109,8 @@ def _sprt(text: str) -> tuple[float, float, float, float]:
         raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, got {text!r}")
     if len(values) == 2:
         values += list(DEFAULT_SPRT[2:])
-    return tuple(values)  # type: ignore[return-value]
+    elo0, elo1, alpha, beta = values
+    return (elo0, elo1, alpha, beta)
 
 
 def _variant_item(text: str) -> tuple[str, str]:
@@ -191,7 +193,7 @@ def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
-def register(subparsers) -> None:
+def register(subparsers: argparse._SubParsersAction) -> None:
     """Add the ``compare`` and ``tournament`` subcommands (``func`` = :func:`main_compare`)."""
     compare = subparsers.add_parser(
         "compare", formatter_class=_HelpFormatter,

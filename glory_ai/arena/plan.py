@@ -168,7 +168,7 @@ class RunConfig:
         if fmt not in FORMATS:
             raise ArenaError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
         object.__setattr__(self, "format", fmt)
-        self._check_format()
+        self._check_format(fmt)
 
         if self.sprt is not None:
             self._check_sprt()
@@ -180,8 +180,8 @@ class RunConfig:
             return "field"
         return "head_to_head" if len(self.specs) == 2 else "round_robin"
 
-    def _check_format(self) -> None:
-        n, k, fmt = len(self.specs), self.players, self.format
+    def _check_format(self, fmt: str) -> None:
+        n, k = len(self.specs), self.players
         if fmt == "field":
             if n > k:
                 hint = " (for more specs than seats use a round robin: --players 2)" if k == 2 else ""
@@ -284,7 +284,7 @@ class RunConfig:
         return max(1, math.ceil(games / games_per_deal))
 
     @classmethod
-    def for_games(cls, specs: Sequence[str], games: int, **options) -> "RunConfig":
+    def for_games(cls, specs: Sequence[str], games: int, **options: Any) -> RunConfig:
         """The config playing at least ``games`` games: rounded up to whole deals of every
         pairing and rotation (``.total_games`` tells how many)."""
         probe = cls(specs=tuple(specs), deals=1, **options)
@@ -301,7 +301,7 @@ class RunConfig:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping) -> "RunConfig":
+    def from_dict(cls, d: Mapping) -> RunConfig:
         if not isinstance(d, Mapping):
             raise ArenaError(f"a run config is a JSON object, got {type(d).__name__}")
         known = {"format", "specs", "players", "deals", "mode", "variant", "seed", "rotate", "sprt"}
@@ -326,7 +326,7 @@ class RunConfig:
     def __hash__(self) -> int:
         return hash(self.canonical_json())
 
-    def differences(self, other: "RunConfig | Mapping") -> dict[str, tuple[Any, Any]]:
+    def differences(self, other: RunConfig | Mapping) -> dict[str, tuple[Any, Any]]:
         """Keys whose values differ: {key: (self's value, other's value)}."""
         mine = self.to_dict()
         theirs = other.to_dict() if isinstance(other, RunConfig) else dict(other)

@@ -78,7 +78,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     if not isinstance(task, GameTask):
         raise TypeError(f"play_game takes a GameTask, got {type(task).__name__}")
     state = Game(task.num_players, task.mode, **task.variant).new_initial_state(task.seed)
-    bots = [make_bot(spec, seed) for spec, seed in zip(task.seats, task.bot_seeds)]
+    bots = [make_bot(spec, seed) for spec, seed in zip(task.seats, task.bot_seeds, strict=True)]
     n = task.num_players
     seconds = [0.0] * n
     moves = [0] * n
@@ -121,7 +121,8 @@ def play_game(task: GameTask) -> dict[str, Any]:
     record["seat_decisions"] = moves
     record["roles_led"] = roles_led
     record["seconds"] = [round(s, 6) for s in seconds]
-    record["seconds_per_decision"] = [round(s / m, 7) if m else 0.0 for s, m in zip(seconds, moves)]
+    record["seconds_per_decision"] = [round(s / m, 7) if m else 0.0
+                                      for s, m in zip(seconds, moves, strict=True)]
     record["actions"] = actions
     return record
 
@@ -184,9 +185,10 @@ def replay(record: Mapping[str, Any]) -> State:
                              f"{state.current_player()} (turn {state.turn_number()})")
         player, leading = state.current_player(), state.phase() == "lead"
         state.apply_action(action)
-        if leading and state.led_role() is not None:
+        if leading:
             role = state.led_role()
-            roles_led[player][role] = roles_led[player].get(role, 0) + 1
+            if role is not None:
+                roles_led[player][role] = roles_led[player].get(role, 0) + 1
     if not state.is_terminal() and not (record.get("end_reason") == "decision_limit"
                                         and len(actions) == MAX_DECISIONS):
         raise ArenaError(f"game {gid}: the game is not over after the {len(actions)} recorded actions")

@@ -17,13 +17,16 @@ import warnings
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
 from .plan import ArenaError, GameTask, RunConfig
 from .play import play_batch_encoded, record_key
 from .storage import RunFolder
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["BACKENDS", "RunInterrupted", "RunResult", "run", "default_batch_size"]
 
@@ -67,7 +70,7 @@ class RunResult:
             return True
         return len(self.records) == self.config.total_games
 
-    def summary(self, **kwargs):
+    def summary(self, **kwargs: Any) -> pd.DataFrame:
         """:func:`glory_ai.arena.summarize` of the records."""
         from .summary import summarize
 
@@ -82,7 +85,7 @@ def default_batch_size(games: int, workers: int) -> int:
 
 # ---- backends ------------------------------------------------------------------------
 
-def _positive_jobs(n_jobs: int | None, backend: str) -> int | None:
+def _positive_jobs(n_jobs: int | None, backend: str) -> int:
     if n_jobs is None:
         return -1 if backend in ("dask", "ray") else 1
     if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:

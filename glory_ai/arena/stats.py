@@ -30,7 +30,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal, TypeVar
 
 import numpy as np
 from openskill.models import PlackettLuce
@@ -61,12 +61,12 @@ Decision = Literal["H0", "H1"]
 # Validation helpers
 # ---------------------------------------------------------------------------
 
-def _real(value: object, what: str) -> float:
-    """Return ``value`` as a finite float, or raise ValueError."""
+def _real(value: Any, what: str) -> float:
+    """Return ``value`` (anything: float() decides) as a finite float, or raise ValueError."""
     if isinstance(value, bool):
         raise ValueError(f"{what} must be a number, not a bool")
     try:
-        x = float(value)  # type: ignore[arg-type]
+        x = float(value)
     except (TypeError, ValueError):
         raise ValueError(f"{what} must be a number, got {value!r}") from None
     if not math.isfinite(x):
@@ -91,12 +91,14 @@ def _z(confidence: float) -> float:
 
 
 def _check_names(names: Iterable[object], what: str = "names") -> list[str]:
-    out = list(names)
-    if not out:
+    given = list(names)
+    if not given:
         raise ValueError(f"{what} is empty")
-    for n in out:
+    out: list[str] = []
+    for n in given:
         if not isinstance(n, str):
             raise ValueError(f"{what} must be strings, got {n!r}")
+        out.append(n)
     if len(set(out)) != len(out):
         dupes = sorted({n for n in out if out.count(n) > 1})
         raise ValueError(f"{what} contains duplicates: {dupes}")
@@ -243,7 +245,10 @@ class SkillRating(Rating):
     ordinal: float
 
 
-def _sorted_ratings(ratings: list[Rating]) -> list[Rating]:
+_R = TypeVar("_R", bound=Rating)
+
+
+def _sorted_ratings(ratings: list[_R]) -> list[_R]:
     return sorted(ratings, key=lambda r: (-r.rating, r.name))
 
 
@@ -584,20 +589,20 @@ def plackett_luce_ratings(
     for k, game in enumerate(games):
         groups = _parse_ranking(game, k, known)
         order = [p for g in groups for p in g]
-        ranks = [place for place, g in enumerate(groups) for _ in g]
+        ranks: list[float] = [place for place, g in enumerate(groups) for _ in g]
         updated = model.rate([[current[p]] for p in order], ranks=ranks)
-        for p, team in zip(order, updated):
+        for p, team in zip(order, updated, strict=True):
             current[p] = team[0]
             played[p] += 1
         n_games += 1
     if n_games == 0:
         raise ValueError("games is empty")
-    out: list[Rating] = []
+    out: list[SkillRating] = []
     for n in name_list:
         mu, sigma = float(current[n].mu), float(current[n].sigma)
         out.append(SkillRating(n, mu, mu - z * sigma, mu + z * sigma, played[n],
                                mu, sigma, float(current[n].ordinal())))
-    return _sorted_ratings(out)  # type: ignore[return-value]
+    return _sorted_ratings(out)
 
 
 # ---------------------------------------------------------------------------
@@ -685,7 +690,7 @@ def _log_constrained_mle(freq: tuple[float, float, float], s: float) -> float:
     u = [a - s for a in _OUTCOMES]
 
     def g(t: float) -> float:
-        return sum(f * uk / (1.0 + t * uk) for f, uk in zip(freq, u))
+        return sum(f * uk / (1.0 + t * uk) for f, uk in zip(freq, u, strict=True))
 
     g0 = g(0.0)
     if g0 == 0.0:
@@ -696,7 +701,7 @@ def _log_constrained_mle(freq: tuple[float, float, float], s: float) -> float:
         eps /= 10.0
     a, b = sorted((0.0, edge * (1.0 - eps)))
     theta = optimize.brentq(g, a, b, xtol=1e-14, rtol=1e-14)
-    return sum(f * math.log1p(theta * uk) for f, uk in zip(freq, u))
+    return sum(f * math.log1p(theta * uk) for f, uk in zip(freq, u, strict=True))
 
 
 class SPRT:
@@ -784,7 +789,7 @@ class SPRT:
         Counts must be non-negative and may not decrease between updates.
         """
         counts = (_count(wins, "wins"), _count(draws, "draws"), _count(losses, "losses"))
-        if any(new < old for new, old in zip(counts, self._counts)):
+        if any(new < old for new, old in zip(counts, self._counts, strict=True)):
             raise ValueError(
                 f"counts are cumulative and cannot decrease: {self._counts} -> {counts}"
             )

@@ -14,13 +14,14 @@ import os
 import time
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from .. import __version__
-from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, RunConfig
+from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, GameTask, RunConfig
 from .play import encode_record, record_key
 
-__all__ = ["CONFIG_FILE", "GAMES_FILE", "RunFolder", "load_config", "load_records", "load_run", "check_config"]
+__all__ = ["CONFIG_FILE", "GAMES_FILE", "RunFolder", "load_config", "load_records", "load_run",
+           "check_config"]
 
 log = logging.getLogger("glory_ai.arena")
 
@@ -71,7 +72,8 @@ def load_records(path: str | os.PathLike) -> list[dict[str, Any]]:
     path = Path(path)
     if path.is_dir():
         plain = path / GAMES_FILE
-        path = plain if plain.exists() or not (path / COMPRESSED_GAMES_FILE).exists() else path / COMPRESSED_GAMES_FILE
+        compressed = path / COMPRESSED_GAMES_FILE
+        path = plain if plain.exists() or not compressed.exists() else compressed
     if not path.exists():
         raise ArenaError(f"{path}: no such file")
     if path.suffix == ".gz":
@@ -160,7 +162,7 @@ class RunFolder:
         self.config = config
         self.games_path = self.path / GAMES_FILE
         self.config_path = self.path / CONFIG_FILE
-        self._fh = None
+        self._fh: TextIO | None = None
 
     def open(self) -> list[dict[str, Any]]:
         """Create or check the folder; return the finished records of this run (sorted)."""
@@ -191,8 +193,9 @@ class RunFolder:
 
     def _check(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Records must be games of this run, each once (a repeat is dropped with a warning)."""
-        expected = {t.game_id: t for t in self.config.tasks()} if records else {}
-        seen: dict[str, dict[str, Any]] = {}
+        # keyed by what a record read back holds as its game_id (in a damaged file: anything)
+        expected: dict[object, GameTask] = {t.game_id: t for t in self.config.tasks()} if records else {}
+        seen: dict[object, dict[str, Any]] = {}
         for rec in records:
             gid = rec.get("game_id")
             task = expected.get(gid)

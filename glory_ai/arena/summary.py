@@ -45,7 +45,7 @@ def _shares(record: Mapping[str, Any]) -> list[float]:
 def _spec_shares(record: Mapping[str, Any]) -> dict[str, float]:
     """Each spec's share of the win in one game (seats of the same spec added up)."""
     out: dict[str, float] = {}
-    for spec, share in zip(record["seats"], _shares(record)):
+    for spec, share in zip(record["seats"], _shares(record), strict=True):
         out[spec] = out.get(spec, 0.0) + share
     return out
 
@@ -182,7 +182,7 @@ def summarize(records: Iterable[Mapping[str, Any]], config: RunConfig | None = N
     secs = np.zeros(n)
     moves = np.zeros(n)
     for r in recs:
-        for s, (spec, share) in enumerate(zip(r["seats"], _shares(r))):
+        for s, (spec, share) in enumerate(zip(r["seats"], _shares(r), strict=True)):
             i = index[spec]
             games[i] += 1
             wins[i] += share
@@ -299,7 +299,8 @@ def format_table(summary: pd.DataFrame) -> str:
     widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
     lines = []
     for k, row in enumerate(rows):
-        cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:])]
+        cells = [row[0].ljust(widths[0])]
+        cells += [cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)]
         lines.append("  ".join(cells).rstrip())
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
@@ -333,7 +334,7 @@ def plot_win_rates(summary: pd.DataFrame, path: str | os.PathLike,
         y = np.arange(len(names))
         ax.barh(y, rates, color="#4c72b0", height=0.6)
         ax.errorbar(rates, y, xerr=[low, high], fmt="none", ecolor="black", capsize=4, lw=1)
-        for yi, rate, hi in zip(y, rates, high):
+        for yi, rate, hi in zip(y.tolist(), rates, high, strict=True):
             if not math.isnan(rate):
                 ax.text(min(rate + hi + 0.01, 0.99), yi, f"{rate:.1%}", va="center", fontsize=8)
         ax.set_yticks(y, names)

@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import math
 import random as _random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Literal
 
 from ..core.engine import State
 from .styles import HEURISTIC_STYLES, STYLES
@@ -52,7 +53,7 @@ class Param:
         elif self.kind is bool:
             accepted = "true|false"
         else:
-            def show(bound):
+            def show(bound: float | None) -> str:
                 return "" if bound is None else (f"{int(bound):,}" if self.kind is int else f"{bound:g}")
             low, high = show(self.low), show(self.high)
             accepted = f"{self.kind.__name__} {low}..{high}"
@@ -87,16 +88,19 @@ class BotInfo:
     name: str
     description: str
     params: tuple[Param, ...]
-    factory: Callable[..., "Bot"] = field(repr=False)
+    factory: Callable[..., Bot] = field(repr=False)
 
-    def defaults(self) -> dict:
+    def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
 
 
 class Bot:
     """A player: ``step(state)`` returns the action for the player to move."""
 
-    def __init__(self, spec: str, params: dict, seed: int) -> None:
+    #: what the last search found, or None (last_search()); set once the bot has moved
+    _last: dict[str, Any] | None
+
+    def __init__(self, spec: str, params: dict[str, Any], seed: int) -> None:
         self.spec = spec
         self.params = params
         self.seed = seed
@@ -121,7 +125,7 @@ class Bot:
         key = int.from_bytes(state.information_state_key(player)[:8], "little")
         return (key ^ (self.seed * 0x9E3779B97F4A7C15)) & 0xFFFFFFFFFFFFFFFF
 
-    def last_search(self) -> dict | None:
+    def last_search(self) -> dict[str, Any] | None:
         """What the last search found (search bots): root statistics per action, iterations,
         seconds, nodes; None for other bots or a forced move."""
         return getattr(self, "_last", None)
@@ -131,21 +135,21 @@ class Bot:
 
 
 class RandomBot(Bot):
-    def _choose(self, state, player, legal):
+    def _choose(self, state: State, player: int, legal: list[int]) -> int:
         return _random.Random(self._decision_seed(state, player)).choice(legal)
 
 
 class PolicyBot(Bot):
     """The one-ply heuristic policy of a style (greedy: the balanced style)."""
 
-    def __init__(self, spec, params, seed, style: str) -> None:
+    def __init__(self, spec: str, params: dict[str, Any], seed: int, style: str) -> None:
         super().__init__(spec, params, seed)
         from ._search import PolicyPlayer
 
         self.style = style
         self._policy = PolicyPlayer(STYLES[style], params.get("epsilon", 0.0), seed)
 
-    def _choose(self, state, player, legal):
+    def _choose(self, state: State, player: int, legal: list[int]) -> int:
         action = self._policy.choose(state, player, self._decision_seed(state, player))
         assert action in legal
         return action
@@ -158,7 +162,8 @@ class PolicyBot(Bot):
 class SearchBot(Bot):
     """ISMCTS, PIMC or flat MC in C (glory_ai/bots/_search.pyx)."""
 
-    def __init__(self, spec, params, seed, algorithm: str) -> None:
+    def __init__(self, spec: str, params: dict[str, Any], seed: int,
+                 algorithm: Literal["ismcts", "pimc", "flatmc"]) -> None:
         super().__init__(spec, params, seed)
         from ._search import Searcher
 
@@ -173,7 +178,7 @@ class SearchBot(Bot):
             style=STYLES[params.get("style", "balanced")], trees=trees, threads=threads,
             reuse=params.get("reuse", False), seed=seed)
 
-    def _choose(self, state, player, legal):
+    def _choose(self, state: State, player: int, legal: list[int]) -> int:
         stats = self._searcher.search(state, player, self._decision_seed(state, player))
         info = self._searcher.last_stats
         self._last = info
@@ -212,7 +217,8 @@ def _search_params(default_iters: int, **extra: Param) -> tuple[Param, ...]:
 _REGISTRY: dict[str, BotInfo] = {}
 
 
-def _register(name: str, description: str, params: tuple[Param, ...], factory) -> None:
+def _register(name: str, description: str, params: tuple[Param, ...],
+              factory: Callable[[str, dict[str, Any], int], Bot]) -> None:
     _REGISTRY[name] = BotInfo(name, description, params, factory)
 
 
@@ -240,7 +246,7 @@ def registry() -> dict[str, BotInfo]:
     return dict(_REGISTRY)
 
 
-def parse_spec(spec: str) -> tuple[str, dict]:
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     """(bot name, full parameters with defaults) of a spec; SpecError if anything is wrong."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"a bot spec is a non-empty string like 'ismcts:iters=2000', got {spec!r}")

@@ -486,7 +486,7 @@ cdef class Searcher:
         if self.cfg.iterations:
             # trees share the iterations; the first ones take the remainder
             t.cfg.iterations = self.cfg.iterations // self.ntrees + (1 if index < self.cfg.iterations % self.ntrees else 0)
-        mix = gr_rng_seed(self.seed ^ (<uint64_t>index * 0x9E3779B97F4A7C15))
+        mix = gr_rng_seed(self.seed ^ (<uint64_t>index * <uint64_t>0x9E3779B97F4A7C15))   # wraps mod 2**64
         t.rng = gr_rng_seed(mix ^ key)
         t.iterations_done = 0
         t.seconds = 0

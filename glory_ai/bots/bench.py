@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable, Sequence
 
-from ..game import Game
+from ..game import Game, State
 from . import make_bot
 
 
-def mid_game_states(num_players: int, count: int, seed: int = 0, depth: int = 120):
+def mid_game_states(num_players: int, count: int, seed: int = 0, depth: int = 120) -> list[State]:
     """Live states about `depth` decisions into seeded games played by the greedy bot."""
     game = Game(num_players)
-    states = []
+    states: list[State] = []
     deal = seed
     while len(states) < count:
         state = game.new_initial_state(deal)
@@ -32,7 +33,7 @@ def mid_game_states(num_players: int, count: int, seed: int = 0, depth: int = 12
     return states
 
 
-def iterations_per_second(spec: str, states) -> float:
+def iterations_per_second(spec: str, states: Sequence[State]) -> float:
     """Median over the states of iterations / second of one search of `spec`."""
     rates = []
     for i, state in enumerate(states):
@@ -44,7 +45,7 @@ def iterations_per_second(spec: str, states) -> float:
     return statistics.median(rates)
 
 
-def time_budget_error(spec: str, states, budget_ms: float) -> float:
+def time_budget_error(spec: str, states: Sequence[State], budget_ms: float) -> float:
     """Median relative error of the wall time of bot.step under a time_ms budget."""
     errors = []
     for i, state in enumerate(states):
@@ -56,14 +57,16 @@ def time_budget_error(spec: str, states, budget_ms: float) -> float:
     return statistics.median(errors)
 
 
-def run(states_per_count: int = 6, iters: int = 4000, progress=print) -> dict:
-    results: dict = {}
+def run(states_per_count: int = 6, iters: int = 4000,
+        progress: Callable[[str], object] = print) -> dict[int, dict[str, float]]:
+    results: dict[int, dict[str, float]] = {}
     for num_players in (2, 4):
         states = mid_game_states(num_players, states_per_count, seed=num_players * 100)
-        row = {}
+        row: dict[str, float] = {}
         for label, spec in (("ismcts", f"ismcts:iters={iters},cutoff=0"),
                             ("ismcts_cutoff40", f"ismcts:iters={iters},cutoff=40"),
-                            ("ismcts_heuristic_cutoff40", f"ismcts:iters={iters // 4},rollout=heuristic,cutoff=40"),
+                            ("ismcts_heuristic_cutoff40",
+                             f"ismcts:iters={iters // 4},rollout=heuristic,cutoff=40"),
                             ("pimc", f"pimc:iters={iters},worlds=20,cutoff=0"),
                             ("ismcts_2_threads", f"ismcts:iters={iters},threads=2,cutoff=0")):
             row[label] = iterations_per_second(spec, states)

@@ -11,6 +11,8 @@ Every style here is a documented choice, not a fitted model (docs/bots.md, "Styl
 """
 from __future__ import annotations
 
+from typing import Any
+
 from ..cards import CARD_NAMES, ROLES
 
 #: the style fields and what one unit of each is worth
@@ -36,7 +38,7 @@ _USEFUL = {"Road": 0.5, "Tower": 0.5, "Scriptorium": 0.5, "Archway": 0.5, "Crane
            "Villa": 0.3, "Fountain": 0.5, "Gate": 0.3, "Statue": 0.0}
 
 
-def _style(roles, buildings, **weights) -> dict:
+def _style(roles: list[float], buildings: dict[str, float], **weights: float) -> dict[str, Any]:
     base = {"foundation": 0.15, "progress": 0.7, "client": 0.5, "vault": 0.0, "stockpile": 0.2,
             "card": 0.25, "jack": 0.6, "pending": 0.8}
     base.update(weights)
@@ -48,12 +50,12 @@ def _style(roles, buildings, **weights) -> dict:
 # The styles share the balanced weights and lean: a preferred role is worth 1.4 of an
 # action (the others 1.0); the buildings that carry the plan are worth more; one weight of
 # the plan (materials, vaulted cards, stockpile, clients) is raised.
-def _lean(preferred: tuple[str, ...], buildings: dict[str, float], **weights) -> dict:
+def _lean(preferred: tuple[str, ...], buildings: dict[str, float], **weights: float) -> dict[str, Any]:
     roles = _roles(**{role.lower(): (1.4 if role in preferred else 1.0) for role in ROLES})
     return _style(roles, buildings, **weights)
 
 
-STYLES: dict[str, dict] = {
+STYLES: dict[str, dict[str, Any]] = {
     # every role and building valued evenly (the greedy bot, and search defaults)
     "balanced": _style(_roles(), {}),
     # completes structures and uses their functions: Architect/Craftsman, materials

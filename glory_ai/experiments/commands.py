@@ -15,13 +15,14 @@ def _jobs(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of workers (-1: every core), got {text!r}") from None
+        raise argparse.ArgumentTypeError(
+            f"expected a number of workers (-1: every core), got {text!r}") from None
     if value == 0 or value < -1:
         raise argparse.ArgumentTypeError(f"expected a positive number of workers or -1, got {value}")
     return value
 
 
-def main_run(args) -> int:
+def main_run(args: argparse.Namespace) -> int:
     from ..arena import ArenaError
     from .runner import run_experiment
 
@@ -44,7 +45,7 @@ def main_run(args) -> int:
     return 0
 
 
-def main_reproduce(args) -> int:
+def main_reproduce(args: argparse.Namespace) -> int:
     from ..arena import ArenaError
     from .runner import reproduce
 
@@ -69,7 +70,7 @@ def main_reproduce(args) -> int:
     return EXIT_DIFFERENT
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     formatter = argparse.ArgumentDefaultsHelpFormatter
     run = sub.add_parser(
         "run", formatter_class=formatter, help="run an experiment config into results/NAME/",
@@ -82,7 +83,8 @@ def register(sub) -> None:
     run.add_argument("config", help="the experiment config (TOML)")
     run.add_argument("--results", default="results", help="the folder that holds results/NAME/")
     run.add_argument("--out", default=None, help="write into this folder instead of RESULTS/NAME")
-    run.add_argument("--jobs", type=_jobs, default=None, help="parallel workers (default: the config's [run].jobs)")
+    run.add_argument("--jobs", type=_jobs, default=None,
+                     help="parallel workers (default: the config's [run].jobs)")
     run.add_argument("--backend", default=None, choices=["loky", "threading", "dask", "ray"],
                      help="parallel backend (default: the config's [run].backend)")
     run.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,8 @@ class Experiment:
         planned = []
         for m in self.matchups:
             keys = sorted(m.grid)
-            points = [dict(zip(keys, values)) for values in itertools.product(*(m.grid[k] for k in keys))]
+            points = [dict(zip(keys, values, strict=True))
+                      for values in itertools.product(*(m.grid[k] for k in keys))]
             for point in points or [{}]:
                 specs = tuple(_fill(spec, point, self.name, m.name) for spec in m.specs)
                 for variant_name, variant in m.variants.items():
@@ -93,7 +95,8 @@ class Experiment:
                                                variant=options, seed=self.seed, format=m.format,
                                                rotate=m.rotate, sprt=m.sprt)
                         except ValueError as exc:
-                            raise ExperimentError(f"{self.name}: matchup {m.name!r} ({name}): {exc}") from None
+                            raise ExperimentError(
+                                f"{self.name}: matchup {m.name!r} ({name}): {exc}") from None
                         planned.append(PlannedRun(name, m.name, point, variant_name, config))
         names = [p.name for p in planned]
         if len(set(names)) != len(names):
@@ -114,7 +117,7 @@ class Experiment:
         return True
 
 
-def _fill(spec: str, point: dict, experiment: str, matchup: str) -> str:
+def _fill(spec: str, point: Mapping[str, Any], experiment: str, matchup: str) -> str:
     try:
         return spec.format(**point)
     except (KeyError, IndexError, ValueError) as exc:
@@ -122,19 +125,19 @@ def _fill(spec: str, point: dict, experiment: str, matchup: str) -> str:
                               f"that is not in grid ({exc})") from None
 
 
-def _check_keys(d: dict, allowed: set, where: str) -> None:
+def _check_keys(d: Mapping[str, Any], allowed: set[str], where: str) -> None:
     unknown = sorted(set(d) - allowed)
     if unknown:
         raise ExperimentError(f"{where}: unknown key(s) {unknown}; known: {sorted(allowed)}")
 
 
-def _int(value, where: str, low: int, high: int) -> int:
+def _int(value: object, where: str, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ExperimentError(f"{where}: expected an integer from {low} to {high}, got {value!r}")
     return value
 
 
-def _str(value, where: str) -> str:
+def _str(value: object, where: str) -> str:
     if not isinstance(value, str):
         raise ExperimentError(f"{where}: expected a string, got {value!r}")
     return value
@@ -176,7 +179,8 @@ def _matchup(d: Any, index: int, where: str) -> Matchup:
     variants = {}
     for vname, options in variants_in.items():
         if not _NAME.match(vname) or not isinstance(options, dict):
-            raise ExperimentError(f"{here}.variants.{vname}: expected name = {{mode = ..., refill_size = ...}}")
+            raise ExperimentError(
+                f"{here}.variants.{vname}: expected name = {{mode = ..., refill_size = ...}}")
         _check_keys(options, _VARIANT_KEYS, f"{here}.variants.{vname}")
         variants[vname] = dict(options)
     sprt = d.get("sprt")
@@ -187,7 +191,8 @@ def _matchup(d: Any, index: int, where: str) -> Matchup:
     return Matchup(name, fmt, tuple(specs), players, deals, rotate, grid, variants, sprt)
 
 
-def parse_experiment(data: dict, name: str, source: str = "", where: str | None = None) -> Experiment:
+def parse_experiment(data: dict[str, Any], name: str, source: str = "",
+                     where: str | None = None) -> Experiment:
     """An Experiment from the parsed TOML table (every key checked)."""
     where = where or name
     _check_keys(data, _TOP_KEYS, where)

@@ -21,9 +21,10 @@ import platform
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..arena import RunConfig, load_records, run, strip_timing, summarize
@@ -31,6 +32,9 @@ from ..arena.play import encode_record, record_key
 from ..arena.storage import COMPRESSED_GAMES_FILE as COMPRESSED_GAMES
 from ..arena.storage import CONFIG_FILE, GAMES_FILE, check_config
 from .config import Experiment, ExperimentError, PlannedRun, load_experiment
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["COMPRESSED_GAMES", "ReproduceReport", "run_experiment", "reproduce", "manifest"]
 
@@ -48,7 +52,7 @@ def _git(args: list[str]) -> str | None:
 
 def manifest(experiment: Experiment, options: dict[str, Any]) -> dict[str, Any]:
     """What produced a result: versions, commit, build, platform, seeds and scheduling."""
-    libraries = {}
+    libraries: dict[str, str | None] = {}
     for name in _LIBRARIES:
         try:
             libraries[name] = importlib.metadata.version(name)
@@ -97,7 +101,8 @@ def _complete(folder: Path, config: RunConfig) -> bool:
     return len(records) == config.total_games or config.sprt is not None
 
 
-def _play(planned: PlannedRun, folder: Path, options: dict[str, Any], progress: bool | None) -> dict:
+def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
+          progress: bool | None) -> dict[str, Any]:
     started = time.time()
     if _complete(folder, planned.config):
         return {"run": planned.name, "games": len(load_records(folder)), "played": 0,
@@ -110,7 +115,7 @@ def _play(planned: PlannedRun, folder: Path, options: dict[str, Any], progress: 
             "seconds": round(time.time() - started, 1)}
 
 
-def _summary(experiment: Experiment, out: Path) -> "Any":
+def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
     import pandas as pd
 
     frames = []
@@ -124,7 +129,8 @@ def _summary(experiment: Experiment, out: Path) -> "Any":
     return summary
 
 
-def _write_readme(experiment: Experiment, out: Path, findings: list[str], summary) -> None:
+def _write_readme(experiment: Experiment, out: Path, findings: list[str],
+                  summary: pd.DataFrame) -> None:
     lines = [f"# {experiment.name}", ""]
     if experiment.question:
         lines += [f"**Question.** {experiment.question}", ""]
@@ -132,7 +138,8 @@ def _write_readme(experiment: Experiment, out: Path, findings: list[str], summar
         lines += [experiment.description, ""]
     lines += ["**Found.**", ""]
     lines += [f"* {sentence}" for sentence in findings] or ["* (no analysis)"]
-    lines += ["", "| run | spec | games | win rate | 95% interval | mean VP |", "|---|---|---:|---:|---|---:|"]
+    lines += ["", "| run | spec | games | win rate | 95% interval | mean VP |",
+              "|---|---|---:|---:|---|---:|"]
     for row in summary.itertuples(index=False):
         row = row._asdict()
         lines.append(f"| {row['run']} | `{row['spec']}` | {row['games']} | {100 * row['win_rate']:.1f}% | "
@@ -145,7 +152,7 @@ def _write_readme(experiment: Experiment, out: Path, findings: list[str], summar
 
 def run_experiment(experiment: Experiment | str | Path, results: str | Path = "results", *,
                    jobs: int | None = None, backend: str | None = None, progress: bool | None = None,
-                   out: str | Path | None = None, log=print) -> Path:
+                   out: str | Path | None = None, log: Callable[[str], object] = print) -> Path:
     """Run every arena run of an experiment into ``results/NAME/`` (or ``out``), then the
     summary, the report and the README; returns the folder. Finished runs are kept, so an
     interrupted experiment resumes."""
@@ -177,7 +184,7 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
     meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     meta["seconds"] = round(time.time() - started, 1)
     meta["runs"] = [{**d, "config": p.config.to_dict(), "matchup": p.matchup, "grid": p.grid_point,
-                     "variant": p.variant} for d, p in zip(done, planned_runs)]
+                     "variant": p.variant} for d, p in zip(done, planned_runs, strict=True)]
     (folder / "manifest.json").write_text(json.dumps(meta, indent=2) + "\n")
     summary = _summary(experiment, folder)
     findings: list[str] = []
@@ -208,7 +215,7 @@ class ReproduceReport:
         return all(not r["differences"] for r in self.runs)
 
 
-def _first_difference(a: dict, b: dict) -> str:
+def _first_difference(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     for key in sorted(set(a) | set(b)):
         if a.get(key) != b.get(key):
             return key
@@ -216,7 +223,7 @@ def _first_difference(a: dict, b: dict) -> str:
 
 
 def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | None = None,
-              log=print) -> ReproduceReport:
+              log: Callable[[str], object] = print) -> ReproduceReport:
     """Re-run a result folder's experiment from its stored config and compare: the game
     records must be identical (timing fields aside). An experiment with time budgets is
     not reproducible game by game: its win rates are compared instead (each new rate must
@@ -246,16 +253,20 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | N
                 for gid in sorted(set(stored) | set(fresh)):
                     a, b = stored.get(gid), fresh.get(gid)
                     if a is None or b is None:
-                        differences.append({"game_id": gid, "field": "missing here" if b is None else "missing there"})
+                        differences.append({"game_id": gid,
+                                            "field": "missing here" if b is None else "missing there"})
                     elif strip_timing(a) != strip_timing(b):
-                        differences.append({"game_id": gid, "field": _first_difference(strip_timing(a), strip_timing(b))})
+                        differences.append({"game_id": gid,
+                                            "field": _first_difference(strip_timing(a), strip_timing(b))})
             else:
                 old = summarize(list(stored.values()), planned.config)
                 new = summarize(again.records, planned.config)
                 for spec in old.index:
                     rate = float(new.loc[spec, "win_rate"])
                     if not float(old.loc[spec, "win_low"]) <= rate <= float(old.loc[spec, "win_high"]):
-                        differences.append({"game_id": "*", "field": f"{spec} win rate {rate:.3f} outside "
-                                            f"[{old.loc[spec, 'win_low']:.3f}, {old.loc[spec, 'win_high']:.3f}]"})
+                        differences.append({
+                            "game_id": "*",
+                            "field": f"{spec} win rate {rate:.3f} outside "
+                                     f"[{old.loc[spec, 'win_low']:.3f}, {old.loc[spec, 'win_high']:.3f}]"})
             reports.append({"run": planned.name, "games": len(stored), "differences": differences})
     return ReproduceReport(folder, experiment.reproducible, reports)

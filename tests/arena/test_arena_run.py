@@ -8,8 +8,7 @@ import sys
 
 import pytest
 
-from glory_ai.arena import (ArenaError, RunConfig, RunInterrupted, load_records, run,
-                            strip_timing, summarize)
+from glory_ai.arena import ArenaError, RunConfig, RunInterrupted, load_records, run, strip_timing, summarize
 from glory_ai.arena import runner as runner_module
 from glory_ai.arena.storage import RunFolder
 

@@ -5,9 +5,15 @@ import math
 import numpy as np
 import pytest
 
-from glory_ai.arena import (ArenaError, RunConfig, format_table, plot_win_rates, summarize,
-                            win_matrix_frame)
-from glory_ai.arena import stats
+from glory_ai.arena import (
+    ArenaError,
+    RunConfig,
+    format_table,
+    plot_win_rates,
+    stats,
+    summarize,
+    win_matrix_frame,
+)
 
 
 def _rec(seats, winners, scores=None, deal=0, rotation=0, pairing=0):

@@ -158,7 +158,7 @@ def test_bradley_terry_matrix_input_matches_list_input():
     from_list = bradley_terry(games)
     from_matrix = bradley_terry(np.array([[0, 75], [25, 0]]), names=["a", "b"])
     assert [(r.name, r.games) for r in from_matrix] == [("a", 100), ("b", 100)]
-    for x, y in zip(from_list, from_matrix):
+    for x, y in zip(from_list, from_matrix, strict=True):
         assert x.rating == pytest.approx(y.rating)
         assert (x.low, x.high) == pytest.approx((y.low, y.high))
     # shared wins: 2.5 of 4 games is a 62.5% score

@@ -142,6 +142,19 @@ def test_threads_change_only_the_speed_given_the_number_of_trees():
         assert one.last_search()["actions"] == two.last_search()["actions"]
 
 
+@pytest.mark.parametrize("spec", ["ismcts:iters=400,trees=5,threads=2", "pimc:iters=400,worlds=4,threads=4",
+                                  "flatmc:iters=300,threads=3"])
+def test_many_trees_play_and_each_tree_has_its_own_stream(spec):
+    # a tree's seed mixes its index into the bot's seed modulo 2**64 (index 2 and up once
+    # overflowed the multiplication)
+    state = _decision_states(games=1, every=25)[1]
+    bot = make_bot(spec, seed=11)
+    action = bot.step(state)
+    assert action in state.legal_actions()
+    assert make_bot(spec, seed=11).step(state) == action
+    assert sum(row["visits"] for row in bot.last_search()["actions"]) == bot.last_search()["iterations"]
+
+
 # ---- what the search reports --------------------------------------------------------------
 
 @pytest.mark.parametrize("spec, iters", [("ismcts:iters=500", 500), ("ismcts:iters=501,threads=2", 501),

@@ -1,0 +1,62 @@
+"""Type stubs for the bots' compiled search (glory_ai/bots/_search.pyx and _policy.pxi).
+
+Checked against the built extension by ``python3 -m mypy.stubtest glory_ai.bots._search``
+(allowlist in .ci/stubtest-allowlist.txt). The Python face is two classes, built by
+glory_ai.bots from a bot spec: :class:`Searcher` (ISMCTS, PIMC, flat MC) and
+:class:`PolicyPlayer` (the one-ply heuristic policy); everything else is C.
+"""
+from typing import Any, Literal, TypedDict
+
+from typing_extensions import disjoint_base
+
+from glory_ai.core.engine import State
+
+# (not runtime names: the shapes of what the search returns)
+class _RootStat(TypedDict):
+    """One root action of a search, merged over the trees (every PIMC world)."""
+
+    action: int
+    visits: int
+    available: int
+    #: the mean reward of every player (0.0 for an action never visited)
+    mean_reward: list[float]
+
+@disjoint_base     # a cdef class
+class Searcher:
+    """A search bot's engine: one or more trees (root parallelism), their settings and,
+    with reuse, the trees kept between moves."""
+
+    #: what the last search found: {"actions": [_RootStat, ...], "iterations": int,
+    #: "seconds": float, "nodes": int, "trees": int, "node_cap_reached": bool}; None before
+    last_stats: dict[str, Any] | None
+    def __init__(
+        self,
+        *,
+        algorithm: Literal["ismcts", "pimc", "flatmc"],
+        iterations: int,
+        time_ms: float,
+        c: float,
+        rollout: Literal["random", "heuristic"],
+        cutoff: int,
+        reward: Literal["win", "rank", "margin"],
+        worlds: int,
+        epsilon: float,
+        temperature: float,
+        node_cap: int,
+        style: dict[str, Any],
+        trees: int,
+        threads: int,
+        reuse: bool,
+        seed: int,
+    ) -> None: ...
+    def search(self, state: State, player: int, key: int) -> list[_RootStat]: ...
+    def _run_one(self, i: int) -> None: ...
+
+@disjoint_base     # a cdef class
+class PolicyPlayer:
+    """The one-ply heuristic policy for one player: heuristic and greedy bots."""
+
+    def __init__(self, style: dict[str, Any], epsilon: float, seed: int) -> None: ...
+    def choose(self, state: State, player: int, key: int) -> int: ...
+    def action_values(self, state: State, player: int, key: int) -> list[tuple[int, float]]: ...
+    def evaluate(self, state: State, player: int) -> float: ...
