@@ -1,7 +1,8 @@
 """Small statistical models for the analysis (numpy and scipy only).
 
 * :func:`fit_logistic`: a logistic regression on grouped (binomial) data by Newton's
-  method (iteratively reweighted least squares) with an optional ridge penalty;
+  method (iteratively reweighted least squares) with an optional ridge penalty, and
+  :func:`profile_interval`, the profile-likelihood interval of one of its coefficients;
 * :func:`stratified_difference`: a Mantel-Haenszel-weighted difference of two rates over
   strata, with a Wald interval;
 * :func:`holm`: Holm's step-down adjustment of p-values.
@@ -14,7 +15,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import special, stats
+from scipy import optimize, special, stats
 
 __all__ = ["LogisticFit", "fit_logistic", "holm", "stratified_difference", "Z95"]
 
@@ -39,8 +40,8 @@ class LogisticFit:
 
 
 def _loglik(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, beta: np.ndarray,
-            penalty: np.ndarray) -> float:
-    eta = x @ beta
+            penalty: np.ndarray, offset: np.ndarray | float = 0.0) -> float:
+    eta = offset + x @ beta
     # y * log p + (n - y) * log(1 - p), with log p = log_expit(eta), log(1 - p) = log_expit(-eta)
     ll = float(np.sum(successes * special.log_expit(eta)
                       + (trials - successes) * special.log_expit(-eta)))
@@ -49,7 +50,8 @@ def _loglik(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, beta: np.n
 
 def fit_logistic(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, *,
                  penalty: float | np.ndarray = 0.0, max_iter: int = 100,
-                 tol: float = 1e-10) -> LogisticFit:
+                 tol: float = 1e-10, offset: np.ndarray | float = 0.0,
+                 start: np.ndarray | None = None) -> LogisticFit:
     """Maximise the penalised binomial log-likelihood
 
         sum_i [y_i log p_i + (n_i - y_i) log(1 - p_i)] - 1/2 sum_j lambda_j beta_j^2,
@@ -60,18 +62,20 @@ def fit_logistic(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, *,
     ``penalty`` is lambda (a number for every coefficient, or one per coefficient: 0 leaves
     one unpenalised), a Gaussian prior N(0, 1/lambda) that keeps the estimates finite when
     a covariate separates wins from losses. The covariance is the inverse of the penalised
-    information X' W X + diag(lambda), W = diag(n p (1 - p))."""
+    information X' W X + diag(lambda), W = diag(n p (1 - p)). ``offset`` is a fixed term
+    added to x_i . beta (a coefficient held at a value, as the profile likelihood does);
+    ``start`` the first estimate (zeros by default)."""
     x = np.asarray(x, dtype=float)
     y = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
     k = x.shape[1]
     lam = np.broadcast_to(np.asarray(penalty, dtype=float), (k,)).copy()
-    beta = np.zeros(k)
-    ll = _loglik(x, y, n, beta, lam)
+    beta = np.zeros(k) if start is None else np.array(start, dtype=float)
+    ll = _loglik(x, y, n, beta, lam, offset)
     converged = False
     it = 0
     for it in range(1, max_iter + 1):  # noqa: B007 - used after the loop: the iterations done
-        p = special.expit(x @ beta)
+        p = special.expit(offset + x @ beta)
         grad = x.T @ (y - n * p) - lam * beta
         w = n * p * (1.0 - p)
         info = (x * w[:, None]).T @ x + np.diag(lam)
@@ -82,7 +86,7 @@ def fit_logistic(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, *,
         t = 1.0
         while True:
             trial = beta + t * step
-            new = _loglik(x, y, n, trial, lam)
+            new = _loglik(x, y, n, trial, lam, offset)
             if new >= ll - 1e-12 * abs(ll) or t < 1e-8:
                 break
             t *= 0.5
@@ -90,11 +94,45 @@ def fit_logistic(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, *,
         if np.max(np.abs(t * step)) < tol or abs(gain) < tol * (1.0 + abs(ll)):
             converged = True
             break
-    p = special.expit(x @ beta)
+    p = special.expit(offset + x @ beta)
     w = n * p * (1.0 - p)
     info = (x * w[:, None]).T @ x + np.diag(lam)
     cov = np.linalg.pinv(info)
     return LogisticFit(beta, cov, ll, it, converged)
+
+
+def profile_interval(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, fit: LogisticFit,
+                     j: int, *, penalty: float | np.ndarray = 0.0, level: float = 0.95
+                     ) -> tuple[float, float]:
+    """The profile-likelihood interval of coefficient ``j`` of a :func:`fit_logistic` fit:
+    the values b where 2 (l(beta_hat) - max l(beta | beta_j = b)) equals the chi-square(1)
+    quantile. Unlike the Wald interval it agrees with the likelihood-ratio test (it excludes
+    0 exactly when that test rejects at 1 - ``level``) and stays sensible when a covariate
+    nearly separates wins from losses, where the Wald standard error blows up."""
+    x = np.asarray(x, dtype=float)
+    k = x.shape[1]
+    lam = np.broadcast_to(np.asarray(penalty, dtype=float), (k,))
+    others = [i for i in range(k) if i != j]
+    x_rest, column, lam_rest = x[:, others], x[:, j], lam[others]
+    limit = stats.chi2.ppf(level, 1) / 2.0
+    start = fit.coef[others]
+
+    def drop(b: float) -> float:           # log-likelihood lost by holding beta_j at b, less the limit
+        held = fit_logistic(x_rest, successes, trials, penalty=lam_rest, offset=b * column,
+                            start=start)
+        return fit.loglik - (held.loglik - 0.5 * lam[j] * b * b) - limit
+
+    beta = float(fit.coef[j])
+    ends = []
+    for direction in (-1.0, 1.0):
+        step = max(float(np.sqrt(max(fit.cov[j, j], 0.0))), 0.1)
+        near, far = beta, beta + direction * step
+        while drop(far) < 0.0:             # walk out until the drop passes the limit
+            near, far = far, far + (far - beta)      # twice as far from beta_hat
+            if abs(far - beta) > 1e4:
+                break
+        ends.append(optimize.brentq(drop, near, far, xtol=1e-6) if drop(far) >= 0.0 else far)
+    return ends[0], ends[1]
 
 
 def stratified_difference(n1: np.ndarray, s1: np.ndarray, q1: np.ndarray,

@@ -40,7 +40,7 @@ from scipy import stats as sps
 from ..arena import stats
 from . import AnalysisError
 from .load import END_REASONS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
-from .models import Z95, fit_logistic, holm, stratified_difference
+from .models import fit_logistic, holm, profile_interval, stratified_difference
 
 __all__ = [
     "BOOTSTRAP", "PRIOR_SD", "building_strength", "compare_variants", "end_conditions",
@@ -355,7 +355,8 @@ def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.
       spec x player count (x rules when several), pooled with Mantel-Haenszel weights;
     * logistic: ``win ~ completed + spec + players:seat (+ rules)`` fitted on the win share
       (:func:`glory_ai.analysis.models.fit_logistic`, a weak N(0, ``prior_sd``^2) prior on the
-      coefficients): ``log_odds`` (the coefficient of ``completed``) with its Wald interval,
+      coefficients): ``log_odds`` (the coefficient of ``completed``) with its profile-likelihood
+      interval (which excludes 0 exactly when the likelihood-ratio test below rejects at 5%),
       ``odds_ratio``, and ``effect``: the average marginal effect, in win-rate points
       (0.12 = +12 points), of completing the building, with ``effect_low``/``effect_high`` the
       effects at the ends of the log-odds interval (the other coefficients as estimated);
@@ -432,7 +433,7 @@ def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.
                        np.hstack([base[has1][:, :1], np.ones((has1.sum(), 1)), base[has1][:, 1:]])])
         fit = fit_logistic(x, np.r_[s0[has0, j], s1[has1, j]], np.r_[n0[has0, j], n1[has1, j]],
                            penalty=lam)
-        beta, se = float(fit.coef[1]), float(fit.se[1])
+        beta = float(fit.coef[1])
         # average marginal effect over every seat-game: completed vs not, all else as is
         x0 = np.hstack([base[:, :1], np.zeros((m, 1)), base[:, 1:]])
         eta0 = x0 @ fit.coef                                 # without the building's term
@@ -441,7 +442,9 @@ def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.
         def ame(b: float, eta0: np.ndarray = eta0, base_p: np.ndarray = base_p) -> float:
             return float(np.sum(n_cell * (special.expit(eta0 + b) - base_p)) / total)
 
-        low, high = beta - Z95 * se, beta + Z95 * se
+        # the profile-likelihood interval: it agrees with the likelihood-ratio p-value below
+        low, high = profile_interval(x, np.r_[s0[has0, j], s1[has1, j]], np.r_[n0[has0, j], n1[has1, j]],
+                                     fit, 1, penalty=lam)
         lr = max(2.0 * (fit.loglik - null.loglik), 0.0)
         row.update({
             "log_odds": beta, "log_odds_low": low, "log_odds_high": high,

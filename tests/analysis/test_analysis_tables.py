@@ -23,7 +23,7 @@ from glory_ai.analysis import (
     win_matrix,
     win_rates,
 )
-from glory_ai.analysis.models import fit_logistic, holm, stratified_difference
+from glory_ai.analysis.models import fit_logistic, holm, profile_interval, stratified_difference
 from glory_ai.arena import stats
 
 
@@ -165,6 +165,39 @@ def test_logistic_recovers_planted_effect():
     assert forum["effect_low"] < true_ame < forum["effect_high"]
     bath = table.loc["Bath"]
     assert bath["log_odds_low"] < 0 < bath["log_odds_high"] and table.index[0] == "Forum"
+
+
+def test_profile_interval_agrees_with_the_likelihood_ratio_test():
+    # grouped data with a weak effect: the interval excludes 0 exactly when the LR test
+    # rejects at 5%, and sits near the Wald interval when the sample is large
+    from scipy import stats
+
+    rng = np.random.default_rng(3)
+    for effect, groups in [(0.0, 40), (0.15, 40), (0.3, 40), (0.5, 400)]:
+        x = np.c_[np.ones(groups), rng.integers(0, 2, size=groups)]
+        trials = rng.integers(20, 60, size=groups).astype(float)
+        succ = rng.binomial(trials.astype(int), special.expit(x @ [-0.2, effect])).astype(float)
+        fit = fit_logistic(x, succ, trials)
+        low, high = profile_interval(x, succ, trials, fit, 1)
+        assert low < fit.coef[1] < high
+        null = fit_logistic(x[:, :1], succ, trials)
+        p = stats.chi2.sf(2 * (fit.loglik - null.loglik), 1)
+        assert (low > 0 or high < 0) == (p < 0.05), (effect, low, high, p)
+        wald = fit.coef[1] + np.array([-1.96, 1.96]) * fit.se[1]
+        assert np.allclose([low, high], wald, atol=0.03 if groups == 400 else 0.1)
+
+
+def test_profile_interval_stays_on_the_side_of_the_estimate_under_separation():
+    # the group with the covariate always wins: the penalised estimate is large and its
+    # Wald interval reaches below 0, but the likelihood says the effect is clearly positive
+    x = np.c_[np.ones(40), np.r_[np.zeros(30), np.ones(10)]]
+    trials = np.full(40, 5.0)
+    succ = np.r_[np.full(30, 2.0), np.full(10, 5.0)]
+    penalty = np.array([0.0, 1 / 20.0 ** 2])
+    fit = fit_logistic(x, succ, trials, penalty=penalty)
+    assert fit.coef[1] - 1.96 * fit.se[1] < 0          # Wald: not even the sign
+    low, high = profile_interval(x, succ, trials, fit, 1, penalty=penalty)
+    assert 3.0 < low < fit.coef[1] < high < 60
 
 
 def test_fit_logistic_matches_direct_optimisation():
