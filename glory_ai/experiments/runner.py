@@ -150,6 +150,38 @@ def _write_readme(experiment: Experiment, out: Path, findings: list[str],
     (out / "README.md").write_text("\n".join(lines))
 
 
+def _merge_sessions(meta: dict[str, Any], path: Path) -> None:
+    """A resumed experiment keeps what earlier sessions did: ``sessions`` lists every
+    invocation that finished (times, commit, build, games played per run); ``started``,
+    ``seconds`` and each run's ``played``/``seconds`` add up over them. A session killed
+    before its end left no manifest: its games are in the records (with their seconds)."""
+    session = {key: meta[key] for key in ("started", "finished", "seconds", "git_commit", "git_dirty")}
+    session["source_hash"] = meta["build"].get("source_hash")
+    session["played"] = {r["run"]: r["played"] for r in meta["runs"]}
+    previous: dict[str, Any] = {}
+    if path.exists():
+        try:
+            previous = json.loads(path.read_text())
+        except ValueError:
+            previous = {}
+    sessions = [s for s in previous.get("sessions", []) if isinstance(s, dict)]
+    if previous and not sessions and "started" in previous:      # a manifest of before sessions
+        sessions = [{key: previous.get(key) for key in ("started", "finished", "seconds", "git_commit",
+                                                        "git_dirty")}]
+        sessions[0]["source_hash"] = (previous.get("build") or {}).get("source_hash")
+        sessions[0]["played"] = {r.get("run"): r.get("played") for r in previous.get("runs", [])
+                                 if isinstance(r, dict)}
+    earlier = {r.get("run"): r for r in previous.get("runs", []) if isinstance(r, dict)}
+    meta["sessions"] = sessions + [session]
+    if sessions:
+        meta["started"] = sessions[0].get("started", meta["started"])
+        meta["seconds"] = round(sum(float(s.get("seconds", 0)) for s in meta["sessions"]), 1)
+        for entry in meta["runs"]:
+            old = earlier.get(entry["run"], {})
+            entry["played"] += int(old.get("played", 0))
+            entry["seconds"] = round(entry["seconds"] + float(old.get("seconds", 0.0)), 1)
+
+
 def run_experiment(experiment: Experiment | str | Path, results: str | Path = "results", *,
                    jobs: int | None = None, backend: str | None = None, progress: bool | None = None,
                    out: str | Path | None = None, log: Callable[[str], object] = print) -> Path:
@@ -185,6 +217,7 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
     meta["seconds"] = round(time.time() - started, 1)
     meta["runs"] = [{**d, "config": p.config.to_dict(), "matchup": p.matchup, "grid": p.grid_point,
                      "variant": p.variant} for d, p in zip(done, planned_runs, strict=True)]
+    _merge_sessions(meta, folder / "manifest.json")
     (folder / "manifest.json").write_text(json.dumps(meta, indent=2) + "\n")
     summary = _summary(experiment, folder)
     findings: list[str] = []

@@ -167,3 +167,19 @@ def test_an_experiment_with_a_report_writes_it_and_its_findings(tmp_path):
     findings = [line for line in readme.splitlines() if line.startswith("* ")]
     assert findings and "(no analysis)" not in readme
     assert any("greedy" in line for line in findings), findings
+
+
+def test_a_resumed_experiment_keeps_the_earlier_sessions_in_its_manifest(tmp_path):
+    config = _write(tmp_path)
+    folder = run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
+    first = json.loads((folder / "manifest.json").read_text())
+    assert [r["played"] for r in first["runs"]] == [6, 6, 3] and len(first["sessions"]) == 1
+    again = run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
+    second = json.loads((again / "manifest.json").read_text())
+    assert len(second["sessions"]) == 2
+    assert second["sessions"][1]["played"] == {"duel-republic": 0, "duel-imperium": 0, "field-3p": 0}
+    # the totals still say what it took to play the games
+    assert [r["played"] for r in second["runs"]] == [6, 6, 3]
+    assert second["started"] == first["started"]
+    assert second["seconds"] >= first["seconds"]
+    assert [r["seconds"] for r in second["runs"]] >= [r["seconds"] for r in first["runs"]]
