@@ -244,8 +244,17 @@ def _findings(report: Report) -> list[str]:
     frame = report.frame
     out: list[str] = []
     many = len(report.counts) > 1
-    # strategies
+    # strategies: compared only where they met, at a table with two specs or more (in
+    # self-play every spec wins its equal share by construction)
+    specs_per_game = frame.groupby(["run", "game"], observed=True, sort=False)["spec"].nunique()
+    players_per_game = frame.groupby(["run", "game"], observed=True, sort=False)["num_players"].first()
+    met = set(players_per_game[specs_per_game > 1].unique().tolist())
+    if not met:
+        out.append("Every game is self-play (one spec at each table): win rates compare seats, "
+                   "not strategies.")
     for k in report.counts:
+        if k not in met:
+            continue
         wr = t["win_rates"].xs(k, level="num_players")
         where = f"in {k}-player games" if many else ""
         if len(wr) < 2:

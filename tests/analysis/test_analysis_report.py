@@ -132,3 +132,19 @@ def test_module_entry_point(tmp_path):
     helped = subprocess.run([sys.executable, "-m", "glory_ai.analysis.commands", "report", "--help"],
                             capture_output=True, text=True)
     assert helped.returncode == 0 and "RUN_DIR" in helped.stdout and "examples:" in helped.stdout
+
+
+def test_self_play_findings_do_not_compare_strategies(synth, run_folder):
+    # two self-play runs (each table seats one spec): the 50% win rates are equal shares by
+    # construction, so the summary says so instead of ranking the specs
+    greedy = [synth(i, ["greedy", "greedy"], [i % 2]) for i in range(40)]
+    search = [synth(i, ["ismcts:iters=10", "ismcts:iters=10"], [i % 3 == 0]) for i in range(40)]
+    text = findings(load_runs([run_folder(greedy), run_folder(search)]))
+    assert text[0].startswith("Every game is self-play")
+    assert not any("highest win rate" in line or "weakest:" in line for line in text)
+    assert any(line.startswith("P1 wins") for line in text)
+    # a table with two specs brings the comparison back
+    mixed = [synth(i, ["greedy", "random"], [0]) for i in range(40)]
+    text = findings(load_runs([run_folder(greedy), run_folder(mixed)]))
+    assert any("greedy has the highest win rate" in line for line in text)
+    assert not any("self-play" in line for line in text)
