@@ -24,6 +24,7 @@ import pandas as pd
 from scipy import stats as sps
 
 from .. import __version__
+from ..cards import CARD_NAMES
 from . import AnalysisError
 from . import figures as F
 from . import tables as T
@@ -239,6 +240,22 @@ def findings(runs_or_frame: pd.DataFrame | Iterable[str | os.PathLike] | str | o
     return build_report(frame, figures=False).sentences
 
 
+def _buildings_in_play(frame: pd.DataFrame) -> set[str]:
+    """The buildings with at least one card in the deck of some game of the frame (the
+    mode's deck and the variant's copies and removals)."""
+    from ..config import GameConfig
+
+    names: set[str] = set()
+    seen = frame.drop_duplicates(["mode", "variant"])
+    for mode, variant in zip(seen["mode"], seen["variant_dict"], strict=True):
+        try:
+            copies = GameConfig.from_options(2, str(mode), **dict(variant)).deck_copies()
+        except (TypeError, ValueError):          # a rules version this build cannot read
+            return set(CARD_NAMES[1:])
+        names.update(CARD_NAMES[card] for card in range(1, len(CARD_NAMES)) if copies[card])
+    return names
+
+
 def _findings(report: Report) -> list[str]:
     t = report.tables
     frame = report.frame
@@ -355,10 +372,18 @@ def _findings(report: Report) -> list[str]:
                 out.append(f"{positive:.0%} of the building effects are positive: completing any "
                            "building scores influence and comes with a strong position, so "
                            "compare buildings with each other rather than with zero.")
-        never = b.index[b["n_completed"] == 0]
-        if len(never):
-            out.append(f"{len(never)} of {len(b)} buildings were never completed "
+        # a building outside every deck played (the other mode's cards, a removed one) cannot
+        # be completed: it is named apart from those that were in the deck and never built
+        in_deck = _buildings_in_play(frame)
+        never = [name for name in b.index[b["n_completed"] == 0] if name in in_deck]
+        absent = [name for name in b.index if name not in in_deck]
+        if never:
+            out.append(f"{len(never)} of the {len(in_deck)} buildings in the deck were never completed "
                        f"({', '.join(map(str, never[:6]))}{', ...' if len(never) > 6 else ''}).")
+        if absent:
+            out.append(f"{', '.join(map(str, absent[:6]))}{', ...' if len(absent) > 6 else ''} "
+                       f"{'was' if len(absent) == 1 else 'were'} not in the deck of these games "
+                       "(the other mode's cards or removed by the variant).")
     # scoring
     vp = t["vp"]
     flat = vp.reset_index()

@@ -148,3 +148,15 @@ def test_self_play_findings_do_not_compare_strategies(synth, run_folder):
     text = findings(load_runs([run_folder(greedy), run_folder(mixed)]))
     assert any("greedy has the highest win rate" in line for line in text)
     assert not any("self-play" in line for line in text)
+
+
+def test_buildings_outside_the_deck_are_not_called_never_completed(synth, run_folder):
+    # Republic games: the four Imperium-only buildings cannot be completed; the others that
+    # nobody completed are named as such
+    recs = [synth(i, ["greedy", "random"], [0], completed=[["Bar", "Road"], []]) for i in range(30)]
+    text = findings(load_runs(run_folder(recs)))
+    never = [line for line in text if "never completed" in line][0]
+    assert never.startswith("38 of the 40 buildings in the deck were never completed")
+    assert "Circus" not in never and "Senate" not in never
+    absent = [line for line in text if "not in the deck" in line][0]
+    assert absent.startswith("Circus, Colosseum, Forum, Senate were not in the deck")
