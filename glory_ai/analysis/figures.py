@@ -31,7 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "END_COLORS", "SEAT_COLORS", "VP_COLORS", "figure_bytes", "plot_building_strength",
-    "plot_end_conditions", "plot_game_length", "plot_ratings", "plot_seat_advantage",
+    "plot_end_conditions", "plot_game_length", "plot_grid_curve", "plot_ratings", "plot_seat_advantage",
     "plot_vp_breakdown", "plot_win_matrix", "plot_win_rates", "save", "spec_colors",
 ]
 
@@ -161,6 +161,36 @@ def plot_win_rates(table: pd.DataFrame, colors: Mapping[str, str] | None = None,
                 ax.set_title(label, loc="left", fontsize=9.5)
         axes[-1].set_xlabel("win rate (a shared win split), 95% Wilson interval; dashed: equal share")
         fig.suptitle(title or "Win rate per strategy", x=0.01, ha="left", fontsize=11)
+    return fig
+
+
+def plot_grid_curve(x: Sequence[float], rate: Sequence[float], low: Sequence[float],
+                    high: Sequence[float], *, xlabel: str, expected: float = 0.5,
+                    title: str | None = None) -> Figure:
+    """A win rate against one parameter of a grid (e.g. ISMCTS iterations against a fixed
+    opponent), with its 95% intervals as a band and error bars; a logarithmic axis when
+    the values span more than a factor of 10; a dashed line at the equal share."""
+    xs, r, lo, hi = (np.asarray(v, dtype=float) for v in (x, rate, low, high))
+    order = np.argsort(xs)
+    xs, r, lo, hi = xs[order], r[order], lo[order], hi[order]
+    with _style():
+        fig = _figure(3.4)
+        ax = fig.subplots()
+        ax.fill_between(xs, lo, hi, color="#4c72b0", alpha=0.15, lw=0)
+        ax.errorbar(xs, r, yerr=_errors(r, lo, hi), fmt="o-", color="#4c72b0", ecolor="#222222",
+                    capsize=3, lw=1.5, ms=5)
+        for xi, ri in zip(xs, r, strict=True):
+            ax.annotate(f"{ri:.0%}", (xi, ri), textcoords="offset points", xytext=(6, -12), fontsize=8.5)
+        ax.axhline(expected, color="#555555", lw=0.9, ls="--", zorder=0)
+        if xs.min() > 0 and xs.max() / xs.min() > 10:
+            ax.set_xscale("log")
+        ax.set_xticks(xs, [f"{v:g}" for v in xs])
+        ax.minorticks_off()
+        ax.set_ylim(0, 1)
+        _pct(ax, "y")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("win rate, 95% Wilson interval")
+        fig.suptitle(title or "Win rate against the grid", x=0.01, ha="left", fontsize=11)
     return fig
 
 

@@ -36,7 +36,7 @@ def main_run(args: argparse.Namespace) -> int:
         print(f"glory-ai: {exc or 'interrupted'}; finished games are kept: run the same command to resume",
               file=sys.stderr)
         return EXIT_INTERRUPTED
-    print(f"results in {folder}/ (README.md, report.html, summary.csv, manifest.json, runs/)")
+    print(f"results in {folder}/ (README.md, report.html, summary.csv, runs.csv, manifest.json, runs/)")
     readme = folder / "README.md"
     if readme.exists():
         found = [line for line in readme.read_text().splitlines() if line.startswith("* ")]

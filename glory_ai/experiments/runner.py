@@ -5,7 +5,8 @@
       manifest.json          versions, git commit and dirty flag, build, seeds, backend, times
       runs/RUN/config.json   one arena run per matchup, grid point, variant and player count
       runs/RUN/games.jsonl.gz  its game records (compressed once the run is complete)
-      summary.csv            win rates of every run
+      runs.csv               win rates of every run (one row per run and spec)
+      summary.csv, report.html  the balance report of all runs together (glory_ai.analysis)
       report.html, README.md the analysis (glory_ai.analysis) and a plain-language summary
 
 An interrupted experiment resumes: finished runs are kept, the run under way resumes from
@@ -21,7 +22,7 @@ import platform
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -125,12 +126,52 @@ def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
         table.insert(0, "run", planned.name)
         frames.append(table)
     summary = pd.concat(frames, ignore_index=True)
-    summary.to_csv(out / "summary.csv", index=False, float_format="%.6g")
+    summary.to_csv(out / "runs.csv", index=False, float_format="%.6g")
     return summary
 
 
+def _grid_curves(experiment: Experiment, out: Path, summary: pd.DataFrame) -> list[tuple[str, str]]:
+    """For each matchup whose grid varies one numeric parameter of one spec (e.g.
+    ``ismcts:iters={iters}``), that spec's win rate against the grid value, with its
+    intervals: ``figures/grid-MATCHUP.png``. Returns (matchup, relative path) pairs."""
+    from ..analysis.figures import plot_grid_curve, save
+
+    made = []
+    runs = experiment.runs()
+    for matchup in experiment.matchups:
+        templated = [i for i, spec in enumerate(matchup.specs) if "{" in spec]
+        if len(matchup.grid) != 1 or len(templated) != 1 or len(matchup.variants) > 1 \
+                or len(matchup.players) > 1:
+            continue
+        (key, values), = matchup.grid.items()
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
+            continue
+        points = []
+        for planned in runs:
+            if planned.matchup != matchup.name:
+                continue
+            spec = planned.config.specs[templated[0]]
+            row = summary[(summary["run"] == planned.name) & (summary["spec"] == spec)]
+            if len(row) != 1:
+                break
+            r = row.iloc[0]
+            points.append((planned.grid_point[key], r["win_rate"], r["win_low"], r["win_high"]))
+        else:
+            if len(points) < 2:
+                continue
+            x, rate, low, high = zip(*points, strict=True)
+            others = ", ".join(s for i, s in enumerate(matchup.specs) if i != templated[0])
+            fig = plot_grid_curve(x, rate, low, high, xlabel=key, expected=1 / matchup.players[0],
+                                  title=f"{matchup.specs[templated[0]]} against {others}")
+            path = out / "figures" / f"grid-{matchup.name}.png"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            save(fig, path)
+            made.append((matchup.name, path.relative_to(out).as_posix()))
+    return made
+
+
 def _write_readme(experiment: Experiment, out: Path, findings: list[str],
-                  summary: pd.DataFrame) -> None:
+                  summary: pd.DataFrame, curves: Sequence[tuple[str, str]] = ()) -> None:
     lines = [f"# {experiment.name}", ""]
     if experiment.question:
         lines += [f"**Question.** {experiment.question}", ""]
@@ -138,6 +179,8 @@ def _write_readme(experiment: Experiment, out: Path, findings: list[str],
         lines += [experiment.description, ""]
     lines += ["**Found.**", ""]
     lines += [f"* {sentence}" for sentence in findings] or ["* (no analysis)"]
+    for name, path in curves:
+        lines += ["", f"![{name}: win rate against the grid]({path})"]
     lines += ["", "| run | spec | games | win rate | 95% interval | mean VP |",
               "|---|---|---:|---:|---|---:|"]
     for row in summary.itertuples(index=False):
@@ -146,7 +189,7 @@ def _write_readme(experiment: Experiment, out: Path, findings: list[str],
                      f"[{100 * row['win_low']:.1f}, {100 * row['win_high']:.1f}] | {row['mean_vp']:.1f} |")
     lines += ["", f"Reproduce: `glory-ai reproduce results/{experiment.name}`; re-run: "
               f"`glory-ai run experiments/{experiment.name}.toml`. Files: `manifest.json`, "
-              "`summary.csv`, `report.html`, `runs/*/games.jsonl.gz`.", ""]
+              "`runs.csv`, `summary.csv`, `report.html`, `runs/*/games.jsonl.gz`.", ""]
     (out / "README.md").write_text("\n".join(lines))
 
 
@@ -223,7 +266,8 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
     findings: list[str] = []
     if experiment.report:
         findings = _report(experiment, folder, planned_runs)
-    _write_readme(experiment, folder, findings, summary)
+    curves = _grid_curves(experiment, folder, summary) if experiment.report else []
+    _write_readme(experiment, folder, findings, summary, curves)
     return folder
 
 

@@ -81,7 +81,7 @@ def test_a_broken_config_is_an_error_naming_the_key(tmp_path, text, words):
 def test_run_writes_the_results_folder_and_reproduce_finds_it_identical(tmp_path):
     folder = run_experiment(_write(tmp_path), tmp_path / "results", log=lambda *a: None, progress=False)
     assert folder == tmp_path / "results" / "small"
-    for name in ("experiment.toml", "manifest.json", "summary.csv", "README.md"):
+    for name in ("experiment.toml", "manifest.json", "runs.csv", "README.md"):
         assert (folder / name).exists(), name
     manifest = json.loads((folder / "manifest.json").read_text())
     for key in ("glory_ai", "git_commit", "git_dirty", "build", "python", "libraries", "seed",
@@ -183,3 +183,28 @@ def test_a_resumed_experiment_keeps_the_earlier_sessions_in_its_manifest(tmp_pat
     assert second["started"] == first["started"]
     assert second["seconds"] >= first["seconds"]
     assert [r["seconds"] for r in second["runs"]] >= [r["seconds"] for r in first["runs"]]
+
+
+def test_a_one_parameter_grid_gets_its_curve(tmp_path):
+    text = """
+question = "Does flat MC improve with iterations?"
+seed = 3
+[[matchup]]
+name = "scale"
+specs = ["flatmc:iters={iters}", "random"]
+grid = { iters = [4, 16, 64] }
+deals = 2
+[run]
+jobs = 1
+[analysis]
+report = true
+"""
+    folder = run_experiment(_write(tmp_path, text, "grid"), tmp_path / "results", log=lambda *a: None,
+                            progress=False)
+    curve = folder / "figures" / "grid-scale.png"
+    assert curve.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and curve.stat().st_size > 5000
+    assert "![scale: win rate against the grid](figures/grid-scale.png)" in (folder / "README.md").read_text()
+    # the same records draw the same bytes
+    first = curve.read_bytes()
+    run_experiment(_write(tmp_path, text, "grid"), tmp_path / "results", log=lambda *a: None, progress=False)
+    assert curve.read_bytes() == first
