@@ -436,6 +436,16 @@ def _findings(report: Report) -> list[str]:
             out.append("The way games end " + ("differs significantly" if p < ALPHA
                                                else "does not differ significantly")
                        + f" between the rule variants (chi-square test, {_p_text(p)}).")
+        if "rules" in per_game.columns and per_game["rules"].nunique() > 1:
+            parts = []
+            for rules, g in per_game.groupby("rules", observed=True, sort=True):
+                share = g["end_reason"].astype(str).value_counts(normalize=True)
+                reason = str(share.index[0])
+                parts.append(f"under {rules} games end mostly "
+                             f"{_REASON_TEXT.get(reason, 'by ' + reason)} ({_pct(share.iloc[0])}) and "
+                             f"last {g['turns'].mean():.0f} turns ({g['decisions'].mean():.0f} decisions)")
+            text = "; ".join(parts) + "."
+            out.append(text[0].upper() + text[1:])
         if "variants_scope" in report.notes:
             out.insert(first_variant, "Rule variants are " + report.notes["variants_scope"] + ".")
     elif "variants" in report.notes:

@@ -91,6 +91,9 @@ def test_variants_in_the_report(synth, run_folder, tmp_path):
     assert 'id="variants"' in page and "Rule variants side by side" in page
     assert "a wins 75.0% under imperium refill_size=5 and 50.0% under republic" in page
     assert "The way games end differs significantly between the rule variants" in page
+    # and how: each variant's usual ending and length (synthetic games: 50 turns, 150 decisions)
+    assert ("Under imperium refill_size=5 games end mostly when the sites run out (100.0%) and "
+            "last 50 turns (150 decisions); under republic") in page
 
 
 def test_report_errors(tmp_path, synth, run_folder):
