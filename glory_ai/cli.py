@@ -21,14 +21,15 @@ import os
 import random
 import sys
 from collections.abc import Callable
-from typing import NoReturn
 
 from . import __version__
+from ._argparse import EXIT_USAGE
+from ._argparse import HelpFormatter as _HelpFormatter
+from ._argparse import Parser as _Parser
 from .config import MODES
 from .game import Game
 
 #: exit statuses
-EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130          # 128 + SIGINT
 EXIT_BROKEN_PIPE = 141          # 128 + SIGPIPE
 
@@ -37,17 +38,6 @@ MAX_BENCH_SECONDS = 600.0
 
 class UsageError(Exception):
     """A mistake in the command line: printed as one line, exit status 2."""
-
-
-class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Option defaults in the help texts; descriptions and epilogs (examples) kept as written."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """An ArgumentParser whose errors are one line on stderr (exit status 2)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 # ---- argument types -----------------------------------------------------------------------

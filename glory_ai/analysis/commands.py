@@ -15,28 +15,14 @@ import argparse
 import sys
 import textwrap
 from collections.abc import Sequence
-from typing import NoReturn
+
+from .._argparse import EXIT_USAGE
+from .._argparse import HelpFormatter as _HelpFormatter
+from .._argparse import Parser as _Parser
 
 __all__ = ["build_parser", "main", "main_report", "register"]
 
-EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
-
-
-class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Defaults shown where there is one to show; descriptions and examples as written."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default in (None, False) or action.default is argparse.SUPPRESS:
-            return action.help
-        return super()._get_help_string(action)
-
-
-class _Parser(argparse.ArgumentParser):
-    """Errors as one line on stderr, exit status 2 (as the glory-ai parser)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -18,34 +18,20 @@ import math
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
+from .._argparse import EXIT_USAGE
+from .._argparse import HelpFormatter as _HelpFormatter
+from .._argparse import Parser as _Parser
 from ..config import MODES, VARIANT_KEYS
 from .plan import ArenaError, RunConfig
 
 __all__ = ["DEFAULT_SPRT", "build_parser", "main", "main_compare", "register"]
 
-EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130
 
 #: --sprt without a value: H0 "A is no stronger" (0 Elo) against H1 "A is 50 Elo stronger"
 DEFAULT_SPRT = (0.0, 50.0, 0.05, 0.05)
-
-
-class _HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
-    """Defaults shown where there is one to show (not for flags and automatic values)."""
-
-    def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default in (None, False) or action.default is argparse.SUPPRESS:
-            return action.help
-        return super()._get_help_string(action)
-
-
-class _Parser(argparse.ArgumentParser):
-    """Errors as one line on stderr, exit status 2 (as the glory-ai parser)."""
-
-    def error(self, message: str) -> NoReturn:
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
 
 
 # ---- argument types -----------------------------------------------------------------------

@@ -4,9 +4,9 @@ from __future__ import annotations
 import argparse
 import sys
 
+from .._argparse import EXIT_USAGE
 from .config import ExperimentError
 
-EXIT_USAGE = 2
 EXIT_DIFFERENT = 1
 EXIT_INTERRUPTED = 130
 
