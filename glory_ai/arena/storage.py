@@ -198,7 +198,7 @@ class RunFolder:
         seen: dict[object, dict[str, Any]] = {}
         for rec in records:
             gid = rec.get("game_id")
-            task = expected.get(gid)
+            task = expected.get(gid) if isinstance(gid, str) else None    # a damaged id: anything
             if task is None:
                 raise ArenaError(f"{self.games_path}: game {gid!r} is not a game of this run")
             if rec.get("seed") != task.seed or rec.get("seats") != list(task.seats):

@@ -79,7 +79,9 @@ class Param:
         if isinstance(value, float) and not math.isfinite(value):
             raise SpecError(f"{where}: expected a finite number, got {text!r}")
         if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
-            raise SpecError(f"{where}: {value} is out of range {self.low:g}..{self.high:g}")
+            low = "" if self.low is None else f"{self.low:g}"
+            high = "" if self.high is None else f"{self.high:g}"
+            raise SpecError(f"{where}: {value} is out of range {low}..{high}")
         return value
 
 

@@ -111,6 +111,13 @@ def test_a_folder_of_another_config_is_refused(tmp_path):
         fh.write(json.dumps({"game_id": "7-0-0", "deal": 7, "pairing": 0, "rotation": 0}) + "\n")
     with pytest.raises(ArenaError, match="not a game of this run"):
         run(small, tmp_path / "run")
+    # a damaged game id of any JSON type is named, not a TypeError
+    lines = (tmp_path / "run" / "games.jsonl").read_text().splitlines()
+    for damaged in ([7, 0, 0], {"deal": 7}, None):
+        bad = json.dumps({"game_id": damaged, "deal": 7, "pairing": 0, "rotation": 0})
+        (tmp_path / "run" / "games.jsonl").write_text("\n".join(lines[:-1] + [bad]) + "\n")
+        with pytest.raises(ArenaError, match="not a game of this run"):
+            run(small, tmp_path / "run")
     (tmp_path / "run" / "games.jsonl").write_text("not json\n{}\n")
     with pytest.raises(ArenaError, match="line 1"):
         run(small, tmp_path / "run")

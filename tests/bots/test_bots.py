@@ -272,3 +272,15 @@ def test_every_bot_finishes_games_without_an_illegal_action(mode, num_players):
         while not state.is_terminal():
             state.apply_action(bots[state.current_player()].step(state))   # checked: legal
         assert state.winners()
+
+
+def test_a_parameter_bounded_on_one_side_names_its_range():
+    from glory_ai.bots import Param
+
+    floor = Param("margin", float, 0.0, "a value of at least 1", low=1.0)
+    assert floor.parse("2.5", "x") == 2.5
+    with pytest.raises(SpecError, match=r"0.5 is out of range 1\.\.$"):
+        floor.parse("0.5", "x")
+    ceiling = Param("depth", int, 3, "at most 8", high=8)
+    with pytest.raises(SpecError, match=r"9 is out of range \.\.8$"):
+        ceiling.parse("9", "x")
