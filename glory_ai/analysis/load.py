@@ -98,7 +98,8 @@ _PER_SEAT = ("seats", "scores", "vp", "structures")
 
 _loads: Callable[[bytes], Any]
 try:                                     # optional: about twice as fast as json
-    from orjson import loads as _loads
+    import orjson
+    _loads = orjson.loads
 except ImportError:                      # pragma: no cover - depends on the machine
     _loads = json.loads
 
