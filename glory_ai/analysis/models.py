@@ -127,11 +127,11 @@ def profile_interval(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, f
     for direction in (-1.0, 1.0):
         step = max(float(np.sqrt(max(fit.cov[j, j], 0.0))), 0.1)
         near, far = beta, beta + direction * step
-        while drop(far) < 0.0:             # walk out until the drop passes the limit
-            near, far = far, far + (far - beta)      # twice as far from beta_hat
-            if abs(far - beta) > 1e4:
-                break
-        ends.append(optimize.brentq(drop, near, far, xtol=1e-6) if drop(far) >= 0.0 else far)
+        lost = drop(far)
+        while lost < 0.0 and abs(far - beta) <= 1e4:    # walk out until the drop passes the limit
+            near, far = far, far + (far - beta)          # twice as far from beta_hat
+            lost = drop(far)
+        ends.append(optimize.brentq(drop, near, far, xtol=1e-6) if lost >= 0.0 else far)
     return ends[0], ends[1]
 
 

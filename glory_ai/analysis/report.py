@@ -263,9 +263,9 @@ def _findings(report: Report) -> list[str]:
     many = len(report.counts) > 1
     # strategies: compared only where they met, at a table with two specs or more (in
     # self-play every spec wins its equal share by construction)
-    specs_per_game = frame.groupby(["run", "game"], observed=True, sort=False)["spec"].nunique()
-    players_per_game = frame.groupby(["run", "game"], observed=True, sort=False)["num_players"].first()
-    met = set(players_per_game[specs_per_game > 1].unique().tolist())
+    per_table = frame.groupby(["run", "game"], observed=True, sort=False).agg(
+        specs=("spec", "nunique"), players=("num_players", "first"))
+    met = set(per_table.loc[per_table["specs"] > 1, "players"].unique().tolist())
     if not met:
         out.append("Every game is self-play (one spec at each table): win rates compare seats, "
                    "not strategies.")

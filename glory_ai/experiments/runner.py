@@ -94,20 +94,21 @@ def _compress(folder: Path) -> None:
     plain.unlink()
 
 
-def _complete(folder: Path, config: RunConfig) -> bool:
+def _finished_games(folder: Path, config: RunConfig) -> int | None:
+    """The number of games of a finished (compressed) run in ``folder``, else None."""
     if not (folder / COMPRESSED_GAMES).exists():
-        return False
+        return None
     check_config(folder, config, warn=False)
-    records = load_records(folder)
-    return len(records) == config.total_games or config.sprt is not None
+    games = len(load_records(folder))
+    return games if games == config.total_games or config.sprt is not None else None
 
 
 def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
           progress: bool | None) -> dict[str, Any]:
     started = time.time()
-    if _complete(folder, planned.config):
-        return {"run": planned.name, "games": len(load_records(folder)), "played": 0,
-                "seconds": 0.0}
+    finished = _finished_games(folder, planned.config)
+    if finished is not None:
+        return {"run": planned.name, "games": finished, "played": 0, "seconds": 0.0}
     result = run(planned.config, out=folder, n_jobs=options.get("jobs"),
                  batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
                  scheduler=options.get("scheduler"), progress=progress)
@@ -151,22 +152,20 @@ def _grid_curves(experiment: Experiment, out: Path, summary: pd.DataFrame) -> li
             if planned.matchup != matchup.name:
                 continue
             spec = planned.config.specs[templated[0]]
-            row = summary[(summary["run"] == planned.name) & (summary["spec"] == spec)]
-            if len(row) != 1:
-                break
-            r = row.iloc[0]
-            points.append((planned.grid_point[key], r["win_rate"], r["win_low"], r["win_high"]))
-        else:
-            if len(points) < 2:
-                continue
-            x, rate, low, high = zip(*points, strict=True)
-            others = ", ".join(s for i, s in enumerate(matchup.specs) if i != templated[0])
-            fig = plot_grid_curve(x, rate, low, high, xlabel=key, expected=1 / matchup.players[0],
-                                  title=f"{matchup.specs[templated[0]]} against {others}")
-            path = out / "figures" / f"grid-{matchup.name}.png"
-            path.parent.mkdir(parents=True, exist_ok=True)
-            save(fig, path)
-            made.append((matchup.name, path.relative_to(out).as_posix()))
+            rows = summary[(summary["run"] == planned.name) & (summary["spec"] == spec)]
+            if len(rows) == 1:
+                r = rows.iloc[0]
+                points.append((planned.grid_point[key], r["win_rate"], r["win_low"], r["win_high"]))
+        if len(points) < 2:
+            continue
+        x, rate, low, high = zip(*points, strict=True)
+        others = ", ".join(s for i, s in enumerate(matchup.specs) if i != templated[0])
+        fig = plot_grid_curve(x, rate, low, high, xlabel=key, expected=1 / matchup.players[0],
+                              title=f"{matchup.specs[templated[0]]} against {others}")
+        path = out / "figures" / f"grid-{matchup.name}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        save(fig, path)
+        made.append((matchup.name, path.relative_to(out).as_posix()))
     return made
 
 
