@@ -1,5 +1,5 @@
 """The hash that names a build of the compiled core: sha256 over the Cython sources and C
-headers compiled into the extensions (engine and search), in path order.
+headers compiled into the extensions (engine, search, arena loop), in path order.
 
 setup.py loads this file by path at build time (the package is not importable yet) and
 writes the result to ``glory_ai/_build_info.py``; :func:`glory_ai.build_info` reads it and
@@ -13,7 +13,7 @@ from pathlib import Path
 
 #: the files whose content decides what the extensions compute, relative to the package
 COMPILED_SOURCES = ("core/*.pyx", "core/*.pxd", "core/*.pxi", "core/include/*.h",
-                    "bots/*.pyx", "bots/*.pxd", "bots/*.pxi")
+                    "bots/*.pyx", "bots/*.pxd", "bots/*.pxi", "arena/*.pyx")
 
 
 def compiled_sources(package_dir: str | Path) -> list[Path]:

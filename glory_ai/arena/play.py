@@ -6,14 +6,15 @@ game, JSON-ready (docs/arena.md lists every field).
 """
 from __future__ import annotations
 
-import json
-import time
 from collections.abc import Mapping, Sequence
 from typing import Any
+
+import orjson
 
 from .. import __version__
 from ..bots import make_bot
 from ..game import Game, State
+from ._loop import play_loop, structures
 from .plan import ArenaError, GameTask
 
 __all__ = ["RECORD_VERSION", "TIMING_FIELDS", "encode_record", "play_game", "play_batch",
@@ -46,14 +47,6 @@ def _adjudicated_winners(state: State) -> list[int]:
 
 def _results(state: State) -> dict[str, Any]:
     n = state.num_players()
-    players = state.to_dict()["players"]
-    structures = []
-    for p in range(n):
-        built = players[p]["structures"]
-        structures.append({
-            "complete": [s["building"] for s in built if s["complete"]],
-            "incomplete": [s["building"] for s in built if not s["complete"]],
-        })
     if state.is_terminal():
         winners, returns, end_reason = state.winners(), state.returns(), state.end_reason()
     else:
@@ -65,7 +58,7 @@ def _results(state: State) -> dict[str, Any]:
         "winners": winners,
         "returns": returns,
         "vp": [state.score_breakdown(p) for p in range(n)],
-        "structures": structures,
+        "structures": structures(state),
         "functions_used": state.functions_used(),
         "end_reason": end_reason,
         "turns": state.turn_number() + 1,
@@ -80,28 +73,9 @@ def play_game(task: GameTask) -> dict[str, Any]:
     state = Game(task.num_players, task.mode, **task.variant).new_initial_state(task.seed)
     bots = [make_bot(spec, seed) for spec, seed in zip(task.seats, task.bot_seeds, strict=True)]
     n = task.num_players
-    seconds = [0.0] * n
-    moves = [0] * n
-    # the loop runs ~300 times a game: methods bound once, the actions read back at the end
-    is_terminal, current_player, apply_action = state.is_terminal, state.current_player, state.apply_action
-    phase, led_role = state.phase, state.led_role
-    steps = [bot.step for bot in bots]
-    clock = time.perf_counter
-    roles_led: list[dict[str, int]] = [{} for _ in range(n)]
-    for _ in range(MAX_DECISIONS):
-        if is_terminal():
-            break                                   # (else: adjudicated in _results)
-        player = current_player()
-        leading = phase() == "lead"
-        start = clock()
-        action = steps[player](state)
-        seconds[player] += clock() - start
-        moves[player] += 1
-        apply_action(action)
-        if leading:
-            role = led_role()              # None: the leader thought instead
-            if role is not None:
-                roles_led[player][role] = roles_led[player].get(role, 0) + 1
+    # the loop in C (_loop.pyx): per decision, whose turn and whether it is a lead read from
+    # the state, the bot's step timed; the actions are applied as a plain loop would
+    seconds, moves, roles_led = play_loop(state, [bot.step for bot in bots], MAX_DECISIONS)
     actions = state.history()
     record: dict[str, Any] = {
         "record_version": RECORD_VERSION,
@@ -132,12 +106,13 @@ def play_batch(tasks: Sequence[GameTask]) -> list[dict[str, Any]]:
     return [play_game(task) for task in tasks]
 
 
-_ENCODER = json.JSONEncoder(separators=(",", ":"), allow_nan=False)
-
-
 def encode_record(record: Mapping[str, Any]) -> str:
-    """A record as one compact JSON line (without the newline)."""
-    return _ENCODER.encode(record)
+    """A record as one compact JSON line (without the newline).
+
+    orjson writes it five times faster than the standard library (a record is mostly its
+    ~300 actions); the line is standard JSON all the same (floats in their shortest form,
+    e.g. ``6.6e-6``, UTF-8 rather than escapes)."""
+    return orjson.dumps(record).decode()
 
 
 def play_batch_encoded(tasks: Sequence[GameTask]) -> tuple[list[dict[str, Any]], str]:

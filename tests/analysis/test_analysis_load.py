@@ -189,9 +189,10 @@ def test_import_is_light():
 
 
 def test_standard_json_reads_the_same(real_runs, monkeypatch):
+    # the records are written and parsed with orjson; they are standard JSON all the same
     from glory_ai.analysis import load as load_mod
     fast = load_runs(real_runs)
-    monkeypatch.setattr(load_mod, "_loads", json.loads)       # without orjson
+    monkeypatch.setattr(load_mod, "_loads", json.loads)
     slow = load_runs(real_runs)
     plain = [c for c in fast.columns if c not in ("completed", "variant_dict")]
     assert fast[plain].equals(slow[plain])
