@@ -16,6 +16,8 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
+import orjson
+
 from .. import __version__
 from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, GameTask, RunConfig
 from .play import encode_record, record_key
@@ -50,15 +52,19 @@ def _scan(path: Path, repair: bool) -> list[dict[str, Any]]:
                     "; truncating the file back to the last complete game" if repair else "")
         if repair:
             os.truncate(path, len(head) + len(newline))
+    return _parse(path, head.split(b"\n") if newline else [])
+
+
+def _parse(path: Path, lines: Iterable[bytes]) -> list[dict[str, Any]]:
+    """The records of JSON lines (blank lines skipped); a line that is not a JSON object is
+    an ArenaError naming its number."""
     records: list[dict[str, Any]] = []
-    if not newline:
-        return records
-    for number, line in enumerate(head.split(b"\n"), start=1):
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
-            rec = json.loads(line)
-        except ValueError:
+            rec = orjson.loads(line)
+        except ValueError:                  # orjson.JSONDecodeError is a ValueError
             rec = None
         if not isinstance(rec, dict):
             raise ArenaError(f"{path}: line {number} is not a game record (a damaged file?)")
@@ -86,20 +92,11 @@ def load_records(path: str | os.PathLike) -> list[dict[str, Any]]:
 def _scan_compressed(path: Path) -> list[dict[str, Any]]:
     # a finished run's records, gzip-compressed (experiment results): read-only
     try:
-        with gzip.open(path, "rt") as fh:
-            lines = fh.read().splitlines()
+        with gzip.open(path, "rb") as fh:
+            lines = fh.read().split(b"\n")
     except (OSError, EOFError) as exc:
         raise ArenaError(f"{path}: not a readable gzip file ({exc})") from None
-    records = []
-    for number, line in enumerate(lines, start=1):
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            rec = None
-        if not isinstance(rec, dict):
-            raise ArenaError(f"{path}: line {number} is not a game record (a damaged file?)")
-        records.append(rec)
-    return records
+    return _parse(path, lines)
 
 
 def load_config(folder: str | os.PathLike) -> RunConfig:
