@@ -193,3 +193,28 @@ def test_reading_a_folder_skips_a_truncated_line_without_changing_the_file(tmp_p
         config, records = load_run(tmp_path / "run")
     assert config == H2H and len(records) == 3 and "truncated" in caplog.text
     assert games.stat().st_size == size
+
+
+def test_compressed_records_read_alike_and_damage_is_named(tmp_path):
+    # a finished experiment run keeps games.jsonl.gz only: read as the plain file is
+    import gzip
+
+    from glory_ai.arena import load_records
+
+    run(H2H, tmp_path / "run", batch_size=5)
+    plain = tmp_path / "run" / "games.jsonl"
+    packed = tmp_path / "packed"
+    packed.mkdir()
+    raw = plain.read_bytes()
+    with gzip.open(packed / "games.jsonl.gz", "wb") as fh:
+        fh.write(raw)
+    assert load_records(packed) == load_records(tmp_path / "run")
+    lines = raw.split(b"\n")
+    for damage in (b"\xff\xfe not text", b'{"game_id": ', b"[1, 2]"):
+        with gzip.open(packed / "games.jsonl.gz", "wb") as fh:
+            fh.write(b"\n".join([lines[0], damage] + lines[1:]))
+        with pytest.raises(ArenaError, match=r"games.jsonl.gz: line 2 is not a game record"):
+            load_records(packed)
+    (packed / "games.jsonl.gz").write_bytes(b"not gzip")
+    with pytest.raises(ArenaError, match="not a readable gzip file"):
+        load_records(packed)
