@@ -7,7 +7,7 @@
       runs/RUN/games.jsonl.gz  its game records (compressed once the run is complete)
       runs.csv               win rates of every run (one row per run and spec)
       summary.csv, report.html  the balance report of all runs together (glory_ai.analysis)
-      report.html, README.md the analysis (glory_ai.analysis) and a plain-language summary
+      README.md              a plain-language summary: the findings, the grid curves, runs.csv
 
 An interrupted experiment resumes: finished runs are kept, the run under way resumes from
 its games.jsonl (docs/arena.md).
@@ -192,14 +192,22 @@ def _write_readme(experiment: Experiment, out: Path, findings: list[str],
     (out / "README.md").write_text("\n".join(lines))
 
 
+def _session_of(manifest: Mapping[str, Any]) -> dict[str, Any]:
+    """One entry of a manifest's ``sessions``: when, which commit and build, games played per run
+    (a manifest read back may be damaged: missing fields are None)."""
+    session = {key: manifest.get(key) for key in ("started", "finished", "seconds", "git_commit",
+                                                  "git_dirty")}
+    session["source_hash"] = (manifest.get("build") or {}).get("source_hash")
+    session["played"] = {r.get("run"): r.get("played") for r in manifest.get("runs", [])
+                         if isinstance(r, dict)}
+    return session
+
+
 def _merge_sessions(meta: dict[str, Any], path: Path) -> None:
     """A resumed experiment keeps what earlier sessions did: ``sessions`` lists every
     invocation that finished (times, commit, build, games played per run); ``started``,
     ``seconds`` and each run's ``played``/``seconds`` add up over them. A session killed
     before its end left no manifest: its games are in the records (with their seconds)."""
-    session = {key: meta[key] for key in ("started", "finished", "seconds", "git_commit", "git_dirty")}
-    session["source_hash"] = meta["build"].get("source_hash")
-    session["played"] = {r["run"]: r["played"] for r in meta["runs"]}
     previous: dict[str, Any] = {}
     if path.exists():
         try:
@@ -208,13 +216,9 @@ def _merge_sessions(meta: dict[str, Any], path: Path) -> None:
             previous = {}
     sessions = [s for s in previous.get("sessions", []) if isinstance(s, dict)]
     if previous and not sessions and "started" in previous:      # a manifest of before sessions
-        sessions = [{key: previous.get(key) for key in ("started", "finished", "seconds", "git_commit",
-                                                        "git_dirty")}]
-        sessions[0]["source_hash"] = (previous.get("build") or {}).get("source_hash")
-        sessions[0]["played"] = {r.get("run"): r.get("played") for r in previous.get("runs", [])
-                                 if isinstance(r, dict)}
+        sessions = [_session_of(previous)]
     earlier = {r.get("run"): r for r in previous.get("runs", []) if isinstance(r, dict)}
-    meta["sessions"] = sessions + [session]
+    meta["sessions"] = sessions + [_session_of(meta)]
     if sessions:
         meta["started"] = sessions[0].get("started", meta["started"])
         meta["seconds"] = round(sum(float(s.get("seconds", 0)) for s in meta["sessions"]), 1)
