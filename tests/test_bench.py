@@ -3,7 +3,6 @@
 The figures themselves are benchmarks' business; these tests drive the bench with a fake
 clock, so that what is checked is how a time is turned into a figure, not how fast anything is.
 """
-import itertools
 
 import glory_ai.bench as bench
 
