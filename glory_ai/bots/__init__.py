@@ -156,10 +156,6 @@ class PolicyBot(Bot):
         assert action in legal
         return action
 
-    def evaluate(self, state: State, player: int) -> float:
-        """The style's evaluation of the state for `player` (VP; reads the state as given)."""
-        return self._policy.evaluate(state, state._check_player(player))
-
 
 class SearchBot(Bot):
     """ISMCTS, PIMC or flat MC in C (glory_ai/bots/_search.pyx)."""
@@ -276,6 +272,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise SpecError(f"bot spec {spec!r}: give iters > 0 or a time_ms budget")
     if "worlds" in params and params["iters"] and params["worlds"] > params["iters"]:
         raise SpecError(f"bot spec {spec!r}: worlds ({params['worlds']}) exceeds iters ({params['iters']})")
+    if "worlds" in params and params["worlds"] > params["node_cap"]:
+        raise SpecError(f"bot spec {spec!r}: worlds ({params['worlds']}) exceeds node_cap "
+                        f"({params['node_cap']}): every world needs a root node")
     return name, params
 
 
