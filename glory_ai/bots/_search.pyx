@@ -717,6 +717,12 @@ cdef class Searcher:
         cdef Tree* t = self.trees[index]
         return [_node_dict(t, root) for root in self._roots(t)]
 
+    def _set_stamp(self, uint32_t value):
+        """Set every tree's availability stamp counter (to test its wrap-around)."""
+        cdef int i
+        for i in range(self.ntrees):
+            self.trees[i].stamp = value
+
     def _check_trees(self):
         """What is wrong with the trees (an empty list when every invariant holds): every
         node reached once from a root, counts within the cap, visits and availability
