@@ -3,6 +3,7 @@ availability counts, the selection rule on a hand-built node, the reward vectors
 players (docs/bots.md, "Rewards"), and the trees' invariants after every kind of search."""
 import math
 import random
+from pathlib import Path
 
 import pytest
 from search_positions import all_known, catacomb_now
@@ -364,3 +365,29 @@ def test_random_trees_never_choose_an_illegal_action():
         bot = make_bot(f"ismcts:iters={rng.randrange(20, 200)},c={rng.choice([0.0, 0.7, 3.0])}",
                        seed=rng.randrange(100))
         assert bot.step(state) in state.legal_actions()
+
+
+# ---- what docs/bots.md says about the search ----------------------------------------------
+
+DOCS = (Path(__file__).parents[2] / "docs" / "bots.md").read_text()
+
+
+def test_the_documented_budgets_are_the_ones_tested():
+    table = {}
+    for line in DOCS.split("### Known best moves")[1].split("###")[0].splitlines():
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if len(cells) == 5 and cells[2].replace(",", "").isdigit():
+            name = cells[0].split(" (")[0]
+            budgets = [int(cell.replace(",", "")) for cell in cells[2:]]
+            table[name] = dict(zip(SPECS, budgets, strict=True))
+            assert cells[1].strip("`") in {KNOWN[name].state.action_to_string(a) for a in KNOWN[name].best}
+    assert table == FOUND_AT
+
+
+def test_the_documented_memory_figures_are_the_compiled_ones():
+    from glory_ai.bots._search import CONTEXT_BYTES, NODE_BYTES
+
+    assert NODE_BYTES == 64 and "A tree node is 64 bytes" in DOCS
+    assert f"`{NODE_BYTES} * iters` bytes of nodes" in DOCS
+    assert f"200,000: {200_000 * NODE_BYTES / 1e6:.1f} MB per tree" in DOCS
+    assert f"about {round(CONTEXT_BYTES / 1024, -1):.0f} KB" in DOCS
