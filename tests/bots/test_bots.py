@@ -156,6 +156,11 @@ def test_many_trees_play_and_each_tree_has_its_own_stream(spec):
     assert action in state.legal_actions()
     assert make_bot(spec, seed=11).step(state) == action
     assert sum(row["visits"] for row in bot.last_search()["actions"]) == bot.last_search()["iterations"]
+    trees = [bot._searcher._tree(i) for i in range(bot.last_search()["trees"])]
+    assert len(trees) >= 3
+    for i in range(len(trees)):                  # no two trees searched alike
+        for j in range(i):
+            assert trees[i] != trees[j]
 
 
 # ---- what the search reports --------------------------------------------------------------
@@ -196,6 +201,7 @@ def test_the_node_cap_bounds_the_tree_and_the_search_goes_on():
     assert action in state.legal_actions()
     assert info["nodes"] <= 1000 and info["node_cap_reached"]
     assert info["iterations"] == 5000
+    assert bot._searcher._check_trees() == []
 
 
 def test_a_time_budget_searches_until_the_time_is_spent():
