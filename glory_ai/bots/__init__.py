@@ -113,6 +113,9 @@ class Bot:
         if state.is_terminal():
             raise ValueError("the game is over: there is no move to make")
         legal = state.legal_actions()
+        if not legal:
+            raise RuntimeError("the game is not over but has no legal action: an engine bug "
+                               f"(phase {state.phase()!r}, player {state.current_player()})")
         if len(legal) == 1:
             self._last = None
             return legal[0]

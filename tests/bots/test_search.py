@@ -356,17 +356,22 @@ def test_the_availability_stamps_wrap_without_changing_the_search():
 
 
 @pytest.mark.parametrize("spec", ["ismcts:iters=10", "pimc:iters=10,worlds=2", "flatmc:iters=10",
-                                  "ismcts:iters=10,trees=2,threads=2"])
-def test_an_engine_state_without_legal_actions_stops_the_search_with_an_error(spec):
-    # a broken position (the engine's hook sets a Legionary give with no demand): the
-    # search must say so, not back up made-up rewards
+                                  "ismcts:iters=10,trees=2,threads=2", "greedy", "random"])
+def test_an_engine_state_without_legal_actions_is_an_error_not_a_move(spec):
+    # a broken position (the engine's hook sets a Legionary give with no demand): a bot
+    # says so at the root, and the search, which meets such states without the GIL deep
+    # in its trees, stops with the same error instead of backing up made-up rewards
     from glory_ai.core.engine import _set_turn
 
     state = glory_ai.Game(2).new_initial_state(1)
     _set_turn(state, {"phase": "legionary_give"})
     assert not state.is_terminal() and state.legal_actions() == []
+    bot = make_bot(spec, seed=1)
     with pytest.raises(RuntimeError, match="no legal action.*engine bug"):
-        make_bot(spec, seed=1).step(state)
+        bot.step(state)
+    if hasattr(bot, "_searcher"):
+        with pytest.raises(RuntimeError, match="no legal action, an engine bug"):
+            bot._searcher.search(state, 0, 1)
 
 
 def test_random_trees_never_choose_an_illegal_action():
