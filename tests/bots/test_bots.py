@@ -55,6 +55,7 @@ def test_a_spec_gives_the_bot_with_its_parameters_and_defaults():
     ("ismcts:iters", ["not key=value"]),
     ("ismcts:iters=0", ["time_ms"]),
     ("pimc:iters=10,worlds=20", ["worlds"]),
+    ("pimc:iters=5000,worlds=2000,node_cap=1000", ["worlds (2000) exceeds node_cap (1000)", "root node"]),
     ("heuristic:style=banker", ["'style'", "builder|merchant|legionary|patron"]),
     ("random:seed=3", ["no parameter 'seed'", "none"]),
     ("", ["non-empty"]),
