@@ -113,6 +113,9 @@ class Bot:
         if state.is_terminal():
             raise ValueError("the game is over: there is no move to make")
         legal = state.legal_actions()
+        if not legal:
+            raise RuntimeError("the game is not over but has no legal action: an engine bug "
+                               f"(phase {state.phase()!r}, player {state.current_player()})")
         if len(legal) == 1:
             self._last = None
             return legal[0]
@@ -155,10 +158,6 @@ class PolicyBot(Bot):
         action = self._policy.choose(state, player, self._decision_seed(state, player))
         assert action in legal
         return action
-
-    def evaluate(self, state: State, player: int) -> float:
-        """The style's evaluation of the state for `player` (VP; reads the state as given)."""
-        return self._policy.evaluate(state, state._check_player(player))
 
 
 class SearchBot(Bot):
@@ -276,6 +275,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise SpecError(f"bot spec {spec!r}: give iters > 0 or a time_ms budget")
     if "worlds" in params and params["iters"] and params["worlds"] > params["iters"]:
         raise SpecError(f"bot spec {spec!r}: worlds ({params['worlds']}) exceeds iters ({params['iters']})")
+    if "worlds" in params and params["worlds"] > params["node_cap"]:
+        raise SpecError(f"bot spec {spec!r}: worlds ({params['worlds']}) exceeds node_cap "
+                        f"({params['node_cap']}): every world needs a root node")
     return name, params
 
 

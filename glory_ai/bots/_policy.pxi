@@ -6,9 +6,6 @@
 #
 # Included by _search.pyx; every function is noexcept nogil and allocation-free.
 
-cdef enum:
-    NUM_STYLE_BUILDINGS = 45
-
 # A playing style: weights of the evaluation. Values are in VP per unit.
 ctypedef struct Style:
     double role[6]            # how much the style values one action of each role
@@ -20,7 +17,11 @@ ctypedef struct Style:
     double card               # a card in hand (up to the refill size)
     double jack               # a Jack in hand
     double pending            # an action unit already played this turn (times its role's gain)
-    double building[45]       # a completed building of this type, beyond its influence
+    double building[NUM_TYPES]  # a completed building of this type, beyond its influence
+
+
+cdef inline double uniform01(uint64_t* rng) noexcept nogil:
+    return (gr_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
 
 
 cdef inline int site_value(int material) noexcept nogil:
@@ -32,7 +33,7 @@ cdef inline double structure_worth(Style* w, int site, int nmat) noexcept nogil:
     return w.foundation * site_value(site) + w.progress * nmat
 
 
-cdef double add_gain(GameState* s, int p, Style* w, Structure* st) noexcept nogil:
+cdef double add_gain(Style* w, Structure* st) noexcept nogil:
     # what one more material on st is worth to p: progress, or completion (its influence
     # and the building's function instead of the structure under way)
     cdef int v = site_value(st.site)
@@ -121,7 +122,7 @@ cdef double role_gain(GameState* s, int p, Style* w, int role) noexcept nogil:
             if mat_of(x) != mat_of(st.building):
                 continue
             if (role == ARCHITECT and pl.stockpile[x]) or (role == CRAFTSMAN and pl.hand[x]):
-                gain = add_gain(s, p, w, st) - (w.stockpile if role == ARCHITECT else w.card)
+                gain = add_gain(w, st) - (w.stockpile if role == ARCHITECT else w.card)
                 if gain > best:
                     best = gain
                 break
@@ -272,7 +273,7 @@ cdef int policy_choose(GameState* s, uint16_t* legal, int n, Style* w, double ep
     cdef bint long_game
     if n == 1:
         return legal[0]
-    if epsilon > 0 and (gr_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0) < epsilon:
+    if epsilon > 0 and uniform01(rng) < epsilon:
         return legal[gr_rng_below(rng, n)]
     long_game = s.turn.turn_number >= STALL_TURNS
     for i in range(n):

@@ -3,13 +3,20 @@
 Checked against the built extension by ``python3 -m mypy.stubtest glory_ai.bots._search``
 (allowlist in .ci/stubtest-allowlist.txt). The Python face is two classes, built by
 glory_ai.bots from a bot spec: :class:`Searcher` (ISMCTS, PIMC, flat MC) and
-:class:`PolicyPlayer` (the one-ply heuristic policy); everything else is C.
+:class:`PolicyPlayer` (the one-ply heuristic policy); everything else is C. The
+underscored names are hooks for the tests.
 """
+from collections.abc import Sequence
 from typing import Any, Literal, TypedDict
 
 from typing_extensions import disjoint_base
 
 from glory_ai.core.engine import State
+
+#: bytes of one tree node
+NODE_BYTES: int
+#: bytes of one tree's working context besides its nodes (game states, buffers, stamps)
+CONTEXT_BYTES: int
 
 # (not runtime names: the shapes of what the search returns)
 class _RootStat(TypedDict):
@@ -21,13 +28,24 @@ class _RootStat(TypedDict):
     #: the mean reward of every player (0.0 for an action never visited)
     mean_reward: list[float]
 
+class _NodeDict(TypedDict):
+    """One node of a tree (Searcher._tree)."""
+
+    action: int
+    mover: int
+    visits: int
+    available: int
+    reward: list[float]
+    children: list[_NodeDict]
+
 @disjoint_base     # a cdef class
 class Searcher:
     """A search bot's engine: one or more trees (root parallelism), their settings and,
     with reuse, the trees kept between moves."""
 
     #: what the last search found: {"actions": [_RootStat, ...], "iterations": int,
-    #: "seconds": float, "nodes": int, "trees": int, "node_cap_reached": bool}; None before
+    #: "seconds": float, "nodes": int, "reused_nodes": int, "trees": int,
+    #: "node_cap_reached": bool}; None before
     last_stats: dict[str, Any] | None
     def __init__(
         self,
@@ -51,6 +69,10 @@ class Searcher:
     ) -> None: ...
     def search(self, state: State, player: int, key: int) -> list[_RootStat]: ...
     def _run_one(self, i: int) -> None: ...
+    def _follow(self, state: State, player: int) -> int: ...
+    def _tree(self, index: int) -> list[_NodeDict]: ...
+    def _set_stamp(self, value: int) -> None: ...
+    def _check_trees(self) -> list[str]: ...
 
 @disjoint_base     # a cdef class
 class PolicyPlayer:
@@ -58,5 +80,18 @@ class PolicyPlayer:
 
     def __init__(self, style: dict[str, Any], epsilon: float, seed: int) -> None: ...
     def choose(self, state: State, player: int, key: int) -> int: ...
-    def action_values(self, state: State, player: int, key: int) -> list[tuple[int, float]]: ...
-    def evaluate(self, state: State, player: int) -> float: ...
+
+def _select(
+    children: Sequence[tuple[int, int, int, Sequence[float]]],
+    legal: Sequence[int],
+    mover: int,
+    c: float,
+    algorithm: Literal["ismcts", "pimc", "flatmc"] = "ismcts",
+) -> tuple[int | None, list[int], list[int]]: ...
+def _rewards(
+    state: State,
+    reward: Literal["win", "rank", "margin"] = "win",
+    temperature: float = 4.0,
+    style: dict[str, Any] | None = None,
+) -> list[float]: ...
+def _evaluate(state: State, player: int, style: dict[str, Any] | None = None) -> float: ...

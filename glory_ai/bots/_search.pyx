@@ -6,22 +6,29 @@
 # Memory: nodes live in one preallocated array per tree (Node, 64 bytes); children are
 # a linked list of node indices. A search adds at most one node per iteration and never
 # more than node_cap; at the cap it goes on iterating without expanding (rollouts from
-# the frontier), so memory is bounded by node_cap * 64 bytes per tree plus one thread
-# context (~200 KB) per tree.
+# the frontier), so memory is bounded by node_cap * (64 + 4) bytes per tree (the node
+# and its slot in the path buffer) plus one working context (CONTEXT_BYTES) per tree.
+#
+# No limit here fails silently: the path buffer has a slot per node (a path never visits
+# a node twice), the legal-action buffer holds the engine's MAX_LEGAL, availability
+# stamps are cleared when they wrap, visit counters stop short of their 32-bit range, a
+# PIMC tree keeps room for the root of every world, and anything that goes wrong inside
+# the search (an engine state with no legal action, no memory) reaches the caller as an
+# exception.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t
 from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.math cimport log, sqrt, exp, tanh
 
 from glory_ai.core.engine cimport (
-    GameState, Player, Structure, Turn, State, NUM_TYPES, JACK, NMAT, MAX_LEGAL, NO_ROLE, DECK_CAP,
+    GameState, Player, Structure, Turn, State, NUM_TYPES, JACK, MAX_LEGAL, NO_ROLE, DECK_CAP,
     NUM_DISTINCT_ACTIONS, LABORER, CRAFTSMAN, ARCHITECT, LEGIONARY, MERCHANT, PATRON,
     S_COMPLETE, PH_OVER, PH_LEAD, PH_FOLLOW, PH_PAY_MORE, PH_PETITION, PH_THINK_CHOICE,
     PH_TRIBUNAL, PH_SEWER, PH_SENATE, A_VAULT_HAND, A_REVEAL, A_THINK_JACK, B_WALL, B_PALISADE, B_BRIDGE,
-    gr_rng_next, gr_rng_below, gr_rng_seed, used_size, is_active, mat_of, material_value,
-    influence_of, clientele_limit, vault_limit, refill_size, owned_structure, conceded,
+    INV_NO_LEGAL, gr_rng_next, gr_rng_below, gr_rng_seed, used_size, is_active, mat_of,
+    material_value, clientele_limit, vault_limit, refill_size, owned_structure, conceded,
     legal_actions_into, apply_action_c, score_of, winners_mask_of, determinize_c,
-    canonicalize_hidden,
+    canonicalize_hidden, check_state,
 )
 
 include "_policy.pxi"
@@ -44,10 +51,6 @@ cdef inline double now_seconds() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
-cdef inline double uniform01(uint64_t* rng) noexcept nogil:
-    return (gr_rng_next(rng) >> 11) * (1.0 / 9007199254740992.0)
-
-
 # ---- configuration --------------------------------------------------------------------
 
 cdef enum:
@@ -65,9 +68,20 @@ cdef enum:
     REWARD_MARGIN = 2
 
 cdef enum:
-    MAX_PATH = 2048          # deepest tree path followed (deeper: treated as a leaf)
     ROOT_MOVER = 255         # the mover recorded on a root node
     CHECK_CLOCK_EVERY = 8    # iterations between clock reads under a time budget
+
+# Visit counts are 32-bit. A search stops iterating once its root has MAX_ROOT_VISITS
+# visits (only a time budget of hours could get there: iters is at most 10,000,000), and a
+# tree is reused only below REUSE_VISITS_LIMIT, so no count ever wraps.
+cdef uint32_t MAX_ROOT_VISITS = 2147483648u        # 2 ** 31
+cdef uint32_t REUSE_VISITS_LIMIT = 1073741824u     # 2 ** 30
+
+# What went wrong in a tree's search (Tree.error); the search raises it to the caller.
+cdef enum:
+    SEARCH_OK = 0
+    SEARCH_NO_LEGAL = 1      # a live state without legal actions (Tree.error_detail: the invariant code)
+    SEARCH_NO_WINNER = 2     # a finished game without a winner
 
 ctypedef struct SearchConfig:
     int algorithm
@@ -93,8 +107,8 @@ ctypedef struct Node:
     int32_t first_child
     int32_t next_sibling
     uint16_t action          # the action leading here from the parent
-    uint8_t mover            # the player who chose it
-    uint8_t pad[9]
+    uint8_t mover            # the player who chose it (ROOT_MOVER on a root)
+    uint8_t pad[5]           # to 64 bytes: one cache line (the array is 64-byte aligned)
 
 
 ctypedef struct Tree:
@@ -104,8 +118,10 @@ ctypedef struct Tree:
     GameState scratch        # trial states of the heuristic policy
     GameState fixed_world    # the world of the current PIMC round
     SearchConfig cfg
-    Node* nodes
+    Node* nodes              # node_cap nodes
+    int* path                # this iteration's path from the root: node_cap + 1 slots
     int count
+    int growth_cap           # children are added while count < growth_cap (<= node_cap)
     int root_index           # the node this iteration starts from
     int observer
     int num_players
@@ -113,12 +129,18 @@ ctypedef struct Tree:
     uint32_t stamp
     uint32_t* legal_stamp    # per action id: stamp of the node visit where it was legal
     uint32_t* seen_stamp     # per action id: stamp of the visit where a child had it
-    int path[2048]
-    uint16_t legal[4096]
+    uint16_t legal[MAX_LEGAL]
     double rewards[5]
     long iterations_done
     double seconds
-    int full                 # the node cap was reached
+    int full                 # a child could not be added: the node cap was reached
+    int error                # SEARCH_OK, or what went wrong (raised by the caller)
+    int error_detail
+
+
+#: bytes of one tree node, and of one tree's working context besides its nodes
+NODE_BYTES = sizeof(Node)
+CONTEXT_BYTES = sizeof(Tree) + 2 * NUM_DISTINCT_ACTIONS * sizeof(uint32_t)
 
 
 cdef Tree* tree_new(int node_cap) noexcept nogil:
@@ -128,13 +150,17 @@ cdef Tree* tree_new(int node_cap) noexcept nogil:
         return NULL
     t = <Tree*>memory
     memset(t, 0, sizeof(Tree))
-    t.nodes = <Node*>malloc(node_cap * sizeof(Node))
+    memory = NULL
+    if posix_memalign(&memory, 64, <size_t>node_cap * sizeof(Node)) == 0:
+        t.nodes = <Node*>memory                # each node on its own cache line
+    t.path = <int*>malloc((<size_t>node_cap + 1) * sizeof(int))
     t.legal_stamp = <uint32_t*>calloc(NUM_DISTINCT_ACTIONS, sizeof(uint32_t))
     t.seen_stamp = <uint32_t*>calloc(NUM_DISTINCT_ACTIONS, sizeof(uint32_t))
-    if t.nodes == NULL or t.legal_stamp == NULL or t.seen_stamp == NULL:
+    if t.nodes == NULL or t.path == NULL or t.legal_stamp == NULL or t.seen_stamp == NULL:
         tree_free(t)
         return NULL
     t.cfg.node_cap = node_cap
+    t.growth_cap = node_cap
     return t
 
 
@@ -142,14 +168,17 @@ cdef void tree_free(Tree* t) noexcept nogil:
     if t == NULL:
         return
     free(t.nodes)
+    free(t.path)
     free(t.legal_stamp)
     free(t.seen_stamp)
     free(t)
 
 
 cdef inline int new_node(Tree* t, int action, int mover) noexcept nogil:
+    # a root (mover ROOT_MOVER) may take any free slot; a child only one below growth_cap
     cdef Node* node
-    if t.count >= t.cfg.node_cap:
+    cdef int cap = t.cfg.node_cap if mover == ROOT_MOVER else t.growth_cap
+    if t.count >= cap:
         t.full = 1
         return -1
     node = &t.nodes[t.count]
@@ -180,6 +209,17 @@ cdef inline int find_child(Tree* t, int parent, int action) noexcept nogil:
     return -1
 
 
+cdef inline uint32_t next_stamp(Tree* t) noexcept nogil:
+    # A fresh stamp for one node visit; when the 32-bit counter wraps, both tables are
+    # cleared so that no old entry can equal a new stamp.
+    t.stamp += 1
+    if t.stamp == 0:
+        memset(t.legal_stamp, 0, NUM_DISTINCT_ACTIONS * sizeof(uint32_t))
+        memset(t.seen_stamp, 0, NUM_DISTINCT_ACTIONS * sizeof(uint32_t))
+        t.stamp = 1
+    return t.stamp
+
+
 # ---- rewards ----------------------------------------------------------------------------
 
 cdef void terminal_rewards(Tree* t, GameState* s) noexcept nogil:
@@ -190,6 +230,11 @@ cdef void terminal_rewards(Tree* t, GameState* s) noexcept nogil:
     for p in range(n):
         if (winners >> p) & 1:
             count += 1
+    if count == 0:
+        t.error = SEARCH_NO_WINNER
+        for p in range(n):
+            t.rewards[p] = 0
+        return
     for p in range(n):
         if t.cfg.reward == REWARD_WIN:
             t.rewards[p] = (1.0 / count) if (winners >> p) & 1 else 0.0
@@ -254,14 +299,19 @@ cdef void cutoff_rewards(Tree* t, GameState* s) noexcept nogil:
 
 cdef void rollout(Tree* t, GameState* s) noexcept nogil:
     # Play from s to the end (or `cutoff` decisions) and set t.rewards.
-    cdef int n, made = 0
+    cdef int n, made = 0, p
     while s.turn.phase != PH_OVER:
         if t.cfg.cutoff and made >= t.cfg.cutoff:
             cutoff_rewards(t, s)
             return
         n = legal_actions_into(s, t.legal)
         if n <= 0:
-            break
+            # an engine bug: the caller raises it, naming the broken invariant
+            t.error = SEARCH_NO_LEGAL
+            t.error_detail = check_state(s) or INV_NO_LEGAL
+            for p in range(t.num_players):
+                t.rewards[p] = 0
+            return
         if t.cfg.rollout == ROLLOUT_HEURISTIC:
             apply_action_c(s, policy_choose(s, t.legal, n, &t.cfg.style, t.cfg.epsilon, &t.rng, &t.scratch))
         else:
@@ -272,14 +322,55 @@ cdef void rollout(Tree* t, GameState* s) noexcept nogil:
 
 # ---- one iteration ----------------------------------------------------------------------
 
+cdef inline double ucb_score(Node* nd, int mover, double c) noexcept nogil:
+    # the mover's mean reward plus the exploration term over availability (Cowling et
+    # al. 2012); an unvisited child comes first
+    if nd.visits == 0:
+        return 1e300
+    return nd.reward[mover] / nd.visits + c * sqrt(log(<double>nd.avail) / nd.visits)
+
+
+cdef int select_child(Tree* t, int node, int n, int mover, int* untried) noexcept nogil:
+    # The children of `node` whose action is among the n legal actions of this world
+    # (t.legal) are available: each counts one more availability, and the best of them is
+    # returned (ISMCTS, PIMC: the highest UCB score, the first in the child list on ties;
+    # flat MC: the least visited, round robin), or -1 if none is available. The legal
+    # actions no child has yet (untried) are left at the front of t.legal, their number
+    # in untried[0].
+    cdef uint32_t stamp = next_stamp(t)
+    cdef int i, child, best = -1, count = 0
+    cdef double best_score = -1e300, score
+    cdef Node* nd
+    for i in range(n):
+        t.legal_stamp[t.legal[i]] = stamp
+    child = t.nodes[node].first_child
+    while child >= 0:
+        nd = &t.nodes[child]
+        if t.legal_stamp[nd.action] == stamp:
+            t.seen_stamp[nd.action] = stamp
+            nd.avail += 1
+            if t.cfg.algorithm == ALG_FLATMC:
+                score = -<double>nd.visits
+            else:
+                score = ucb_score(nd, mover, t.cfg.c)
+            if score > best_score:
+                best_score = score
+                best = child
+        child = nd.next_sibling
+    for i in range(n):
+        if t.seen_stamp[t.legal[i]] != stamp:
+            t.legal[count] = t.legal[i]
+            count += 1
+    untried[0] = count
+    return best
+
+
 cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
-    # Selection (availability-aware UCB, Cowling et al. 2012), expansion of one untried
-    # action, rollout, backpropagation of the reward vector. The world is the root
-    # determinized afresh (ISMCTS, flat MC) or a fixed world of PIMC (fresh_world False:
-    # t.fixed_world holds the world to copy).
+    # Selection (select_child), expansion of one untried action, rollout, backpropagation
+    # of the reward vector. The world is the root determinized afresh (ISMCTS, flat MC) or
+    # the fixed world of a PIMC round (fresh_world False: t.fixed_world holds it).
     cdef GameState* w = &t.world
     cdef int node = t.root_index, depth = 0, n, i, child, best, untried, pick, mover, p
-    cdef double best_score, score, log_avail
     cdef Node* nd
     if fresh_world:
         memcpy(w, &t.root, used_size(&t.root))
@@ -287,39 +378,12 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
     else:
         memcpy(w, &t.fixed_world, used_size(&t.fixed_world))
     t.path[0] = node
-    while w.turn.phase != PH_OVER and depth < MAX_PATH - 1:
+    while w.turn.phase != PH_OVER:
         if t.cfg.algorithm == ALG_FLATMC and depth >= 1:
             break
         n = legal_actions_into(w, t.legal)
         mover = w.turn.decider
-        t.stamp += 1
-        for i in range(n):
-            t.legal_stamp[t.legal[i]] = t.stamp
-        # the children available in this world: count availability, find the best by UCB
-        best = -1
-        best_score = -1e300
-        child = t.nodes[node].first_child
-        while child >= 0:
-            nd = &t.nodes[child]
-            if t.legal_stamp[nd.action] == t.stamp:
-                t.seen_stamp[nd.action] = t.stamp
-                nd.avail += 1
-                if t.cfg.algorithm == ALG_FLATMC:
-                    score = -<double>nd.visits          # round robin over the root actions
-                elif nd.visits == 0:
-                    score = 1e300
-                else:
-                    log_avail = log(<double>nd.avail)
-                    score = nd.reward[mover] / nd.visits + t.cfg.c * sqrt(log_avail / nd.visits)
-                if score > best_score:
-                    best_score = score
-                    best = child
-            child = nd.next_sibling
-        untried = 0
-        for i in range(n):
-            if t.seen_stamp[t.legal[i]] != t.stamp:
-                t.legal[untried] = t.legal[i]
-                untried += 1
+        best = select_child(t, node, n, mover, &untried)
         if untried > 0 and not t.full:
             pick = t.legal[gr_rng_below(&t.rng, untried)]
             child = add_child(t, node, pick, mover)
@@ -343,55 +407,63 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
             nd.reward[p] += t.rewards[p]
 
 
+cdef inline bint out_of_time(Tree* t, long done, double start, double share) noexcept nogil:
+    # under a time budget, checked every CHECK_CLOCK_EVERY iterations: `share` of the
+    # budget is spent
+    return done % CHECK_CLOCK_EVERY == 0 and now_seconds() - start > t.cfg.time_limit * share
+
+
 cdef void run_tree(Tree* t) noexcept nogil:
     # Run this tree's share of the search: cfg.iterations (or until cfg.time_limit).
     cdef double start = now_seconds()
     cdef long done = 0, per_world, target
     cdef int world_index
     cdef bint timed = t.cfg.time_limit > 0
+    t.growth_cap = t.cfg.node_cap
     if t.count == 0 and t.cfg.algorithm != ALG_PIMC:
         t.root_index = new_node(t, 0, ROOT_MOVER)
     if t.cfg.algorithm == ALG_PIMC:
         # UCT on each of `worlds` fixed determinizations; the trees are kept one after
         # another in the same node array (each rooted at a node whose mover is
-        # ROOT_MOVER), and the caller merges the root statistics of all of them
+        # ROOT_MOVER), and the caller merges the root statistics of all of them. Each
+        # world's tree stops growing early enough to leave a node for every later root
+        # (worlds <= node_cap: glory_ai.bots checks it).
         per_world = t.cfg.iterations // t.cfg.worlds if t.cfg.iterations else 0
         for world_index in range(t.cfg.worlds):
+            t.growth_cap = t.cfg.node_cap - (t.cfg.worlds - 1 - world_index)
             t.root_index = new_node(t, 0, ROOT_MOVER)
             if t.root_index < 0:
-                break
+                break                              # unreachable while worlds <= node_cap
             memcpy(&t.fixed_world, &t.root, used_size(&t.root))
             determinize_c(&t.fixed_world, t.observer, &t.rng)
             target = per_world + (1 if world_index < t.cfg.iterations % t.cfg.worlds else 0)
             if timed:
                 target = 1 << 30
             done = 0
-            while done < target:
-                pimc_iterate(t)
+            while done < target and t.nodes[t.root_index].visits < MAX_ROOT_VISITS:
+                iterate(t, False)
                 done += 1
                 t.iterations_done += 1
-                if timed and done % CHECK_CLOCK_EVERY == 0 and \
-                        now_seconds() - start > t.cfg.time_limit * (world_index + 1) / t.cfg.worlds:
+                if timed and out_of_time(t, done, start, (world_index + 1.0) / t.cfg.worlds):
                     break
     else:
-        while True:
+        while t.nodes[t.root_index].visits < MAX_ROOT_VISITS:
             if not timed and done >= t.cfg.iterations:
                 break
             iterate(t, True)
             done += 1
             t.iterations_done += 1
-            if timed and done % CHECK_CLOCK_EVERY == 0 and now_seconds() - start > t.cfg.time_limit:
+            if timed and out_of_time(t, done, start, 1.0):
                 break
     t.seconds += now_seconds() - start
 
 
-cdef void pimc_iterate(Tree* t) noexcept nogil:
-    # UCT on the fixed world of this PIMC round: the ISMCTS iteration with the world
-    # copied instead of determinized (every child is then always available).
-    iterate(t, False)
-
-
 # ---- Python face ------------------------------------------------------------------------
+
+from glory_ai.core.engine import INVARIANT_TEXT as _INVARIANT_TEXT
+
+_ALGORITHMS = {"ismcts": ALG_ISMCTS, "pimc": ALG_PIMC, "flatmc": ALG_FLATMC}
+
 
 cdef class Searcher:
     """A search bot's engine: one or more trees (root parallelism), their settings and,
@@ -403,8 +475,8 @@ cdef class Searcher:
     cdef SearchConfig cfg
     cdef uint64_t seed
     cdef bint reuse
-    cdef object _root_history
-    cdef int _root_player
+    cdef State _last_state            # (reuse) the state of the last search, and its player
+    cdef int _last_player
     cdef public object last_stats
 
     def __cinit__(self):
@@ -414,7 +486,7 @@ cdef class Searcher:
     def __init__(self, *, algorithm, iterations, time_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, style, trees, threads, reuse, seed):
         cdef int i
-        self.cfg.algorithm = {"ismcts": ALG_ISMCTS, "pimc": ALG_PIMC, "flatmc": ALG_FLATMC}[algorithm]
+        self.cfg.algorithm = _ALGORITHMS[algorithm]
         self.cfg.iterations = iterations
         self.cfg.time_limit = time_ms / 1000.0
         self.cfg.c = c
@@ -426,15 +498,17 @@ cdef class Searcher:
         self.cfg.temperature = temperature
         self.cfg.node_cap = node_cap
         set_style(&self.cfg.style, style)
-        self.ntrees = trees
+        if self.cfg.algorithm == ALG_PIMC and worlds > node_cap:
+            raise ValueError(f"PIMC needs a node per world: worlds ({worlds}) exceeds node_cap ({node_cap})")
         self.threads = threads
-        self.reuse = reuse
+        self.reuse = reuse and self.cfg.algorithm == ALG_ISMCTS
         self.seed = seed
-        self._root_history = None
+        self._last_state = None
         self.last_stats = None
         self.trees = <Tree**>calloc(trees, sizeof(Tree*))
         if self.trees == NULL:
             raise MemoryError()
+        self.ntrees = trees
         for i in range(trees):
             self.trees[i] = tree_new(node_cap)
             if self.trees[i] == NULL:
@@ -448,16 +522,15 @@ cdef class Searcher:
             free(self.trees)
 
     def search(self, State state, int player, uint64_t key):
-        """Search from `state` for `player` (who must be to move); returns the chosen action
-        and leaves the root statistics in last_stats. `key` seeds this search (the bot
-        derives it from its seed and what the player knows, so searches reproduce)."""
+        """Search from `state` for `player` (who must be to move) and return the root
+        statistics, best first (the bot plays the first row's action); they are also in
+        last_stats with the totals. `key` seeds this search (the bot derives it from its
+        seed and what the player knows, so searches reproduce)."""
         cdef int i
-        cdef Tree* t
         cdef list tree_ids = list(range(self.ntrees))
-        history = state.history() if self.reuse else None
+        cdef long reused = self._follow(state, player) if self.reuse else -1
         for i in range(self.ntrees):
-            t = self.trees[i]
-            self._prepare(t, state, player, i, key, history)
+            self._prepare(self.trees[i], state, player, i, key, reused >= 0)
         if self.threads > 1 and self.ntrees > 1:
             from concurrent.futures import ThreadPoolExecutor
             with ThreadPoolExecutor(max_workers=min(self.threads, self.ntrees)) as pool:
@@ -465,10 +538,8 @@ cdef class Searcher:
         else:
             for i in tree_ids:
                 self._run_one(i)
-        if self.reuse:
-            self._root_history = history
-            self._root_player = player
-        return self._collect(state, player)
+        self._raise_errors()
+        return self._collect(state, player, max(reused, 0))
 
     def _run_one(self, int i):
         cdef Tree* t = self.trees[i]
@@ -476,7 +547,7 @@ cdef class Searcher:
             run_tree(t)
 
     cdef void _prepare(self, Tree* t, State state, int player, int index, uint64_t key,
-                       object history) except *:
+                       bint kept) except *:
         cdef uint64_t mix
         memcpy(&t.root, state.s, used_size(state.s))
         canonicalize_hidden(&t.root, player)
@@ -490,35 +561,103 @@ cdef class Searcher:
         t.rng = gr_rng_seed(mix ^ key)
         t.iterations_done = 0
         t.seconds = 0
-        if not (self.reuse and self.cfg.algorithm == ALG_ISMCTS and self._reuse_subtree(t, history, player)):
+        t.full = 0
+        t.error = SEARCH_OK
+        if not kept:
             t.count = 0
-            t.full = 0
         t.root_index = 0
 
-    cdef bint _reuse_subtree(self, Tree* t, object history, int player) except -1:
-        # Descend from the old root along the actions since the last search; keep that
-        # subtree (compacted to the front of the node array) as the new root. An action
-        # that names a card the observer did not see (an opponent's Basilica vault from
-        # hand) ends the reuse: following it would read hidden information.
-        cdef int node = 0, child
-        if self._root_history is None or t.count == 0 or player != self._root_player:
+    cdef void _raise_errors(self) except *:
+        cdef int i
+        cdef Tree* t
+        for i in range(self.ntrees):
+            t = self.trees[i]
+            if t.error == SEARCH_NO_LEGAL:
+                raise RuntimeError(
+                    "the search met a live position with no legal action, an engine bug "
+                    f"(invariant {t.error_detail}: {_INVARIANT_TEXT.get(t.error_detail, '?')})")
+            if t.error == SEARCH_NO_WINNER:
+                raise RuntimeError("the search met a finished game without a winner, an engine bug")
+
+    # ---- tree reuse ----
+
+    def _follow(self, State state, int player):
+        """(reuse) Keep, in every tree, the subtree of the moves played since the last
+        search, restricted at its root to the actions legal now, when `state` continues
+        that search's state for the same player; otherwise empty the trees. Returns the
+        nodes kept in all (0 when starting afresh) and remembers `state` as the last."""
+        cdef int i
+        cdef long kept = 0
+        moves = self._moves_since_last(state, player)
+        legal = set(state.legal_actions()) if moves is not None else None
+        for i in range(self.ntrees):
+            if moves is not None and self._keep_subtree(self.trees[i], moves, legal):
+                kept += self.trees[i].count
+            else:
+                self.trees[i].count = 0
+        self._last_state = state.clone()
+        self._last_player = player
+        return kept
+
+    cdef object _moves_since_last(self, State state, int player):
+        # The actions played since the last search if `state` is that search's state after
+        # them, as far as `player` can tell (the replay reaches the same information
+        # state); None otherwise. History alone does not say it: two positions loaded from
+        # dicts, or two new games, both start with an empty history.
+        cdef State last = self._last_state
+        if last is None or player != self._last_player or last.config() != state.config():
+            return None
+        before = last.history()
+        now = state.history()
+        if len(now) < len(before) or now[:len(before)] != before:
+            return None
+        moves = now[len(before):]
+        replay = last.clone()
+        for action in moves:
+            if A_VAULT_HAND <= action < A_REVEAL and replay.current_player() != player:
+                # an opponent's Basilica vault from hand names a card the player did not
+                # see: following it down the tree would use that card
+                return None
+            try:
+                replay.apply_action(action)
+            except ValueError:
+                return None
+        if replay.information_state_key(player) != state.information_state_key(player):
+            return None
+        return moves
+
+    cdef bint _keep_subtree(self, Tree* t, list moves, set legal) except -1:
+        # Descend from the old root along `moves`; keep that subtree (compacted to the
+        # front of the node array) as the new root, without the root children whose action
+        # is not legal now (a node after the player's own draw was expanded in worlds
+        # where the player held other cards).
+        cdef int node = 0, child, previous
+        if t.count == 0:
             return False
-        old = self._root_history
-        if len(history) < len(old) or history[:len(old)] != old:
-            return False
-        for action in history[len(old):]:
-            if A_VAULT_HAND <= action < A_REVEAL:
-                return False
+        for action in moves:
             child = find_child(t, node, action)
             if child < 0:
                 return False
             node = child
-        if node == 0:
-            return True
-        compact_subtree(t, node)
+        if t.nodes[node].visits >= REUSE_VISITS_LIMIT:
+            return False
+        previous = -1
+        child = t.nodes[node].first_child
+        while child >= 0:
+            if t.nodes[child].action in legal:
+                previous = child
+            elif previous < 0:
+                t.nodes[node].first_child = t.nodes[child].next_sibling
+            else:
+                t.nodes[previous].next_sibling = t.nodes[child].next_sibling
+            child = t.nodes[child].next_sibling
+        if compact_subtree(t, node) < 0:
+            raise MemoryError("no memory to keep the search tree between moves")
         return True
 
-    cdef object _collect(self, State state, int player):
+    # ---- results ----
+
+    cdef object _collect(self, State state, int player, long reused):
         # merge the root children of every tree (every PIMC world) by action; best first:
         # the most visited (UCT), or the best mean reward (flat MC's even allocation)
         cdef int i, child, p, n = state.s.cfg.num_players
@@ -555,21 +694,116 @@ cdef class Searcher:
         else:
             stats.sort(key=lambda row: (-row["visits"], row["action"]))
         self.last_stats = {"actions": stats, "iterations": iterations, "seconds": seconds,
-                           "nodes": nodes, "trees": self.ntrees,
+                           "nodes": nodes, "reused_nodes": reused, "trees": self.ntrees,
                            "node_cap_reached": any(self.trees[i].full for i in range(self.ntrees))}
         return stats
 
     cdef list _roots(self, Tree* t):
         # the root node of each tree in t's node array: one, or one per PIMC world
         cdef int i
+        if t.count == 0:
+            return []
         if self.cfg.algorithm != ALG_PIMC:
             return [0]
         return [i for i in range(t.count) if t.nodes[i].mover == ROOT_MOVER]
 
+    # ---- test hooks ----
 
-cdef void compact_subtree(Tree* t, int new_root) noexcept nogil:
+    def _tree(self, int index):
+        """Tree `index` as nested dicts from its root(s) (a list: one root, or one per PIMC
+        world): action, mover, visits, available, reward (sums), children (in list order)."""
+        if not 0 <= index < self.ntrees:
+            raise IndexError(f"no tree {index} (there are {self.ntrees})")
+        cdef Tree* t = self.trees[index]
+        return [_node_dict(t, root) for root in self._roots(t)]
+
+    def _set_stamp(self, uint32_t value):
+        """Set every tree's availability stamp counter (to test its wrap-around)."""
+        cdef int i
+        for i in range(self.ntrees):
+            self.trees[i].stamp = value
+
+    def _check_trees(self):
+        """What is wrong with the trees (an empty list when every invariant holds): every
+        node reached once from a root, counts within the cap, visits and availability
+        consistent between parents and children, reward sums within their bounds."""
+        cdef int i
+        problems = []
+        for i in range(self.ntrees):
+            problems.extend(f"tree {i}: {text}" for text in _tree_problems(self.trees[i], self._roots(self.trees[i])))
+        return problems
+
+
+cdef dict _node_dict(Tree* t, int index):
+    cdef Node* nd = &t.nodes[index]
+    cdef int child = nd.first_child, p
+    children = []
+    while child >= 0:
+        children.append(_node_dict(t, child))
+        child = t.nodes[child].next_sibling
+    return {"action": nd.action, "mover": nd.mover, "visits": nd.visits, "available": nd.avail,
+            "reward": [nd.reward[p] for p in range(t.num_players)], "children": children}
+
+
+cdef list _tree_problems(Tree* t, list roots):
+    cdef int node, child, p, reached = 0
+    cdef Node* nd
+    cdef Node* ch
+    cdef double total
+    cdef long child_visits
+    problems = []
+    if t.count > t.cfg.node_cap:
+        problems.append(f"{t.count} nodes exceed the cap of {t.cfg.node_cap}")
+        return problems
+    seen = bytearray(t.count)
+    stack = list(roots)
+    for node in roots:
+        if t.nodes[node].mover != ROOT_MOVER:
+            problems.append(f"root {node} has mover {t.nodes[node].mover}")
+    while stack:
+        node = stack.pop()
+        if seen[node]:
+            problems.append(f"node {node} is reached twice")
+            return problems
+        seen[node] = 1
+        reached += 1
+        nd = &t.nodes[node]
+        total = 0
+        for p in range(t.num_players):
+            if not -1e-9 <= nd.reward[p] <= nd.visits + 1e-9:
+                problems.append(f"node {node}: reward sum {nd.reward[p]} of player {p} outside 0..{nd.visits}")
+            total += nd.reward[p]
+        if t.cfg.reward == REWARD_WIN and abs(total - nd.visits) > 1e-6 * (1 + nd.visits):
+            problems.append(f"node {node}: win rewards sum to {total}, not its {nd.visits} visits")
+        if nd.mover != ROOT_MOVER and (nd.mover >= t.num_players or nd.avail < 1 or nd.avail < nd.visits):
+            problems.append(f"node {node}: mover {nd.mover}, available {nd.avail}, visits {nd.visits}")
+        child_visits = 0
+        actions = set()
+        child = nd.first_child
+        while child >= 0:
+            if not 0 <= child < t.count:
+                problems.append(f"node {node}: child index {child} out of range")
+                return problems
+            ch = &t.nodes[child]
+            if ch.action in actions:
+                problems.append(f"node {node}: two children for action {ch.action}")
+            actions.add(ch.action)
+            if ch.avail > nd.visits:
+                problems.append(f"node {child}: available {ch.avail} times, its parent visited {nd.visits}")
+            child_visits += ch.visits
+            stack.append(child)
+            child = ch.next_sibling
+        if child_visits > nd.visits:
+            problems.append(f"node {node}: children visited {child_visits} times, the node {nd.visits}")
+    if reached != t.count:
+        problems.append(f"{t.count - reached} of {t.count} nodes are not reached from a root")
+    return problems
+
+
+cdef int compact_subtree(Tree* t, int new_root) noexcept nogil:
     # Move the subtree under new_root to the front of the node array (breadth first),
-    # renumbering its links; everything else is dropped.
+    # renumbering its links; everything else is dropped. -1 (tree unchanged) without
+    # the memory to do it.
     cdef int* order = <int*>malloc(t.count * sizeof(int))
     cdef int* new_index = <int*>malloc(t.count * sizeof(int))
     cdef Node* copy = <Node*>malloc(t.count * sizeof(Node))
@@ -578,8 +812,7 @@ cdef void compact_subtree(Tree* t, int new_root) noexcept nogil:
         free(order)
         free(new_index)
         free(copy)
-        t.count = 0                                # out of memory: start afresh
-        return
+        return -1
     for i in range(t.count):
         new_index[i] = -1
     order[tail] = new_root
@@ -604,10 +837,10 @@ cdef void compact_subtree(Tree* t, int new_root) noexcept nogil:
     copy[0].mover = ROOT_MOVER
     memcpy(t.nodes, copy, tail * sizeof(Node))
     t.count = tail
-    t.full = 0
     free(order)
     free(new_index)
     free(copy)
+    return 0
 
 
 cdef void set_style(Style* w, dict style) except *:
@@ -625,6 +858,82 @@ cdef void set_style(Style* w, dict style) except *:
     w.pending = style["pending"]
     for i in range(NUM_TYPES):
         w.building[i] = style["building"][i]
+
+
+# ---- test hooks: one selection step, rewards, the evaluation -------------------------------
+
+def _select(children, legal, int mover, double c, algorithm="ismcts"):
+    """One selection step at a hand-built node, with the code the search runs:
+    `children` is a list of (action, visits, availability, reward sums per player) in
+    child-list order, `legal` this world's legal actions. Returns (the index of the chosen
+    child or None, the children's availability afterwards, the untried legal actions)."""
+    cdef Tree* t
+    cdef int i, p, child, untried, best
+    cdef Node* nd
+    if not 0 <= mover < 5 or len(legal) > MAX_LEGAL or any(
+            not 0 <= a < NUM_DISTINCT_ACTIONS for a in list(legal) + [row[0] for row in children]):
+        raise ValueError("a mover 0..4 and action ids within the action space")
+    t = tree_new(len(children) + 1)
+    if t == NULL:
+        raise MemoryError()
+    try:
+        t.cfg.algorithm = _ALGORITHMS[algorithm]
+        t.cfg.c = c
+        t.num_players = 5
+        new_node(t, 0, ROOT_MOVER)
+        for i in reversed(range(len(children))):          # add_child puts each first
+            action, visits, available, reward = children[i]
+            child = add_child(t, 0, action, mover)
+            nd = &t.nodes[child]
+            nd.visits = visits
+            nd.avail = available
+            for p in range(len(reward)):
+                nd.reward[p] = reward[p]
+        for i in range(len(legal)):
+            t.legal[i] = legal[i]
+        best = select_child(t, 0, len(legal), mover, &untried)
+        index_of = {}
+        avail = []
+        child = t.nodes[0].first_child
+        while child >= 0:
+            index_of[child] = len(avail)
+            avail.append(t.nodes[child].avail)
+            child = t.nodes[child].next_sibling
+        return (index_of[best] if best >= 0 else None, avail, [t.legal[i] for i in range(untried)])
+    finally:
+        tree_free(t)
+
+
+def _rewards(State state, reward="win", double temperature=4.0, style=None):
+    """The reward vector the search gives `state`: the result of a finished game, or the
+    cutoff evaluation of a live one (with `style`, default balanced)."""
+    from .styles import STYLES
+
+    cdef Tree* t = tree_new(1)
+    cdef int p
+    if t == NULL:
+        raise MemoryError()
+    try:
+        t.cfg.reward = {"win": REWARD_WIN, "rank": REWARD_RANK, "margin": REWARD_MARGIN}[reward]
+        t.cfg.temperature = temperature
+        t.num_players = state.s.cfg.num_players
+        set_style(&t.cfg.style, STYLES["balanced"] if style is None else style)
+        if state.s.turn.phase == PH_OVER:
+            terminal_rewards(t, state.s)
+        else:
+            cutoff_rewards(t, state.s)
+        return [t.rewards[p] for p in range(t.num_players)]
+    finally:
+        tree_free(t)
+
+
+def _evaluate(State state, int player, style=None):
+    """The evaluation of `state` for `player` in VP (reads the state as given)."""
+    from .styles import STYLES
+
+    cdef Style w
+    set_style(&w, STYLES["balanced"] if style is None else style)
+    return evaluate(state.s, state._check_player(player), &w)
 
 
 # ---- the heuristic policy for Python bots -----------------------------------------------
@@ -668,24 +977,3 @@ cdef class PolicyPlayer:
             n = legal_actions_into(self.world, legal)
             action = policy_choose(self.world, legal, n, &self.style, self.epsilon, &rng, self.scratch)
         return action
-
-    def action_values(self, State state, int player, uint64_t key):
-        """[(action, value)] of every legal action as the one-ply policy sees it (the
-        relative evaluation after the action, in one world dealt from `key`)."""
-        cdef uint16_t legal[MAX_LEGAL]
-        cdef uint64_t rng = gr_rng_seed(self.seed ^ gr_rng_seed(key))
-        cdef int n, i
-        memcpy(self.world, state.s, used_size(state.s))
-        canonicalize_hidden(self.world, player)
-        determinize_c(self.world, player, &rng)
-        n = legal_actions_into(self.world, legal)
-        out = []
-        for i in range(n):
-            memcpy(self.scratch, self.world, used_size(self.world))
-            apply_action_c(self.scratch, legal[i])
-            out.append((legal[i], eval_relative(self.scratch, player, &self.style)))
-        return sorted(out, key=lambda item: -item[1])
-
-    def evaluate(self, State state, int player):
-        """The style's evaluation of `state` for `player`, in VP (reads the state as given)."""
-        return evaluate(state.s, player, &self.style)

@@ -15,10 +15,6 @@ from typing import Any
 
 from ..cards import CARD_NAMES, ROLES
 
-#: the style fields and what one unit of each is worth
-FIELDS = ("role", "foundation", "progress", "client", "vault", "stockpile", "card", "jack",
-          "pending", "building")
-
 
 def _buildings(values: dict[str, float]) -> list[float]:
     out = [0.0] * len(CARD_NAMES)
