@@ -266,7 +266,7 @@ def _interval_arrays(values: np.ndarray, counts: np.ndarray, z: float, per_game:
     return mean, low, high, sd_game
 
 
-def _estimate(values: np.ndarray, counts: Sequence[float], per_game: float, games: int,
+def _estimate(values: np.ndarray, counts: Any, per_game: float, games: int,
               confidence: float, model: str) -> Estimate:
     c = np.asarray(counts, dtype=float)
     if c.sum() <= 0:
@@ -281,14 +281,16 @@ def _estimate(values: np.ndarray, counts: Sequence[float], per_game: float, game
 def paired_estimate(counts: Pentanomial | Sequence[float], confidence: float = CONFIDENCE
                     ) -> Estimate:
     """A's score per game with the interval of the pentanomial model: the mean of the pair
-    scores ± z · sqrt(per-pair variance / pairs), clipped to [0, 1] (when every pair fell
-    in one cell, the exact bound of :func:`_interval_arrays`). Logistic Elo maps the score
+    scores ± t · sqrt(per-pair variance / pairs), the pairs being independent where games
+    are not (variance with n - 1, t the Student quantile on n - 1 degrees of freedom),
+    clipped to [0, 1]; when every pair fell in one cell, the exact bound of
+    :func:`_interval_arrays`. Logistic Elo maps the score
     and its bounds; normalized Elo divides the distance from ½ by the per-game standard
     deviation sqrt(2 · per-pair variance), with that deviation taken as known.
 
     >>> e = paired_estimate([10, 20, 40, 20, 10])
     >>> round(e.score, 3), round(e.low, 3), round(e.high, 3), e.games
-    (0.5, 0.446, 0.554, 200)
+    (0.5, 0.445, 0.555, 200)
     >>> paired_estimate([0, 0, 0, 0, 10]).elo, round(paired_estimate([0, 0, 0, 0, 10]).elo_low)
     (inf, 140)
     """
