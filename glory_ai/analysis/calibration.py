@@ -13,12 +13,12 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy import optimize, special
+from scipy import optimize, special, stats
 from statsmodels.stats.proportion import proportion_confint
 
 from . import paired
 
-__all__ = ["Field", "Match", "field_coverage", "match_coverage", "sprt_errors"]
+__all__ = ["Field", "Match", "field_coverage", "match_coverage", "rerun_false_alarms", "sprt_errors"]
 
 _NODES, _WEIGHTS = np.polynomial.hermite_e.hermegauss(48)      # for E[g(Z)], Z ~ N(0, 1)
 _WEIGHTS = _WEIGHTS / _WEIGHTS.sum()
@@ -246,3 +246,22 @@ def sprt_errors(model: Match, elo0: float, elo1: float, runs: int, seed: int = 0
         played += step
     return {"H1": float(np.mean(decision == 1)), "H0": float(np.mean(decision == -1)),
             "undecided": float(np.mean(decision == 0)), "deals": float(length.mean())}
+
+
+def rerun_false_alarms(model: Match, deals: int, runs: int, seed: int = 0,
+                       alpha: float = paired.RERUN_ALPHA,
+                       confidence: float = paired.CONFIDENCE) -> dict[str, float]:
+    """Play ``runs`` pairs of matches of the same model (a stored run and a correct re-run
+    of ``deals`` deals each) and return how often each rule calls them different:
+    ``test`` (:func:`paired.rerun_test` at ``alpha``) and ``outside_interval`` (the re-run's
+    win rate outside the stored run's Wilson interval)."""
+    rng = np.random.default_rng(seed)
+    old = model.play(deals, runs, rng).mean(axis=-1)                 # per-deal scores
+    new = model.play(deals, runs, rng).mean(axis=-1)
+    # paired.rerun_test on every run at once: the same scipy test, vectorised over runs
+    flagged = stats.ttest_ind(new, old, axis=1, equal_var=False).pvalue < alpha
+    low, high = proportion_confint(old.sum(axis=1) * 2, 2 * deals, alpha=1.0 - confidence,
+                                   method="wilson")
+    rate = new.mean(axis=1)
+    return {"test": float(flagged.mean()),
+            "outside_interval": float(np.mean((rate < low) | (rate > high)))}

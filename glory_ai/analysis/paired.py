@@ -752,41 +752,37 @@ def _log_posterior(r: np.ndarray, score: np.ndarray, count: np.ndarray, precisio
 
 def _profile_interval(i: int, r_hat: np.ndarray, score: np.ndarray, count: np.ndarray,
                       precision: float, z: float) -> tuple[float, float]:
-    """The profile-likelihood interval of strength i under the prior: where the log
-    posterior, maximised over the other strengths, is within z^2 / 2 of its maximum."""
+    """The profile-likelihood interval of spec i's rating relative to the mean rating (what
+    the table prints): where the log posterior, maximised under r_i - mean(r) = x, is within
+    z^2 / 2 of its maximum. Each constrained maximum is found by Newton's method on the
+    Lagrange conditions."""
+    n = len(r_hat)
+    contrast = np.eye(n)[i] - 1.0 / n
     best = _log_posterior(r_hat, score, count, precision)
-    others = [j for j in range(len(r_hat)) if j != i]
+    centre = float(contrast @ r_hat)
 
     def drop(x: float) -> float:
-        # with strength i held at x, the others see i as a fixed opponent: a prior-centred fit
-        # of the rest, found by Newton on the full problem with i's row frozen
-        r = r_hat.copy()
-        r[i] = x
+        r = r_hat + (x - centre) * contrast / float(contrast @ contrast)
         for _ in range(100):
             p = special.expit(r[:, None] - r[None, :])
             grad = (score - count * p).sum(axis=1) - precision * r
             w = count * p * (1.0 - p)
             hess = w - np.diag(w.sum(axis=1) + precision)
-            sub = np.ix_(others, others)
-            step = -np.linalg.solve(hess[sub], grad[others])
+            kkt = np.block([[hess, contrast[:, None]], [contrast[None, :], np.zeros((1, 1))]])
+            step = np.linalg.solve(kkt, np.concatenate([-grad, [0.0]]))[:n]
             step = np.clip(step, -2.0, 2.0)
-            r[others] += step
-            if np.abs(step).max() < 1e-10:
+            r = r + step
+            if np.abs(step).max() < 1e-11:
                 break
         return _log_posterior(r, score, count, precision) - best + z * z / 2.0
 
-    width = 1.0
-    low = high = float(r_hat[i])
+    bounds = []
     for sign in (-1.0, 1.0):
-        edge = r_hat[i] + sign * width
-        while drop(edge) > 0 and abs(edge - r_hat[i]) < 200:
-            edge = r_hat[i] + sign * (abs(edge - r_hat[i]) * 2.0)
-        root = optimize.brentq(drop, *sorted((float(r_hat[i]), float(edge))), xtol=1e-9)
-        if sign < 0:
-            low = root
-        else:
-            high = root
-    return low, high
+        edge = centre + sign
+        while drop(edge) > 0 and abs(edge - centre) < 200:
+            edge = centre + 2.0 * (edge - centre)
+        bounds.append(optimize.brentq(drop, *sorted((centre, edge)), xtol=1e-10))
+    return bounds[0], bounds[1]
 
 
 def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
