@@ -108,12 +108,13 @@ def _by_hand_logistic(counts, elo0, elo1):
 
     def mle(s):
         u = [ai - s for ai in a]
-        g = lambda x: sum(fi * ui / (1 + x * ui) for fi, ui in zip(f, u))   # noqa: E731
+        def g(x):
+            return sum(fi * ui / (1 + x * ui) for fi, ui in zip(f, u, strict=True))
         x = optimize.brentq(g, -1 / max(u) + 1e-12, -1 / min(u) - 1e-12, xtol=1e-15)
-        return [fi / (1 + x * ui) for fi, ui in zip(f, u)]
+        return [fi / (1 + x * ui) for fi, ui in zip(f, u, strict=True)]
 
     p0, p1 = mle(_l(elo0)), mle(_l(elo1))
-    return n * sum(fi * math.log(q1 / q0) for fi, q0, q1 in zip(f, p0, p1))
+    return n * sum(fi * math.log(q1 / q0) for fi, q0, q1 in zip(f, p0, p1, strict=True))
 
 
 def _by_definition_normalized(counts, nelo0, nelo1):
