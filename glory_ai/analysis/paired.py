@@ -46,10 +46,12 @@ from . import AnalysisError
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES", "CONFIDENCE", "ELO_PER_NAT", "FINISHING_CAPTION", "HOLM_LABEL",
-    "MODEL_DEAL_BOOTSTRAP", "MODEL_INDEPENDENT", "MODEL_PENTANOMIAL", "MODEL_PRIOR",
-    "MODEL_RERUN", "NELO_PER_T", "PAIR_SCORES", "PENTANOMIAL_CELLS", "RATING_PRIOR_SD",
-    "RERUN_ALPHA", "Estimate", "Pentanomial", "RerunTest", "SPRTResult", "deal_scores",
-    "finishing_matrix", "format_elo", "head_to_head_games", "holm", "independent_estimate",
+    "MODEL_DEAL_BOOTSTRAP", "MODEL_INDEPENDENT", "MODEL_PENTANOMIAL", "MODEL_RERUN",
+    "NELO_PER_T", "PAIR_SCORES", "PENTANOMIAL_CELLS", "RATING_BOOTSTRAP", "RATING_PRIOR_SD",
+    "RATING_PROFILE", "RERUN_ALPHA", "EloModel", "Estimate", "Pentanomial", "RerunTest",
+    "SPRTResult", "bootstrap_rates", "deal_resamples", "deal_scores", "elo_from_score",
+    "expanded_percentile", "finishing_matrix", "format_elo", "head_to_head_games", "holm",
+    "independent_estimate",
     "llr", "paired_estimate", "pentanomial", "ratings", "rerun_test", "rerun_test_pentanomial",
     "sequential_sprt", "sprt", "sprt_bounds", "trinomial", "win_shares",
 ]
@@ -77,7 +79,10 @@ MODEL_PENTANOMIAL = "pentanomial: the two games of a deal as one pair, normal ap
 MODEL_INDEPENDENT = "independent games: Wilson score interval"
 MODEL_DEAL_BOOTSTRAP = (f"deal bootstrap: {BOOTSTRAP_RESAMPLES} resamples of whole deals, "
                         "expanded percentile")
-MODEL_PRIOR = "perfect record: profile likelihood of the prior model (no bootstrap spread)"
+#: the ``interval`` of a row of :func:`ratings`: the deal bootstrap, or for a perfect record
+#: (which every resample repeats) the profile likelihood of the prior model
+RATING_BOOTSTRAP = "deal bootstrap"
+RATING_PROFILE = "profile likelihood (perfect record)"
 MODEL_RERUN = "Welch t-test on per-deal scores"
 
 #: what :func:`finishing_matrix` computes, for the caption of its figure
@@ -825,11 +830,11 @@ def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
     points = score.sum(axis=1)
     compared = count.sum(axis=1)
     perfect = (compared > 0) & ((points == compared) | (points == 0))
-    model = np.full(n, "deal bootstrap", dtype=object)
+    model = np.full(n, RATING_BOOTSTRAP, dtype=object)
     z = _z(confidence)
     for i in np.flatnonzero(perfect):
         low[i], high[i] = _profile_interval(int(i), r_hat, score, count, precision, z)
-        model[i] = "profile likelihood (perfect record)"
+        model[i] = RATING_PROFILE
     games = pairs.drop_duplicates(["game", "i"]).groupby("i").size().reindex(range(n), fill_value=0)
     out = pd.DataFrame({"rating": r_hat * ELO_PER_NAT, "low": low * ELO_PER_NAT,
                         "high": high * ELO_PER_NAT, "interval": model,

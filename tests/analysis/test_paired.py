@@ -320,7 +320,7 @@ def test_ratings_are_finite_for_a_perfect_score(match_frame):
     a = r.loc["A"]
     assert a["low"] < a["rating"] < a["high"] and a["low"] > 0
     assert r.loc["B", "rating"] == pytest.approx(-a["rating"])
-    assert (r["interval"] == "profile likelihood (perfect record)").all()
+    assert (r["interval"] == paired.RATING_PROFILE).all()
     assert a["games"] == 20 and a["comparisons"] == 20
     # more games of the same perfect record: a larger, still finite rating
     more = paired.ratings(match_frame({d: "WW" for d in range(40)}))
@@ -338,8 +338,8 @@ def test_ratings_of_a_field_where_one_spec_always_finishes_first(synth, run_fold
     frame = load_runs(run_folder(_field_records(synth, outcomes)))
     r = paired.ratings(frame, resamples=200)
     assert r.index[0] == "ace" and np.isfinite(r[["rating", "low", "high"]].to_numpy()).all()
-    assert r.loc["ace", "interval"].startswith("profile")
-    assert r.loc["mid", "interval"] == "deal bootstrap"
+    assert r.loc["ace", "interval"] == paired.RATING_PROFILE
+    assert r.loc["mid", "interval"] == paired.RATING_BOOTSTRAP
     assert r["rating"].sum() == pytest.approx(0.0, abs=1e-6)
     assert "prior" in r.attrs["model"] and r.attrs["resamples"] == 200
 
