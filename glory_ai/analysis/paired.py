@@ -75,10 +75,15 @@ RERUN_ALPHA = 0.01
 #: what :func:`holm` adjusts, for the tables to print beside every p-value
 HOLM_LABEL = "Holm-adjusted"
 
-MODEL_PENTANOMIAL = "pentanomial: the two games of a deal as one pair, normal approximation"
+MODEL_PENTANOMIAL = "pentanomial: the two games of a deal as one pair, t interval of the pair scores"
 MODEL_INDEPENDENT = "independent games: Wilson score interval"
-MODEL_DEAL_BOOTSTRAP = (f"deal bootstrap: {BOOTSTRAP_RESAMPLES} resamples of whole deals, "
-                        "expanded percentile")
+
+
+def _bootstrap_model(resamples: int) -> str:
+    return f"deal bootstrap: {resamples} resamples of whole deals, expanded percentile"
+
+
+MODEL_DEAL_BOOTSTRAP = _bootstrap_model(BOOTSTRAP_RESAMPLES)
 #: the ``interval`` of a row of :func:`ratings`: the deal bootstrap, or for a perfect record
 #: (which every resample repeats) the profile likelihood of the prior model
 RATING_BOOTSTRAP = "deal bootstrap"
@@ -134,25 +139,32 @@ def head_to_head_games(frame: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     _need(frame, ["game", "seat", "spec", "win_share", "num_players", "deal"], "head_to_head_games")
     if a == b:
         raise AnalysisError(f"head_to_head_games: a and b are the same spec ({a!r})")
-    two = frame[(frame["num_players"] == 2) & frame["spec"].isin([a, b])]
-    seats = two.groupby("game", sort=True)["spec"].agg(lambda s: frozenset(map(str, s)))
-    both = seats.index[(seats == frozenset((a, b))).to_numpy()]
-    rows = two[two["game"].isin(both)]
-    if rows.empty:
+    two = frame[frame["num_players"] == 2].sort_values(["game", "seat"], kind="stable")
+    spec = two["spec"].astype(str).to_numpy()
+    if len(spec) % 2 or (two["game"].to_numpy()[::2] != two["game"].to_numpy()[1::2]).any():
+        raise AnalysisError("head_to_head_games: every seat of every game must be in the frame "
+                            "(rows of a game were filtered out?)")
+    first, second = spec[::2], spec[1::2]
+    in_seat0 = (first == a) & (second == b)
+    in_seat1 = (first == b) & (second == a)
+    keep = np.repeat(in_seat0 | in_seat1, 2)
+    if not keep.any():
         raise AnalysisError(f"head_to_head_games: no 2-player game between {a!r} and {b!r} "
                             f"(specs here: {', '.join(sorted(map(str, frame['spec'].unique())))})")
-    mine = rows[rows["spec"] == a].set_index("game").sort_index()
-    theirs = rows[rows["spec"] == b].set_index("game").sort_index()
-    total = mine["win_share"].to_numpy(float) + theirs["win_share"].to_numpy(float)
+    rows = two[keep]
+    mine_first = np.repeat(in_seat0[in_seat0 | in_seat1], 2)
+    mine = rows[mine_first == (rows["seat"].to_numpy() == 0)]
+    theirs = rows[mine_first != (rows["seat"].to_numpy() == 0)]
+    share = mine["win_share"].to_numpy(float)
+    total = share + theirs["win_share"].to_numpy(float)
     with np.errstate(invalid="ignore", divide="ignore"):
-        score = np.where(total > 0, mine["win_share"].to_numpy(float) / total, 0.5)
-    out = pd.DataFrame({"pair": _unit_keys(mine, ["run", "pairing", "deal"]),
-                        "deal": mine["deal"].to_numpy(np.int64),
-                        "rotation": mine["rotation"].to_numpy(np.int64) if "rotation" in mine
-                        else np.zeros(len(mine), np.int64),
-                        "seat": mine["seat"].to_numpy(np.int64), "score": score},
-                       index=mine.index)
-    return out
+        score = np.where(total > 0, share / total, 0.5)        # no winner recorded: a draw
+    return pd.DataFrame({"pair": _unit_keys(mine, ["run", "pairing", "deal"]),
+                         "deal": mine["deal"].to_numpy(np.int64),
+                         "rotation": mine["rotation"].to_numpy(np.int64) if "rotation" in mine
+                         else np.zeros(len(mine), np.int64),
+                         "seat": mine["seat"].to_numpy(np.int64), "score": score},
+                        index=pd.Index(mine["game"].to_numpy(), name="game"))
 
 
 @dataclass(frozen=True)
@@ -661,7 +673,7 @@ def win_shares(frame: pd.DataFrame, resamples: int = BOOTSTRAP_RESAMPLES, seed: 
                         "independent_high": np.asarray(ind_high, float)},
                        index=pd.Index(specs, name="spec"))
     out = out.sort_values(["win_share"], ascending=False, kind="stable")
-    out.attrs.update({"model": MODEL_DEAL_BOOTSTRAP.replace(str(BOOTSTRAP_RESAMPLES), str(resamples)),
+    out.attrs.update({"model": _bootstrap_model(resamples),
                       "independent_model": MODEL_INDEPENDENT, "resamples": resamples,
                       "seed": seed})
     return out
