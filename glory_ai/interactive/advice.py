@@ -89,8 +89,9 @@ def advice_lines(advice: Advice, top: int = 5, names: list[str] | None = None) -
     who = names[advice.player] if names else f"P{advice.player}"
     if advice.forced:
         return [f"Only one move is possible: {advice.moves[0].text}"]
+    whose = "your" if who == "you" else f"{who}'s"
     lines = [f"{advice.spec} for {who}: {advice.iterations:,} iterations in {advice.seconds:.2f} s, "
-             f"from {who}'s information only"]
+             f"from {whose} information only"]
     lines.append(f"  {'#':>2}  {'move':<44} {'visits':>8} {'share':>6}  expected result")
     for i, m in enumerate(advice.moves[:top], start=1):
         lines.append(f"  {i:>2}  {m.text:<44} {m.visits:>8,} {m.share:>6.1%}  {m.value:.3f}")

@@ -254,7 +254,8 @@ class Screen:
         self.console.print(renderable)
 
     def say(self, text: str, style: str = "") -> None:
-        self.console.print(Text(text, style=style if not self.plain else ""))
+        """A message, never broken at the screen's width (commands in it stay whole)."""
+        self.console.print(Text(text, style=style if not self.plain else ""), soft_wrap=True)
 
     def menu(self, entries: Sequence[tuple[int, str]], columns: bool = True) -> None:
         """The numbered legal choices: (number, action string)."""

@@ -327,8 +327,8 @@ class PlaySession:
     def _quit(self, why: str) -> None:
         self.save()
         if self.save_path is not None:
-            self.screen.say(f"Game saved ({why}) after {len(self.actions)} decisions: "
-                            f"{self.save_path}. Resume it with: glory-ai play --resume {self.save_path}")
+            self.screen.say(f"Game saved ({why}) after {len(self.actions)} decisions in {self.save_path}.")
+            self.screen.say(f"Resume it with: glory-ai play --resume {self.save_path}")
         else:
             self.screen.say(f"Game stopped ({why}); not saved.")
 
