@@ -259,9 +259,10 @@ class Screen:
 
     def menu(self, entries: Sequence[tuple[int, str]], columns: bool = True) -> None:
         """The numbered legal choices: (number, action string)."""
-        self.console.print(Text("Your choices:", style="bold"))
+        self.console.print(Text("\nYour choices:", style="bold"))
         for number, text in entries:
-            line = Text(f"  {number:>3}. ", style="bold cyan" if not self.plain else "")
+            line = Text()
+            line.append(f"  {number:>3}. ", style="bold cyan" if not self.plain else "")
             line.append(text)
             self.console.print(line)
 

@@ -11,7 +11,7 @@ import pytest
 import glory_ai
 from glory_ai import cli
 from glory_ai.interactive.advice import AdviceError, advise
-from play_helpers import random_states
+from support.play import random_states
 
 #: P0 leads; a Patron action hiring the Palace from the pool completes the clientele of
 #: Forum Romanum (every role, and every material in the stockpile): a win this turn, and
@@ -31,7 +31,8 @@ FORUM_WIN = {
         {"hand": ["Market", "Latrine", "Statue", "Academy", "Sewer"],
          "vault": ["Basilica", "Fountain", "Garden", "Foundry"],
          "structures": [{"building": "Tower", "materials": ["Tribunal", "Tower"], "complete": True},
-                        {"building": "Vomitorium", "materials": ["Amphitheatre", "Aqueduct"], "complete": True}]},
+                        {"building": "Vomitorium", "materials": ["Amphitheatre", "Aqueduct"],
+                         "complete": True}]},
     ],
 }
 

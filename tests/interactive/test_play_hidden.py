@@ -9,7 +9,7 @@ import glory_ai
 from glory_ai.actions import decode
 from glory_ai.interactive.narrate import describe
 from glory_ai.interactive.view import table_view
-from play_helpers import SECRET_CARDS_POSITION, random_states, screen_text
+from support.play import SECRET_CARDS_POSITION, random_states, screen_text
 
 
 def test_the_screen_is_the_same_in_every_world_the_viewer_cannot_tell_apart():

@@ -16,7 +16,7 @@ from glory_ai.interactive.notation import (
     parse_variant_tag,
 )
 from glory_ai.interactive.records import check_record
-from play_helpers import finished_record
+from support.play import finished_record
 
 
 def random_game(num_players, mode, seed, variant=None):

@@ -61,7 +61,10 @@ function player(view, p) {
   box.appendChild(el("div", {class: "row"}, el("b", {text: vp}), " \u00b7 influence " + p.influence));
   const handRow = el("div", {class: "row"}, el("span", {class: "label", text: "hand " + p.hand_size}));
   if (p.hand) handRow.appendChild(cards(p.hand));
-  else if (p.known_hand.length) { handRow.appendChild(document.createTextNode("known: ")); handRow.appendChild(cards(p.known_hand)); }
+  else if (p.known_hand.length) {
+    handRow.appendChild(el("span", {class: "label", text: "known:"}));
+    handRow.appendChild(cards(p.known_hand));
+  }
   if (p.lacks.length) handRow.appendChild(el("span", {class: "label", text: " holds no " + p.lacks.join(", ")}));
   box.appendChild(handRow);
   box.appendChild(row("camp", cards(p.camp)));

@@ -1,4 +1,5 @@
-"""Shared by the tests of glory_ai.interactive: sample states, screens as text, games."""
+"""Helpers of the tests of glory_ai.interactive (tests/interactive): sample states, screens as
+text, finished games."""
 from __future__ import annotations
 
 import io
