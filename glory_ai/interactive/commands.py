@@ -19,11 +19,11 @@ from typing import Any
 
 from .._argparse import HelpFormatter
 from ..cli import _mode, _players, _seed
+from .session import DEFAULT_HINT_BOT
 
 __all__ = ["register"]
 
 DEFAULT_OPPONENT = "ismcts:iters=2000"
-DEFAULT_HINT_BOT = "ismcts:iters=5000"
 DEFAULT_ANALYZE_BOT = "ismcts:iters=20000"
 DEFAULT_SAVE = "glory-ai-save.json"
 DEFAULT_GAMES = "glory-ai-games.jsonl"
@@ -137,8 +137,7 @@ def _play(args: argparse.Namespace) -> int:
     bots = args.bots if args.bots is not None else [DEFAULT_OPPONENT]
     players = args.players
     if players is None:
-        players = len(bots) + (human is not None) if args.bots is not None and len(bots) > 1 else 3
-        players = max(players, 2)
+        players = max(len(bots) + (human is not None), 2) if args.bots is not None else 3
     if players > 5:
         raise CommandError(f"--bots lists {len(bots)} bots: with you that is {players} players; "
                            "at most 5 play")
@@ -150,7 +149,8 @@ def _play(args: argparse.Namespace) -> int:
     if human is None:
         return _play_bots(seats, mode, seed, args)
     session = PlaySession(num_players=players, mode=mode, variant={}, seed=seed, seats=seats,
-                          bot_seeds=seat_seeds(seed, players), human=human, hint_bot=args.hint_bot,
+                          bot_seeds=seat_seeds(seed, players), human=human,
+                          hint_bot=args.hint_bot or DEFAULT_HINT_BOT,
                           save_path=Path(args.save), games_path=Path(args.games), screen=screen)
     return session.run()
 
@@ -251,7 +251,8 @@ def _register_play(sub) -> None:
                     "for that explicitly.",
         epilog="examples:\n"
                "  glory-ai play --players 3 --bots ismcts:time_ms=1000,heuristic:style=builder --seat 2\n"
-               "  glory-ai play --bots greedy --mode imperium          # you against greedy, 3 players\n"
+               "  glory-ai play --bots greedy --mode imperium          # you against greedy\n"
+               "  glory-ai play --players 4 --bots greedy --seat 3     # you against three greedy bots\n"
                "  glory-ai play --resume glory-ai-save.json\n"
                "  glory-ai play --players 3 --seed 7 --seat none       # random players, the result printed\n"
                "  glory-ai play --seed 7 --seat none --verbose | less  # every decision, turn by turn\n")
@@ -268,8 +269,9 @@ def _register_play(sub) -> None:
     play.add_argument("--seed", type=_seed, default=None, metavar="S",
                       help="seed of the deal and the bots; without it, a fresh one for a game with bots, "
                            "0 for the random players")
-    play.add_argument("--hint-bot", type=_spec, default=DEFAULT_HINT_BOT, metavar="SPEC",
-                      help="the search bot that answers hint")
+    play.add_argument("--hint-bot", type=_spec, default=None, metavar="SPEC",
+                      help=f"the search bot that answers hint; {DEFAULT_HINT_BOT} unless given "
+                           "(a resumed game keeps its own)")
     play.add_argument("--save", default=DEFAULT_SAVE, metavar="FILE",
                       help="where an unfinished game is saved (after each of your decisions and on quit)")
     play.add_argument("--games", default=DEFAULT_GAMES, metavar="FILE", action=_GamesAction,

@@ -43,6 +43,9 @@ SESSION_VERSION = 1
 #: the exit status of a game left unfinished (saved; resume it later)
 EXIT_QUIT = 0
 
+#: the search bot answering hint unless another is given
+DEFAULT_HINT_BOT = "ismcts:iters=5000"
+
 HELP = """\
 Type the number of a choice, or the action itself as listed (any case), then Enter.
 Commands:
@@ -72,7 +75,7 @@ class PlaySession:
     seats: list[str]
     bot_seeds: list[int]
     human: int | None
-    hint_bot: str = "ismcts:iters=5000"
+    hint_bot: str = DEFAULT_HINT_BOT
     save_path: Path | None = None
     games_path: Path | None = None
     actions: list[int] = field(default_factory=list)
@@ -165,13 +168,18 @@ class PlaySession:
                        "bold")
             if self.actions:
                 screen.say(f"Resuming after {len(self.actions)} decisions.")
-        while not self.state.is_terminal():
-            player = self.state.current_player()
-            if player == self.human:
-                if not self._human_turn():
-                    return EXIT_QUIT
-            else:
-                self._bot_turn(player)
+        try:
+            while not self.state.is_terminal():
+                player = self.state.current_player()
+                if player == self.human:
+                    if not self._human_turn():
+                        return EXIT_QUIT
+                else:
+                    self._bot_turn(player)
+        except KeyboardInterrupt:
+            if self.human is not None:
+                self._quit("interrupted")
+            raise
         self._finish()
         return 0
 
@@ -393,7 +401,7 @@ def load_session(path: str | os.PathLike, screen: Screen | None = None, **overri
         session = PlaySession(
             num_players=data["num_players"], mode=data["mode"], variant=data["variant"], seed=data["seed"],
             seats=list(data["seats"]), bot_seeds=list(data["bot_seeds"]), human=data["human"],
-            hint_bot=overrides.get("hint_bot") or data.get("hint_bot", "ismcts:iters=5000"),
+            hint_bot=overrides.get("hint_bot") or data.get("hint_bot", DEFAULT_HINT_BOT),
             save_path=path,
             games_path=Path(data["games_file"]) if data.get("games_file") else None,
             actions=list(data["actions"]), concessions=list(data.get("concessions", [])),

@@ -26,6 +26,7 @@ def random_game(num_players, mode, seed, variant=None):
                    "seed": seed, "actions": state.history()}
 
 
+@pytest.mark.slow
 def test_thousands_of_random_games_round_trip():
     games = 0
     for seed in range(2000):
