@@ -82,8 +82,9 @@ class PlaySession:
     concessions: list[dict[str, int]] = field(default_factory=list)
     seconds: list[float] = field(default_factory=list)
     screen: Screen = field(default_factory=Screen)
-    #: called after every move a bot makes (watch: the delay and the redraw)
-    on_bot_move: Callable[[State, str], None] | None = None
+    #: called after every move a bot makes with the log lines it added (watch: the delay
+    #: and the redraw)
+    on_bot_move: Callable[[State, list[str]], None] | None = None
     #: whose view the screen shows: the person's; without a person (watch) a seat, or
     #: None for everything
     viewer: int | None = None
@@ -192,9 +193,10 @@ class PlaySession:
         else:
             action = bot.step(self.state)
         self.seconds[player] += time.perf_counter() - start
+        logged = len(self.log.lines)
         self._play(action)
         if self.on_bot_move is not None:
-            self.on_bot_move(self.state, self.log.lines[-1].strip())
+            self.on_bot_move(self.state, self.log.lines[logged:])
 
     def _show_table(self) -> None:
         view = table_view(self.state, self.viewer, names=self.names)

@@ -24,14 +24,15 @@ def watch(*, num_players: int, mode: str, variant: dict[str, Any], seed: int, se
     """Play the bots to the end on `screen`; returns the finished session."""
     session: PlaySession
 
-    def redraw(state: State, sentence: str) -> None:
+    def redraw(state: State, new_lines: list[str]) -> None:
         if not screen.plain:
             view = table_view(state, viewer, names=session.names)
             screen.clear()
             screen.show(render_view(view, session.log.lines, plain=screen.plain,
                                     title=f"Glory to Rome (seed {seed}, watching)"))
         else:
-            screen.say(sentence)
+            for line in new_lines:
+                screen.say(line.strip())
         if delay > 0 and not state.is_terminal():
             time.sleep(delay)
 
