@@ -143,7 +143,8 @@ class PlaySession:
             "num_players": self.num_players, "mode": self.mode, "variant": self.variant,
             "seed": self.seed, "seats": self.seats, "bot_seeds": self.bot_seeds, "human": self.human,
             "hint_bot": self.hint_bot,
-            "games_file": str(self.games_path) if self.games_path else None,
+            # absolute: a game resumed from another folder is recorded in the same file
+            "games_file": str(self.games_path.resolve()) if self.games_path else None,
             "actions": self.actions, "concessions": self.concessions,
             "seconds": [round(s, 6) for s in self.seconds],
         }
