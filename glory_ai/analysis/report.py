@@ -27,7 +27,7 @@ from .. import __version__
 from ..cards import CARD_NAMES
 from . import AnalysisError
 from . import figures as F
-from . import tables as T
+from . import stats as T
 from .load import load_runs
 
 __all__ = ["REPORT_FILE", "SUMMARY_FILE", "FIGURES_DIR", "Report", "build_report", "findings",
