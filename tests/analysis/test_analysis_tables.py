@@ -8,23 +8,25 @@ import pandas as pd
 import pytest
 from scipy import special
 
-from glory_ai.analysis import (
-    AnalysisError,
+from glory_ai.analysis import AnalysisError, stats
+from glory_ai.analysis.load import load_runs
+from glory_ai.analysis.stats import (
     building_strength,
     compare_variants,
     end_conditions,
+    fit_logistic,
     game_length,
-    load_runs,
+    holm,
+    profile_interval,
     ratings,
     roles_led,
     seat_advantage,
     seat_tests,
+    stratified_difference,
     vp_breakdown,
     win_matrix,
     win_rates,
 )
-from glory_ai.analysis.models import fit_logistic, holm, profile_interval, stratified_difference
-from glory_ai.arena import stats
 
 
 def _frame(run_folder, records, name=None):
@@ -248,7 +250,7 @@ def test_win_matrix_matches_arena_stats(synth, run_folder):
     frame = _frame(run_folder, recs)
     matrix = win_matrix(frame)
     shares = [{r["seats"][s]: r["returns"][s] for s in range(3)} for r in recs]
-    names, mean, count = stats.win_matrix(shares)
+    names, mean, count = stats.pairwise_scores(shares)
     assert list(matrix.index) == names
     np.testing.assert_allclose(matrix.to_numpy(), mean, equal_nan=True)
     assert matrix.attrs["games"] == count.tolist() and matrix.attrs["num_players"] == 3

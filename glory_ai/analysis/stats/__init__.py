@@ -8,7 +8,7 @@ module                                 statistics
                                        once); the logistic Elo scale (:func:`elo_from_score`,
                                        :func:`score_from_elo`); :func:`elo_interval`, an Elo
                                        difference with its interval from win/draw/loss counts
-:mod:`.ratings`                        :func:`bradley_terry` (with :data:`BOOTSTRAP`
+:mod:`.ladder`                         :func:`bradley_terry` (with :data:`BOOTSTRAP`
                                        resamples for its intervals),
                                        :func:`plackett_luce_ratings` (openskill),
                                        :func:`pairwise_scores`
@@ -35,8 +35,8 @@ The first four work on plain data (counts, lists of results, rankings); every ba
 a ValueError naming the argument. docs/analysis.md gives the formulas.
 """
 from .intervals import ELO_PER_NAT, elo_from_score, elo_interval, score_from_elo, wilson, wilson_interval
+from .ladder import BOOTSTRAP, Rating, SkillRating, bradley_terry, pairwise_scores, plackett_luce_ratings
 from .models import LogisticFit, fit_logistic, holm, profile_interval, stratified_difference
-from .ratings import BOOTSTRAP, Rating, SkillRating, bradley_terry, pairwise_scores, plackett_luce_ratings
 from .sprt import SPRT, DealSPRT, sprt_decide
 from .summary import COLUMNS, format_table, summarize, win_matrix_frame
 from .tables import (

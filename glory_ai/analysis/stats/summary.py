@@ -24,7 +24,7 @@ from ...arena.plan import RunConfig
 from ...arena.play import record_key
 from .. import AnalysisError
 from ..load import frame_of_records
-from .ratings import BOOTSTRAP
+from .ladder import BOOTSTRAP
 from .sprt import DealSPRT
 from .tables import elo_difference, ratings, win_matrix, win_rates
 

@@ -1,5 +1,6 @@
-"""The statistics of the analysis, each a function from the frame of :func:`load_runs` to a
-pandas DataFrame (docs/analysis.md describes every column and model).
+"""The tables: each a function from the frame of :func:`~glory_ai.analysis.load.load_runs`
+(or :func:`~glory_ai.analysis.load.frame_of_records`) to a pandas DataFrame; the report
+and compare's summary are made of them (docs/analysis.md describes every column and model).
 
 =============================  =================================================================
 :func:`win_rates`              win rate (shared wins split) per spec, Wilson 95% intervals;
@@ -8,6 +9,8 @@ pandas DataFrame (docs/analysis.md describes every column and model).
                                player count)
 :func:`ratings`                Bradley-Terry (2 players, bootstrap intervals) or
                                Plackett-Luce (3-5 players) ratings (one player count)
+:func:`elo_difference`         the Elo difference of one spec over another, from their
+                               wins, draws and losses (a head-to-head match)
 :func:`seat_advantage`         win rate by seat for each player count, with intervals
 :func:`seat_tests`             per player count, the test of "no seat advantage" (exact
                                binomial for 2 seats, chi-square for 3-5) and its p-value
@@ -24,7 +27,7 @@ pandas DataFrame (docs/analysis.md describes every column and model).
 =============================  =================================================================
 
 The statistics come from the modules beside this one: :mod:`.intervals` (Wilson intervals,
-Elo), :mod:`.ratings` (Bradley-Terry, Plackett-Luce, pairwise scores), :mod:`.models`
+Elo), :mod:`.ladder` (Bradley-Terry, Plackett-Luce, pairwise scores), :mod:`.models`
 (logistic regression, Mantel-Haenszel, Holm), and scipy (tests).
 """
 from __future__ import annotations
@@ -41,8 +44,8 @@ from scipy import stats as sps
 from .. import AnalysisError
 from ..load import END_REASONS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
 from .intervals import elo_interval, wilson
+from .ladder import BOOTSTRAP, bradley_terry, pairwise_scores, plackett_luce_ratings
 from .models import fit_logistic, holm, profile_interval, stratified_difference
-from .ratings import BOOTSTRAP, bradley_terry, pairwise_scores, plackett_luce_ratings
 
 __all__ = [
     "PRIOR_SD", "building_strength", "compare_variants", "elo_difference", "end_conditions",
@@ -151,7 +154,7 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.
 
 def win_matrix(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFrame:
     """Mean pairwise score of the row spec against the column spec (NaN where they never
-    met and on the diagonal), from :func:`~glory_ai.analysis.stats.ratings.pairwise_scores`: in every game,
+    met and on the diagonal), from :func:`~glory_ai.analysis.stats.ladder.pairwise_scores`: in every game,
     every pair of specs scores 1 for the one with the larger share of the win, 0.5 each if
     equal (seats of the same spec in a game are added up). One player count only.
     ``attrs["games"]`` holds the number of games each pair shared (a nested list)."""
@@ -193,13 +196,13 @@ def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
             method: str | None = None) -> pd.DataFrame:
     """Ratings of the specs in games of one player count (index ``spec``, best first).
 
-    2 players: Bradley-Terry on the Elo scale (:func:`.ratings.bradley_terry`, virtual-draw
+    2 players: Bradley-Terry on the Elo scale (:func:`.ladder.bradley_terry`, virtual-draw
     prior, ``bootstrap`` resamples seeded with ``seed`` for the 95% intervals), from the
     games between two different specs; a shared win is a draw. ``names``: the specs to rate,
     in the order of the fit (default: those that played, sorted; the ratings agree to a
     millionth of a point whatever the order).
     3-5 players (or any count with ``method="plackett_luce"``): Weng-Lin Plackett-Luce
-    through openskill (:func:`.ratings.plackett_luce_ratings`), places from the ``rank`` column
+    through openskill (:func:`.ladder.plackett_luce_ratings`), places from the ``rank`` column
     (winners first, then by VP), from the games whose seats hold distinct specs; ``rating``
     is mu and the interval mu -+ 1.96 sigma.
 
