@@ -240,7 +240,7 @@ def test_stratified_difference_and_holm():
 
 # ---- pairwise, ratings ------------------------------------------------------------------------
 
-def test_win_matrix_matches_arena_stats(synth, run_folder):
+def test_win_matrix_matches_pairwise_scores(synth, run_folder):
     rng = np.random.default_rng(5)
     recs = []
     for i in range(120):

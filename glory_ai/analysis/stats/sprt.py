@@ -11,7 +11,8 @@ from typing import Any, Literal
 
 from scipy import optimize
 
-from ...arena.plan import ArenaError, RunConfig
+from ...arena.plan import RunConfig
+from .. import AnalysisError
 from ._checks import checked_count, checked_real
 from .intervals import score_from_elo
 
@@ -220,7 +221,7 @@ class DealSPRT:
     def for_config(cls, config: RunConfig) -> DealSPRT:
         """The test a run config asks for (``config.sprt``: elo0, elo1, alpha, beta)."""
         if config.sprt is None:
-            raise ArenaError(f"the config has no SPRT: {config.describe()}")
+            raise AnalysisError(f"the config has no SPRT: {config.describe()}")
         return cls(config.specs, config.games_per_deal, config.sprt)
 
     def add(self, records: Iterable[Mapping[str, Any]]) -> str | None:

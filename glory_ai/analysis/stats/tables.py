@@ -372,7 +372,7 @@ def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.
     * stratified: ``mh_diff`` with ``mh_low``/``mh_high``, the difference within strata of
       spec x player count (x rules when several), pooled with Mantel-Haenszel weights;
     * logistic: ``win ~ completed + spec + players:seat (+ rules)`` fitted on the win share
-      (:func:`glory_ai.analysis.models.fit_logistic`, a weak N(0, ``prior_sd``^2) prior on the
+      (:func:`.models.fit_logistic`, a weak N(0, ``prior_sd``^2) prior on the
       coefficients): ``log_odds`` (the coefficient of ``completed``) with its profile-likelihood
       interval (which excludes 0 exactly when the likelihood-ratio test below rejects at 5%),
       ``odds_ratio``, and ``effect``: the average marginal effect, in win-rate points
