@@ -58,7 +58,6 @@ def wilson_interval(wins: float, games: int, confidence: float = 0.95) -> tuple[
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
-
 def wilson(wins: Any, games: Any) -> tuple[np.ndarray, np.ndarray]:
     """Wilson 95% intervals (:func:`wilson_interval`) of many rates: arrays of the lower and
     upper bounds. Wins are clipped to [0, games] (a sum of shares may stray by a rounding
