@@ -370,3 +370,15 @@ def test_table_input_errors():
         win_rates([1, 2])
     with pytest.raises(AnalysisError, match="no column 'win_share'"):
         win_rates(pd.DataFrame({"spec": ["a"], "num_players": [2]}))
+
+
+def test_the_tests_of_two_specs():
+    from scipy import stats as sps
+
+    from glory_ai.analysis.stats import rates_test, score_test
+
+    assert score_test(0.75, 100) == pytest.approx(sps.binomtest(75, 100, 0.5).pvalue)
+    assert score_test(0.5, 40) == pytest.approx(1.0)
+    # 60/100 against 40/100: chi-square 8 on 1 degree of freedom
+    assert rates_test(60, 100, 40, 100) == pytest.approx(sps.chi2.sf(8.0, 1))
+    assert rates_test(30, 60, 15, 30) == pytest.approx(1.0)

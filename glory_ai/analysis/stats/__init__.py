@@ -25,7 +25,9 @@ module                                 statistics
                                        :func:`seat_advantage`, :func:`seat_tests`,
                                        :func:`building_strength`, :func:`vp_breakdown`,
                                        :func:`end_conditions`, :func:`game_length`,
-                                       :func:`roles_led`, :func:`compare_variants`
+                                       :func:`roles_led`, :func:`compare_variants`; and
+                                       the report's tests of two specs,
+                                       :func:`score_test` and :func:`rates_test`
 :mod:`.summary`                        :func:`summarize` (one run's records: the table of
                                        ``glory-ai compare``, from the tables above),
                                        :func:`win_matrix_frame`, :func:`format_table`
@@ -46,8 +48,10 @@ from .tables import (
     elo_difference,
     end_conditions,
     game_length,
+    rates_test,
     ratings,
     roles_led,
+    score_test,
     seat_advantage,
     seat_tests,
     vp_breakdown,
@@ -60,7 +64,7 @@ __all__ = [
     "Rating", "SkillRating", "bradley_terry", "building_strength", "compare_variants",
     "elo_difference", "elo_from_score", "elo_interval", "end_conditions", "fit_logistic",
     "format_table", "game_length", "holm", "pairwise_scores", "plackett_luce_ratings",
-    "profile_interval", "ratings", "roles_led", "score_from_elo", "seat_advantage",
-    "seat_tests", "sprt_decide", "stratified_difference", "summarize", "vp_breakdown",
-    "wilson", "wilson_interval", "win_matrix", "win_matrix_frame", "win_rates",
+    "profile_interval", "ratings", "rates_test", "roles_led", "score_from_elo", "score_test",
+    "seat_advantage", "seat_tests", "sprt_decide", "stratified_difference", "summarize",
+    "vp_breakdown", "wilson", "wilson_interval", "win_matrix", "win_matrix_frame", "win_rates",
 ]

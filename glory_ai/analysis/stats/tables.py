@@ -11,6 +11,8 @@ and compare's summary are made of them (docs/analysis.md describes every column 
                                Plackett-Luce (3-5 players) ratings (one player count)
 :func:`elo_difference`         the Elo difference of one spec over another, from their
                                wins, draws and losses (a head-to-head match)
+:func:`score_test`,            p-values of "no difference" between two specs: a pairwise
+:func:`rates_test`             score (binomial) or two win rates (chi-square)
 :func:`seat_advantage`         win rate by seat for each player count, with intervals
 :func:`seat_tests`             per player count, the test of "no seat advantage" (exact
                                binomial for 2 seats, chi-square for 3-5) and its p-value
@@ -49,8 +51,8 @@ from .models import fit_logistic, holm, profile_interval, stratified_difference
 
 __all__ = [
     "PRIOR_SD", "building_strength", "compare_variants", "elo_difference", "end_conditions",
-    "game_length", "ratings", "roles_led", "seat_advantage", "seat_tests", "vp_breakdown",
-    "win_matrix", "win_rates",
+    "game_length", "ratings", "rates_test", "roles_led", "score_test", "seat_advantage",
+    "seat_tests", "vp_breakdown", "win_matrix", "win_rates",
 ]
 
 #: standard deviation of the Gaussian prior on the logistic coefficients (log-odds)
@@ -281,6 +283,19 @@ def elo_difference(frame: pd.DataFrame, spec: str, opponent: str) -> dict[str, f
     wins, draws, losses = (int((score == x).sum()) for x in (1.0, 0.5, 0.0))
     elo, low, high = elo_interval(wins, draws, losses)
     return {"wins": wins, "draws": draws, "losses": losses, "elo": elo, "low": low, "high": high}
+
+
+def score_test(score: float, games: int) -> float:
+    """The p-value of "evenly matched" for a mean pairwise score over ``games`` games (of
+    :func:`win_matrix`): the exact binomial test of round(score x games) wins against 1/2."""
+    return float(sps.binomtest(int(round(score * games)), int(games), 0.5).pvalue)
+
+
+def rates_test(wins: float, games: float, other_wins: float, other_games: float) -> float:
+    """The p-value of "the same win rate" for two specs that did not meet: Pearson's
+    chi-square test (no continuity correction) on their wins and losses."""
+    table = np.array([[wins, games - wins], [other_wins, other_games - other_wins]])
+    return float(sps.chi2_contingency(table, correction=False).pvalue)
 
 
 # ---- seats ------------------------------------------------------------------------------------
