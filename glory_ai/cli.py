@@ -166,9 +166,9 @@ def _register_bots(sub) -> None:
 
 #: one registering function per subcommand, in the order `glory-ai --help` lists them
 def _register_arena(sub) -> None:
-    from .arena.commands import register
+    from .analysis.commands import register_compare
 
-    register(sub)
+    register_compare(sub)
 
 
 def _register_experiments(sub) -> None:

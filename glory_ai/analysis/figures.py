@@ -1,7 +1,8 @@
-"""Figures of the analysis (matplotlib, Agg, no pyplot state): each ``plot_*`` function takes
-a table of :mod:`glory_ai.analysis.tables` (or the frame, for the game-length histograms)
+"""Every figure of glory_ai (matplotlib, Agg, no pyplot state): each ``plot_*`` function takes
+a table of :mod:`glory_ai.analysis.stats` (or the frame, for the game-length histograms)
 and returns a :class:`matplotlib.figure.Figure`; :func:`save` writes it as PNG or SVG and
-:func:`figure_bytes` returns the bytes.
+:func:`figure_bytes` returns the bytes. :func:`plot_summary` is the plot of ``glory-ai
+compare`` (a :func:`~glory_ai.analysis.stats.summarize` summary, written to a file).
 
 Identical input gives byte-identical files: no dates or software versions in the metadata
 (``metadata={"Date": None, "Software": None}`` for PNG, ``{"Date": None, "Creator": None}``
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "END_COLORS", "SEAT_COLORS", "VP_COLORS", "figure_bytes", "plot_building_strength",
     "plot_end_conditions", "plot_game_length", "plot_grid_curve", "plot_ratings", "plot_seat_advantage",
-    "plot_vp_breakdown", "plot_win_matrix", "plot_win_rates", "save", "spec_colors",
+    "plot_summary", "plot_vp_breakdown", "plot_win_matrix", "plot_win_rates", "save", "spec_colors",
 ]
 
 #: matplotlib settings of every figure (and of saving it)
@@ -129,7 +130,7 @@ def _errors(rate: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
 
 def plot_win_rates(table: pd.DataFrame, colors: Mapping[str, str] | None = None,
                    title: str | None = None) -> Figure:
-    """Horizontal bars of the win rates of :func:`~glory_ai.analysis.tables.win_rates` with
+    """Horizontal bars of the win rates of :func:`~glory_ai.analysis.stats.win_rates` with
     their Wilson 95% intervals, best on top; a dashed line at the equal share. A table split
     by player count (or another column) gets one panel per group."""
     flat = table.reset_index()
@@ -162,6 +163,48 @@ def plot_win_rates(table: pd.DataFrame, colors: Mapping[str, str] | None = None,
         axes[-1].set_xlabel("win rate (a shared win split), 95% Wilson interval; dashed: equal share")
         fig.suptitle(title or "Win rate per strategy", x=0.01, ha="left", fontsize=11)
     return fig
+
+
+def plot_summary(summary: pd.DataFrame, path: str | os.PathLike,
+                 title: str | None = None) -> Path:
+    """The win-rate plot of ``glory-ai compare``, written to ``path``: horizontal bars of the
+    win rates of a :func:`~glory_ai.analysis.stats.summarize` summary with their Wilson 95%
+    intervals, sorted, the run's description as title and a dashed line at the equal share;
+    a PNG, or an SVG when ``path`` ends in ``.svg``. The same summary gives the same bytes.
+    (Its own style, narrower than the report's figures: one run at a glance.)"""
+    path = Path(path)
+    data = summary.sort_values("win_rate", kind="stable")
+    names = [str(s) for s in data.index]
+    rates = data["win_rate"].to_numpy(dtype=float)
+    low = np.clip(rates - data["win_low"].to_numpy(dtype=float), 0, None)
+    high = np.clip(data["win_high"].to_numpy(dtype=float) - rates, 0, None)
+    title = title or summary.attrs.get("description") or "win rates"
+    svg = path.suffix.lower() == ".svg"
+    with matplotlib.rc_context({"svg.hashsalt": "glory_ai", "svg.fonttype": "path",
+                                "font.family": "DejaVu Sans"}):
+        fig = Figure(figsize=(7.5, 1.2 + 0.45 * len(names)), dpi=100)
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        y = np.arange(len(names))
+        ax.barh(y, rates, color="#4c72b0", height=0.6)
+        ax.errorbar(rates, y, xerr=[low, high], fmt="none", ecolor="black", capsize=4, lw=1)
+        for yi, rate, hi in zip(y.tolist(), rates, high, strict=True):
+            if not math.isnan(rate):
+                ax.text(min(rate + hi + 0.01, 0.99), yi, f"{rate:.1%}", va="center", fontsize=8)
+        ax.set_yticks(y, names)
+        ax.set_xlim(0, 1)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_xlabel("win rate (shared wins split), 95% Wilson interval")
+        players = summary.attrs.get("players")
+        if players:
+            ax.axvline(1.0 / players, color="grey", lw=0.8, ls="--")
+        ax.set_title(title, fontsize=9, wrap=True)
+        fig.tight_layout()
+        if svg:
+            fig.savefig(path, format="svg", metadata={"Date": None, "Creator": None})
+        else:
+            fig.savefig(path, format="png", metadata={"Software": None})
+    return path
 
 
 def plot_grid_curve(x: Sequence[float], rate: Sequence[float], low: Sequence[float],
@@ -207,7 +250,7 @@ def _group_label(column: str, value: Any) -> str:
 # ---- pairwise matrix and ratings ----------------------------------------------------------------
 
 def plot_win_matrix(matrix: pd.DataFrame, title: str | None = None) -> Figure:
-    """Heatmap of :func:`~glory_ai.analysis.tables.win_matrix`: the row spec's mean pairwise
+    """Heatmap of :func:`~glory_ai.analysis.stats.win_matrix`: the row spec's mean pairwise
     score against the column spec (blue: the row wins, red: it loses)."""
     names = [str(n) for n in matrix.index]
     values = matrix.to_numpy(float)
@@ -242,7 +285,7 @@ def plot_win_matrix(matrix: pd.DataFrame, title: str | None = None) -> Figure:
 
 def plot_ratings(ratings: pd.DataFrame, colors: Mapping[str, str] | None = None,
                  title: str | None = None) -> Figure:
-    """The rating ladder of :func:`~glory_ai.analysis.tables.ratings`: each spec's rating
+    """The rating ladder of :func:`~glory_ai.analysis.stats.ratings`: each spec's rating
     and 95% interval, best on top."""
     data = ratings.sort_values("rating", kind="stable")
     names = [str(n) for n in data.index]
@@ -276,7 +319,7 @@ def plot_ratings(ratings: pd.DataFrame, colors: Mapping[str, str] | None = None,
 # ---- seats ---------------------------------------------------------------------------------------
 
 def plot_seat_advantage(table: pd.DataFrame, title: str | None = None) -> Figure:
-    """Win rate by seat for each player count (:func:`~glory_ai.analysis.tables.seat_advantage`)
+    """Win rate by seat for each player count (:func:`~glory_ai.analysis.stats.seat_advantage`)
     with 95% intervals; the dashed segments mark the equal share."""
     flat = table.reset_index()
     counts = sorted(int(k) for k in flat["num_players"].unique())
@@ -314,7 +357,7 @@ def plot_seat_advantage(table: pd.DataFrame, title: str | None = None) -> Figure
 # ---- buildings --------------------------------------------------------------------------------
 
 def plot_building_strength(table: pd.DataFrame, title: str | None = None) -> Figure:
-    """Forest plot of :func:`~glory_ai.analysis.tables.building_strength`: each building's
+    """Forest plot of :func:`~glory_ai.analysis.stats.building_strength`: each building's
     adjusted effect of completing it on the win rate, in points, with its 95% interval;
     strongest on top; filled: significant after Holm's correction."""
     data = table[table["effect"].notna()].iloc[::-1]
@@ -348,7 +391,7 @@ def plot_building_strength(table: pd.DataFrame, title: str | None = None) -> Fig
 
 def plot_vp_breakdown(table: pd.DataFrame, title: str | None = None) -> Figure:
     """Stacked bars of the mean VP per component for each spec
-    (:func:`~glory_ai.analysis.tables.vp_breakdown`)."""
+    (:func:`~glory_ai.analysis.stats.vp_breakdown`)."""
     flat = table.reset_index()
     group_cols = [c for c in table.index.names if c != "spec"]
     labels = [" · ".join([*(_group_label(c, row[c]) for c in group_cols), str(row["spec"])])
@@ -375,7 +418,7 @@ def plot_vp_breakdown(table: pd.DataFrame, title: str | None = None) -> Figure:
 
 
 def plot_end_conditions(table: pd.DataFrame, title: str | None = None) -> Figure:
-    """100% stacked bars of how games end (:func:`~glory_ai.analysis.tables.end_conditions`),
+    """100% stacked bars of how games end (:func:`~glory_ai.analysis.stats.end_conditions`),
     one bar per group (all games, or per player count / rule variant)."""
     flat = table.reset_index()
     group_cols = [c for c in table.index.names if c != "end_reason"]

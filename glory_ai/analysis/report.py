@@ -21,13 +21,12 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from .. import __version__
 from ..cards import CARD_NAMES
 from . import AnalysisError
 from . import figures as F
-from . import tables as T
+from . import stats as T
 from .load import load_runs
 
 __all__ = ["REPORT_FILE", "SUMMARY_FILE", "FIGURES_DIR", "Report", "build_report", "findings",
@@ -292,14 +291,13 @@ def _findings(report: Report) -> list[str]:
             n = matrix.attrs["games"][i][j]
             score = matrix.iloc[i, j]
             if n and np.isfinite(score):
-                p = float(sps.binomtest(int(round(score * n)), int(n), 0.5).pvalue)
+                p = T.score_test(score, n)
                 verdict = (f"; against each other in {_count(n)} games it scores {_pct(score)}, "
                            + ("a significant edge" if p < ALPHA and score > 0.5
                               else "not a significant difference")
                            + f" (binomial test, {_p_text(p)})")
         if not verdict:
-            table = np.array([[b["wins"], b["games"] - b["wins"]], [s["wins"], s["games"] - s["wins"]]])
-            p = float(sps.chi2_contingency(table, correction=False).pvalue)
+            p = T.rates_test(b["wins"], b["games"], s["wins"], s["games"])
             verdict = ("; the difference is " + ("significant" if p < ALPHA else "not significant")
                        + f" (chi-square test, {_p_text(p)})")
         out.append(text + verdict + ".")

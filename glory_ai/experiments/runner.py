@@ -14,10 +14,8 @@ its games.jsonl (docs/arena.md).
 """
 from __future__ import annotations
 
-import gzip
 import importlib.metadata
 import json
-import os
 import platform
 import subprocess
 import tempfile
@@ -28,16 +26,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..arena import RunConfig, load_records, run, strip_timing, summarize
-from ..arena.play import encode_record, record_key
-from ..arena.storage import COMPRESSED_GAMES_FILE as COMPRESSED_GAMES
-from ..arena.storage import CONFIG_FILE, GAMES_FILE, check_config
+from ..arena import RunConfig, RunResult, load_records, run, strip_timing
+from ..arena.storage import CONFIG_FILE, check_config, compress_run, is_compressed
 from .config import Experiment, ExperimentError, PlannedRun, load_experiment
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["COMPRESSED_GAMES", "ReproduceReport", "run_experiment", "reproduce", "manifest"]
+__all__ = ["ReproduceReport", "run_experiment", "reproduce", "manifest"]
 
 _LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib", "joblib", "openskill", "Cython", "tqdm")
 
@@ -80,27 +76,25 @@ def manifest(experiment: Experiment, options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _compress(folder: Path) -> None:
-    # the run is complete: its records sorted, gzip without a timestamp (same bytes for the
-    # same games), the plain file removed
-    plain = folder / GAMES_FILE
-    records = sorted(load_records(plain), key=record_key)
-    data = "".join(encode_record(r) + "\n" for r in records).encode()
-    target = folder / COMPRESSED_GAMES
-    with open(target.with_suffix(".tmp"), "wb") as raw:
-        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as fh:
-            fh.write(data)
-    os.replace(target.with_suffix(".tmp"), target)
-    plain.unlink()
-
-
 def _finished_games(folder: Path, config: RunConfig) -> int | None:
     """The number of games of a finished (compressed) run in ``folder``, else None."""
-    if not (folder / COMPRESSED_GAMES).exists():
+    if not is_compressed(folder):
         return None
     check_config(folder, config, warn=False)
     games = len(load_records(folder))
     return games if games == config.total_games or config.sprt is not None else None
+
+
+def _run(config: RunConfig, out: Path, options: Mapping[str, Any], progress: bool | None) -> RunResult:
+    """One arena run with the experiment's scheduling options (stopped by its SPRT, if any)."""
+    stop = None
+    if config.sprt is not None:
+        from ..analysis.stats import DealSPRT
+
+        stop = DealSPRT.for_config(config)
+    return run(config, out=out, n_jobs=options.get("jobs"), batch_size=options.get("batch_size"),
+               backend=options.get("backend", "loky"), scheduler=options.get("scheduler"),
+               progress=progress, stop=stop)
 
 
 def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
@@ -109,16 +103,16 @@ def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
     finished = _finished_games(folder, planned.config)
     if finished is not None:
         return {"run": planned.name, "games": finished, "played": 0, "seconds": 0.0}
-    result = run(planned.config, out=folder, n_jobs=options.get("jobs"),
-                 batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
-                 scheduler=options.get("scheduler"), progress=progress)
-    _compress(folder)
+    result = _run(planned.config, folder, options, progress)
+    compress_run(folder)
     return {"run": planned.name, "games": len(result.records), "played": result.played,
             "seconds": round(time.time() - started, 1)}
 
 
 def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
     import pandas as pd
+
+    from ..analysis.stats import summarize
 
     frames = []
     for planned in experiment.runs():
@@ -324,9 +318,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | N
                 raise ExperimentError(f"{stored_folder}: missing (the experiment was not run to the end)")
             stored = {r["game_id"]: r for r in load_records(stored_folder)}
             log(f"re-running {planned.name} ({len(stored)} games)")
-            again = run(planned.config, out=Path(scratch) / planned.name, n_jobs=options.get("jobs"),
-                        batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
-                        progress=progress)
+            again = _run(planned.config, Path(scratch) / planned.name, options, progress)
             fresh = {r["game_id"]: r for r in again.records}
             differences = []
             if experiment.reproducible:
@@ -339,6 +331,8 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | N
                         differences.append({"game_id": gid,
                                             "field": _first_difference(strip_timing(a), strip_timing(b))})
             else:
+                from ..analysis.stats import summarize
+
                 old = summarize(list(stored.values()), planned.config)
                 new = summarize(again.records, planned.config)
                 for spec in old.index:

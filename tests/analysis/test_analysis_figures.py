@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import pytest
 
-from glory_ai.analysis import (
+from glory_ai.analysis import figures as F
+from glory_ai.analysis.load import load_runs
+from glory_ai.analysis.stats import (
     building_strength,
     end_conditions,
-    load_runs,
     ratings,
     seat_advantage,
     vp_breakdown,
     win_matrix,
     win_rates,
 )
-from glory_ai.analysis import figures as F
 
 
 @pytest.fixture(scope="module")

@@ -8,8 +8,10 @@ import sys
 
 import pytest
 
-from glory_ai.analysis import AnalysisError, findings, load_runs, write_report
+from glory_ai.analysis import AnalysisError
 from glory_ai.analysis.commands import main_report
+from glory_ai.analysis.load import load_runs
+from glory_ai.analysis.report import findings, write_report
 
 SECTIONS = ["summary", "win-rates", "ratings", "seats", "buildings", "scoring", "endings", "manifest"]
 

@@ -8,23 +8,25 @@ import pandas as pd
 import pytest
 from scipy import special
 
-from glory_ai.analysis import (
-    AnalysisError,
+from glory_ai.analysis import AnalysisError, stats
+from glory_ai.analysis.load import load_runs
+from glory_ai.analysis.stats import (
     building_strength,
     compare_variants,
     end_conditions,
+    fit_logistic,
     game_length,
-    load_runs,
+    holm,
+    profile_interval,
     ratings,
     roles_led,
     seat_advantage,
     seat_tests,
+    stratified_difference,
     vp_breakdown,
     win_matrix,
     win_rates,
 )
-from glory_ai.analysis.models import fit_logistic, holm, profile_interval, stratified_difference
-from glory_ai.arena import stats
 
 
 def _frame(run_folder, records, name=None):
@@ -238,7 +240,7 @@ def test_stratified_difference_and_holm():
 
 # ---- pairwise, ratings ------------------------------------------------------------------------
 
-def test_win_matrix_matches_arena_stats(synth, run_folder):
+def test_win_matrix_matches_pairwise_scores(synth, run_folder):
     rng = np.random.default_rng(5)
     recs = []
     for i in range(120):
@@ -248,7 +250,7 @@ def test_win_matrix_matches_arena_stats(synth, run_folder):
     frame = _frame(run_folder, recs)
     matrix = win_matrix(frame)
     shares = [{r["seats"][s]: r["returns"][s] for s in range(3)} for r in recs]
-    names, mean, count = stats.win_matrix(shares)
+    names, mean, count = stats.pairwise_scores(shares)
     assert list(matrix.index) == names
     np.testing.assert_allclose(matrix.to_numpy(), mean, equal_nan=True)
     assert matrix.attrs["games"] == count.tolist() and matrix.attrs["num_players"] == 3
@@ -368,3 +370,15 @@ def test_table_input_errors():
         win_rates([1, 2])
     with pytest.raises(AnalysisError, match="no column 'win_share'"):
         win_rates(pd.DataFrame({"spec": ["a"], "num_players": [2]}))
+
+
+def test_the_tests_of_two_specs():
+    from scipy import stats as sps
+
+    from glory_ai.analysis.stats import rates_test, score_test
+
+    assert score_test(0.75, 100) == pytest.approx(sps.binomtest(75, 100, 0.5).pvalue)
+    assert score_test(0.5, 40) == pytest.approx(1.0)
+    # 60/100 against 40/100: chi-square 8 on 1 degree of freedom
+    assert rates_test(60, 100, 40, 100) == pytest.approx(sps.chi2.sf(8.0, 1))
+    assert rates_test(30, 60, 15, 30) == pytest.approx(1.0)

@@ -1,5 +1,6 @@
 """`glory-ai compare` and `glory-ai tournament` end to end through their command-line
-function (issue #10): the files written, resume, and the exit-code-2 user errors."""
+function (glory_ai.analysis.commands): the files written, resume, and the exit-code-2 user
+errors."""
 import argparse
 import csv
 import json
@@ -8,8 +9,8 @@ import sys
 
 import pytest
 
+from glory_ai.analysis.commands import main, main_compare, parse_variant, register_compare
 from glory_ai.arena import load_records
-from glory_ai.arena.commands import main, main_compare, parse_variant, register
 
 
 def _run(capsys, *argv):
@@ -112,7 +113,7 @@ def test_variant_values():
 
 def test_register_adds_the_subcommands_to_a_parser():
     parser = argparse.ArgumentParser(prog="glory-ai")
-    register(parser.add_subparsers(dest="command"))
+    register_compare(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["compare", "greedy", "random", "--games", "10", "--players", "2",
                               "--jobs", "2", "--seed", "4", "--out", "d", "--mode", "imperium",
                               "--sprt", "--batch-size", "5", "--backend", "dask",
@@ -124,7 +125,7 @@ def test_register_adds_the_subcommands_to_a_parser():
 
 
 def test_the_module_runs_as_a_program(tmp_path):
-    done = subprocess.run([sys.executable, "-m", "glory_ai.arena.commands", "compare", "greedy",
+    done = subprocess.run([sys.executable, "-m", "glory_ai.analysis.commands", "compare", "greedy",
                            "nobot", "--out", str(tmp_path / "x")],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "unknown bot 'nobot'" in done.stderr

@@ -1,4 +1,5 @@
-"""glory_ai.arena.stats: win-rate intervals, Elo, Bradley-Terry, Plackett-Luce, SPRT."""
+"""The statistics on plain data (glory_ai.analysis.stats: intervals, ratings, sprt): win-rate
+intervals, Elo, Bradley-Terry, Plackett-Luce, pairwise scores, SPRT."""
 import doctest
 import math
 
@@ -7,8 +8,7 @@ import pytest
 from scipy import optimize, special
 from scipy import stats as scipy_stats
 
-import glory_ai.arena.stats as arena_stats
-from glory_ai.arena.stats import (
+from glory_ai.analysis.stats import (
     ELO_PER_NAT,
     SPRT,
     Rating,
@@ -16,19 +16,23 @@ from glory_ai.arena.stats import (
     bradley_terry,
     elo_from_score,
     elo_interval,
+    intervals,
+    ladder,
+    pairwise_scores,
     plackett_luce_ratings,
     score_from_elo,
+    sprt,
     sprt_decide,
     wilson_interval,
-    win_matrix,
 )
 
 ELO_75 = 400 * math.log10(3)  # 190.848...
 
 
-def test_module_doctests_pass():
-    result = doctest.testmod(arena_stats)
-    assert result.attempted >= 10 and result.failed == 0
+@pytest.mark.parametrize("module", [intervals, ladder, sprt], ids=lambda m: m.__name__)
+def test_module_doctests_pass(module):
+    result = doctest.testmod(module)
+    assert result.attempted >= 3 and result.failed == 0
 
 
 # --------------------------------------------------------------------- Wilson
@@ -328,9 +332,9 @@ def test_plackett_luce_bad_inputs(games, names, message):
         plackett_luce_ratings(games, names)
 
 
-# ---------------------------------------------------------------- win_matrix
+# ----------------------------------------------------------- pairwise_scores
 
-def test_win_matrix_hand_computed():
+def test_pairwise_scores_hand_computed():
     records = [
         {"a": 1, "b": 0, "c": 0},        # a>b, a>c, b=c
         {"a": 0, "b": 1},                # b>a
@@ -338,7 +342,7 @@ def test_win_matrix_hand_computed():
         {"c": 0.0, "a": 1.0},            # a>c
         {"a": 1 / 3, "b": 1 / 3, "d": 1 / 3},  # three-way shared win: all equal
     ]
-    names, mean, games = win_matrix(records)
+    names, mean, games = pairwise_scores(records)
     nan = np.nan
     assert names == ["a", "b", "c", "d"]
     expected_mean = np.array([
@@ -358,9 +362,9 @@ def test_win_matrix_hand_computed():
     assert games.dtype.kind == "i"
 
 
-def test_win_matrix_feeds_bradley_terry():
+def test_pairwise_scores_feeds_bradley_terry():
     records = [{"x": 1, "y": 0}] * 3 + [{"x": 0, "y": 1}]
-    names, mean, games = win_matrix(records)
+    names, mean, games = pairwise_scores(records)
     wins = np.nan_to_num(mean * games)
     ratings = bradley_terry(wins, names=names, prior=0)
     assert ratings[0].name == "x"
@@ -380,9 +384,9 @@ def test_win_matrix_feeds_bradley_terry():
         ([{1: 1, "b": 0}], "names must be strings"),
     ],
 )
-def test_win_matrix_bad_inputs(records, message):
+def test_pairwise_scores_bad_inputs(records, message):
     with pytest.raises(ValueError, match=message):
-        win_matrix(records)
+        pairwise_scores(records)
 
 
 # ----------------------------------------------------------------------- SPRT

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special, stats
 
-__all__ = ["LogisticFit", "fit_logistic", "holm", "stratified_difference", "Z95"]
+__all__ = ["LogisticFit", "Z95", "fit_logistic", "holm", "profile_interval", "stratified_difference"]
 
 #: the two-sided 95% normal quantile
 Z95 = float(stats.norm.ppf(0.975))

@@ -1,222 +1,32 @@
-"""Statistics for comparing bots from game results.
+"""Ratings from game results: Bradley-Terry (head to head), Plackett-Luce through openskill
+(multiplayer rankings) and the pairwise score matrix.
 
-This module stands alone (it imports nothing else from glory_ai) and works on
-plain Python data: counts, lists of head-to-head results, rankings and per-game
-score shares.
-
-Conventions
------------
-* A *score* is a game's outcome from one side's point of view: 1 for a win,
-  0 for a loss and 0.5 for a shared win (a draw).  In multiplayer games a win
-  shared by k players is worth 1/k to each of them.
-* Elo numbers use the logistic model: a rating difference ``d`` predicts the
-  score ``1 / (1 + 10 ** (-d / 400))``, so a 75% score is
-  ``400 * log10(3) ~= 190.85`` Elo.
-
-Functions
----------
-* :func:`wilson_interval` -- confidence interval for a win rate.
-* :func:`elo_from_score`, :func:`score_from_elo` -- the logistic Elo map.
-* :func:`elo_interval` -- Elo difference with an interval from W/D/L counts.
-* :func:`bradley_terry` -- ratings of many players from head-to-head results.
-* :func:`plackett_luce_ratings` -- ratings from multiplayer rankings (openskill).
-* :func:`win_matrix` -- pairwise score matrix from multiplayer results.
-* :class:`SPRT`, :func:`sprt_decide` -- sequential test of an Elo hypothesis.
+These work on plain Python data (lists of head-to-head results, rankings, per-game score
+shares); :mod:`glory_ai.analysis.stats.tables` applies them to the frame of the analysis.
+Ratings are on the Elo scale (:mod:`glory_ai.analysis.stats.intervals`).
 """
-# Every bad input raises ValueError, wrong types included, as the arena expects.
+# Every bad input raises ValueError, wrong types included.
 # ruff: noqa: TRY004
 from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import TypeVar
 
 import numpy as np
 from openskill.models import PlackettLuce
-from scipy import optimize, sparse, special, stats
+from scipy import optimize, sparse, special
 
-__all__ = [
-    "ELO_PER_NAT",
-    "SPRT",
-    "Rating",
-    "SkillRating",
-    "bradley_terry",
-    "elo_from_score",
-    "elo_interval",
-    "plackett_luce_ratings",
-    "score_from_elo",
-    "sprt_decide",
-    "wilson_interval",
-    "win_matrix",
-]
+from ._checks import checked_count, checked_names, checked_real, z_quantile
+from .intervals import ELO_PER_NAT
 
-#: Elo points per natural-log unit of Bradley-Terry strength (400 / ln 10).
-ELO_PER_NAT = 400.0 / math.log(10.0)
+__all__ = ["BOOTSTRAP", "Rating", "SkillRating", "bradley_terry", "pairwise_scores",
+           "plackett_luce_ratings"]
 
-Decision = Literal["H0", "H1"]
+#: bootstrap resamples of the Bradley-Terry intervals (compare's table and the report)
+BOOTSTRAP = 200
 
-
-# ---------------------------------------------------------------------------
-# Validation helpers
-# ---------------------------------------------------------------------------
-
-def _real(value: Any, what: str) -> float:
-    """Return ``value`` (anything: float() decides) as a finite float, or raise ValueError."""
-    if isinstance(value, bool):
-        raise ValueError(f"{what} must be a number, not a bool")
-    try:
-        x = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{what} must be a number, got {value!r}") from None
-    if not math.isfinite(x):
-        raise ValueError(f"{what} must be finite, got {value!r}")
-    return x
-
-
-def _count(value: object, what: str) -> float:
-    """A finite, non-negative number."""
-    x = _real(value, what)
-    if x < 0:
-        raise ValueError(f"{what} must be non-negative, got {value!r}")
-    return x
-
-
-def _z(confidence: float) -> float:
-    """Two-sided standard-normal quantile for a confidence level in (0, 1)."""
-    c = _real(confidence, "confidence")
-    if not 0.0 < c < 1.0:
-        raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence!r}")
-    return float(stats.norm.ppf(0.5 + c / 2.0))
-
-
-def _check_names(names: Iterable[object], what: str = "names") -> list[str]:
-    given = list(names)
-    if not given:
-        raise ValueError(f"{what} is empty")
-    out: list[str] = []
-    for n in given:
-        if not isinstance(n, str):
-            raise ValueError(f"{what} must be strings, got {n!r}")
-        out.append(n)
-    if len(set(out)) != len(out):
-        dupes = sorted({n for n in out if out.count(n) > 1})
-        raise ValueError(f"{what} contains duplicates: {dupes}")
-    return out
-
-
-# ---------------------------------------------------------------------------
-# Win rates and Elo
-# ---------------------------------------------------------------------------
-
-def wilson_interval(wins: float, games: int, confidence: float = 0.95) -> tuple[float, float]:
-    """Wilson score interval for a win rate.
-
-    ``wins`` may be fractional: a win shared between k players counts 1/k.
-    With no games there is no information and the interval is ``(0.0, 1.0)``.
-
-    Raises ValueError for negative counts, ``wins > games``, a non-integral
-    number of games or a confidence outside (0, 1).
-
-    >>> low, high = wilson_interval(50, 100)
-    >>> round(low, 4), round(high, 4)
-    (0.4038, 0.5962)
-    >>> wilson_interval(0, 0)
-    (0.0, 1.0)
-    """
-    w = _count(wins, "wins")
-    n = _count(games, "games")
-    if not n.is_integer():
-        raise ValueError(f"games must be a whole number, got {games!r}")
-    if w > n:
-        raise ValueError(f"wins ({wins!r}) cannot exceed games ({games!r})")
-    z = _z(confidence)
-    if n == 0:
-        return (0.0, 1.0)
-    p = w / n
-    z2n = z * z / n
-    centre = (p + z2n / 2.0) / (1.0 + z2n)
-    half = z / (1.0 + z2n) * math.sqrt(p * (1.0 - p) / n + z2n / (4.0 * n))
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def elo_from_score(score: float) -> float:
-    """Logistic Elo difference that predicts an expected ``score`` in [0, 1].
-
-    A score of 0 or 1 maps to ``-math.inf`` or ``math.inf``.
-
-    >>> round(elo_from_score(0.75), 2)
-    190.85
-    >>> elo_from_score(0.5), elo_from_score(1.0)
-    (0.0, inf)
-    """
-    s = _real(score, "score")
-    if not 0.0 <= s <= 1.0:
-        raise ValueError(f"score must be in [0, 1], got {score!r}")
-    if s == 0.0:
-        return -math.inf
-    if s == 1.0:
-        return math.inf
-    return float(special.logit(s)) * ELO_PER_NAT
-
-
-def score_from_elo(diff: float) -> float:
-    """Expected score for a logistic Elo difference (inverse of :func:`elo_from_score`).
-
-    ``diff`` may be infinite.
-
-    >>> round(score_from_elo(400 * math.log10(3)), 6)
-    0.75
-    >>> score_from_elo(0.0), score_from_elo(-math.inf)
-    (0.5, 0.0)
-    """
-    if isinstance(diff, bool):
-        raise ValueError("diff must be a number, not a bool")
-    try:
-        d = float(diff)
-    except (TypeError, ValueError):
-        raise ValueError(f"diff must be a number, got {diff!r}") from None
-    if math.isnan(d):
-        raise ValueError("diff must not be NaN")
-    return float(special.expit(d / ELO_PER_NAT))
-
-
-def elo_interval(
-    wins: float, draws: float, losses: float, confidence: float = 0.95
-) -> tuple[float, float, float]:
-    """Elo difference and confidence interval from win/draw/loss counts.
-
-    The per-game score (1, 0.5, 0) is treated as a trinomial variable; its mean
-    ``x`` has standard error ``sqrt(var / n)`` with ``var`` the sample variance
-    of the per-game scores.  The interval ``x +- z * se`` is clipped to [0, 1]
-    and mapped through :func:`elo_from_score`, the normal approximation used
-    by chess-engine testers.  Returns ``(elo, low, high)``; bounds are infinite
-    when the interval reaches a score of 0 or 1 (e.g. all wins).
-
-    Raises ValueError for negative counts or when there are no games.
-
-    >>> elo, low, high = elo_interval(75, 0, 25)
-    >>> round(elo, 1), round(low, 1), round(high, 1)
-    (190.8, 119.2, 281.5)
-    """
-    w = _count(wins, "wins")
-    d = _count(draws, "draws")
-    l_ = _count(losses, "losses")
-    z = _z(confidence)
-    n = w + d + l_
-    if n == 0:
-        raise ValueError("elo_interval needs at least one game")
-    x = (w + 0.5 * d) / n
-    var = (w * (1.0 - x) ** 2 + d * (0.5 - x) ** 2 + l_ * x**2) / n
-    se = math.sqrt(var / n)
-    low = min(1.0, max(0.0, x - z * se))
-    high = min(1.0, max(0.0, x + z * se))
-    return (elo_from_score(x), elo_from_score(low), elo_from_score(high))
-
-
-# ---------------------------------------------------------------------------
-# Ratings
-# ---------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class Rating:
@@ -275,7 +85,7 @@ def _games_from_results(
             )
         if a == b:
             raise ValueError(f"results[{k}]: a player cannot play itself ({a!r})")
-        score = _real(s, f"results[{k}] score")
+        score = checked_real(s, f"results[{k}] score")
         if not 0.0 <= score <= 1.0:
             raise ValueError(f"results[{k}]: score must be in [0, 1], got {s!r}")
         triples.append((a, b, score))
@@ -284,7 +94,7 @@ def _games_from_results(
     if names is None:
         name_list = sorted({p for a, b, _ in triples for p in (a, b)})
     else:
-        name_list = _check_names(names)
+        name_list = checked_names(names)
         known = set(name_list)
         unknown = sorted({p for a, b, _ in triples for p in (a, b)} - known)
         if unknown:
@@ -329,7 +139,7 @@ def _games_from_matrix(
     if names is None:
         name_list = [str(i) for i in range(n)]
     else:
-        name_list = _check_names(names)
+        name_list = checked_names(names)
         if len(name_list) != n:
             raise ValueError(f"names has {len(name_list)} entries but the matrix is {n}x{n}")
     gi: list[np.ndarray] = []
@@ -476,8 +286,8 @@ def bradley_terry(
         raise ValueError(f"bootstrap must be an integer, got {bootstrap!r}")
     if bootstrap < 0:
         raise ValueError(f"bootstrap must be non-negative, got {bootstrap}")
-    prior_ = _count(prior, "prior")
-    z = _z(confidence)
+    prior_ = checked_count(prior, "prior")
+    z = z_quantile(confidence)
     if bootstrap > 0 and prior_ == 0:
         raise ValueError("bootstrap needs prior > 0 (a resample may contain a perfect record)")
 
@@ -579,8 +389,8 @@ def plackett_luce_ratings(
     >>> r.rating == r.mu and r.low < r.ordinal + 3 * r.sigma < r.high
     True
     """
-    name_list = _check_names(names)
-    z = _z(confidence)
+    name_list = checked_names(names)
+    z = z_quantile(confidence)
     known = set(name_list)
     model = PlackettLuce()
     current = {n: model.rating(name=n) for n in name_list}
@@ -609,7 +419,7 @@ def plackett_luce_ratings(
 # Pairwise matrix from multiplayer games
 # ---------------------------------------------------------------------------
 
-def win_matrix(
+def pairwise_scores(
     records: Sequence[Mapping[str, float]],
 ) -> tuple[list[str], np.ndarray, np.ndarray]:
     """Pairwise score matrix from per-game score shares.
@@ -624,7 +434,7 @@ def win_matrix(
     ``games[i, j]`` is how many games they shared.  ``mean * games`` (with NaN
     as 0) is a wins matrix for :func:`bradley_terry`.
 
-    >>> names, mean, games = win_matrix([{"a": 1, "b": 0, "c": 0}, {"a": 0.5, "b": 0.5}])
+    >>> names, mean, games = pairwise_scores([{"a": 1, "b": 0, "c": 0}, {"a": 0.5, "b": 0.5}])
     >>> names, float(mean[0, 1]), float(mean[1, 2]), games[0].tolist()
     (['a', 'b', 'c'], 0.75, 0.5, [0, 2, 1])
     """
@@ -640,7 +450,7 @@ def win_matrix(
         for name, share in rec.items():
             if not isinstance(name, str):
                 raise ValueError(f"records[{k}]: names must be strings, got {name!r}")
-            shares[name] = _count(share, f"records[{k}][{name!r}]")
+            shares[name] = checked_count(share, f"records[{k}][{name!r}]")
         total = sum(shares.values())
         if not math.isclose(total, 1.0, abs_tol=1e-6):
             raise ValueError(f"records[{k}]: score shares must sum to 1, got {total}")
@@ -668,170 +478,3 @@ def win_matrix(
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(games > 0, score / np.maximum(games, 1), np.nan)
     return names, mean, games
-
-
-# ---------------------------------------------------------------------------
-# SPRT
-# ---------------------------------------------------------------------------
-
-_OUTCOMES = (0.0, 0.5, 1.0)  # loss, draw, win
-_EMPTY_CELL = 1e-3  # pseudo-count replacing an outcome that has not occurred
-
-
-def _log_constrained_mle(freq: tuple[float, float, float], s: float) -> float:
-    """``sum_k f_k * log(1 + theta * (a_k - s))`` at the constrained MLE.
-
-    The maximum-likelihood trinomial with mean score ``s`` has probabilities
-    ``p_k = f_k / (1 + theta * (a_k - s))`` (a Lagrange multiplier); ``theta``
-    solves ``sum_k f_k (a_k - s) / (1 + theta (a_k - s)) = 0`` on the interval
-    where every denominator is positive, on which that sum is decreasing.
-    The returned value is ``sum f log f - sum f log p``.
-    """
-    u = [a - s for a in _OUTCOMES]
-
-    def g(t: float) -> float:
-        return sum(f * uk / (1.0 + t * uk) for f, uk in zip(freq, u, strict=True))
-
-    g0 = g(0.0)
-    if g0 == 0.0:
-        return 0.0
-    edge = 1.0 / s if g0 > 0 else -1.0 / (1.0 - s)  # where a denominator reaches 0
-    eps = 0.1
-    while eps > 1e-16 and (g(edge * (1.0 - eps)) > 0) == (g0 > 0):
-        eps /= 10.0
-    a, b = sorted((0.0, edge * (1.0 - eps)))
-    theta = optimize.brentq(g, a, b, xtol=1e-14, rtol=1e-14)
-    return sum(f * math.log1p(theta * uk) for f, uk in zip(freq, u, strict=True))
-
-
-class SPRT:
-    """Sequential probability ratio test of ``elo0`` (H0) against ``elo1`` (H1).
-
-    Feed cumulative win/draw/loss counts of player A against player B to
-    :meth:`update`; it returns ``"H1"`` (A is at least ``elo1`` stronger),
-    ``"H0"`` (A is at most ``elo0`` stronger) or None (keep playing), with error
-    rates about ``alpha`` (false H1) and ``beta`` (false H0).
-
-    Log-likelihood ratio (the generalized SPRT on the trinomial model, the idea
-    of M. Van den Bergh used by the Fishtest chess-engine framework): with n
-    games and empirical frequencies f = (f_loss, f_draw, f_win) of the scores
-    a = (0, 0.5, 1), let s_i = score_from_elo(elo_i) and let p^(i) be the
-    maximum-likelihood trinomial distribution whose mean score is s_i.  Then
-
-        LLR = n * sum_k f_k * log(p^(1)_k / p^(0)_k),
-
-    where p^(i)_k = f_k / (1 + theta_i * (a_k - s_i)) and theta_i solves
-    sum_k f_k (a_k - s_i) / (1 + theta_i (a_k - s_i)) = 0.  An outcome that has
-    not occurred gets a pseudo-count of 0.001 so the test is defined from the
-    first game; with no games LLR = 0.  For large n this agrees with the
-    normal approximation LLR ~= n (s1 - s0)(2 x - s0 - s1) / (2 var).
-
-    The test stops at ``llr >= upper = log((1 - beta) / alpha)`` (H1) or
-    ``llr <= lower = log(beta / (1 - alpha))`` (H0).
-
-    >>> sprt = SPRT(elo0=0, elo1=50)
-    >>> round(sprt.lower, 3), round(sprt.upper, 3)
-    (-2.944, 2.944)
-    >>> sprt.update(60, 0, 40), round(sprt.llr, 2)
-    (None, 1.85)
-    >>> sprt.update(120, 0, 80), round(sprt.llr, 2)
-    ('H1', 3.69)
-    """
-
-    def __init__(self, elo0: float = 0.0, elo1: float = 10.0,
-                 alpha: float = 0.05, beta: float = 0.05) -> None:
-        self.elo0 = _real(elo0, "elo0")
-        self.elo1 = _real(elo1, "elo1")
-        if not self.elo0 < self.elo1:
-            raise ValueError(f"elo0 ({elo0}) must be less than elo1 ({elo1})")
-        self.alpha = _real(alpha, "alpha")
-        self.beta = _real(beta, "beta")
-        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
-            raise ValueError("alpha and beta must be strictly between 0 and 1")
-        if self.alpha + self.beta >= 1:
-            raise ValueError("alpha + beta must be less than 1")
-        self._s0 = score_from_elo(self.elo0)
-        self._s1 = score_from_elo(self.elo1)
-        if not (0.0 < self._s0 and self._s1 < 1.0):
-            raise ValueError("elo0 and elo1 are too extreme: their expected scores round to 0 or 1")
-        self._counts = (0.0, 0.0, 0.0)
-        self._llr = 0.0
-
-    @property
-    def lower(self) -> float:
-        """H0 bound ``log(beta / (1 - alpha))``."""
-        return math.log(self.beta / (1.0 - self.alpha))
-
-    @property
-    def upper(self) -> float:
-        """H1 bound ``log((1 - beta) / alpha)``."""
-        return math.log((1.0 - self.beta) / self.alpha)
-
-    @property
-    def llr(self) -> float:
-        """Log-likelihood ratio of H1 to H0 at the last update."""
-        return self._llr
-
-    @staticmethod
-    def llr_of(wins: float, draws: float, losses: float, s0: float, s1: float) -> float:
-        """The LLR (see the class docstring) for counts and expected scores s0 < s1."""
-        n = wins + draws + losses
-        if n == 0:
-            return 0.0
-        cells = [c if c > 0 else _EMPTY_CELL for c in (losses, draws, wins)]
-        total = sum(cells)
-        freq = (cells[0] / total, cells[1] / total, cells[2] / total)
-        return n * (_log_constrained_mle(freq, s0) - _log_constrained_mle(freq, s1))
-
-    def update(self, wins: float, draws: float, losses: float) -> Decision | None:
-        """Set the cumulative counts; return ``"H0"``, ``"H1"`` or None (continue).
-
-        Counts must be non-negative and may not decrease between updates.
-        """
-        counts = (_count(wins, "wins"), _count(draws, "draws"), _count(losses, "losses"))
-        if any(new < old for new, old in zip(counts, self._counts, strict=True)):
-            raise ValueError(
-                f"counts are cumulative and cannot decrease: {self._counts} -> {counts}"
-            )
-        self._counts = counts
-        self._llr = self.llr_of(*counts, self._s0, self._s1)
-        if self._llr >= self.upper:
-            return "H1"
-        if self._llr <= self.lower:
-            return "H0"
-        return None
-
-
-def sprt_decide(
-    results: Iterable[float],
-    elo0: float = 0.0,
-    elo1: float = 10.0,
-    alpha: float = 0.05,
-    beta: float = 0.05,
-) -> tuple[Decision | None, int]:
-    """Run an :class:`SPRT` over a stream of per-game scores (1, 0.5 or 0).
-
-    Stops at the first decision and returns ``(decision, games_used)``; if the
-    stream ends first, returns ``(None, games_seen)``.
-
-    >>> sprt_decide([1, 1, 0, 1] * 50, elo0=0, elo1=50)
-    ('H1', 46)
-    """
-    test = SPRT(elo0, elo1, alpha, beta)
-    w = d = l_ = 0
-    used = 0
-    for k, s in enumerate(results):
-        score = _real(s, f"results[{k}]")
-        if score == 1.0:
-            w += 1
-        elif score == 0.5:
-            d += 1
-        elif score == 0.0:
-            l_ += 1
-        else:
-            raise ValueError(f"results[{k}] must be 1, 0.5 or 0, got {s!r}")
-        used += 1
-        decision = test.update(w, d, l_)
-        if decision is not None:
-            return decision, used
-    return None, used

@@ -1,5 +1,6 @@
-"""The statistics of the analysis, each a function from the frame of :func:`load_runs` to a
-pandas DataFrame (docs/analysis.md describes every column and model).
+"""The tables: each a function from the frame of :func:`~glory_ai.analysis.load.load_runs`
+(or :func:`~glory_ai.analysis.load.frame_of_records`) to a pandas DataFrame; the report
+and compare's summary are made of them (docs/analysis.md describes every column and model).
 
 =============================  =================================================================
 :func:`win_rates`              win rate (shared wins split) per spec, Wilson 95% intervals;
@@ -8,6 +9,10 @@ pandas DataFrame (docs/analysis.md describes every column and model).
                                player count)
 :func:`ratings`                Bradley-Terry (2 players, bootstrap intervals) or
                                Plackett-Luce (3-5 players) ratings (one player count)
+:func:`elo_difference`         the Elo difference of one spec over another, from their
+                               wins, draws and losses (a head-to-head match)
+:func:`score_test`,            p-values of "no difference" between two specs: a pairwise
+:func:`rates_test`             score (binomial) or two win rates (chi-square)
 :func:`seat_advantage`         win rate by seat for each player count, with intervals
 :func:`seat_tests`             per player count, the test of "no seat advantage" (exact
                                binomial for 2 seats, chi-square for 3-5) and its p-value
@@ -23,8 +28,9 @@ pandas DataFrame (docs/analysis.md describes every column and model).
                                or modes, with tests of "no difference"
 =============================  =================================================================
 
-The statistics come from :mod:`glory_ai.arena.stats` (Wilson intervals, Bradley-Terry,
-Plackett-Luce, the pairwise win matrix), scipy (tests) and :mod:`glory_ai.analysis.models`.
+The statistics come from the modules beside this one: :mod:`.intervals` (Wilson intervals,
+Elo), :mod:`.ladder` (Bradley-Terry, Plackett-Luce, pairwise scores), :mod:`.models`
+(logistic regression, Mantel-Haenszel, Holm), and scipy (tests).
 """
 from __future__ import annotations
 
@@ -37,19 +43,18 @@ import pandas as pd
 from scipy import special
 from scipy import stats as sps
 
-from ..arena import stats
-from . import AnalysisError
-from .load import END_REASONS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
+from .. import AnalysisError
+from ..load import END_REASONS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
+from .intervals import elo_interval, wilson
+from .ladder import BOOTSTRAP, bradley_terry, pairwise_scores, plackett_luce_ratings
 from .models import fit_logistic, holm, profile_interval, stratified_difference
 
 __all__ = [
-    "BOOTSTRAP", "PRIOR_SD", "building_strength", "compare_variants", "end_conditions",
-    "game_length", "ratings", "roles_led", "seat_advantage", "seat_tests", "vp_breakdown",
-    "win_matrix", "win_rates", "wilson",
+    "PRIOR_SD", "building_strength", "compare_variants", "elo_difference", "end_conditions",
+    "game_length", "ratings", "rates_test", "roles_led", "score_test", "seat_advantage",
+    "seat_tests", "vp_breakdown", "win_matrix", "win_rates",
 ]
 
-#: bootstrap resamples of the Bradley-Terry intervals (as the arena's summary)
-BOOTSTRAP = 200
 #: standard deviation of the Gaussian prior on the logistic coefficients (log-odds)
 PRIOR_SD = 10.0
 
@@ -73,17 +78,6 @@ def _by(by: str | Sequence[str] | None) -> list[str]:
     if isinstance(by, str):
         return [by]
     return list(by)
-
-
-def wilson(wins: Any, games: Any) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson 95% intervals (:func:`glory_ai.arena.stats.wilson_interval`) of many rates."""
-    w = np.asarray(wins, dtype=float)
-    g = np.asarray(games, dtype=float)
-    low = np.empty(len(w))
-    high = np.empty(len(w))
-    for i, (wi, gi) in enumerate(zip(w.tolist(), g.tolist(), strict=True)):
-        low[i], high[i] = stats.wilson_interval(min(max(wi, 0.0), gi), int(round(gi)))
-    return low, high
 
 
 def _runs_by_count(frame: pd.DataFrame) -> str:
@@ -162,7 +156,7 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.
 
 def win_matrix(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFrame:
     """Mean pairwise score of the row spec against the column spec (NaN where they never
-    met and on the diagonal), from :func:`glory_ai.arena.stats.win_matrix`: in every game,
+    met and on the diagonal), from :func:`~glory_ai.analysis.stats.ladder.pairwise_scores`: in every game,
     every pair of specs scores 1 for the one with the larger share of the win, 0.5 each if
     equal (seats of the same spec in a game are added up). One player count only.
     ``attrs["games"]`` holds the number of games each pair shared (a nested list)."""
@@ -174,7 +168,7 @@ def win_matrix(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFr
     size = len(names)
     score = np.zeros((size, size))
     count = np.zeros((size, size))
-    # identical outcomes are scored once by arena.stats and counted with their multiplicity
+    # identical outcomes are scored once by pairwise_scores and counted with their multiplicity
     patterns = shares.value_counts(dropna=False, sort=False)
     for values, times in patterns.items():
         values = values if isinstance(values, tuple) else (values,)
@@ -186,7 +180,7 @@ def win_matrix(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFr
             game = {name: 1.0 / len(game) for name in game}
         elif not math.isclose(total, 1.0):
             game = {name: v / total for name, v in game.items()}
-        pnames, mean, played = stats.win_matrix([game])
+        pnames, mean, played = pairwise_scores([game])
         ids = np.array([index[p] for p in pnames])
         block = np.nan_to_num(mean) * played
         score[np.ix_(ids, ids)] += times * block
@@ -200,14 +194,17 @@ def win_matrix(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFr
 
 
 def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
-            bootstrap: int = BOOTSTRAP, seed: int = 0) -> pd.DataFrame:
+            bootstrap: int = BOOTSTRAP, seed: int = 0, names: Sequence[str] | None = None,
+            method: str | None = None) -> pd.DataFrame:
     """Ratings of the specs in games of one player count (index ``spec``, best first).
 
-    2 players: Bradley-Terry on the Elo scale (:func:`glory_ai.arena.stats.bradley_terry`,
-    virtual-draw prior, ``bootstrap`` resamples seeded with ``seed`` for the 95% intervals),
-    from the games between two different specs; a shared win is a draw.
-    3-5 players: Weng-Lin Plackett-Luce through openskill
-    (:func:`glory_ai.arena.stats.plackett_luce_ratings`), places from the ``rank`` column
+    2 players: Bradley-Terry on the Elo scale (:func:`.ladder.bradley_terry`, virtual-draw
+    prior, ``bootstrap`` resamples seeded with ``seed`` for the 95% intervals), from the
+    games between two different specs; a shared win is a draw. ``names``: the specs to rate,
+    in the order of the fit (default: those that played, sorted; the ratings agree to a
+    millionth of a point whatever the order).
+    3-5 players (or any count with ``method="plackett_luce"``): Weng-Lin Plackett-Luce
+    through openskill (:func:`.ladder.plackett_luce_ratings`), places from the ``rank`` column
     (winners first, then by VP), from the games whose seats hold distinct specs; ``rating``
     is mu and the interval mu -+ 1.96 sigma.
 
@@ -216,17 +213,21 @@ def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
     no game pits two specs against each other), ``num_players``, ``games`` (games used)."""
     _need(frame, ["game", "seat", "spec", "win_share", "rank", "num_players"], "ratings")
     sub, k = _one_count(frame, num_players, "ratings")
+    method = method or ("bradley_terry" if k == 2 else "plackett_luce")
+    if method not in ("bradley_terry", "plackett_luce"):
+        raise AnalysisError(f"ratings: method is bradley_terry or plackett_luce, not {method!r}")
+    if method == "bradley_terry" and k != 2:
+        raise AnalysisError(f"ratings: Bradley-Terry rates 2-player games, not {k}-player ones")
     columns = ["rating", "low", "high", "games"]
-    if k == 2:
+    if method == "bradley_terry":
         spec, share = _seat_matrix(sub, 2, ["spec", "win_share"], "ratings")
         distinct = spec[:, 0] != spec[:, 1]
         results = list(zip(spec[distinct, 0].tolist(), spec[distinct, 1].tolist(),
                            share[distinct, 0].tolist(), strict=True))
         used = len(results)
         if used:
-            rated = stats.bradley_terry(results, bootstrap=bootstrap, seed=seed)
+            rated = bradley_terry(results, names=names, bootstrap=bootstrap, seed=seed)
             rows = {r.name: [r.rating, r.low, r.high, r.games] for r in rated}
-        method = "bradley_terry"
     else:
         spec, rank = _seat_matrix(sub, k, ["spec", "rank"], "ratings")
         ordered = np.sort(spec, axis=1)
@@ -249,11 +250,11 @@ def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
             rankings[i] = groups
         used = len(rankings)
         if used:
-            names_all = sorted({str(n) for n in np.unique(spec[distinct])})
-            skill = stats.plackett_luce_ratings(rankings, names_all)
+            names_all = list(names) if names is not None else \
+                sorted({str(n) for n in np.unique(spec[distinct])})
+            skill = plackett_luce_ratings(rankings, names_all)
             rows = {r.name: [r.rating, r.low, r.high, r.games, r.sigma, r.ordinal] for r in skill}
             columns = [*columns, "sigma", "ordinal"]
-        method = "plackett_luce"
     if not used:
         out = pd.DataFrame(columns=columns, index=pd.Index([], name="spec"), dtype=float)
         out.attrs.update({"method": None, "num_players": k, "games": 0})
@@ -263,6 +264,38 @@ def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
     out["games"] = out["games"].astype(int)
     out.attrs.update({"method": method, "num_players": k, "games": used})
     return out
+
+
+def elo_difference(frame: pd.DataFrame, spec: str, opponent: str) -> dict[str, float]:
+    """The Elo difference of ``spec`` over ``opponent`` from their games against each other
+    (a head-to-head match), by :func:`.intervals.elo_interval`: each game is a win, a draw
+    (a shared win) or a loss for ``spec``, and the interval is the normal one on the mean
+    score, mapped to Elo. Returns ``wins``, ``draws``, ``losses``, ``elo``, ``low`` and
+    ``high`` (infinite when the interval reaches a score of 0 or 1)."""
+    _need(frame, ["game", "spec", "win_share"], "elo_difference")
+    pair = frame[frame["spec"].isin([spec, opponent])]
+    shares = pair.groupby(["game", "spec"], observed=True)["win_share"].sum().unstack("spec")
+    if spec not in shares.columns or opponent not in shares.columns:
+        raise AnalysisError(f"elo_difference: {spec} and {opponent} never played each other")
+    score = shares.loc[shares[opponent].notna(), spec].dropna().to_numpy()
+    if not len(score):
+        raise AnalysisError(f"elo_difference: {spec} and {opponent} never played each other")
+    wins, draws, losses = (int((score == x).sum()) for x in (1.0, 0.5, 0.0))
+    elo, low, high = elo_interval(wins, draws, losses)
+    return {"wins": wins, "draws": draws, "losses": losses, "elo": elo, "low": low, "high": high}
+
+
+def score_test(score: float, games: int) -> float:
+    """The p-value of "evenly matched" for a mean pairwise score over ``games`` games (of
+    :func:`win_matrix`): the exact binomial test of round(score x games) wins against 1/2."""
+    return float(sps.binomtest(int(round(score * games)), int(games), 0.5).pvalue)
+
+
+def rates_test(wins: float, games: float, other_wins: float, other_games: float) -> float:
+    """The p-value of "the same win rate" for two specs that did not meet: Pearson's
+    chi-square test (no continuity correction) on their wins and losses."""
+    table = np.array([[wins, games - wins], [other_wins, other_games - other_wins]])
+    return float(sps.chi2_contingency(table, correction=False).pvalue)
 
 
 # ---- seats ------------------------------------------------------------------------------------
@@ -354,7 +387,7 @@ def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.
     * stratified: ``mh_diff`` with ``mh_low``/``mh_high``, the difference within strata of
       spec x player count (x rules when several), pooled with Mantel-Haenszel weights;
     * logistic: ``win ~ completed + spec + players:seat (+ rules)`` fitted on the win share
-      (:func:`glory_ai.analysis.models.fit_logistic`, a weak N(0, ``prior_sd``^2) prior on the
+      (:func:`.models.fit_logistic`, a weak N(0, ``prior_sd``^2) prior on the
       coefficients): ``log_odds`` (the coefficient of ``completed``) with its profile-likelihood
       interval (which excludes 0 exactly when the likelihood-ratio test below rejects at 5%),
       ``odds_ratio``, and ``effect``: the average marginal effect, in win-rate points
