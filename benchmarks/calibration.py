@@ -1,7 +1,7 @@
 """Calibration of the paired-deal statistics: python3 benchmarks/calibration.py [--runs N] [--quick]
 
 Plays synthetic matches and fields with known strengths and a deal effect
-(glory_ai.analysis.calibration) and prints, as Markdown tables (docs/statistics.md shows
+(glory_ai.analysis.stats.calibration) and prints, as Markdown tables (docs/statistics.md shows
 them):
 
 1. head to head: how often the nominal 95% interval of A's score covers the truth, from the
@@ -24,8 +24,8 @@ import os
 import sys
 import time
 
-from glory_ai.analysis import calibration as C
-from glory_ai.analysis import paired
+from glory_ai.analysis.stats import calibration as C
+from glory_ai.analysis.stats import paired
 
 EFFECTS = {"none": {}, "seat": {"seat_sd": 1.5}, "spec": {"spec_sd": 1.5},
            "seat+spec": {"seat_sd": 1.0, "spec_sd": 1.0}}

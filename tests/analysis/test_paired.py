@@ -1,4 +1,4 @@
-"""glory_ai.analysis.paired: the statistics of paired deals (docs/statistics.md).
+"""glory_ai.analysis.stats.paired: the statistics of paired deals (docs/statistics.md).
 
 The pentanomial counts and their incomplete pairs, the generalized LLR against values
 computed here by hand from fishtest's formulas (and against numbers a fishtest-style
@@ -17,10 +17,12 @@ from scipy import optimize, stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from glory_ai.analysis import AnalysisError, calibration, load_runs, paired, tables
-from glory_ai.analysis.models import holm as models_holm
-from glory_ai.arena.stats import SPRT as TrinomialSPRT
-from glory_ai.arena.stats import wilson_interval
+from glory_ai.analysis import AnalysisError
+from glory_ai.analysis.load import load_runs
+from glory_ai.analysis.stats import calibration, paired, tables
+from glory_ai.analysis.stats.intervals import wilson_interval
+from glory_ai.analysis.stats.models import holm as models_holm
+from glory_ai.analysis.stats.sprt import SPRT as TrinomialSPRT
 
 
 def _l(elo: float) -> float:
@@ -169,7 +171,7 @@ def test_llr_reproduces_a_published_test():
 
 
 def test_trinomial_logistic_llr_agrees_with_the_arena_sprt():
-    # glory_ai.arena.stats.SPRT is the trinomial GSPRT in logistic Elo, written separately
+    # glory_ai.analysis.stats.sprt.SPRT is the trinomial GSPRT in logistic Elo, written separately
     # (there an empty cell's 0.001 does not count in the sample size, as it does in
     # fishtest's formula: the two differ by that 0.001 / n, relatively)
     for wins, draws, losses in [(60, 0, 40), (30, 12, 25), (5, 0, 0)]:

@@ -1,7 +1,7 @@
 """Calibration of the paired-deal statistics, measured (slow: about a minute).
 
 Synthetic matches and fields with known strengths and a deal effect
-(glory_ai.analysis.calibration): the nominal 95% intervals cover the truth 93-97% of the
+(glory_ai.analysis.stats.calibration): the nominal 95% intervals cover the truth 93-97% of the
 time, the pentanomial SPRT's error rates are within one percentage point of its alpha and
 beta, and a correct re-run is flagged at most at the re-run test's stated rate. The
 independent-games model is measured beside each, so that the difference stays documented
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from glory_ai.analysis import calibration as C
-from glory_ai.analysis import paired
+from glory_ai.analysis.stats import calibration as C
+from glory_ai.analysis.stats import paired
 
 pytestmark = pytest.mark.slow
 

@@ -42,7 +42,7 @@ from scipy import optimize, special, stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
-from . import AnalysisError
+from .. import AnalysisError
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES", "CONFIDENCE", "ELO_PER_NAT", "FINISHING_CAPTION", "HOLM_LABEL",

@@ -1,5 +1,5 @@
 """Synthetic matches with known strengths and deal effects, to measure how often the
-intervals of :mod:`glory_ai.analysis.paired` cover the truth and how often its SPRT errs
+intervals of :mod:`glory_ai.analysis.stats.paired` cover the truth and how often its SPRT errs
 (the calibration tests, ``benchmarks/calibration.py``, docs/statistics.md).
 
 A deal favours one seat, as real deals do: in the models below every deal draws a seat
