@@ -1,4 +1,4 @@
-"""Generate glory_ai/core/include/tables.h: the engine's action space, phases and invariant
+"""Generate csrc/tables.h: the engine's action space, phases and invariant
 codes, from the one description below.
 
     python tools/gen_tables.py            # rewrite the header
@@ -15,7 +15,7 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-HEADER = ROOT / "glory_ai" / "core" / "include" / "tables.h"
+HEADER = ROOT / "csrc" / "tables.h"
 
 # Argument kinds of an action block: (name, count, first value).
 CARD = ("card", 44, 1)          # an Order type 1..44

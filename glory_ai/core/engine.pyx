@@ -201,7 +201,7 @@ cdef class State:
         return PyBytes_FromStringAndSize(<char*>self.s, used_size(self.s))
 
     def _set_raw_bytes(self, bytes raw):
-        if len(raw) != used_size(self.s):
+        if <size_t>len(raw) != used_size(self.s):
             raise ValueError("raw state has the wrong size for this build")
         memcpy(self.s, <char*>raw, len(raw))
 
