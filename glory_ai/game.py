@@ -11,8 +11,8 @@ True
 """
 from __future__ import annotations
 
-from .cards import CARD_NAMES, card_id
-from .config import GameConfig
+from .core.cards import CARD_NAMES, card_id
+from .core.config import GameConfig
 from .core.engine import NUM_ACTIONS, TERMINAL, State, _seed_value
 
 NUM_DISTINCT_ACTIONS = NUM_ACTIONS
