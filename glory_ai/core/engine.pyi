@@ -35,7 +35,7 @@ def observation_tensor_layout(num_players: int = 5) -> list[tuple[str, int]]: ..
 def card_id(name: object, field: str = "card") -> int: ...
 def material_id(name: object, field: str = "material") -> int: ...
 
-# hooks of the core's Python modules (cards) and of glory_ai.game
+# hooks of the core's Python modules (cards) and of the Game class
 _MATERIALS: tuple[str, ...]
 _ROLES: tuple[str, ...]
 def _card_tables() -> tuple[tuple[str, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]: ...
@@ -47,7 +47,7 @@ def _new_blank_state(config: GameConfig, seed: int) -> State: ...
 
 @disjoint_base     # a cdef class: no class derives from State and another base
 class State:
-    """One game state (see glory_ai.game for the documented API)."""
+    """One game state (the documented API: docs/notation.md)."""
 
     def __init__(self, *args: object, **kwargs: object) -> None: ...
     # ---- construction and copies

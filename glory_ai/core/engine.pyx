@@ -1,9 +1,9 @@
 # The Cython core: the nogil rules engine (the _*.pxi includes, one compilation unit so
 # that nothing stops inlining) and State, a thin Python object owning one GameState.
 # The C API other Cython modules use is declared in engine.pxd; the documented Python face
-# is glory_ai.game. Nothing here imports from the package above the core (glory_ai.core):
-# what the engine needs from Python (enums, errors, the text display, the rule variants)
-# lives in glory_ai.core as well. Map of the files: docs/engine.md.
+# is State's methods here and the package's Game. Nothing here imports from the package
+# above the core: what the engine needs from Python (enums, errors, the text display, the
+# rule variants) lives in glory_ai.core as well. Map of the files: docs/engine.md.
 from libc.string cimport memcpy, memmove, memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
@@ -145,7 +145,7 @@ cdef list _history_list(object history):
 
 cdef class State:
     """One game state. Build one with Game(...).new_initial_state(seed) or
-    State.from_dict(position); the documented API is described in glory_ai.game."""
+    State.from_dict(position); the documented API is in docs/notation.md."""
 
     def __cinit__(self):
         self.s = state_alloc()      # filled by the creator: clone, _load_config
