@@ -11,9 +11,12 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 cimport cython
 
 include "_basics.pxi"       # helpers, limits, scoring, the end of the game
-include "_turn.pxi"         # turn flow, thinking, payments, entry points, setup
-include "_building.pxi"     # building and the role actions
+include "_turn.pxi"         # turn flow, thinking, payments, the automatic phases
+include "_building.pxi"     # building: foundations, materials, completion
+include "_roles.pxi"        # the role actions but Legionary; Fountain, Stairway, Prison
 include "_legionary.pxi"    # Legionary demands
+include "_entry.pxi"        # legal actions, apply, random playouts
+include "_setup.pxi"        # the deal of a new game
 include "_hidden.pxi"       # masking, information-state keys, determinization
 include "_checks.pxi"       # invariant checks, checked playouts
 
