@@ -437,7 +437,7 @@ def test_engine_doc_covers_the_c_api_and_the_files():
         assert f"`{name}(" in text or f"`{name}`" in text or f" {name}(" in text, \
             f"docs/engine.md does not describe {name} (engine.pxd)"
     core = ROOT / "glory_ai" / "core"
-    for path in sorted(core.glob("*.pxi")) + sorted((core / "include").glob("*.h")):
+    for path in sorted(core.glob("*.pxi")) + sorted((ROOT / "csrc").glob("*.h")):
         assert f"`{path.relative_to(ROOT).as_posix()}`" in text, f"docs/engine.md's map lacks {path.name}"
 
 

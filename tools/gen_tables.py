@@ -115,6 +115,10 @@ INVARIANTS = [
     ("DUPLICATE_ACTION", "an action is listed twice among the legal actions"),
     ("ACTION_FAILED", "a legal action was refused by apply"),
     ("ENDLESS", "a game did not end within 100,000 decisions"),
+    ("COMPLETED_SITES", "more completed structures than sites in the players' influence "
+                        "(each completion moves its site there)"),
+    ("OVERFLOW", "a fixed capacity of the state was exceeded (the actor's queue of pending "
+                 "actions is full): the state no longer follows the rules"),
 ]
 # a legal action whose result breaks invariant k is reported as INV_AFTER_ACTION + k
 INV_AFTER_ACTION = 20

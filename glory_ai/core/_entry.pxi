@@ -114,7 +114,7 @@ cdef int apply_action_c(GameState* s, int action) noexcept nogil:
     else:
         return -1                                   # PH_OVER: nothing to apply
     advance(s)
-    return 0
+    return -2 if s.overflow else 0
 
 cdef int random_playout_c(GameState* s, uint64_t* rng, int max_decisions) noexcept nogil:
     # Uniformly random legal actions until the end; returns the decisions made, or -1 if
@@ -133,6 +133,7 @@ cdef int recorded_playout(GameState* s, uint64_t* rng, int max_decisions,
         action = buf[gr_rng_below(rng, n)]
         if record != NULL:
             record[made] = action
-        apply_action_c(s, action)
+        if apply_action_c(s, action) == -2:
+            return -2
         made += 1
     return made

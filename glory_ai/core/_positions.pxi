@@ -16,7 +16,7 @@ _ENTRY_KINDS = {E_GRANT: "grant", E_BATH: "bath", E_PATRON_CONT: "patron_rest",
 _GIVE_KINDS = ("hand", "bridge", "colosseum", "domus_aurea", "done")
 _END_STEPS = ("senate", "sewer", "done")
 _END_REASON_NAMES = tuple(reason.value for reason in EndReason)
-_END_CODE = {reason: code for code, reason in _END_REASON_OF.items()}
+_END_CODE = {reason.value: code for code, reason in _END_REASON_OF.items()}
 _TURN_KEYS = ("phase", "number", "decisions", "leader", "decider", "actor", "led_role",
               "seat_offset", "think_return", "petition", "action", "queue", "legionary",
               "pick_from", "fountain_card", "end_step", "pending_end", "end_reason", "winners")
@@ -406,6 +406,21 @@ cdef class _PositionReader:
             lacks |= 1 << m
         pl.lacks = lacks
 
+    def check_completed_sites(self):
+        """A completed structure moved its site into influence (R-9.3.1; a Prison exchange
+        moves it to another player's), so the players' influence holds at least as many
+        sites as there are completed structures."""
+        cdef int i, m, p, completed = 0, influence = 0
+        for i in range(self.s.nstruct):
+            completed += (self.s.structures[i].flags & S_COMPLETE) != 0
+        for p in range(self.s.cfg.num_players):
+            for m in range(NMAT):
+                influence += self.s.players[p].influence_sites[m]
+        if completed > influence:
+            raise ValueError(f"players: {completed} completed structures but {influence} sites in "
+                             f"influence; a completed structure's site is in a player's influence "
+                             f"(R-9.3.1)")
+
     # ---- the cards placed nowhere: the Fountain's card, Jacks, deck, out of play ---------
 
     def read_fountain_card(self, turn):
@@ -606,6 +621,7 @@ def _read_position(d):
     reader.read_pool(d)
     for p, pd in enumerate(players):
         reader.read_player(p, pd)
+    reader.check_completed_sites()
     turn = d.get("turn")
     if turn is not None and not isinstance(turn, Mapping):
         raise ValueError("turn: expected a dict (as written by to_dict)")

@@ -183,6 +183,7 @@ cdef void architect_done(GameState* s) noexcept nogil:
     cdef int at = t.action_stack_base
     t.phase = PH_QUEUE
     if t.stack_size >= STACK_CAP:
+        s.overflow |= OVERFLOW_STACK                # the Stairway part is lost: say so
         return
     if at > t.stack_size:
         at = t.stack_size

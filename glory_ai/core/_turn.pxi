@@ -75,12 +75,15 @@ cdef inline void clear_stack(Turn* t) noexcept nogil:
     t.stack_size = 0
 
 cdef void push_entry(GameState* s, int kind, int role, int count) noexcept nogil:
-    # R-9.3.2, R-14.4: grants and interruptions go to the front of the actor's queue
+    # R-9.3.2, R-14.4: grants and interruptions go to the front of the actor's queue.
+    # count is an influence (at most 2 + the 6 sites of each material at its value: 74)
+    # or the parts of an action done (at most 7), so it fits the byte.
     cdef Turn* t = &s.turn
-    if count <= 0 or t.stack_size >= STACK_CAP:
+    if count <= 0:
         return
-    if count > 255:
-        count = 255
+    if t.stack_size >= STACK_CAP:
+        s.overflow |= OVERFLOW_STACK                # the entry is lost: say so
+        return
     t.stack_kind[t.stack_size] = kind
     t.stack_role[t.stack_size] = role
     t.stack_count[t.stack_size] = count

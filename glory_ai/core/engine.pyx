@@ -129,6 +129,12 @@ cdef bint is_legal_c(GameState* s, int action) noexcept:
     return False
 
 
+cdef void _raise_overflow(GameState* s) except *:
+    # a fixed capacity was exceeded (engine.pxd, GameState.overflow): never silent
+    raise RuntimeError(f"engine limit reached: {INVARIANT_TEXT[INV_OVERFLOW]} "
+                       f"(the queue holds {STACK_CAP} entries)")
+
+
 cdef list _history_list(object history):
     # history is None or (earlier history, item): an action id, or the actions of a C-level
     # playout as the bytes of a uint16 array (one object per playout, not per action)
@@ -168,10 +174,12 @@ cdef class State:
     @staticmethod
     def _new_game(config, seed, deck_top=None):
         cdef State st = State.__new__(State)
-        cdef uint8_t top[256]
+        cdef uint8_t top[DECK_CAP]
         cdef int i, ntop = 0
         st._load_config(config)
         if deck_top is not None:
+            if len(deck_top) >= DECK_CAP:           # Game.new_initial_state checks the copies
+                raise ValueError("deck: more cards than the deck holds")
             ntop = len(deck_top)
             for i in range(ntop):
                 top[i] = deck_top[i]
@@ -266,14 +274,15 @@ cdef class State:
                 f"illegal action {action} ({self._describe(action)}) for player "
                 f"{self.s.turn.decider} in phase '{PHASE_NAMES.get(self.s.turn.phase)}'; "
                 f"legal: {self.legal_action_strings()}")
-        apply_action_c(self.s, action)
-        self._history = (self._history, action)
+        self._apply_unchecked(action)
 
     def _apply_unchecked(self, int action):
         """Apply an action without the legality check (fast path for trusted callers: an
         illegal id corrupts the state)."""
-        apply_action_c(self.s, action)
+        cdef int result = apply_action_c(self.s, action)
         self._history = (self._history, action)
+        if result == -2:
+            _raise_overflow(self.s)
 
     def history(self):
         """The actions applied since the deal (or since the position was loaded, or since a
@@ -294,6 +303,8 @@ cdef class State:
                 chunk = min(4096, budget - total)
                 with nogil:
                     made = recorded_playout(self.s, &rng, chunk, record)
+                if made == -2:
+                    _raise_overflow(self.s)
                 if made < 0:
                     raise RuntimeError("engine bug: a non-terminal state has no legal action")
                 if made:
@@ -518,7 +529,8 @@ cdef class State:
                 advance(self.s)
                 continue
             legal = self.legal_actions()
-            apply_action_c(self.s, A_SKIP if A_SKIP in legal else legal[0])
+            if apply_action_c(self.s, A_SKIP if A_SKIP in legal else legal[0]) == -2:
+                _raise_overflow(self.s)
 
     def has_conceded(self, player):
         player = self._check_player(player)
