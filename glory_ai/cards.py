@@ -11,7 +11,6 @@ from .core.cards import (
     CARD_MODE,
     CARD_NAMES,
     JACK,
-    MATERIAL_VALUE,
     MATERIALS,
     ROLES,
     card_id,
@@ -19,4 +18,4 @@ from .core.cards import (
 )
 
 __all__ = ["CARD_NAMES", "CARD_MATERIAL", "CARD_COPIES", "CARD_MODE", "MATERIALS", "ROLES",
-           "MATERIAL_VALUE", "JACK", "card_id", "material_id"]
+           "JACK", "card_id", "material_id"]

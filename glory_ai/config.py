@@ -5,6 +5,6 @@ position it reads; this module is its place in the package's Python face.
 """
 from __future__ import annotations
 
-from .core.config import MODES, VARIANT_KEYS, GameConfig, is_int
+from .core.config import MODES, VARIANT_KEYS, GameConfig
 
-__all__ = ["GameConfig", "MODES", "VARIANT_KEYS", "is_int"]
+__all__ = ["GameConfig", "MODES", "VARIANT_KEYS"]

@@ -29,15 +29,6 @@ class Game:
     def __init__(self, num_players: int = 2, mode: str = "republic", **variant) -> None:
         self._config = GameConfig.from_options(num_players, mode, **variant)
 
-    @classmethod
-    def from_config(cls, config: GameConfig) -> Game:
-        """The Game of an existing GameConfig."""
-        if not isinstance(config, GameConfig):
-            raise TypeError(f"expected a GameConfig, got {type(config).__name__}")
-        game = cls.__new__(cls)
-        game._config = config
-        return game
-
     def config(self) -> GameConfig:
         """The validated rules of this game (player count, mode, variant options)."""
         return self._config

@@ -43,7 +43,6 @@ def _action_blocks():
 
 
 ACTION_BLOCKS = _action_blocks()
-_BLOCK_STARTS = tuple(block[1] for block in ACTION_BLOCKS)
 
 
 def decode_action(int action):

@@ -10,8 +10,7 @@ from .engine import _MATERIALS, _ROLES, _card_tables, card_id, material_id
 CARD_NAMES, CARD_MATERIAL, CARD_COPIES, CARD_MODE = _card_tables()
 MATERIALS = _MATERIALS
 ROLES = _ROLES[:6]               # the engine's seventh, Thinker, is only a granted think's role
-MATERIAL_VALUE = (1, 1, 2, 2, 3, 3)
 JACK = 0
 
 __all__ = ["CARD_NAMES", "CARD_MATERIAL", "CARD_COPIES", "CARD_MODE", "MATERIALS", "ROLES",
-           "MATERIAL_VALUE", "JACK", "card_id", "material_id"]
+           "JACK", "card_id", "material_id"]
