@@ -621,7 +621,6 @@ def _read_position(d):
     reader.read_pool(d)
     for p, pd in enumerate(players):
         reader.read_player(p, pd)
-    reader.check_completed_sites()
     turn = d.get("turn")
     if turn is not None and not isinstance(turn, Mapping):
         raise ValueError("turn: expected a dict (as written by to_dict)")
@@ -629,6 +628,7 @@ def _read_position(d):
     reader.read_fountain_card(turn)
     reader.read_unplaced_cards(d, turn)
     reader.read_sites(d)
+    reader.check_completed_sites()
     reader.read_table(d)
     reader.read_turn(turn)
     state = reader.state
