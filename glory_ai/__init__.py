@@ -3,6 +3,8 @@ from typing import Any
 
 from .cards import CARD_NAMES, MATERIALS, ROLES
 from .config import GameConfig
+from .core.enums import EndReason, Phase
+from .core.errors import ActionParseError, IllegalActionError
 from .game import NUM_DISTINCT_ACTIONS, TERMINAL, Game, State
 
 __version__ = "0.1.0"
@@ -31,4 +33,5 @@ def build_info() -> dict[str, Any]:
 
 
 __all__ = ["Game", "GameConfig", "State", "TERMINAL", "NUM_DISTINCT_ACTIONS",
-           "CARD_NAMES", "MATERIALS", "ROLES", "__version__", "build_info"]
+           "CARD_NAMES", "MATERIALS", "ROLES", "EndReason", "Phase", "IllegalActionError",
+           "ActionParseError", "__version__", "build_info"]

@@ -47,6 +47,7 @@ def _adjudicated_winners(state: State) -> list[int]:
 
 def _results(state: State) -> dict[str, Any]:
     n = state.num_players()
+    end_reason: str | None          # an EndReason (a str), or the arena's "decision_limit"
     if state.is_terminal():
         winners, returns, end_reason = state.winners(), state.returns(), state.end_reason()
     else:
