@@ -187,7 +187,8 @@ cdef class State:
         return st
 
     def _load_config(self, config):
-        copies = config.deck_copies()
+        cdef int x
+        copies = config._deck_copies
         memset(self.s, 0, sizeof(GameState))
         self.s.cfg.num_players = config.num_players
         self.s.cfg.mode = MODE_IMPERIUM if config.mode == "imperium" else MODE_REPUBLIC
