@@ -6,6 +6,9 @@ that is a difference (an operation less the loop around it, apply less the clone
 is measured in interleaved rounds: each round times both sides back to back and takes the
 difference there, and the figure is the median of those differences with its interquartile
 range. Compare ratios measured in one run, never absolute numbers across machines.
+
+:func:`compare` (``glory-ai bench --compare``) sets glory_ai beside OpenSpiel in one run:
+playouts, ISMCTS iterations, clone and determinize, and matches (docs/integrations.md).
 """
 from __future__ import annotations
 
