@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["PLAY_SOURCES", "package_identity", "play_sources_hash", "module_identity",
+__all__ = ["PLAY_SOURCES", "package_identity", "play_source_files", "play_sources_hash", "module_identity",
            "file_identity", "identity_changes", "short"]
 
 #: glory_ai's Python files (relative to the package) that decide what a game record holds;
@@ -40,14 +40,18 @@ def _digest(files: Iterable[Path], root: Path) -> str:
     return digest.hexdigest()
 
 
+def play_source_files() -> list[Path]:
+    """glory_ai's play-deciding Python files (:data:`PLAY_SOURCES`), sorted."""
+    root = Path(__file__).resolve().parent.parent
+    return sorted({path for pattern in PLAY_SOURCES for path in root.glob(pattern)
+                   if path.relative_to(root).as_posix() not in _NOT_PLAY})
+
+
 @functools.cache
 def play_sources_hash() -> str:
-    """sha256 over glory_ai's play-deciding Python files (:data:`PLAY_SOURCES`), in path
-    order: what the build hash does not cover, such as the styles' weights."""
-    root = Path(__file__).resolve().parent.parent
-    files = sorted({path for pattern in PLAY_SOURCES for path in root.glob(pattern)
-                    if path.relative_to(root).as_posix() not in _NOT_PLAY})
-    return _digest(files, root)
+    """sha256 over :func:`play_source_files`, in path order: what the build hash does not
+    cover, such as the styles' weights."""
+    return _digest(play_source_files(), Path(__file__).resolve().parent.parent)
 
 
 @functools.cache
@@ -111,7 +115,13 @@ def module_identity(module_name: str) -> dict[str, Any]:
     if module is None:
         import importlib
 
-        module = importlib.import_module(top)
+        try:
+            module = importlib.import_module(top)
+        except ImportError:                 # loaded by other means (say, from a file)
+            module = sys.modules.get(module_name)
+            file = getattr(module, "__file__", None)
+            identity["sha256"] = _file_hash(file)
+            return identity
     dist, version = _distribution(top) if top != "__main__" else (None, None)
     identity["distribution"], identity["version"] = dist, version
     found = _package_files(getattr(module, "__path__", None) or ())
@@ -119,13 +129,14 @@ def module_identity(module_name: str) -> dict[str, Any]:
         files, root = found
         identity["sha256"] = _digest(files, root)
     else:
-        file = getattr(module, "__file__", None)
-        if file and Path(file).is_file():
-            path = Path(file).resolve()
-            identity["sha256"] = hashlib.sha256(path.read_bytes()).hexdigest()
-        else:
-            identity["sha256"] = None
+        identity["sha256"] = _file_hash(getattr(module, "__file__", None))
     return identity
+
+
+def _file_hash(file: object) -> str | None:
+    if isinstance(file, str) and Path(file).is_file():
+        return hashlib.sha256(Path(file).read_bytes()).hexdigest()
+    return None
 
 
 def file_identity(path: Path, data: bytes) -> dict[str, Any]:

@@ -514,6 +514,15 @@ def _registered_definition(info: BotInfo) -> Definition:
     target = f"{module}:{getattr(factory, '__qualname__', type(factory).__name__)}"
     identity = {"kind": "registered", "target": target, "fair_play": info.fair_play,
                 **{k: v for k, v in module_identity(module).items() if k != "package"}}
+    if identity.get("sha256") is None:          # a module not importable by name: its file
+        import inspect
+
+        try:
+            file = inspect.getsourcefile(factory)
+        except TypeError:
+            file = None
+        if file is not None and Path(file).is_file():
+            identity["sha256"] = file_identity(Path(file), Path(file).read_bytes())["sha256"]
     return Definition(info.name, "registered", info, identity)
 
 
