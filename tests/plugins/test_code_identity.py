@@ -209,3 +209,19 @@ def test_identity_changes_name_each_part():
     assert identity.identity_changes(there, here) == [
         "glory_ai Python sources: bbbbbbbbbbbb there, dddddddddddd here",
         "scorer: version 0.1.0 there, 0.2.0 here"]
+
+
+def test_results_from_before_code_records_warn_of_another_build(here):
+    (here / "mine.toml").write_text(EXPERIMENT.replace("./picky.py:Picky", "greedy"))
+    folder = run_experiment(here / "mine.toml", here / "results", log=lambda *a: None, progress=False)
+    (folder / "runs" / "duel" / CODE_FILE).unlink()               # as results made before
+    manifest = json.loads((folder / "manifest.json").read_text())
+    manifest["build"]["source_hash"] = "f" * 64
+    (folder / "manifest.json").write_text(json.dumps(manifest))
+    lines: list[str] = []
+    assert reproduce(folder, log=lines.append, progress=False).identical
+    warning = f"warning: {folder} was made by the build ffffffffffff; this is "
+    assert any(line.startswith(warning) for line in lines)
+    lines.clear()
+    run_experiment(here / "mine.toml", here / "results", log=lines.append, progress=False)
+    assert any(line.startswith(warning) for line in lines)

@@ -185,3 +185,20 @@ def test_play_options_refuse_a_bad_time_limit():
         with pytest.raises(ArenaError, match="the move time limit is a positive number of seconds"):
             play_options(config, move_time_limit=bad)
     assert json.dumps(play_options(config, forfeit=True).forfeit) == "true"
+
+
+def test_a_failure_on_a_worker_process_is_the_same_line_and_resumes(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    spec = _bot(tmp_path, "raised")
+    assert main_compare([spec, "random", "--games", str(GAMES), "--jobs", "2", "--batch-size", "1",
+                         "--no-progress", "--out", "run"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and f"bot {spec} (seat 0) raised ZeroDivisionError" in err
+    assert "in game 2-0-0" in err
+    assert read_code(tmp_path / "run")["failure"]["game_id"] == "2-0-0"
+    kept = len(load_records(tmp_path / "run"))
+    _bot(tmp_path, None)
+    assert main_compare([spec, "random", "--games", str(GAMES), "--jobs", "2", "--no-progress",
+                         "--out", "run"]) == 0
+    assert f"({kept} resumed from the folder)" in capsys.readouterr().out or kept == 0
+    assert len(load_records(tmp_path / "run")) == GAMES
