@@ -48,8 +48,9 @@ if TYPE_CHECKING:
 
     from ..core.engine import State
 
-__all__ = ["ENTRY_POINT_GROUP", "Definition", "SpecParts", "UserBot", "UserFactory", "register",
-           "unregister", "split_spec", "user_registry", "definition", "ship"]
+__all__ = ["ENTRY_POINT_GROUP", "Definition", "Shipment", "SpecParts", "UserBot", "UserFactory",
+           "definition", "describe", "entry_points", "identities", "register", "ship", "split_spec",
+           "unregister", "user_registry"]
 
 #: the entry-point group in which installed distributions declare bots
 ENTRY_POINT_GROUP = "glory_ai.bots"
@@ -63,10 +64,6 @@ _VAULT_HAND = block_range("vault_hand")
 
 #: the kinds of parameter a factory's signature can declare through its defaults
 _KINDS: dict[str, type] = {"int": int, "float": float, "bool": bool, "str": str}
-
-
-def _spec_error(message: str) -> SpecError:
-    return SpecError(message)
 
 
 def _why(exc: BaseException) -> str:
@@ -103,8 +100,8 @@ def split_spec(spec: str, names: Callable[[str], bool]) -> SpecParts:
         obj, _, params = rest.partition(":")
         obj = obj.strip()
         if not _DOTTED.match(obj):
-            raise _spec_error(f"bot spec {spec!r}: a bot file names the bot in it: "
-                              f"{first.strip()}:ClassName or {first.strip()}:ClassName:key=value,...")
+            raise SpecError(f"bot spec {spec!r}: a bot file names the bot in it: "
+                            f"{first.strip()}:ClassName or {first.strip()}:ClassName:key=value,...")
         return SpecParts("file", f"{first.strip()}:{obj}", first.strip(), obj, params)
     name = first.strip().lower()
     if names(name):
@@ -125,7 +122,7 @@ def _annotation_kind(annotation: object) -> type | None:
     return annotation if isinstance(annotation, type) and annotation in (int, float, bool, str) else None
 
 
-def _params_from_signature(factory: Callable[..., Any], where: str) -> tuple[tuple[Param, ...], bool]:
+def _params_from_signature(factory: Callable[..., Any]) -> tuple[tuple[Param, ...], bool]:
     """(parameters, takes a seed) read from the factory's signature: every parameter but
     ``seed`` that can be passed by keyword, typed by its annotation (int, float, bool, str)
     or its default's type (str otherwise); one without a default is required."""
@@ -161,14 +158,14 @@ def _as_params(declared: object, where: str) -> tuple[Param, ...]:
         out = []
         for name, default in declared.items():
             if not isinstance(name, str) or not NAME.match(name.lower()):
-                raise _spec_error(f"{where}: parameter names are words like 'risk', got {name!r}")
+                raise SpecError(f"{where}: parameter names are words like 'risk', got {name!r}")
             kind = type(default) if type(default) in (int, float, bool, str) else str
             out.append(Param(name.lower(), kind, default, ""))
         return tuple(out)
     if isinstance(declared, (list, tuple)) and all(isinstance(p, Param) for p in declared):
         return tuple(declared)
-    raise _spec_error(f"{where}: params must be a list of glory_ai.bots.Param or a dict of "
-                      f"name: default, got {declared!r}")
+    raise SpecError(f"{where}: params must be a list of glory_ai.bots.Param or a dict of "
+                    f"name: default, got {declared!r}")
 
 
 def _description(factory: object, given: str | None) -> str:
@@ -206,12 +203,12 @@ def describe(name: str, factory: object, params: object = None, description: str
     if not callable(factory):
         hint = (" (an object with step(); name its class, or a function that returns a bot)"
                 if callable(getattr(factory, "step", None)) else "")
-        raise _spec_error(f"{where}: {factory!r} is not a class or a function that makes a bot{hint}")
-    inferred, takes_seed = _params_from_signature(factory, where)
+        raise SpecError(f"{where}: {factory!r} is not a class or a function that makes a bot{hint}")
+    inferred, takes_seed = _params_from_signature(factory)
     declared = params if params is not None else getattr(factory, "PARAMS", None)
     chosen = _as_params(declared, where) if declared is not None else inferred
     if not isinstance(fair_play, bool):
-        raise _spec_error(f"{where}: fair_play must be True or False, got {fair_play!r}")
+        raise SpecError(f"{where}: fair_play must be True or False, got {fair_play!r}")
     return BotInfo(name, _description(factory, description), chosen,
                    UserFactory(factory, takes_seed, fair_play), origin=origin, fair_play=fair_play)
 
@@ -234,8 +231,8 @@ class UserBot(Bot):
             raise BotError("raised", f"{describe_exception(exc)} while being built") from exc
         step = getattr(inner, "step", None)
         if not callable(step):
-            raise _spec_error(f"bot spec {spec!r}: it made a {type(inner).__name__}, which has no "
-                              "step(state) method")
+            raise SpecError(f"bot spec {spec!r}: it made a {type(inner).__name__}, which has no "
+                            "step(state) method")
         self.inner = inner
         self.fair_play = fair_play
         #: the player this bot plays in the current game (set by new_game)
@@ -313,10 +310,10 @@ def register(name: str, factory: Callable[..., Any],
     player's fair view (trusted research code only: records say which seats saw it).
     Registering a name again replaces it; a built-in's name is refused."""
     if not isinstance(name, str) or not NAME.match(name.strip().lower()):
-        raise _spec_error(f"a bot name is a lower-case word (letters, digits, '_', '-'), got {name!r}")
+        raise SpecError(f"a bot name is a lower-case word (letters, digits, '_', '-'), got {name!r}")
     key = name.strip().lower()
     if key in _builtin_names():
-        raise _spec_error(f"{key!r} is a built-in bot; choose another name")
+        raise SpecError(f"{key!r} is a built-in bot; choose another name")
     info = describe(key, factory, params, description, fair_play=fair_play, origin="registered")
     _REGISTERED[key] = info
     return info
@@ -327,13 +324,8 @@ def unregister(name: str) -> None:
     del _REGISTERED[name.strip().lower()]
 
 
-@dataclass(frozen=True)
-class _EntryPoints:
-    found: dict[str, importlib.metadata.EntryPoint]
-
-
 @functools.lru_cache(maxsize=4)
-def _entry_points(path: tuple[str, ...]) -> _EntryPoints:
+def _entry_points(path: tuple[str, ...]) -> dict[str, importlib.metadata.EntryPoint]:
     # keyed by sys.path: a distribution put on the path later is found then
     import importlib.metadata
 
@@ -348,12 +340,12 @@ def _entry_points(path: tuple[str, ...]) -> _EntryPoints:
                           stacklevel=2)
         elif name not in found:
             found[name] = ep
-    return _EntryPoints(found)
+    return found
 
 
 def entry_points() -> dict[str, importlib.metadata.EntryPoint]:
     """The bots declared by installed distributions (group ``glory_ai.bots``), by name."""
-    return dict(_entry_points(tuple(sys.path)).found)
+    return dict(_entry_points(tuple(sys.path)))
 
 
 def _distribution_of(ep: importlib.metadata.EntryPoint) -> tuple[str | None, str | None]:
@@ -365,11 +357,11 @@ def _distribution_of(ep: importlib.metadata.EntryPoint) -> tuple[str | None, str
 
 @functools.lru_cache(maxsize=256)
 def _entry_point_info(name: str, value: str, path: tuple[str, ...]) -> tuple[BotInfo, dict[str, Any]]:
-    ep = _entry_points(path).found[name]
+    ep = _entry_points(path)[name]
     try:
         factory = ep.load()
     except Exception as exc:
-        raise _spec_error(f"bot {name!r} (entry point {value}): cannot load it ({_why(exc)})") from None
+        raise SpecError(f"bot {name!r} (entry point {value}): cannot load it ({_why(exc)})") from None
     dist, version = _distribution_of(ep)
     origin = f"entry point of {dist} {version}" if dist else f"entry point {value}"
     info = describe(name, factory, origin=origin)
@@ -419,7 +411,7 @@ def _module_from_source(text: str, sha: str, shown: str, path: Path | None) -> t
         del sys.modules[name]
         if not isinstance(exc, (Exception, SystemExit)):
             raise
-        raise _spec_error(f"{shown}: cannot load it ({_why(exc)})") from None
+        raise SpecError(f"{shown}: cannot load it ({_why(exc)})") from None
     _FILE_MODULES[sha] = module
     return module
 
@@ -430,7 +422,7 @@ def _attribute(module: object, obj: str, where: str) -> Any:
         try:
             target = getattr(target, part)
         except AttributeError:
-            raise _spec_error(f"{where}: no {obj!r} in it") from None
+            raise SpecError(f"{where}: no {obj!r} in it") from None
     return target
 
 
@@ -475,15 +467,15 @@ def _file_definition(parts: SpecParts, spec: str, shipment: Shipment | None) -> 
         try:
             data = path.read_bytes()
         except FileNotFoundError:
-            raise _spec_error(f"bot spec {spec!r}: {shown}: no such file (a relative path is "
-                              f"relative to the current directory, {Path.cwd()})") from None
+            raise SpecError(f"bot spec {spec!r}: {shown}: no such file (a relative path is "
+                            f"relative to the current directory, {Path.cwd()})") from None
         except OSError as exc:
-            raise _spec_error(f"bot spec {spec!r}: {shown}: cannot read it "
-                              f"({exc.strerror or exc})") from None
+            raise SpecError(f"bot spec {spec!r}: {shown}: cannot read it "
+                            f"({exc.strerror or exc})") from None
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
-            raise _spec_error(f"bot spec {spec!r}: {shown}: not a UTF-8 Python file") from None
+            raise SpecError(f"bot spec {spec!r}: {shown}: not a UTF-8 Python file") from None
         path = path.resolve()
         identity = {"kind": "file", "target": parts.bot, "fair_play": True,
                     **file_identity(path, data)}
@@ -500,7 +492,7 @@ def _module_definition(module_name: str, obj: str, bot: str) -> Definition:
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:
-        raise _spec_error(f"{where}: cannot import {module_name} ({_why(exc)})") from None
+        raise SpecError(f"{where}: cannot import {module_name} ({_why(exc)})") from None
     factory = _attribute(module, obj, f"{where}: module {module_name}")
     info = describe(bot, factory, origin=f"module {module_name}")
     identity = {"kind": "module", "target": bot, "fair_play": True,
@@ -563,8 +555,8 @@ def _check_shipment(found: Definition, shipment: Shipment | None) -> None:
         return
     for key in ("distribution", "version", "sha256"):
         if found.identity.get(key) != shipment.identity.get(key):
-            raise _spec_error(f"bot {found.key!r}: this worker imports other code than the run "
-                              f"records ({key} {shipment.identity.get(key)} in the run, "
+            raise SpecError(f"bot {found.key!r}: this worker imports other code than the run "
+                            f"records ({key} {shipment.identity.get(key)} in the run, "
                               f"{found.identity.get(key)} here): install the same version everywhere")
 
 
