@@ -186,13 +186,18 @@ def _aside_name(folder: Path) -> Path:
 
 def set_aside(folder: str | os.PathLike[str]) -> Path | None:
     """Move ``folder`` to ``FOLDER.old-N`` (the first free N) so that a run can start afresh
-    in ``folder``; returns where it went, or None when there was nothing to move."""
+    in ``folder``; returns where it went, or None when there was nothing to move. A folder
+    another process is writing into (its lock, glory_ai.arena.lock) is refused."""
+    from .lock import FolderLock
+
     folder = Path(folder)
     if not folder.exists():
         return None
     target = _aside_name(folder)
-    try:
-        os.rename(folder, target)
-    except OSError as exc:
-        raise ArenaError(f"cannot move {folder} aside to {target} ({exc.strerror or exc})") from None
+    # not while another process writes into it (FolderLocked names that process)
+    with FolderLock(folder):
+        try:
+            os.rename(folder, target)
+        except OSError as exc:
+            raise ArenaError(f"cannot move {folder} aside to {target} ({exc.strerror or exc})") from None
     return target

@@ -225,3 +225,14 @@ def test_results_from_before_code_records_warn_of_another_build(here):
     lines.clear()
     run_experiment(here / "mine.toml", here / "results", log=lines.append, progress=False)
     assert any(line.startswith(warning) for line in lines)
+
+
+def test_a_folder_being_written_is_not_set_aside(here):
+    from glory_ai.arena.code import set_aside
+    from glory_ai.arena.lock import FolderLock, FolderLocked
+
+    run(RunConfig.for_games(["random", "greedy"], 2), "run", n_jobs=1)
+    with FolderLock(here / "run"), pytest.raises(FolderLocked, match="is being written by process"):
+        set_aside(here / "run")
+    assert set_aside(here / "run") == here / "run.old-1" and not (here / "run").exists()
+    assert set_aside(here / "run") is None
