@@ -113,6 +113,16 @@ def _sprt(text: str) -> tuple[float, float, float, float]:
     return (elo0, elo1, alpha, beta)
 
 
+def _time_limit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def _variant_item(text: str) -> tuple[str, str]:
     key, eq, value = text.partition("=")
     key = key.strip()
@@ -191,6 +201,16 @@ def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
                         help="dask scheduler address (tcp://HOST:8786) or ray cluster address")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--move-time-limit", type=_time_limit, default=None, metavar="S",
+                        help="seconds (wall clock) a bot may take over one decision; a slower "
+                             "move stops the run (or forfeits, with --forfeit)")
+    parser.add_argument("--forfeit", action="store_true",
+                        help="a bot that fails (raises, returns an illegal action, changes its "
+                             "state, exceeds the time limit) concedes that game and the run goes "
+                             "on, instead of stopping (docs/extending.md)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start over: a folder already holding games is moved aside to "
+                             "DIR.old-N first (needed to replay a folder made by other code)")
 
 
 def register_compare(subparsers: argparse._SubParsersAction) -> None:
@@ -291,6 +311,7 @@ def _run(args: argparse.Namespace) -> int:
     config, command = _config(args)
     out = Path(args.out) if args.out else Path("results") / f"{command}-{config.short_hash()}"
     print(config.describe())
+    _fresh_start(out, config, fresh=args.fresh, named=args.out is not None)
     plan = (f"{config.deals} deals x {config.games_per_deal} games per deal"
             + (" (every seat rotation" + (" and pairing)" if len(config.pairings()) > 1 else ")")
                if config.rotations > 1 else ""))
@@ -307,7 +328,8 @@ def _run(args: argparse.Namespace) -> int:
 
     stop = DealSPRT.for_config(config) if config.sprt is not None else None
     result = run(config, out, n_jobs=args.jobs, batch_size=args.batch_size, backend=args.backend,
-                 scheduler=args.scheduler, progress=False if args.no_progress else None, stop=stop)
+                 scheduler=args.scheduler, progress=False if args.no_progress else None, stop=stop,
+                 move_time_limit=args.move_time_limit, forfeit=args.forfeit)
     summary = summarize(result.records, config)
     print()
     print(format_table(summary))
@@ -325,6 +347,23 @@ def _run(args: argparse.Namespace) -> int:
     print(f"summary: {out / 'summary.csv'}")
     print(f"plot: {plot}")
     return 0
+
+
+def _fresh_start(out: Path, config: RunConfig, fresh: bool, named: bool) -> None:
+    """Move ``out`` aside (to OUT.old-N) when asked (``--fresh``), or when the default folder
+    of these options holds games played by other code: a user who edited a bot and runs the
+    same command expects the new code to play. A folder named with --out is refused instead
+    (by the run), naming what changed."""
+    from ..arena.code import code_problem, set_aside
+
+    if not out.exists():
+        return
+    problem = None if fresh or named else code_problem(out, config)
+    if fresh or problem:
+        moved = set_aside(out)
+        if moved is not None:
+            why = "--fresh" if fresh else "the code changed since it was played"
+            print(f"{why}: the earlier games of {out} are kept in {moved}; starting over")
 
 
 def main_compare(args: argparse.Namespace | Sequence[str]) -> int:

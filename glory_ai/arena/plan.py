@@ -78,6 +78,9 @@ class GameTask:
     num_players: int
     mode: str
     variant: Mapping[str, Any]
+    #: how to play it beyond the config (glory_ai.arena.play.PlayOptions: users' bots
+    #: shipped to the worker, the move time limit, forfeits), set by run(); None: plainly
+    options: Any = None
 
 
 def _expected_score(elo: float) -> float:
