@@ -290,7 +290,7 @@ def _run(args: argparse.Namespace) -> int:
     from ..arena import run
     from ..arena.storage import GAMES_FILE, check_config, count_lines
     from .figures import plot_summary
-    from .stats import DealSPRT, format_table, summarize, win_matrix_frame
+    from .stats import DealSPRT, finishing_frame, format_table, summarize
 
     config, command = _config(args)
     out = Path(args.out) if args.out else Path("results") / f"{command}-{config.short_hash()}"
@@ -317,7 +317,7 @@ def _run(args: argparse.Namespace) -> int:
     print()
     print(format_table(summary))
     if len(config.specs) > 2 and summary.attrs.get("finishing"):
-        matrix = win_matrix_frame(summary)
+        matrix = finishing_frame(summary)
         print()
         print("finishing ahead (row against column): the fraction of games in which the row "
               "finished ahead of the column, 1/2 for an equal place")

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "END_COLORS", "SEAT_COLORS", "VP_COLORS", "figure_bytes", "plot_building_strength",
     "plot_end_conditions", "plot_game_length", "plot_grid_curve", "plot_ratings", "plot_seat_advantage",
-    "plot_summary", "plot_vp_breakdown", "plot_win_matrix", "plot_win_rates", "save", "spec_colors",
+    "plot_summary", "plot_vp_breakdown", "plot_finishing_matrix", "plot_win_rates", "save", "spec_colors",
 ]
 
 #: matplotlib settings of every figure (and of saving it)
@@ -261,7 +261,7 @@ def _group_label(column: str, value: Any) -> str:
 
 # ---- pairwise matrix and ratings ----------------------------------------------------------------
 
-def plot_win_matrix(matrix: pd.DataFrame, title: str | None = None) -> Figure:
+def plot_finishing_matrix(matrix: pd.DataFrame, title: str | None = None) -> Figure:
     """Heatmap of :func:`~glory_ai.analysis.stats.finishing_matrix`: the fraction of games in
     which the row spec finished ahead of the column spec (½ for an equal place; blue: the row
     is ahead more often, red: less often)."""

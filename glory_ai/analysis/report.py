@@ -183,7 +183,7 @@ def _figures(report: Report) -> None:
     for k in report.compared:
         if f"ratings_{k}" in t:
             f[f"ratings_{k}"] = F.plot_ratings(t[f"ratings_{k}"], report.colors)
-        f[f"matrix_{k}"] = F.plot_win_matrix(t[f"matrix_{k}"])
+        f[f"matrix_{k}"] = F.plot_finishing_matrix(t[f"matrix_{k}"])
     f["seat"] = F.plot_seat_advantage(t["seat"])
     if t["buildings"]["effect"].notna().any():
         f["buildings"] = F.plot_building_strength(t["buildings"])

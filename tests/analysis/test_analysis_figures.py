@@ -25,7 +25,7 @@ def _figures(frame):
     colors = F.spec_colors(frame["spec"].unique())
     return {
         "win_rates": lambda: F.plot_win_rates(win_rates(frame, by="num_players"), colors),
-        "matrix": lambda: F.plot_win_matrix(finishing_matrix(frame, num_players=2)),
+        "matrix": lambda: F.plot_finishing_matrix(finishing_matrix(frame, num_players=2)),
         "ratings_2": lambda: F.plot_ratings(ratings(frame, num_players=2), colors),
         "ratings_3": lambda: F.plot_ratings(ratings(frame, num_players=3), colors),
         "seat": lambda: F.plot_seat_advantage(seat_advantage(frame)),

@@ -452,7 +452,7 @@ def test_the_tests_of_two_specs_take_the_deal_as_the_unit(synth, run_folder):
         for pairing, other in enumerate(["a", "b"]):
             for rotation in range(2):
                 seats = ["c", other] if rotation == 0 else [other, "c"]
-                c_wins = (deal + rotation) % (3 if other == "a" else 2) == 0
+                c_wins = (deal + rotation) % (3 if other == "a" else 4) == 0
                 winner = seats.index("c") if c_wins else seats.index(other)
                 rec = synth(deal, seats, [winner])
                 rec.update({"pairing": pairing, "rotation": rotation,

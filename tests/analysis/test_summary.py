@@ -10,7 +10,7 @@ from statsmodels.stats.proportion import proportion_confint
 from glory_ai.analysis import AnalysisError
 from glory_ai.analysis.figures import plot_summary
 from glory_ai.analysis.load import frame_of_records
-from glory_ai.analysis.stats import format_table, paired, summarize, win_matrix_frame
+from glory_ai.analysis.stats import finishing_frame, format_table, paired, summarize
 from glory_ai.arena import RunConfig
 
 
@@ -81,7 +81,7 @@ def test_shared_wins_are_split_and_count_as_draws(rec):
     summary = summarize(records)
     assert summary.loc["A", "wins"] == 12 and summary.loc["B", "wins"] == 8
     assert summary.loc["A", "rating"] == pytest.approx(paired.paired_estimate(_pentanomial(records)).elo)
-    matrix = win_matrix_frame(summary)
+    matrix = finishing_frame(summary)
     assert matrix.loc["A", "B"] == pytest.approx(0.6) and math.isnan(matrix.loc["A", "A"])
 
 
@@ -159,7 +159,7 @@ def test_fields_get_the_same_ratings_and_a_finishing_matrix(rec):
                        equal_nan=True)
     assert matrix["caption"] == paired.FINISHING_CAPTION
     # B and A tie on 6 VP behind the winner C in game 3: an equal place, not two "losers"
-    assert win_matrix_frame(summary).loc["A", "B"] == pytest.approx((1 + 1 + 0.5 + 0.5) / 4)
+    assert finishing_frame(summary).loc["A", "B"] == pytest.approx((1 + 1 + 0.5 + 0.5) / 4)
 
 
 def test_a_repeated_spec_in_a_field_counts_each_seat(rec):
@@ -169,13 +169,13 @@ def test_a_repeated_spec_in_a_field_counts_each_seat(rec):
     assert summary.attrs["rating"] == "bradley_terry"
     # B against each A seat: level on VP with the A that lost, behind the A that won (game 1);
     # ahead of both (game 2)
-    assert win_matrix_frame(summary).loc["B", "A"] == pytest.approx(2.5 / 4)
+    assert finishing_frame(summary).loc["B", "A"] == pytest.approx(2.5 / 4)
 
 
 def test_self_play_has_no_rating_and_no_matrix(rec):
     summary = summarize([rec(["A", "A"], [d % 2], deal=d) for d in range(6)])
     assert summary.attrs["rating"] is None and math.isnan(summary.loc["A", "rating"])
-    assert summary.attrs["finishing"] is None and win_matrix_frame(summary).empty
+    assert summary.attrs["finishing"] is None and finishing_frame(summary).empty
 
 
 def test_sprt_in_summarize_is_the_pentanomial_test_over_whole_deals(rec):
@@ -254,7 +254,7 @@ def test_the_summary_and_the_report_compute_alike(real_runs, which):
         assert (summary.loc[spec, "rating"], summary.loc[spec, "rating_low"],
                 summary.loc[spec, "rating_high"]) == (row["rating"], row["low"], row["high"])
     matrix = report.tables[f"matrix_{k}"]
-    assert win_matrix_frame(summary).equals(
+    assert finishing_frame(summary).equals(
         matrix.rename_axis(index=None, columns=None).set_axis(list(matrix.index), axis=0))
 
 

@@ -28,7 +28,7 @@ module                                 statistics
                                        :func:`rates_test` for two specs that never met
 :mod:`.summary`                        :func:`summarize` (one run's records: the table of
                                        ``glory-ai compare``, from the tables above),
-                                       :func:`win_matrix_frame`, :func:`format_table`, and
+                                       :func:`finishing_frame`, :func:`format_table`, and
                                        :func:`compare_reruns` (``glory-ai reproduce`` of
                                        time-budget runs)
 :mod:`.calibration`                    the simulator that measures the coverage and error
@@ -51,7 +51,7 @@ from .paired import (
     wilson,
 )
 from .sprt import DealSPRT
-from .summary import COLUMNS, compare_reruns, format_table, summarize, win_matrix_frame
+from .summary import COLUMNS, compare_reruns, finishing_frame, format_table, summarize
 from .tables import (
     PRIOR_SD,
     building_strength,
@@ -77,5 +77,5 @@ __all__ = [
     "elo_text", "end_conditions", "finishing_matrix", "fit_logistic", "format_elo", "format_table",
     "game_length", "head_to_head", "holm", "paired_estimate", "pairwise", "profile_interval",
     "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests", "specs_met",
-    "stratified_difference", "summarize", "vp_breakdown", "wilson", "win_matrix_frame", "win_rates",
+    "stratified_difference", "summarize", "vp_breakdown", "wilson", "finishing_frame", "win_rates",
 ]

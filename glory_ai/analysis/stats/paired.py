@@ -11,18 +11,26 @@ row per game per seat); no I/O.
 :func:`paired_estimate`                A's score, logistic and normalized Elo, 95% intervals from
                                        the pentanomial variance
 :func:`independent_estimate`           the same from games taken as independent (Wilson)
-:func:`format_elo`                     an Elo with its interval as text, a bound at 0% or 100%
+:func:`head_to_head`                   both estimates and the test of "evenly matched" for two
+                                       specs' 2-player games (compare's head-to-head row)
+:func:`format_elo`, :func:`elo_text`   an Elo with its interval as text, a bound at 0% or 100%
+:func:`wilson`                         Wilson intervals of many rates (games as independent)
+:func:`mean_interval`,                 the t interval and t-test of independent units' values
+:func:`mean_test`, :func:`welch_test`  (deals), and Welch's two-sample test
 :func:`llr`                            the generalized log-likelihood ratio of fishtest's
                                        pentanomial (or trinomial) SPRT, normalized or logistic Elo
 :func:`sprt`, :func:`sequential_sprt`  the SPRT decision from counts / from pairs in deal order
-:func:`win_shares`                     win share per spec with a deal-bootstrap interval and the
-                                       independent-games (Wilson) interval beside it
+:func:`win_shares`                     win share per spec (or seat) with a deal-bootstrap
+                                       interval and the independent-games (Wilson) interval beside
 :func:`finishing_matrix`               fraction of games in which the row spec finished ahead of
                                        the column spec (:data:`FINISHING_CAPTION`)
+:func:`pairwise`                       every two specs that met: score, interval, Elo and the
+                                       Holm-adjusted test of "evenly matched", deals as the unit
 :func:`ratings`                        Bradley-Terry on pairwise finishing order with a Gaussian
                                        prior: finite for any record; deal-bootstrap intervals
-:func:`deal_scores`, :func:`rerun_test` a spec's score per deal; the two-sample test of "same
-                                       win probability" for a re-run
+:func:`deal_means`, :func:`deal_scores` per-deal means of a column / of a spec's win share
+:func:`rerun_test`, :func:`rerun_tests` the two-sample test of "same win probability" for a
+                                       re-run, one spec / every spec with Holm's correction
 :func:`holm`                           Holm-adjusted p-values (statsmodels) and their label
 =====================================  ==========================================================
 
@@ -47,14 +55,17 @@ from .. import AnalysisError
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES", "CONFIDENCE", "ELO_PER_NAT", "FINISHING_CAPTION", "HOLM_LABEL",
-    "MODEL_DEAL_BOOTSTRAP", "MODEL_INDEPENDENT", "MODEL_PENTANOMIAL", "MODEL_RERUN",
-    "NELO_PER_T", "PAIR_SCORES", "PENTANOMIAL_CELLS", "RATING_BOOTSTRAP", "RATING_PRIOR_SD",
-    "RATING_PROFILE", "RERUN_ALPHA", "EloModel", "Estimate", "Pentanomial", "RerunTest",
-    "SPRTResult", "bootstrap_rates", "deal_resamples", "deal_scores", "elo_from_score",
-    "expanded_percentile", "finishing_matrix", "format_elo", "head_to_head_games", "holm",
-    "independent_estimate",
-    "llr", "paired_estimate", "pentanomial", "ratings", "rerun_test", "rerun_test_pentanomial",
-    "sequential_sprt", "sprt", "sprt_bounds", "trinomial", "win_shares",
+    "INTERVAL_BOOTSTRAP", "INTERVAL_DEAL_T", "INTERVAL_PENTANOMIAL", "INTERVAL_WILSON",
+    "MODEL_DEAL_BOOTSTRAP", "MODEL_DEAL_T", "MODEL_INDEPENDENT", "MODEL_PENTANOMIAL",
+    "MODEL_RERUN", "MODEL_TEXT", "NELO_PER_T", "PAIR_SCORES", "PENTANOMIAL_CELLS",
+    "RATING_BOOTSTRAP", "RATING_PRIOR_SD", "RATING_PROFILE", "RERUN_ALPHA", "EloModel",
+    "Estimate", "HeadToHead", "Pentanomial", "RerunTest", "SPRTResult", "bootstrap_rates",
+    "deal_means", "deal_resamples", "deal_scores", "elo_from_score", "elo_text",
+    "expanded_percentile", "finishing_matrix", "format_elo", "head_to_head",
+    "head_to_head_games", "holm", "independent_estimate", "llr", "mean_interval", "mean_test",
+    "paired_estimate", "pairwise", "pentanomial", "ratings", "rerun_test",
+    "rerun_test_pentanomial", "rerun_tests", "sequential_sprt", "sprt", "sprt_bounds",
+    "trinomial", "welch_test", "wilson", "win_shares",
 ]
 
 #: the confidence level of every interval here

@@ -31,7 +31,7 @@ from . import paired
 from .sprt import DealSPRT
 from .tables import finishing_matrix, ratings, specs_met, win_rates
 
-__all__ = ["COLUMNS", "compare_reruns", "format_table", "summarize", "win_matrix_frame"]
+__all__ = ["COLUMNS", "compare_reruns", "format_table", "summarize", "finishing_frame"]
 
 COLUMNS = ["games", "wins", "win_rate", "win_low", "win_high", "wilson_low", "wilson_high",
            "rating", "rating_low", "rating_high", "mean_vp", "sec_per_decision"]
@@ -156,7 +156,7 @@ def _finishing(frame: pd.DataFrame, players: int) -> dict[str, Any]:
             "games": matrix.attrs["games"], "caption": matrix.attrs["caption"]}
 
 
-def win_matrix_frame(summary_or_records: pd.DataFrame | Iterable[Mapping[str, Any]]) -> pd.DataFrame:
+def finishing_frame(summary_or_records: pd.DataFrame | Iterable[Mapping[str, Any]]) -> pd.DataFrame:
     """The finishing-ahead matrix as a DataFrame: how often the row spec finished ahead of
     the column spec (NaN where they never met); empty when no two specs met."""
     if isinstance(summary_or_records, pd.DataFrame):
