@@ -268,7 +268,7 @@ def plot_finishing_matrix(matrix: pd.DataFrame, title: str | None = None) -> Fig
     names = [str(n) for n in matrix.index]
     values = matrix.to_numpy(float)
     size = len(names)
-    side = min(WIDTH, 3.6 + 0.95 * size)
+    side = min(WIDTH, 4.6 + 0.95 * size)
     with _style():
         fig = _figure(min(9.0, 2.4 + 0.7 * size), side)
         ax = fig.add_subplot()
@@ -289,7 +289,7 @@ def plot_finishing_matrix(matrix: pd.DataFrame, title: str | None = None) -> Fig
             spine.set_visible(False)
         bar = fig.colorbar(image, ax=ax, shrink=0.85, pad=0.02)
         bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-        bar.set_label("share of games the row finished ahead of the column")
+        bar.set_label("row finished ahead (share of games)")
         k = matrix.attrs.get("num_players")
         ax.set_title(title or f"Finishing ahead, row against column{f' ({k} players)' if k else ''}",
                      loc="left")
