@@ -13,6 +13,7 @@ import html
 import json
 import os
 import platform
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -36,6 +37,8 @@ __all__ = ["REPORT_FILE", "SUMMARY_FILE", "FIGURES_DIR", "Report", "build_report
 REPORT_FILE = "report.html"
 SUMMARY_FILE = "summary.csv"
 FIGURES_DIR = "figures"
+#: the names of the figure files the report writes (other files in figures/ are left alone)
+_FIGURE_NAME = re.compile(r"win_rates|seat|buildings|vp|end|length|(matrix|ratings)_\d")
 #: significance level of the statements in the summary
 ALPHA = 0.05
 #: the summary names the strongest and weakest buildings among those completed (and not
@@ -981,6 +984,12 @@ def write_report_full(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
         if figure_files:
             fig_dir = out / FIGURES_DIR
             fig_dir.mkdir(exist_ok=True)
+            # a figure an earlier report of this folder drew and this one leaves out (a
+            # section left out in self-play) would otherwise stay beside the new ones
+            for old in fig_dir.iterdir():
+                if old.suffix in (".png", ".svg") and _FIGURE_NAME.fullmatch(old.stem) \
+                        and old.stem not in report.figures:
+                    old.unlink()
             for name, fig in report.figures.items():
                 (fig_dir / f"{name}.png").write_bytes(pngs[name])
                 (fig_dir / f"{name}.svg").write_bytes(F.figure_bytes(fig, "svg"))

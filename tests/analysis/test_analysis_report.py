@@ -251,3 +251,16 @@ def test_every_p_value_says_whether_it_is_adjusted(real_runs, tmp_path):
     assert "Holm-adjusted over 3 pairs" in edge
     seat = [s for s in sentences if s.startswith("P1 wins")][0]
     assert "Holm-adjusted over 2 player counts" in seat
+
+
+def test_figures_an_earlier_report_drew_are_removed_with_their_section(synth, run_folder, tmp_path):
+    out = tmp_path / "out"
+    mixed = run_folder([synth(i, ["greedy", "random"] if i % 2 else ["random", "greedy"], [0])
+                        for i in range(20)], "mixed")
+    write_report(mixed, out)
+    assert (out / "figures" / "win_rates.png").exists() and (out / "figures" / "matrix_2.svg").exists()
+    (out / "figures" / "grid-scaling.png").write_bytes(b"not the report's")
+    write_report(run_folder([synth(i, ["greedy", "greedy"], [i % 2]) for i in range(20)], "self"), out)
+    left = sorted(p.name for p in (out / "figures").iterdir())
+    assert "win_rates.png" not in left and "matrix_2.svg" not in left and "ratings_2.png" not in left
+    assert "grid-scaling.png" in left and "seat.png" in left
