@@ -283,10 +283,11 @@ def _buildings_in_play(frame: pd.DataFrame) -> set[str]:
 
 
 def _adjusted(p: float, holm: float, family: int, what: str) -> str:
-    """A p-value as the summary states it: the Holm-adjusted value over a family of tests,
-    or the plain one for a single test."""
+    """A p-value as the summary states it: for one of a family of tests, the plain value and
+    the Holm-adjusted one (which the verdict uses), each labelled; for a single test, the
+    plain one."""
     if family > 1:
-        return f"{_p_text(holm)}, Holm-adjusted over {family} {what}"
+        return f"{_p_text(p)} unadjusted, {_p(holm)} Holm-adjusted over {family} {what}"
     return _p_text(p)
 
 
@@ -397,10 +398,9 @@ def _findings(report: Report) -> list[str]:
         text = (f"{top} is the strongest building{among}: {_num(100 * r['effect'], 1, True)} points of "
                 f"win rate for the players who complete it "
                 f"(95% interval {_ci(r['effect_low'], r['effect_high'], sign=True)}, {held})")
-        text += (f", significant after correcting for {m} comparisons "
-                 f"({_p_text(r['p_holm'])}, Holm-adjusted over {m} buildings)"
-                 if sig else f", but not significant after correcting for {m} comparisons "
-                             f"({_p_text(r['p_holm'])}, Holm-adjusted over {m} buildings)")
+        stated = _adjusted(r["p_value"], r["p_holm"], m, "buildings")
+        text += (f", significant after correcting for {m} comparisons ({stated})" if sig
+                 else f", but not significant after correcting for {m} comparisons ({stated})")
         out.append(text + ".")
         if len(tested) >= 2:
             low = tested.index[-1]
@@ -408,7 +408,7 @@ def _findings(report: Report) -> list[str]:
             out.append(f"{low} is the weakest building: {_num(100 * r['effect'], 1, True)} points "
                        f"(95% interval {_ci(r['effect_low'], r['effect_high'], sign=True)}, "
                        + ("significant" if r["significant"] else "not significant")
-                       + f" after the correction: {_p_text(r['p_holm'])}, Holm-adjusted).")
+                       + f" after the correction: {_adjusted(r['p_value'], r['p_holm'], m, 'buildings')}).")
             positive = (tested["effect"] > 0).mean()
             if positive > 0.75:
                 out.append(f"{positive:.0%} of the building effects are positive: completing any "
@@ -484,12 +484,12 @@ def _findings(report: Report) -> list[str]:
             stated = _adjusted(row["p_value"], row["p_holm"], family, "tests")
             if row["p_holm"] < ALPHA:
                 out.append(f"The way games end differs significantly between the rule variants: "
-                           f"{_REASON_TEXT.get(reason, 'by ' + reason)} in {shares} of the games "
+                           f"games ending {_REASON_TEXT.get(reason, 'by ' + reason)}, {shares} "
                            f"(Welch t-test on per-deal shares, {stated}).")
             else:
                 out.append("The way games end does not differ significantly between the rule "
-                           f"variants (the largest difference: {_REASON_TEXT.get(reason, 'by ' + reason)}"
-                           f", {shares} of the games; {stated}).")
+                           f"variants (the clearest difference: games ending "
+                           f"{_REASON_TEXT.get(reason, 'by ' + reason)}, {shares}; {stated}).")
         if "rules" in per_game.columns and per_game["rules"].nunique() > 1:
             parts = []
             for rules, g in per_game.groupby("rules", observed=True, sort=True):
@@ -626,7 +626,8 @@ def _pairwise_rows(table: pd.DataFrame, colors: dict[str, str]) -> tuple[list[li
         rows.append(cells)
     header = ["spec", "opponent", "games", "deals", "finishes ahead", "95% interval", "model",
               "Elo"] + (["normalized Elo"] if two else []) + [
-        "Wilson (games independent)", "p", f"p ({table.attrs['holm']} over {len(table)} pairs)"]
+        "Wilson (games independent)", "p (unadjusted)",
+        f"p ({table.attrs['holm']} over {len(table)} pairs)"]
     return rows, header
 
 
@@ -752,7 +753,7 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
             cells.append(_p(r["p_holm"]))
         rows.append(cells + [_e(_seat(r["best_seat"])), "yes" if r["balanced"] else "no"])
     add(_html_table(rows, ["players", "games", "deals", "test", "statistic",
-                           "p" if len(tests) > 1 else "p (one test)"]
+                           "p (unadjusted)" if len(tests) > 1 else "p (one test)"]
                     + ([f"p ({tests.attrs['holm']} over {len(tests)} player counts)"]
                        if len(tests) > 1 else [])
                     + ["best seat", "specs balanced over seats"]))
