@@ -288,7 +288,7 @@ def _adjusted(p: float, holm: float, family: int, what: str) -> str:
     plain one."""
     if family > 1:
         return f"{_p_text(p)} unadjusted, {_p(holm)} Holm-adjusted over {family} {what}"
-    return _p_text(p)
+    return f"{_p_text(p)}, a single test, unadjusted"
 
 
 def _pair_row(table: pd.DataFrame, a: str, b: str) -> tuple[pd.Series, bool] | None:
@@ -341,7 +341,7 @@ def _findings(report: Report) -> list[str]:
         else:
             p = T.rates_test(frame[frame["num_players"] == k], str(best), str(second))
             verdict = ("; the difference is " + ("significant" if p < ALPHA else "not significant")
-                       + f" (Welch t-test on per-deal win shares, {_p_text(p)})")
+                       + f" (Welch t-test on per-deal win shares, {_adjusted(p, p, 1, '')})")
         out.append(text + verdict + ".")
         worst = wr.index[-1]
         w = wr.loc[worst]
@@ -622,12 +622,17 @@ def _pairwise_rows(table: pd.DataFrame, colors: dict[str, str]) -> tuple[list[li
         if two:
             cells.append(_e(T.elo_text(r["nelo"], r["nelo_low"], r["nelo_high"]))
                          if np.isfinite(r["nelo_low"]) else "–")
-        cells += [_ci(r["wilson_low"], r["wilson_high"]), _p(r["p_value"]), _p(r["p_holm"])]
+        cells += [_ci(r["wilson_low"], r["wilson_high"]), _p(r["p_value"])]
+        if len(table) > 1:
+            cells.append(_p(r["p_holm"]))
         rows.append(cells)
     header = ["spec", "opponent", "games", "deals", "finishes ahead", "95% interval", "model",
               "Elo"] + (["normalized Elo"] if two else []) + [
-        "Wilson (games independent)", "p (unadjusted)",
-        f"p ({table.attrs['holm']} over {len(table)} pairs)"]
+        "Wilson (games independent)"]
+    if len(table) > 1:
+        header += ["p (unadjusted)", f"p ({table.attrs['holm']} over {len(table)} pairs)"]
+    else:
+        header += ["p (one test)"]
     return rows, header
 
 

@@ -71,7 +71,7 @@ def test_findings_say_what_is_significant(synth, run_folder):
     seat = [s for s in strong if s.startswith("P1 wins")][0]
     assert seat.startswith("P1 wins 60.0% ± 3.1% of 2-player games")
     assert "a significant seat advantage, for P1" in seat
-    assert "t-test of P1's per-deal share, p < 0.001" in seat
+    assert "t-test of P1's per-deal share, p < 0.001, a single test, unadjusted" in seat
     # P1 wins half the games, and so does each strategy
     equal = findings(load_runs(run_folder(_seat_records(synth, 1000, lambda i: int(i % 4 >= 2)),
                                           "equal")))

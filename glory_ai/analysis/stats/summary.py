@@ -263,7 +263,7 @@ def format_table(summary: pd.DataFrame) -> str:
         lines.append(f"{head['a']} against {head['b']}: {100 * head['score']:.1f}% "
                      f"[{100 * head['low']:.1f}, {100 * head['high']:.1f}] over {head['deals']} "
                      f"deals, normalized Elo {nelo}, p = {_num(head['p_value'], '.2g')} "
-                     "(t-test of evenly matched)")
+                     "(t-test of evenly matched; a single test, unadjusted)")
     lines += model_lines(summary)
     sprt = summary.attrs.get("sprt")
     if sprt:
