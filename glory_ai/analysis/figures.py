@@ -169,8 +169,6 @@ def plot_win_rates(table: pd.DataFrame, colors: Mapping[str, str] | None = None,
 
 def _interval_names(table: pd.DataFrame) -> str:
     """The short names of the interval models of a win-rate table, for an axis label."""
-    if "interval" not in table:
-        return "Wilson"
     return " / ".join(dict.fromkeys(str(x) for x in table["interval"]))
 
 

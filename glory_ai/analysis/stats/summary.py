@@ -224,7 +224,7 @@ def _rating_cells(rating: float, low: float, high: float) -> tuple[str, str]:
     return _num(rating, "+.1f"), f"[{_num(low, '+.1f')}, {_num(high, '+.1f')}]"
 
 
-def model_lines(summary: pd.DataFrame) -> list[str]:
+def _model_lines(summary: pd.DataFrame) -> list[str]:
     """One line per column with an interval, saying which model it comes from."""
     lines = [f"{column} interval: {text}"
              for column, text in summary.attrs.get("models", {}).items()]
@@ -264,7 +264,7 @@ def format_table(summary: pd.DataFrame) -> str:
                      f"[{100 * head['low']:.1f}, {100 * head['high']:.1f}] over {head['deals']} "
                      f"deals, normalized Elo {nelo}, p = {_num(head['p_value'], '.2g')} "
                      "(t-test of evenly matched; a single test, unadjusted)")
-    lines += model_lines(summary)
+    lines += _model_lines(summary)
     sprt = summary.attrs.get("sprt")
     if sprt:
         lines.append(sprt["text"])
