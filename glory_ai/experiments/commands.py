@@ -47,6 +47,7 @@ def main_run(args: argparse.Namespace) -> int:
 
 
 def main_reproduce(args: argparse.Namespace) -> int:
+    from ..analysis.stats import RERUN_ALPHA
     from ..arena import ArenaError
     from .runner import reproduce
 
@@ -59,7 +60,9 @@ def main_reproduce(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print("glory-ai: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    what = "records" if report.reproducible else "win rates (time budgets: records depend on the machine)"
+    what = "records" if report.reproducible else (
+        "win rates (time budgets: records depend on the machine; Welch t-test on per-deal win "
+        f"shares, Holm-adjusted across specs, alpha = {RERUN_ALPHA:g})")
     for run in report.runs:
         status = "identical" if not run["differences"] else f"{len(run['differences'])} differ"
         print(f"{run['run']}: {run['games']} games, {status}")

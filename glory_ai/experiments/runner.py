@@ -362,9 +362,11 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | N
               log: Callable[[str], object] = print, allow_code_change: bool = False) -> ReproduceReport:
     """Re-run a result folder's experiment from its stored config and compare: the game
     records must be identical (timing fields aside). An experiment with time budgets is
-    not reproducible game by game: its win rates are compared instead (each new rate must
-    fall within the stored 95% interval). A run whose recorded code (code.json) differs from
-    the code here is refused, naming what changed, unless ``allow_code_change``."""
+    not reproducible game by game: its win rates are compared instead, by Welch's t-test on
+    per-deal win shares, Holm-adjusted across each run's specs, a difference flagged at
+    alpha = 0.01 (``glory_ai.analysis.stats.compare_reruns``). A run whose recorded code
+    (code.json) differs from the code here is refused, naming what changed, unless
+    ``allow_code_change``."""
     folder = Path(folder)
     source = folder / "experiment.toml"
     if not source.exists():
@@ -395,16 +397,9 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | N
                         differences.append({"game_id": gid,
                                             "field": _first_difference(strip_timing(a), strip_timing(b))})
             else:
-                from ..analysis.stats import summarize
+                from ..analysis.stats import compare_reruns
 
-                old = summarize(list(stored.values()), planned.config)
-                new = summarize(again.records, planned.config)
-                for spec in old.index:
-                    rate = float(new.loc[spec, "win_rate"])
-                    if not float(old.loc[spec, "win_low"]) <= rate <= float(old.loc[spec, "win_high"]):
-                        differences.append({
-                            "game_id": "*",
-                            "field": f"{spec} win rate {rate:.3f} outside "
-                                     f"[{old.loc[spec, 'win_low']:.3f}, {old.loc[spec, 'win_high']:.3f}]"})
+                check = compare_reruns(list(stored.values()), again.records, planned.config)
+                differences += [{"game_id": "*", "field": text} for text in check.attrs["texts"]]
             reports.append({"run": planned.name, "games": len(stored), "differences": differences})
     return ReproduceReport(folder, experiment.reproducible, reports)
