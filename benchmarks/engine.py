@@ -2,7 +2,8 @@
 
 Prints CPU ns per clone(), legal_actions() and apply_action() from Python (medians of
 interleaved rounds with their quartiles), and random full games and decisions per CPU second
-(one core, C-level random_playout) for 2 and 4 players. Targets: clone <= 150 ns; >= 5,000 random 2-player games per second.
+(one core, C-level random_playout) for 2 and 4 players. Targets: clone <= 150 ns; >= 5,000
+random 2-player games per second.
 """
 import argparse
 

@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ReproduceReport", "run_experiment", "reproduce", "manifest"]
 
-_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib", "joblib", "openskill", "Cython", "tqdm")
+_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib", "joblib", "statsmodels", "orjson", "Cython", "tqdm")
 
 
 def _git(args: list[str]) -> str | None:
