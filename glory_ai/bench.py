@@ -146,16 +146,21 @@ def compare(out: str | None = None, seconds: float = 4.0, search_states: int = 6
     """Every side-by-side figure of docs/integrations.md in one run (needs OpenSpiel:
     ``pip install 'glory_ai[openspiel]'``); with ``out``, writes ``compare.md`` and
     ``compare.csv`` there. The matches are two-player games, seats swapped on every deal."""
+    import os
     import platform
 
     from joblib import Parallel, delayed
 
-    from .analysis.stats.intervals import wilson_interval
+    from .analysis.stats.paired import mean_interval
     from .bots.bench import mid_game_states
     from .integrations import compare as side
 
-    started = time.time()
+    started, load_before = time.time(), os.getloadavg()[0]
     results: dict[str, Any] = {"engine": [], "search": [], "operations": [], "matches": []}
+    # the command line that gives this run (match_iters and openspiel_simulations have no flag)
+    results["command"] = (f"glory-ai bench --compare --seconds {seconds:g} --states {search_states} "
+                          f"--iters {iters} --match-games {match_games} --games {timed_games} "
+                          f"--move-ms {move_ms:g} --jobs {jobs}" + (f" --out {out}" if out else ""))
     progress("engine: random playouts (same deals, interleaved rounds, CPU clock)")
     for num_players in (2, 4):
         results["engine"] += side.playout_rates(num_players, seconds, progress=progress)
@@ -163,10 +168,11 @@ def compare(out: str | None = None, seconds: float = 4.0, search_states: int = 6
     for num_players in (2, 4):
         states = mid_game_states(num_players, search_states, seed=num_players * 100)
         results["search"].append(side.search_rates(states, iters, openspiel_simulations, progress=progress))
-    progress("clone and determinize (same states, interleaved rounds, CPU clock)")
+    progress("clone, determinize, information-state string (same states, interleaved rounds, CPU clock)")
     for num_players in (2, 4):
         states = [s for s, _ in sample_states(num_players, 100, seed=num_players)]
         results["operations"] += side.clone_and_determinize(states, rounds=ROUNDS)
+        results["operations"] += side.information_states(states, rounds=ROUNDS)
     like_for_like = f"c={side.UCT_C},cutoff=0"
     for label, games, ours, theirs in (
             ("equal iterations", match_games, f"ismcts:iters={match_iters},{like_for_like}",
@@ -180,23 +186,34 @@ def compare(out: str | None = None, seconds: float = 4.0, search_states: int = 6
         progress(f"match at {label}: {games} two-player games, glory_ai {ours} against OpenSpiel's "
                  f"ISMCTSBot, {described} ({jobs} job(s))")
         played = Parallel(n_jobs=jobs)(delayed(side.play_match_game)(i, ours, theirs) for i in range(games))
-        score = sum(g["glory_ai_share"] for g in played)
-        low, high = wilson_interval(score, len(played))
+        # the two games of a deal (seats swapped) are one unit: the paired-deal interval
+        by_deal: dict[int, list[float]] = {}
+        for g in played:
+            by_deal.setdefault(g["deal"], []).append(g["glory_ai_share"])
+        score, low, high = mean_interval([statistics.mean(shares) for shares in by_deal.values()])
         row = {"match": label, "glory_ai": ours, "openspiel": described, "games": len(played),
-               "glory_ai_score": score / len(played), "low": low, "high": high,
+               "deals": len(by_deal), "glory_ai_score": score, "low": low, "high": high,
                "glory_ai_ms_per_move": statistics.mean(g["glory_ai_ms_per_move"] for g in played),
                "openspiel_ms_per_move": statistics.mean(g["openspiel_ms_per_move"] for g in played),
                "decisions_per_game": statistics.mean(g["decisions"] for g in played)}
         results["matches"].append(row)
-        progress(f"  glory_ai scores {row['glory_ai_score']:.3f} [{low:.3f}, {high:.3f}] (95% Wilson) "
+        progress(f"  glory_ai scores {row['glory_ai_score']:.3f} [{low:.3f}, {high:.3f}] (95%, paired deals) "
                  f"in {len(played)} games")
     results["machine"] = {"python": platform.python_version(), "platform": platform.platform(),
                           "processor": platform.processor() or platform.machine(),
-                          "minutes": (time.time() - started) / 60}
+                          "minutes": (time.time() - started) / 60, "cpus": os.cpu_count(),
+                          "load": (load_before, os.getloadavg()[0])}
     if out is not None:
         _write_comparison(results, out)
         progress(f"wrote {out}/compare.md and {out}/compare.csv")
     return results
+
+
+def _load_text(machine: dict[str, Any]) -> str:
+    if "load" not in machine:
+        return ""
+    before, after = machine["load"]
+    return f"; {machine['cpus']} CPUs, load average {before:.1f} at the start and {after:.1f} at the end"
 
 
 def _write_comparison(results: dict[str, Any], out: str) -> None:
@@ -208,12 +225,13 @@ def _write_comparison(results: dict[str, Any], out: str) -> None:
     os.makedirs(out, exist_ok=True)
     rows: list[dict[str, Any]] = []
     md = ["# glory_ai against OpenSpiel, side by side", "",
-          "Written by `glory-ai bench --compare --out results/bench` (glory_ai "
+          f"Written by `{results.get('command', 'glory-ai bench --compare')}` (glory_ai "
           f"{__version__}, build {str(build_info().get('source_hash'))[:12]}; Python "
           f"{results['machine']['python']}, {results['machine']['platform']}, "
-          f"{results['machine']['minutes']:.0f} minutes). One run, one machine, the same deals and "
-          "states for every contender; CPU time unless said otherwise. Compare the ratios, not the "
-          "absolute figures across machines. How each figure is measured: docs/integrations.md.", ""]
+          f"{results['machine']['minutes']:.0f} minutes{_load_text(results['machine'])}). "
+          "One run, one machine, the same deals and states for every contender; CPU time unless "
+          "said otherwise. Compare the ratios, not the absolute figures across machines. How each "
+          "figure is measured: docs/integrations.md.", ""]
     md += ["## Engine: random playouts", "",
            "Each run interleaves its contenders on the same deals (hearts: as many games); the "
            "ratio is glory_ai's C loop's decisions per second over the contender's.", "",
@@ -240,7 +258,7 @@ def _write_comparison(results: dict[str, Any], out: str) -> None:
         for who in ("glory_ai", "openspiel"):
             rows.append({"section": "search", "measure": "ismcts_iters_per_cpu_s", "contender": who,
                          "players": r["players"], "value": r[f"{who}_iters_per_s"]})
-    md += ["", "## Clone and determinize: CPU ns per operation", "",
+    md += ["", "## Clone, determinize, information state: CPU ns per operation", "",
            "| players | operation | contender | ns (median [quartiles]) |", "|---:|---|---|---:|"]
     for r in results["operations"]:
         md.append(f"| {r['players']} | {r['operation']} | {r['contender']} | "
@@ -249,8 +267,10 @@ def _write_comparison(results: dict[str, Any], out: str) -> None:
                      "players": r["players"], "value": r["ns"]})
     if results["matches"]:
         md += ["", "## Strength: two-player matches, seats swapped on every deal", "",
-               "glory_ai's score is its mean win share (a shared win counts 1/2), with a 95% "
-               "Wilson interval; time per move is the mean wall time of searched moves.", "",
+               "glory_ai's score is its mean win share (a shared win counts 1/2) with a 95% "
+               "interval that takes the two games of a deal as one unit (Student's t over the "
+               "deals' mean shares, the paired-deal model of docs/analysis.md); time per move is "
+               "the mean wall time of searched moves.", "",
                "| match | glory_ai | OpenSpiel ISMCTSBot | games | glory_ai score [95%] | "
                "ms/move glory_ai | ms/move OpenSpiel |", "|---|---|---|---:|---:|---:|---:|"]
         for r in results["matches"]:

@@ -9,7 +9,8 @@ The measurements behind the comparison, each on the same machine and the same st
   ``ISMCTSBot`` on this game through the adapter, like for like (random rollouts to the end,
   UCB constant 0.7, the most visited root action played), and matches between the two at
   equal iterations and at equal time per move;
-* clone and determinize per operation, glory_ai's State against the adapter's state.
+* clone, determinize and the information-state string per operation, glory_ai's State
+  against the adapter's state.
 
 CPU figures are CPU time of the measuring thread (``time.thread_time``), or of the process
 for searches (``time.process_time``: a search may run on threads of its own); time budgets
@@ -290,3 +291,30 @@ def clone_and_determinize(states: Sequence[State], rounds: int) -> list[dict[str
     rows.append({"operation": "determinize", "contender": "glory_ai determinize_c (C loop, copy included)",
                  "players": num_players, "ns": c_loop.median, "low": c_loop.low, "high": c_loop.high})
     return rows
+
+
+def information_states(states: Sequence[State], rounds: int) -> list[dict[str, Any]]:
+    """CPU ns per information-state string of the player to move, on the same states:
+    glory_ai's string and 16-byte key, and the adapter's string (through OpenSpiel's
+    observer machinery), without and with perfect recall."""
+    from ..bench import interleaved
+
+    num_players = states[0].num_players()
+    plain = [gs.from_glory_state(gs.load_game(players=num_players), s) for s in states]
+    recall = [gs.from_glory_state(gs.load_game(players=num_players, perfect_recall=True), s) for s in states]
+    timings = {
+        "glory_ai State.information_state_string()":
+            interleaved(states, lambda s: s.information_state_string(s.current_player()), number=5000,
+                        rounds=rounds),
+        "glory_ai State.information_state_key() (16 bytes)":
+            interleaved(states, lambda s: s.information_state_key(s.current_player()), number=5000,
+                        rounds=rounds),
+        "OpenSpiel adapter information_state_string()":
+            interleaved(plain, lambda s: s.information_state_string(s.current_player()), number=2000,
+                        rounds=rounds),
+        "OpenSpiel adapter information_state_string(), perfect_recall=True":
+            interleaved(recall, lambda s: s.information_state_string(s.current_player()), number=2000,
+                        rounds=rounds),
+    }
+    return [{"operation": "information state", "contender": who, "players": num_players, "ns": t.median,
+             "low": t.low, "high": t.high} for who, t in timings.items()]

@@ -51,6 +51,22 @@ def test_the_timed_openspiel_bot_searches_until_its_time_is_spent():
     assert bot.simulations >= 2
 
 
+def test_the_information_state_rows_time_every_contender_on_the_same_states():
+    states = [_played_part_way(glory_ai.Game(3), deal) for deal in range(4)]
+    rows = side.information_states(states, rounds=1)
+    assert [r["contender"] for r in rows] == [
+        "glory_ai State.information_state_string()", "glory_ai State.information_state_key() (16 bytes)",
+        "OpenSpiel adapter information_state_string()",
+        "OpenSpiel adapter information_state_string(), perfect_recall=True"]
+    assert all(r["operation"] == "information state" and r["players"] == 3 for r in rows)
+
+
+def _played_part_way(game, deal):
+    state = game.new_initial_state(deal)
+    state.random_playout(deal, max_decisions=30)
+    return state
+
+
 def test_the_comparison_is_written_as_markdown_and_csv(tmp_path):
     results = {
         "engine": [{"run": "2 players", "contender": "glory_ai random_playout (C loop)",
