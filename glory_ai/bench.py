@@ -185,7 +185,12 @@ def compare(out: str | None = None, seconds: float = 4.0, search_states: int = 6
             continue
         progress(f"match at {label}: {games} two-player games, glory_ai {ours} against OpenSpiel's "
                  f"ISMCTSBot, {described} ({jobs} job(s))")
-        played = Parallel(n_jobs=jobs)(delayed(side.play_match_game)(i, ours, theirs) for i in range(games))
+        played = []
+        for game in Parallel(n_jobs=jobs, return_as="generator_unordered")(
+                delayed(side.play_match_game)(i, ours, theirs) for i in range(games)):
+            played.append(game)
+            if len(played) % 10 == 0 and len(played) < games:
+                progress(f"  {len(played)} of {games} games")
         # the two games of a deal (seats swapped) are one unit: the paired-deal interval
         by_deal: dict[int, list[float]] = {}
         for g in played:
