@@ -19,6 +19,7 @@ include "_entry.pxi"        # legal actions, apply, random playouts
 include "_setup.pxi"        # the deal of a new game
 include "_hidden.pxi"       # masking, information-state keys, determinization
 include "_checks.pxi"       # invariant checks, checked playouts
+include "_features.pxi"     # the feature vector of a position from a player's view
 
 import operator
 from collections.abc import Mapping
@@ -397,6 +398,18 @@ cdef class State:
         player = self._check_player(player)
         cdef State masked = self._masked(player)
         return observation_tensor_of(masked.s, player)
+
+    def features(self, player):
+        """The feature vector of the position from `player`'s view: a numpy float64 array
+        of FEATURE_COUNT numbers, named by FEATURE_NAMES (meanings and ranges in
+        docs/bots.md, "The feature vector"). It reads the state as given, hidden cards
+        included: give a player's own view (a determinization) where that matters."""
+        import numpy as np
+        cdef int who = self._check_player(player)
+        out = np.zeros(NUM_FEATURES, dtype=np.float64)
+        cdef double[::1] view = out
+        features_c(self.s, who, &view[0])
+        return out
 
     def determinize(self, observer, seed):
         """A full state consistent with everything `observer` knows: the deck, the hidden

@@ -1,0 +1,155 @@
+# Evaluation models in C (docs/evaluation.md): a linear model or a small MLP over the
+# engine's feature vector (features_c), evaluated without the GIL. The weights live in one
+# block owned by a CompiledModel (Python) and are only read by the search threads; each
+# thread evaluates into its own EvalScratch.
+#
+# Included by _search.pyx; the evaluation is noexcept nogil and allocation-free.
+
+cdef enum:
+    OUTPUT_VALUE = 0         # VP-like: compared between players through the reward mapping
+    OUTPUT_WIN_LOGIT = 1     # a win logit per player
+    OUTPUT_WIN_SHARE = 2     # a win share per player (the search uses its logarithm)
+    MODEL_MAX_LAYERS = 5     # dense layers, the output layer included (models.MAX_HIDDEN_LAYERS + 1)
+    MODEL_MAX_UNITS = 512    # units of a hidden layer (models.MAX_UNITS)
+
+# the smallest win share the search takes the logarithm of (a share of 0 stays comparable)
+cdef double SHARE_FLOOR = 1e-9
+
+ctypedef struct Model:
+    int output                            # OUTPUT_*
+    int layers                            # dense layers (1: a linear model)
+    int units[MODEL_MAX_LAYERS + 1]       # units[0] = NUM_FEATURES, units[layers] = 1
+    const double* weight[MODEL_MAX_LAYERS]  # layer k: units[k] rows of units[k + 1] (input-major)
+    const double* bias[MODEL_MAX_LAYERS]
+
+ctypedef struct EvalScratch:
+    # one thread's buffers: the feature vector and two hidden layers
+    double features[NUM_FEATURES]
+    double hidden[2][MODEL_MAX_UNITS]
+
+
+cdef double model_output(const Model* m, const double* x, EvalScratch* scratch) noexcept nogil:
+    # The model's output for the input x. A zero input (most features of a position, and
+    # every unit ReLU cut) adds nothing, so it is skipped: a layer costs one row of weights
+    # per non-zero input, contiguous in memory.
+    cdef int k, i, j, n_in, n_out, last = m.layers - 1
+    cdef const double* inputs = x
+    cdef const double* row
+    cdef double* out
+    cdef double a, total
+    for k in range(last):
+        n_in = m.units[k]
+        n_out = m.units[k + 1]
+        out = scratch.hidden[k & 1]
+        memcpy(out, m.bias[k], n_out * sizeof(double))
+        for i in range(n_in):
+            a = inputs[i]
+            if a != 0:
+                row = m.weight[k] + <size_t>i * n_out
+                for j in range(n_out):
+                    out[j] += a * row[j]
+        for j in range(n_out):
+            if out[j] < 0:
+                out[j] = 0
+        inputs = out
+    total = m.bias[last][0]
+    row = m.weight[last]
+    for i in range(m.units[last]):
+        if inputs[i] != 0:
+            total += inputs[i] * row[i]
+    return total
+
+
+cdef inline double model_value(const Model* m, double output) noexcept nogil:
+    # What the search compares between players: the output itself, or for a win share its
+    # logarithm (so the cutoff's softmax gives back the normalised shares)
+    if m.output == OUTPUT_WIN_SHARE:
+        if output < SHARE_FLOOR:
+            output = SHARE_FLOOR
+        elif output > 1:
+            output = 1
+        return log(output)
+    return output
+
+
+cdef class CompiledModel:
+    """An evaluation model (glory_ai.bots.models.EvalModel) copied into C memory for the
+    search and the one-ply policy: the normalisation is folded into the first layer."""
+
+    cdef Model m
+    cdef double* memory
+    cdef readonly object model
+
+    def __cinit__(self):
+        self.memory = NULL
+        memset(&self.m, 0, sizeof(Model))
+
+    def __init__(self, model):
+        import numpy as np
+
+        from .models import OUTPUTS
+
+        cdef int k, total = 0
+        cdef Py_ssize_t size
+        cdef double* at
+        cdef const double[::1] values
+        layers = [(np.array(w, dtype=np.float64), np.array(b, dtype=np.float64)) for w, b in model.layers]
+        if not 1 <= len(layers) <= MODEL_MAX_LAYERS:
+            raise ValueError(f"a model has 1 to {MODEL_MAX_LAYERS} layers, not {len(layers)}")
+        if model.mean is not None:
+            # (x - mean) / scale . W + b = x . (W / scale) + (b - (mean / scale) . W)
+            weight, bias = layers[0]
+            shift = np.asarray(model.mean, dtype=np.float64) / np.asarray(model.scale, dtype=np.float64)
+            layers[0] = (weight / np.asarray(model.scale, dtype=np.float64)[:, None], bias - shift @ weight)
+        inputs = NUM_FEATURES
+        for k, (weight, bias) in enumerate(layers):
+            last = k == len(layers) - 1
+            if (weight.shape[0] != inputs or bias.shape != (weight.shape[1],)
+                    or (last and weight.shape[1] != 1) or not 1 <= weight.shape[1] <= MODEL_MAX_UNITS):
+                raise ValueError(f"layer {k + 1} of the model has the wrong shape")
+            inputs = weight.shape[1]
+            total += weight.size + bias.size
+        self.memory = <double*>malloc(total * sizeof(double))
+        if self.memory == NULL:
+            raise MemoryError()
+        self.m.output = OUTPUTS.index(model.output)
+        self.m.layers = len(layers)
+        self.m.units[0] = NUM_FEATURES
+        at = self.memory
+        for k, (weight, bias) in enumerate(layers):
+            self.m.units[k + 1] = weight.shape[1]
+            flat = np.ascontiguousarray(weight).ravel()
+            values = flat
+            size = flat.size
+            memcpy(at, &values[0], size * sizeof(double))
+            self.m.weight[k] = at
+            at += size
+            values = np.ascontiguousarray(bias)
+            size = bias.size
+            memcpy(at, &values[0], size * sizeof(double))
+            self.m.bias[k] = at
+            at += size
+        self.model = model
+
+    def __dealloc__(self):
+        free(self.memory)
+
+    def _outputs(self, features):
+        """The C evaluation of each row of `features` (a test hook; any finite numbers)."""
+        import numpy as np
+
+        rows = np.ascontiguousarray(np.atleast_2d(np.asarray(features, dtype=np.float64)))
+        if rows.shape[1] != NUM_FEATURES:
+            raise ValueError(f"expected {NUM_FEATURES} features per row, got shape {rows.shape}")
+        out = np.empty(rows.shape[0])
+        cdef double[:, ::1] x = rows
+        cdef double[::1] y = out
+        cdef EvalScratch* scratch = <EvalScratch*>malloc(sizeof(EvalScratch))
+        cdef Py_ssize_t r
+        if scratch == NULL:
+            raise MemoryError()
+        with nogil:
+            for r in range(x.shape[0]):
+                y[r] = model_output(&self.m, &x[r, 0], scratch)
+        free(scratch)
+        return out

@@ -1,0 +1,310 @@
+# The feature vector of a position from one player's view (docs/bots.md, "The feature
+# vector"): the quantities the search's evaluation weighs (score, structures under way,
+# clients, vault, stockpile, hand, the actions still to come this turn, completed buildings)
+# and the game's context (player count, mode, deck, seat). Every built-in style is a linear
+# model over these numbers, and learned models read the same ones. Part of the engine's
+# single compilation unit; noexcept nogil, writes only the caller's buffer.
+#
+# The layout (offsets F_*, NUM_FEATURES, FEATURES_VERSION) is declared in engine.pxd;
+# a change of meaning or order is a new FEATURES_VERSION (models name the one they were
+# made for, and the loader refuses the others).
+
+# The reference weights of the role-gain estimate (pending_gain_* below): the balanced
+# style's (glory_ai/bots/styles.py; tests/bots/test_evaluation.py checks they agree), so
+# that the estimate does not depend on the model that weighs it.
+cdef extern from *:
+    """
+    #define GR_GAIN_FOUNDATION 0.15
+    #define GR_GAIN_PROGRESS 0.7
+    #define GR_GAIN_CLIENT 0.5
+    #define GR_GAIN_VAULT 0.0
+    #define GR_GAIN_STOCKPILE 0.2
+    #define GR_GAIN_CARD 0.25
+    """
+    const double GR_GAIN_FOUNDATION
+    const double GR_GAIN_PROGRESS
+    const double GR_GAIN_CLIENT
+    const double GR_GAIN_VAULT
+    const double GR_GAIN_STOCKPILE
+    const double GR_GAIN_CARD
+
+
+cdef inline double gain_building(int building) noexcept nogil:
+    # a completed building's function beyond its influence, under the reference weights
+    if building == B_TEMPLE:
+        return 1.0
+    if building == B_VILLA or building == B_GATE:
+        return 0.3
+    if (building == B_ROAD or building == B_TOWER or building == B_SCRIPTORIUM
+            or building == B_ARCHWAY or building == B_CRANE or building == B_SHRINE
+            or building == B_MARKET or building == B_INSULA or building == B_AQUEDUCT
+            or building == B_LUDUS_MAGNUS or building == B_CIRCUS_MAXIMUS or building == B_WALL
+            or building == B_PALISADE or building == B_FOUNTAIN):
+        return 0.5
+    return 0.0
+
+
+cdef inline double gain_structure_worth(int site, int nmat) noexcept nogil:
+    # an incomplete structure: its foundation and the materials on it
+    return GR_GAIN_FOUNDATION * material_value(site) + GR_GAIN_PROGRESS * nmat
+
+
+cdef inline double gain_add(Structure* st) noexcept nogil:
+    # one more material on st: progress, or completion (its influence and the building's
+    # function instead of the structure under way)
+    cdef int v = material_value(st.site)
+    if st.nmat + 1 >= v:
+        return v + gain_building(st.building) - gain_structure_worth(st.site, st.nmat)
+    return GR_GAIN_PROGRESS
+
+
+cdef bint needs_material(GameState* s, int p, int material) noexcept nogil:
+    # does an incomplete structure of p take this material as its own (R-9.2.2)?
+    cdef int i
+    cdef Structure* st
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if (st.owner == p and not (st.flags & S_COMPLETE) and mat_of(st.building) == material
+                and st.nmat < material_value(st.site)):
+            return True
+    return False
+
+
+cdef double gain_stock(GameState* s, int p, int material) noexcept nogil:
+    # one more card of this material in p's stockpile (as the stockpile features count it)
+    if needs_material(s, p, material):
+        return GR_GAIN_STOCKPILE + 0.4 * GR_GAIN_PROGRESS
+    if s.players[p].vault_count < vault_limit(s, p):
+        return GR_GAIN_STOCKPILE + 0.5 * GR_GAIN_VAULT
+    return 0.25 * GR_GAIN_STOCKPILE
+
+
+cdef double role_gain(GameState* s, int p, int role) noexcept nogil:
+    # What one action of `role` would gain p now, in VP under the reference weights: the
+    # best single use of the role, estimated without playing it (0 when it could do nothing).
+    cdef Player* pl = &s.players[p]
+    cdef int x, i, q, n = s.cfg.num_players, supply
+    cdef double best = 0, gain, expected
+    cdef Structure* st
+    if role == LABORER:
+        for x in range(1, NUM_TYPES):
+            if s.pool[x]:
+                gain = gain_stock(s, p, mat_of(x))
+                if gain > best:
+                    best = gain
+        return best
+    if role == PATRON:
+        if pl.clientele_count >= clientele_limit(s, p):
+            return 0
+        for x in range(1, NUM_TYPES):
+            if s.pool[x]:
+                return GR_GAIN_CLIENT          # every role weighs 1 under the reference
+        return 0
+    if role == MERCHANT:
+        if pl.vault_count >= vault_limit(s, p):
+            return 0
+        for x in range(1, NUM_TYPES):
+            if pl.stockpile[x]:
+                gain = material_value(mat_of(x)) + GR_GAIN_VAULT - GR_GAIN_STOCKPILE
+                if gain > best:
+                    best = gain
+        return best
+    if role == LEGIONARY:
+        # a demand of the most useful revealable material: what it brings to the
+        # stockpile, plus the card the victim loses, times the chance the victim has one
+        for x in range(1, NUM_TYPES):
+            if not pl.hand[x]:
+                continue
+            expected = 0
+            for q in range(n):
+                if q == p or conceded(s, q) or (s.players[q].lacks >> mat_of(x)) & 1:
+                    continue                    # a victim seen to have none gives nothing
+                if is_active(s, q, B_WALL) or (is_active(s, q, B_PALISADE) and not is_active(s, p, B_BRIDGE)):
+                    continue                    # immune (R-8.5.5)
+                if n > 3 and (q - p + n) % n != 1 and (q - p + n) % n != n - 1:
+                    continue
+                expected += 0.6 if s.players[q].hand_count >= 4 else 0.15 * s.players[q].hand_count
+            gain = expected * (gain_stock(s, p, mat_of(x)) + GR_GAIN_CARD)
+            if gain > best:
+                best = gain
+        return best
+    # Architect (materials from the stockpile) and Craftsman (from hand): the best
+    # material for an own structure, or a foundation from hand on an in-town site
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.owner != p or (st.flags & S_COMPLETE):
+            continue
+        for x in range(1, NUM_TYPES):
+            if mat_of(x) != mat_of(st.building):
+                continue
+            if (role == ARCHITECT and pl.stockpile[x]) or (role == CRAFTSMAN and pl.hand[x]):
+                gain = gain_add(st) - (GR_GAIN_STOCKPILE if role == ARCHITECT else GR_GAIN_CARD)
+                if gain > best:
+                    best = gain
+                break
+    for x in range(1, NUM_TYPES):
+        if pl.hand[x] and s.in_town[mat_of(x)] and owned_structure(s, p, x) < 0:
+            # a foundation, and the materials at hand to complete it (as materials_at_hand
+            # counts them)
+            supply = -1                                    # the foundation card itself
+            for i in range(1, NUM_TYPES):
+                if mat_of(i) == mat_of(x):
+                    supply += pl.hand[i] + pl.stockpile[i]
+            if supply > material_value(mat_of(x)):
+                supply = material_value(mat_of(x))
+            gain = gain_structure_worth(mat_of(x), 0) + 0.4 * GR_GAIN_PROGRESS * supply - GR_GAIN_CARD
+            if gain > best:
+                best = gain
+    return best
+
+
+cdef int actions_to_come(GameState* s, int p) noexcept nogil:
+    # Actions of the led role p will still perform this turn (camp units and matching
+    # clients; 0 once p has acted or the turn is over).
+    cdef Turn* t = &s.turn
+    cdef int n = s.cfg.num_players, x, offset, units
+    cdef int phase = t.phase
+    cdef bint paying
+    if phase == PH_OVER or t.led_role == NO_ROLE or t.led_role > 5:
+        return 0
+    if phase == PH_SEWER or phase == PH_SENATE:
+        return 0
+    offset = (p - t.leader + n) % n
+    paying = (phase == PH_LEAD or phase == PH_FOLLOW or phase == PH_PAY_MORE
+              or phase == PH_PETITION or ((phase == PH_THINK_CHOICE or phase == PH_TRIBUNAL)
+                                          and t.think_return <= 1))
+    if not paying and offset <= t.seat_offset:
+        # p has acted, or is acting: its choices are judged by what they do, not by the
+        # potential they would keep for later actions (which would favour skipping)
+        return 0
+    units = s.players[p].camp_units
+    if units == 0:
+        return 0
+    for x in range(1, NUM_TYPES):
+        if s.players[p].clientele[x] and mat_of(x) == t.led_role:
+            units += s.players[p].clientele[x]
+    return units
+
+
+cdef void features_c(const GameState* state, int p, double* out) noexcept nogil:
+    cdef GameState* s = <GameState*>state      # read only: the helpers take a plain pointer
+    cdef Player* pl = &s.players[p]
+    cdef int n = s.cfg.num_players
+    cdef int i, x, m, cards, units, needed, room, vault_room, jacks, limit
+    cdef int supply[6]
+    cdef bint needs[6]
+    cdef Structure* st
+    memset(out, 0, NUM_FEATURES * sizeof(double))
+    out[F_SCORE] = score_of(s, p)
+    out[F_INFLUENCE] = influence_of(s, p)
+    # materials at hand (hand and stockpile) by material, each counted once below
+    memset(supply, 0, sizeof(supply))
+    memset(needs, 0, sizeof(needs))
+    for x in range(1, NUM_TYPES):
+        supply[mat_of(x)] += pl.hand[x] + pl.stockpile[x]
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.owner != p:
+            continue
+        if st.flags & S_COMPLETE:
+            out[F_COMPLETED + st.building - 1] += 1
+            continue
+        out[F_FOUNDATION_VALUE] += material_value(st.site)
+        out[F_PROGRESS_MATERIALS] += st.nmat
+        m = mat_of(st.building)
+        if st.nmat < material_value(st.site):
+            needs[m] = True
+        # a foundation is worth the materials at hand that can complete it
+        needed = material_value(st.site) - st.nmat
+        if needed > supply[m]:
+            needed = supply[m]
+        supply[m] -= needed
+        out[F_MATERIALS_AT_HAND] += needed
+    for x in range(1, NUM_TYPES):
+        if pl.clientele[x]:
+            out[F_CLIENTS + mat_of(x)] += pl.clientele[x]
+    limit = clientele_limit(s, p)
+    if limit > pl.clientele_count:
+        out[F_CLIENT_ROOM] = limit - pl.clientele_count
+    out[F_VAULT_CARDS] = pl.vault_count
+    vault_room = vault_limit(s, p) - pl.vault_count
+    if vault_room > 0:
+        out[F_VAULT_ROOM] = vault_room
+    # the stockpile: useful for materials an own structure still needs or that the vault
+    # has room for, excess for the rest (nothing to use them on yet)
+    room = vault_room
+    for x in range(1, NUM_TYPES):
+        if not pl.stockpile[x]:
+            continue
+        if needs[mat_of(x)]:
+            out[F_STOCKPILE_USEFUL] += pl.stockpile[x]
+            continue
+        for i in range(pl.stockpile[x]):
+            if room > 0:
+                out[F_STOCKPILE_USEFUL] += 1
+                room -= 1
+            else:
+                out[F_STOCKPILE_EXCESS] += 1
+    # cards in hand up to the refill size, and beyond it (drawing one should beat taking
+    # a Jack that would only be hoarded)
+    cards = pl.hand_count - pl.hand[JACK]
+    if cards > refill_size(s, p):
+        out[F_HAND_CARDS_BEYOND] = cards - refill_size(s, p)
+        cards = refill_size(s, p)
+    out[F_HAND_CARDS] = cards
+    # Jacks: the first two are worth the most (a flexible lead or follow)
+    jacks = pl.hand[JACK]
+    out[F_JACKS] = jacks if jacks < 2 else 2
+    if jacks > 2:
+        out[F_JACKS_BEYOND] = jacks - 2
+    units = actions_to_come(s, p)
+    if units:
+        out[F_PENDING_UNITS] = units
+        out[F_PENDING_GAIN + s.turn.led_role] = role_gain(s, p, s.turn.led_role) * units
+    # the game's context
+    out[F_PLAYERS + n - 2] = 1
+    if s.cfg.mode == MODE_IMPERIUM:
+        out[F_IMPERIUM] = 1
+    out[F_DECK_CARDS] = s.deck_size
+    out[F_TURN_ORDER] = (p - s.turn.leader + n) % n
+
+
+# ---- the Python face: names and the reference weights ---------------------------------
+
+def _feature_names():
+    roles = ("laborer", "craftsman", "architect", "legionary", "merchant", "patron")
+    buildings = [GR_CARD_NAME[x].decode().lower().replace(" ", "_") for x in range(1, NUM_TYPES)]
+    names = ["score", "influence", "foundation_value", "progress_materials", "materials_at_hand"]
+    names += [f"clients_{role}" for role in roles]
+    names += ["client_room", "vault_cards", "vault_room", "stockpile_useful", "stockpile_excess",
+              "hand_cards", "hand_cards_beyond", "jacks", "jacks_beyond", "pending_units"]
+    names += [f"pending_gain_{role}" for role in roles]
+    names += [f"completed_{building}" for building in buildings]
+    names += ["players_2", "players_3", "players_4", "players_5", "imperium", "deck_cards", "turn_order"]
+    offsets = {"score": F_SCORE, "influence": F_INFLUENCE, "foundation_value": F_FOUNDATION_VALUE,
+               "progress_materials": F_PROGRESS_MATERIALS, "materials_at_hand": F_MATERIALS_AT_HAND,
+               "clients_laborer": F_CLIENTS, "client_room": F_CLIENT_ROOM, "vault_cards": F_VAULT_CARDS,
+               "vault_room": F_VAULT_ROOM, "stockpile_useful": F_STOCKPILE_USEFUL,
+               "stockpile_excess": F_STOCKPILE_EXCESS, "hand_cards": F_HAND_CARDS,
+               "hand_cards_beyond": F_HAND_CARDS_BEYOND, "jacks": F_JACKS, "jacks_beyond": F_JACKS_BEYOND,
+               "pending_units": F_PENDING_UNITS, "pending_gain_laborer": F_PENDING_GAIN,
+               "completed_academy": F_COMPLETED, "players_2": F_PLAYERS, "imperium": F_IMPERIUM,
+               "deck_cards": F_DECK_CARDS, "turn_order": F_TURN_ORDER}
+    if len(names) != NUM_FEATURES or any(names[at] != name for name, at in offsets.items()):
+        raise ImportError("the feature names do not match the offsets of engine.pxd")
+    return tuple(names)
+
+
+#: the names of the features (State.features), in order; meanings in docs/bots.md
+FEATURE_NAMES = _feature_names()
+#: how many features there are, and the version of their meaning and order
+FEATURE_COUNT = len(FEATURE_NAMES)
+FEATURE_SET_VERSION = FEATURES_VERSION
+
+
+def _gain_weights():
+    """The reference weights of the role-gain estimate (pending_gain_*), in the shape of a
+    style's weights (glory_ai.bots.styles): the scalars and the building values."""
+    return {"foundation": GR_GAIN_FOUNDATION, "progress": GR_GAIN_PROGRESS, "client": GR_GAIN_CLIENT,
+            "vault": GR_GAIN_VAULT, "stockpile": GR_GAIN_STOCKPILE, "card": GR_GAIN_CARD,
+            "building": [gain_building(x) for x in range(NUM_TYPES)]}
