@@ -153,3 +153,82 @@ cdef class CompiledModel:
                 y[r] = model_output(&self.m, &x[r, 0], scratch)
         free(scratch)
         return out
+
+
+def _evaluation_loop(list states, model, long repeats, bint features_only=False):
+    """Evaluate every player of every state `repeats` times without the GIL (features_c
+    alone with features_only) and return the number of evaluations: a benchmark hook (the
+    caller times it)."""
+    cdef CompiledModel compiled = model if isinstance(model, CompiledModel) else CompiledModel(model)
+    cdef Py_ssize_t i, count = len(states)
+    cdef long r, done = 0
+    cdef int p
+    cdef double sink = 0
+    cdef GameState** views = <GameState**>malloc(max(count, 1) * sizeof(GameState*))
+    cdef EvalScratch* scratch = <EvalScratch*>malloc(sizeof(EvalScratch))
+    if views == NULL or scratch == NULL:
+        free(views)
+        free(scratch)
+        raise MemoryError()
+    for i in range(count):
+        views[i] = (<State?>states[i]).s
+    with nogil:
+        for r in range(repeats):
+            for i in range(count):
+                for p in range(views[i].cfg.num_players):
+                    if features_only:
+                        features_c(views[i], p, scratch.features)
+                        sink += scratch.features[0]
+                    else:
+                        sink += evaluate(views[i], p, &compiled.m, scratch)
+                    done += 1
+    free(views)
+    free(scratch)
+    return done if sink == sink else -1
+
+
+def _action_values(State state, model):
+    """The one-ply value of each legal action for the player to move, as the policies weigh
+    it (eval_relative of the result, plus 1000 for a win or -1000 for a loss that ends the
+    game), in legal_actions() order (a test hook)."""
+    cdef CompiledModel compiled = model if isinstance(model, CompiledModel) else CompiledModel(model)
+    cdef GameState* trial = <GameState*>malloc(sizeof(GameState))
+    cdef EvalScratch* scratch = <EvalScratch*>malloc(sizeof(EvalScratch))
+    cdef int p = state.s.turn.decider
+    if trial == NULL or scratch == NULL:
+        free(trial)
+        free(scratch)
+        raise MemoryError()
+    try:
+        return [action_value(state.s, action, p, &compiled.m, trial, scratch) for action in state.legal_actions()]
+    finally:
+        free(trial)
+        free(scratch)
+
+
+def _softmax_draws(State state, model, double temperature, int draws, uint64_t seed):
+    """How often the model rollout policy (softmax_choose) picks each legal action in
+    `draws` draws from the state as given: a list in legal_actions() order (a test hook)."""
+    cdef CompiledModel compiled = model if isinstance(model, CompiledModel) else CompiledModel(model)
+    cdef uint16_t legal[MAX_LEGAL]
+    cdef GameState* trial = <GameState*>malloc(sizeof(GameState))
+    cdef EvalScratch* scratch = <EvalScratch*>malloc(sizeof(EvalScratch))
+    cdef uint64_t rng = gr_rng_seed(seed)
+    cdef int i, n, action
+    if trial == NULL or scratch == NULL:
+        free(trial)
+        free(scratch)
+        raise MemoryError()
+    n = legal_actions_into(state.s, legal)
+    index = {legal[i]: i for i in range(n)}
+    counts = [0] * n
+    try:
+        for i in range(draws):
+            with nogil:
+                action = softmax_choose(state.s, legal, n, &compiled.m, temperature, &rng, trial, scratch)
+            counts[index[action]] += 1
+    finally:
+        free(trial)
+        free(scratch)
+    order = state.legal_actions()
+    return [counts[index[a]] for a in order]

@@ -132,8 +132,9 @@ class EvalModel:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Write the model as an .npz file (numpy.savez, uncompressed)."""
+        arrays: dict[str, Any] = self.arrays()
         with open(path, "wb") as handle:
-            np.savez(handle, **self.arrays())
+            np.savez(handle, **arrays)
 
     def __repr__(self) -> str:
         shape = " x ".join(str(w.shape[1]) for w, _ in self.layers[:-1])
@@ -279,13 +280,16 @@ def _numbers(arrays: Mapping[str, Any], key: str, where: str, shape: tuple[int |
         raise ModelError(f"{where}: key {key!r} must hold numbers, got dtype {value.dtype}")
     if shape == () and value.shape == (1,):
         value = value.reshape(())
-    expected = "(" + ", ".join("H" if n is None else str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
-    if value.ndim != len(shape) or any(n is not None and n != got for n, got in zip(shape, value.shape, strict=True)):
+    sizes = ["H" if n is None else str(n) for n in shape]
+    expected = f"({sizes[0]},)" if len(sizes) == 1 else "(" + ", ".join(sizes) + ")"
+    if value.ndim != len(shape) or any(n is not None and n != got
+                                       for n, got in zip(shape, value.shape, strict=True)):
         raise ModelError(f"{where}: key {key!r} must have shape {expected}, got {value.shape}")
     value = value.astype(np.float64)
     if not np.all(np.isfinite(value)):
         bad = int(np.count_nonzero(~np.isfinite(value)))
-        raise ModelError(f"{where}: key {key!r} holds {bad} non-finite value{'s' if bad > 1 else ''} (NaN or infinity)")
+        plural = "s" if bad > 1 else ""
+        raise ModelError(f"{where}: key {key!r} holds {bad} non-finite value{plural} (NaN or infinity)")
     return value
 
 
@@ -299,7 +303,8 @@ def model_from_arrays(arrays: Mapping[str, Any], where: str = "model") -> EvalMo
                          "scale, feature_names, description)")
     version = _scalar(arrays, "format_version", where, "int")
     if version != FORMAT_VERSION:
-        raise ModelError(f"{where}: format_version {version} is not supported (this glory_ai reads {FORMAT_VERSION})")
+        raise ModelError(f"{where}: format_version {version} is not supported "
+                         f"(this glory_ai reads {FORMAT_VERSION})")
     feature_set = _scalar(arrays, "feature_set", where, "int")
     if feature_set != FEATURE_SET_VERSION:
         raise ModelError(f"{where}: made for feature set {feature_set}, but this glory_ai computes "
@@ -331,7 +336,8 @@ def model_from_arrays(arrays: Mapping[str, Any], where: str = "model") -> EvalMo
         scale = _numbers(arrays, "scale", where, (FEATURE_COUNT,))
         if np.any(scale <= 0):
             i = int(np.argmax(scale <= 0))
-            raise ModelError(f"{where}: key 'scale' must be positive, got {scale[i]} at {i} ({FEATURE_NAMES[i]})")
+            raise ModelError(f"{where}: key 'scale' must be positive, got {scale[i]} "
+                             f"at {i} ({FEATURE_NAMES[i]})")
     return EvalModel(layers=layers, output=output, mean=mean, scale=scale, description=description)
 
 
