@@ -494,7 +494,7 @@ cdef class Searcher:
 
     def __init__(self, *, algorithm, iterations, time_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
-                 rollout_temperature=1.0):
+                 rollout_temperature=0.5):
         cdef int i
         self.cfg.algorithm = _ALGORITHMS[algorithm]
         self.cfg.iterations = iterations
