@@ -23,9 +23,11 @@ ctypedef struct Model:
     const double* bias[MODEL_MAX_LAYERS]
 
 ctypedef struct EvalScratch:
-    # one thread's buffers: the feature vector and two hidden layers
-    double features[NUM_FEATURES]
+    # one thread's buffers: the feature vector and two hidden layers (a multiple of 64
+    # bytes, so what follows it in a Tree stays on its cache lines)
     double hidden[2][MODEL_MAX_UNITS]
+    double features[NUM_FEATURES]
+    double pad[(8 - NUM_FEATURES % 8) % 8]
 
 
 cdef double model_output(const Model* m, const double* x, EvalScratch* scratch) noexcept nogil:

@@ -119,8 +119,8 @@ ctypedef struct Tree:
     GameState root           # the canonical root (what the observer knows)
     GameState world          # this iteration's determinized world
     GameState scratch        # trial states of the heuristic policy
-    EvalScratch eval_scratch # this thread's feature vector and hidden layers
     GameState fixed_world    # the world of the current PIMC round
+    EvalScratch eval_scratch # this thread's feature vector and hidden layers
     SearchConfig cfg
     Node* nodes              # node_cap nodes
     int* path                # this iteration's path from the root: node_cap + 1 slots
