@@ -28,9 +28,6 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..core.engine import State
 from .styles import HEURISTIC_STYLES, STYLES
 
-if TYPE_CHECKING:
-    from .models import EvalModel
-
 __all__ = ["Bot", "BotInfo", "Param", "make_bot", "parse_spec", "registry", "SpecError"]
 
 
@@ -149,6 +146,10 @@ class Bot:
 class RandomBot(Bot):
     def _choose(self, state: State, player: int, legal: list[int]) -> int:
         return _random.Random(self._decision_seed(state, player)).choice(legal)
+
+
+if TYPE_CHECKING:
+    from .models import EvalModel
 
 
 def _evaluation_model(spec: str, params: dict[str, Any], style: str) -> EvalModel:
