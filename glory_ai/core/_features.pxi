@@ -190,7 +190,7 @@ cdef void features_c(const GameState* state, int p, double* out) noexcept nogil:
     cdef GameState* s = <GameState*>state      # read only: the helpers take a plain pointer
     cdef Player* pl = &s.players[p]
     cdef int n = s.cfg.num_players
-    cdef int i, x, m, cards, units, needed, room, vault_room, jacks, limit
+    cdef int i, x, m, cards, units, needed, room, vault_room, jacks, limit, count, vaultable
     cdef int supply[6]
     cdef bint needs[6]
     cdef Structure* st
@@ -232,19 +232,18 @@ cdef void features_c(const GameState* state, int p, double* out) noexcept nogil:
         out[F_VAULT_ROOM] = vault_room
     # the stockpile: useful for materials an own structure still needs or that the vault
     # has room for, excess for the rest (nothing to use them on yet)
-    room = vault_room
+    room = vault_room if vault_room > 0 else 0
     for x in range(1, NUM_TYPES):
-        if not pl.stockpile[x]:
+        count = pl.stockpile[x]
+        if not count:
             continue
         if needs[mat_of(x)]:
-            out[F_STOCKPILE_USEFUL] += pl.stockpile[x]
+            out[F_STOCKPILE_USEFUL] += count
             continue
-        for i in range(pl.stockpile[x]):
-            if room > 0:
-                out[F_STOCKPILE_USEFUL] += 1
-                room -= 1
-            else:
-                out[F_STOCKPILE_EXCESS] += 1
+        vaultable = count if count < room else room
+        out[F_STOCKPILE_USEFUL] += vaultable
+        out[F_STOCKPILE_EXCESS] += count - vaultable
+        room -= vaultable
     # cards in hand up to the refill size, and beyond it (drawing one should beat taking
     # a Jack that would only be hoarded)
     cards = pl.hand_count - pl.hand[JACK]
