@@ -28,7 +28,7 @@ from glory_ai.core.engine cimport (
     INV_NO_LEGAL, gr_rng_next, gr_rng_below, gr_rng_seed, used_size, is_active, mat_of,
     material_value, clientele_limit, vault_limit, refill_size, owned_structure, conceded,
     legal_actions_into, apply_action_c, score_of, winners_mask_of, determinize_c,
-    canonicalize_hidden, check_state, NUM_FEATURES, features_c,
+    canonicalize_hidden, check_state, NUM_FEATURES, features_c, linear_features_c,
 )
 
 include "_model.pxi"

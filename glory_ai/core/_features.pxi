@@ -186,31 +186,47 @@ cdef int actions_to_come(GameState* s, int p) noexcept nogil:
     return units
 
 
-cdef void features_c(const GameState* state, int p, double* out) noexcept nogil:
-    cdef GameState* s = <GameState*>state      # read only: the helpers take a plain pointer
+ctypedef struct FeatureSink:
+    # where collect_features puts each feature: into the vector `out` (zeroed first), or,
+    # with out NULL, into the weighted sum `total` (a linear model, without the vector)
+    double* out
+    const double* weights
+    double total
+
+
+cdef inline void emit(FeatureSink* k, int index, double value) noexcept nogil:
+    # a feature's value (or a part of it); a feature never emitted is 0
+    if k.out != NULL:
+        k.out[index] += value
+    else:
+        k.total += k.weights[index] * value
+
+
+cdef void collect_features(GameState* s, int p, FeatureSink* k) noexcept nogil:
+    # every non-zero feature of p, once each (a completed building once per structure),
+    # in the order of the offsets
     cdef Player* pl = &s.players[p]
     cdef int n = s.cfg.num_players
     cdef int i, x, m, cards, units, needed, room, vault_room, jacks, limit, count, vaultable
+    cdef int foundation_value = 0, progress = 0, at_hand = 0, useful = 0, excess = 0
     cdef int supply[6]
+    cdef int clients[6]
     cdef bint needs[6]
     cdef Structure* st
-    memset(out, 0, NUM_FEATURES * sizeof(double))
-    out[F_SCORE] = score_of(s, p)
-    out[F_INFLUENCE] = influence_of(s, p)
+    emit(k, F_SCORE, score_of(s, p))
+    emit(k, F_INFLUENCE, influence_of(s, p))
     # materials at hand (hand and stockpile) by material, each counted once below
     memset(supply, 0, sizeof(supply))
+    memset(clients, 0, sizeof(clients))
     memset(needs, 0, sizeof(needs))
     for x in range(1, NUM_TYPES):
         supply[mat_of(x)] += pl.hand[x] + pl.stockpile[x]
     for i in range(s.nstruct):
         st = &s.structures[i]
-        if st.owner != p:
+        if st.owner != p or st.flags & S_COMPLETE:
             continue
-        if st.flags & S_COMPLETE:
-            out[F_COMPLETED + st.building - 1] += 1
-            continue
-        out[F_FOUNDATION_VALUE] += material_value(st.site)
-        out[F_PROGRESS_MATERIALS] += st.nmat
+        foundation_value += material_value(st.site)
+        progress += st.nmat
         m = mat_of(st.building)
         if st.nmat < material_value(st.site):
             needs[m] = True
@@ -219,17 +235,27 @@ cdef void features_c(const GameState* state, int p, double* out) noexcept nogil:
         if needed > supply[m]:
             needed = supply[m]
         supply[m] -= needed
-        out[F_MATERIALS_AT_HAND] += needed
+        at_hand += needed
+    if foundation_value:
+        emit(k, F_FOUNDATION_VALUE, foundation_value)
+    if progress:
+        emit(k, F_PROGRESS_MATERIALS, progress)
+    if at_hand:
+        emit(k, F_MATERIALS_AT_HAND, at_hand)
     for x in range(1, NUM_TYPES):
         if pl.clientele[x]:
-            out[F_CLIENTS + mat_of(x)] += pl.clientele[x]
+            clients[mat_of(x)] += pl.clientele[x]
+    for m in range(6):
+        if clients[m]:
+            emit(k, F_CLIENTS + m, clients[m])
     limit = clientele_limit(s, p)
     if limit > pl.clientele_count:
-        out[F_CLIENT_ROOM] = limit - pl.clientele_count
-    out[F_VAULT_CARDS] = pl.vault_count
+        emit(k, F_CLIENT_ROOM, limit - pl.clientele_count)
+    if pl.vault_count:
+        emit(k, F_VAULT_CARDS, pl.vault_count)
     vault_room = vault_limit(s, p) - pl.vault_count
     if vault_room > 0:
-        out[F_VAULT_ROOM] = vault_room
+        emit(k, F_VAULT_ROOM, vault_room)
     # the stockpile: useful for materials an own structure still needs or that the vault
     # has room for, excess for the rest (nothing to use them on yet)
     room = vault_room if vault_room > 0 else 0
@@ -238,34 +264,64 @@ cdef void features_c(const GameState* state, int p, double* out) noexcept nogil:
         if not count:
             continue
         if needs[mat_of(x)]:
-            out[F_STOCKPILE_USEFUL] += count
+            useful += count
             continue
         vaultable = count if count < room else room
-        out[F_STOCKPILE_USEFUL] += vaultable
-        out[F_STOCKPILE_EXCESS] += count - vaultable
+        useful += vaultable
+        excess += count - vaultable
         room -= vaultable
+    if useful:
+        emit(k, F_STOCKPILE_USEFUL, useful)
+    if excess:
+        emit(k, F_STOCKPILE_EXCESS, excess)
     # cards in hand up to the refill size, and beyond it (drawing one should beat taking
     # a Jack that would only be hoarded)
     cards = pl.hand_count - pl.hand[JACK]
     if cards > refill_size(s, p):
-        out[F_HAND_CARDS_BEYOND] = cards - refill_size(s, p)
-        cards = refill_size(s, p)
-    out[F_HAND_CARDS] = cards
+        emit(k, F_HAND_CARDS, refill_size(s, p))
+        emit(k, F_HAND_CARDS_BEYOND, cards - refill_size(s, p))
+    elif cards:
+        emit(k, F_HAND_CARDS, cards)
     # Jacks: the first two are worth the most (a flexible lead or follow)
     jacks = pl.hand[JACK]
-    out[F_JACKS] = jacks if jacks < 2 else 2
+    if jacks:
+        emit(k, F_JACKS, jacks if jacks < 2 else 2)
     if jacks > 2:
-        out[F_JACKS_BEYOND] = jacks - 2
+        emit(k, F_JACKS_BEYOND, jacks - 2)
     units = actions_to_come(s, p)
     if units:
-        out[F_PENDING_UNITS] = units
-        out[F_PENDING_GAIN + s.turn.led_role] = role_gain(s, p, s.turn.led_role) * units
+        emit(k, F_PENDING_UNITS, units)
+        emit(k, F_PENDING_GAIN + s.turn.led_role, role_gain(s, p, s.turn.led_role) * units)
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.owner == p and st.flags & S_COMPLETE:
+            emit(k, F_COMPLETED + st.building - 1, 1)
     # the game's context
-    out[F_PLAYERS + n - 2] = 1
+    emit(k, F_PLAYERS + n - 2, 1)
     if s.cfg.mode == MODE_IMPERIUM:
-        out[F_IMPERIUM] = 1
-    out[F_DECK_CARDS] = s.deck_size
-    out[F_TURN_ORDER] = (p - s.turn.leader + n) % n
+        emit(k, F_IMPERIUM, 1)
+    if s.deck_size:
+        emit(k, F_DECK_CARDS, s.deck_size)
+    if s.turn.leader != p:
+        emit(k, F_TURN_ORDER, (p - s.turn.leader + n) % n)
+
+
+cdef void features_c(const GameState* s, int p, double* out) noexcept nogil:
+    cdef FeatureSink sink
+    memset(out, 0, NUM_FEATURES * sizeof(double))
+    sink.out = out
+    sink.weights = NULL
+    sink.total = 0
+    collect_features(<GameState*>s, p, &sink)     # read only: the helpers take a plain pointer
+
+
+cdef double linear_features_c(const GameState* s, int p, const double* weights) noexcept nogil:
+    cdef FeatureSink sink
+    sink.out = NULL
+    sink.weights = weights
+    sink.total = 0
+    collect_features(<GameState*>s, p, &sink)
+    return sink.total
 
 
 # ---- the Python face: names and the reference weights ---------------------------------

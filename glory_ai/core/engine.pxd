@@ -438,3 +438,8 @@ cdef int check_state(GameState* s) noexcept nogil
 # The feature vector of `player` in s (NUM_FEATURES doubles into out; the F_* offsets
 # above). Reads s only: several threads may compute features of one state at once.
 cdef void features_c(const GameState* s, int player, double* out) noexcept nogil
+
+# The weighted sum of the features of `player` in s: the sum of weights[i] * feature i
+# over the non-zero features (NUM_FEATURES weights), without building the vector (a linear
+# model: what features_c and a dot product give, to rounding). Reads s only.
+cdef double linear_features_c(const GameState* s, int player, const double* weights) noexcept nogil
