@@ -64,6 +64,8 @@ extensions = [
     _extension("glory_ai.core.engine", "glory_ai/core/engine.pyx"),
     # the bots' search: a client of the engine through engine.pxd
     _extension("glory_ai.bots._search", "glory_ai/bots/_search.pyx"),
+    # the referee of users' bots (fair-play views, checks): the same
+    _extension("glory_ai.bots._fairplay", "glory_ai/bots/_fairplay.pyx"),
     # the arena's game loop: the same, for the bookkeeping around each decision
     _extension("glory_ai.arena._loop", "glory_ai/arena/_loop.pyx"),
 ]

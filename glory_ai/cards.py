@@ -11,6 +11,7 @@ from .core.cards import (
     CARD_MODE,
     CARD_NAMES,
     JACK,
+    MATERIAL_VALUE,
     MATERIALS,
     ROLES,
     card_id,
@@ -18,4 +19,4 @@ from .core.cards import (
 )
 
 __all__ = ["CARD_NAMES", "CARD_MATERIAL", "CARD_COPIES", "CARD_MODE", "MATERIALS", "ROLES",
-           "JACK", "card_id", "material_id"]
+           "JACK", "MATERIAL_VALUE", "card_id", "material_id"]

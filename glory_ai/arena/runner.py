@@ -9,6 +9,7 @@ scheduler address or Client) and ``ray`` (optional extras). Workers receive list
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
 import sys
@@ -21,8 +22,9 @@ from typing import Any, Protocol
 
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
+from .code import note_failure
 from .plan import ArenaError, GameTask, RunConfig
-from .play import play_batch_encoded, record_key
+from .play import BotFailure, play_batch_encoded, play_options, record_key
 from .storage import RunFolder, count_lines
 
 __all__ = ["BACKENDS", "RunInterrupted", "RunResult", "StoppingRule", "run", "default_batch_size"]
@@ -230,7 +232,8 @@ def _progress_enabled(progress: bool | None) -> bool:
 
 def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int | None = None,
         batch_size: int | None = None, backend: str = "loky", scheduler: Any = None,
-        progress: bool | None = None, stop: StoppingRule | None = None) -> RunResult:
+        progress: bool | None = None, stop: StoppingRule | None = None,
+        move_time_limit: float | None = None, forfeit: bool = False) -> RunResult:
     """Play the games of ``config`` and return a :class:`RunResult`.
 
     ``out``: a run folder (``config.json`` and ``games.jsonl``); a folder of the same config
@@ -242,7 +245,9 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
     ray address). ``progress``: the tqdm bar (default: when stderr is a terminal).
     ``stop``: a :class:`StoppingRule` that ends the run early; a config with an SPRT needs
     one (``glory_ai.analysis.stats.DealSPRT.for_config(config)``, which decides over whole
-    deals in deal order, whatever the scheduling).
+    deals in deal order, whatever the scheduling). ``move_time_limit``: seconds a bot may
+    take over one decision; ``forfeit``: a failing bot concedes its game instead of stopping
+    the run (docs/extending.md).
 
     The records do not depend on n_jobs, batch size, backend or completion order.
     Ctrl-C raises :class:`RunInterrupted` (a KeyboardInterrupt) once the finished games are
@@ -261,6 +266,7 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
                          "stop=glory_ai.analysis.stats.DealSPRT.for_config(config)")
 
     started = time.perf_counter()
+    options = play_options(config, move_time_limit=move_time_limit, forfeit=forfeit)
     folder = RunFolder(out, config) if out is not None else None
     done: dict[str, dict[str, Any]] = {}
     if folder is not None:
@@ -270,6 +276,8 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
 
     stopped = bool(stop.add(sorted(done.values(), key=record_key))) if stop is not None else False
     todo = [] if stopped else [t for t in config.tasks() if t.game_id not in done]
+    if options is not None:
+        todo = [dataclasses.replace(t, options=options) for t in todo]
     bar = _Progress(_progress_enabled(progress), config.total_games, len(done),
                     config.specs[0] if len(config.specs) == 1 else "games")
     bar.add(list(done.values()), shown=False)
@@ -293,6 +301,10 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
                     if stop is not None and stop.add(records):
                         stopped = True
                         break
+    except BotFailure as failure:
+        if folder is not None:
+            note_failure(folder.path, failure)
+        raise
     except KeyboardInterrupt:
         finished = len(done)
         if folder is not None:

@@ -27,6 +27,7 @@ from typing import Any, TextIO
 import orjson
 
 from .. import __version__
+from .code import code_problem, record_code
 from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, GameTask, RunConfig
 from .play import encode_record, record_key
 
@@ -258,7 +259,8 @@ def _show(value: Any) -> str:
 
 def check_config(folder: str | os.PathLike, config: RunConfig, warn: bool = True) -> bool:
     """True if ``folder`` holds a run of ``config``, False if it holds no run config;
-    ArenaError if it holds a run of another config (naming the keys that differ)."""
+    ArenaError if it holds a run of another config (naming the keys that differ) or games
+    made by other code (glory_ai.arena.code)."""
     path = Path(folder) / CONFIG_FILE
     if not path.exists():
         return False
@@ -269,6 +271,9 @@ def check_config(folder: str | os.PathLike, config: RunConfig, warn: bool = True
                           for k, (mine, theirs) in diff.items())
         raise ArenaError(f"{folder} holds a run of a different config ({parts}); "
                          "use another output folder or the same options")
+    problem = code_problem(folder, config)
+    if problem:
+        raise ArenaError(problem)
     if warn and stored.get("version") != __version__:
         log.warning("%s was started by glory_ai %s; this is %s: resuming, but the records "
                     "may not be comparable", folder, stored.get("version"), __version__)
@@ -302,7 +307,9 @@ class RunFolder:
             raise ArenaError(f"{self.path} holds a finished run kept compressed ({COMPRESSED_GAMES_FILE}); "
                              "read it with load_records, or use another output folder")
         records = read_records(self.games_path, repair=True) if self.games_path.exists() else []
-        return self._check(records)
+        records = self._check(records)
+        record_code(self.path, self.config, len(records))
+        return records
 
     def _write_config(self) -> None:
         c = self.config

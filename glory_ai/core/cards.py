@@ -11,6 +11,9 @@ CARD_NAMES, CARD_MATERIAL, CARD_COPIES, CARD_MODE = _card_tables()
 MATERIALS = _MATERIALS
 ROLES = _ROLES[:6]               # the engine's seventh, Thinker, is only a granted think's role
 JACK = 0
+#: the value of a site and of a material, by material (R-2: Rubble and Wood 1, Brick and
+#: Concrete 2, Marble and Stone 3), in the order of MATERIALS
+MATERIAL_VALUE = (1, 1, 2, 2, 3, 3)
 
 __all__ = ["CARD_NAMES", "CARD_MATERIAL", "CARD_COPIES", "CARD_MODE", "MATERIALS", "ROLES",
-           "JACK", "card_id", "material_id"]
+           "JACK", "MATERIAL_VALUE", "card_id", "material_id"]
