@@ -65,7 +65,7 @@ def reference_features(state: glory_ai.State, p: int) -> dict[str, float]:
     out["hand_cards"] = min(orders, state.refill_size(p))
     out["hand_cards_beyond"] = max(orders - state.refill_size(p), 0)
     jacks = me["hand"].count("Jack")
-    out["jacks"] = min(jacks, 2)
+    out["jacks"] = min(jacks, 2) + 0.15 * max(jacks - 2, 0)
     out["jacks_beyond"] = max(jacks - 2, 0)
     out[f"players_{n}"] = 1
     out["imperium"] = 1 if d["mode"] == "imperium" else 0

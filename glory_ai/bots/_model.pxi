@@ -21,6 +21,7 @@ ctypedef struct Model:
     int units[MODEL_MAX_LAYERS + 1]       # units[0] = NUM_FEATURES, units[layers] = 1
     const double* weight[MODEL_MAX_LAYERS]  # layer k: units[k] rows of units[k + 1] (input-major)
     const double* bias[MODEL_MAX_LAYERS]
+    const double* gain                    # the gain weights of pending_gain_* (NULL: the reference)
 
 ctypedef struct EvalScratch:
     # one thread's buffers: the feature vector and two hidden layers (a multiple of 64
@@ -124,6 +125,8 @@ cdef class CompiledModel:
                 raise ValueError(f"layer {k + 1} of the model has the wrong shape")
             inputs = weight.shape[1]
             total += weight.size + bias.size
+        if model.gain is not None:
+            total += NUM_FEATURES
         self.memory = <double*>malloc(total * sizeof(double))
         if self.memory == NULL:
             raise MemoryError()
@@ -144,6 +147,12 @@ cdef class CompiledModel:
             memcpy(at, &values[0], size * sizeof(double))
             self.m.bias[k] = at
             at += size
+        if model.gain is not None:
+            values = np.ascontiguousarray(model.gain, dtype=np.float64)
+            if values.shape[0] != NUM_FEATURES:
+                raise ValueError(f"the model's gain weights are {values.shape[0]} numbers, not {NUM_FEATURES}")
+            memcpy(at, &values[0], NUM_FEATURES * sizeof(double))
+            self.m.gain = at
         self.model = model
 
     def __dealloc__(self):
@@ -192,7 +201,7 @@ def _evaluation_loop(list states, model, long repeats, bint features_only=False)
             for i in range(count):
                 for p in range(views[i].cfg.num_players):
                     if features_only:
-                        features_c(views[i], p, scratch.features)
+                        features_c(views[i], p, NULL, scratch.features)
                         sink += scratch.features[0]
                     else:
                         sink += evaluate(views[i], p, &compiled.m, scratch)

@@ -15,11 +15,11 @@ cdef inline double uniform01(uint64_t* rng) noexcept nogil:
 
 cdef double evaluate(GameState* s, int p, const Model* m, EvalScratch* scratch) noexcept nogil:
     # What the position is worth to p under the model (VP-like for a value model, a win
-    # logit or log win share otherwise). A linear model (every built-in style) takes the
-    # weighted sum of the non-zero features, without writing the vector out.
+    # logit or log win share otherwise). A linear model (every built-in style) sums its
+    # weighted features as they are computed, without writing the vector out.
     if m.layers == 1:
-        return model_value(m, m.bias[0][0] + linear_features_c(s, p, m.weight[0]))
-    features_c(s, p, scratch.features)
+        return model_value(m, m.bias[0][0] + linear_features_c(s, p, m.weight[0], m.gain))
+    features_c(s, p, m.gain, scratch.features)
     return model_value(m, model_output(m, scratch.features, scratch))
 
 

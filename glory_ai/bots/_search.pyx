@@ -970,7 +970,7 @@ def _features(list states, list players):
             who[i] = (<State>states[i])._check_player(players[i])
         with nogil:
             for i in range(count):
-                features_c(views[i], who[i], &rows[i, 0])
+                features_c(views[i], who[i], NULL, &rows[i, 0])
     finally:
         free(views)
         free(who)

@@ -21,6 +21,9 @@ key                     dtype      shape        meaning
 ``W1``, ``b1``, ...     float      ``(F, H1)``, an MLP: ``x -> relu(x W1 + b1) -> ... -> x Wk + bk``
                                    ``(H1,)``    (``Wk`` has one column, ``bk`` one value)
 ``mean``, ``scale``     float      ``(F,)``     optional: x is ``(features - mean) / scale``
+``gain``                float      ``(F,)``     optional: the gain weights that price the
+                                                ``pending_gain_*`` features (default
+                                                ``REFERENCE_GAIN_WEIGHTS``)
 ``feature_names``       string     ``(F,)``     optional: must be ``FEATURE_NAMES``
 ``description``         string     ``()``       optional free text
 ======================  =========  ===========  ==============================================
@@ -40,17 +43,20 @@ import re
 import zipfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
 
-from ..core.engine import FEATURE_COUNT, FEATURE_NAMES, FEATURE_SET_VERSION
+from ..core.engine import FEATURE_COUNT, FEATURE_NAMES, FEATURE_SET_VERSION, REFERENCE_GAIN_WEIGHTS
 from .styles import STYLES
+
+if TYPE_CHECKING:
+    from ..core.engine import State
 
 __all__ = ["EvalModel", "ModelError", "load_model", "model_from_arrays", "style_model",
            "style_weights", "FEATURE_NAMES", "FEATURE_COUNT", "FEATURE_SET_VERSION",
-           "FORMAT_VERSION", "OUTPUTS", "MAX_HIDDEN_LAYERS", "MAX_UNITS"]
+           "FORMAT_VERSION", "OUTPUTS", "MAX_HIDDEN_LAYERS", "MAX_UNITS", "REFERENCE_GAIN_WEIGHTS"]
 
 #: the version of the .npz layout this module reads and writes
 FORMAT_VERSION = 1
@@ -64,7 +70,7 @@ MAX_UNITS = 512
 _ROLES = ("laborer", "craftsman", "architect", "legionary", "merchant", "patron")
 _LAYER_KEY = re.compile(r"[Wb]([1-9][0-9]*)")
 _KNOWN_KEYS = {"format_version", "feature_set", "num_features", "output", "weights", "bias",
-               "mean", "scale", "feature_names", "description"}
+               "mean", "scale", "gain", "feature_names", "description"}
 
 
 class ModelError(ValueError):
@@ -79,7 +85,8 @@ class EvalModel:
     """An evaluation model: dense layers over the feature vector, the last with one output.
 
     ``layers`` holds (W, b) per layer, W of shape (inputs, outputs); one layer is a linear
-    model. ``mean``/``scale`` (or None) normalise the input. ``output`` says what the
+    model. ``mean``/``scale`` (or None) normalise the input. ``gain`` (or None: the
+    reference) prices the ``pending_gain_*`` features. ``output`` says what the
     number means (:data:`OUTPUTS`). ``source`` says where the model came from (a path, or
     ``style:NAME``) and ``sha256`` is the hash of its file's bytes (None when it was not
     read from a file)."""
@@ -88,6 +95,7 @@ class EvalModel:
     output: str = "value"
     mean: Array | None = None
     scale: Array | None = None
+    gain: Array | None = None
     description: str = ""
     source: str = ""
     sha256: str | None = None
@@ -96,6 +104,11 @@ class EvalModel:
     def kind(self) -> str:
         """``linear`` (one layer) or ``mlp``."""
         return "linear" if len(self.layers) == 1 else "mlp"
+
+    def features(self, state: State, player: int) -> Array:
+        """The feature vector this model reads for `player` in `state` (its gain weights
+        price the pending_gain_* features)."""
+        return state.features(player, gain=self.gain)
 
     def evaluate(self, features: npt.ArrayLike) -> Any:
         """The model's output for a feature vector (a float) or a batch of them (rows; an
@@ -126,6 +139,8 @@ class EvalModel:
                 out[f"W{k}"], out[f"b{k}"] = weight, bias
         if self.mean is not None and self.scale is not None:
             out["mean"], out["scale"] = self.mean, self.scale
+        if self.gain is not None:
+            out["gain"] = self.gain
         if self.description:
             out["description"] = np.array(self.description)
         return out
@@ -144,11 +159,13 @@ class EvalModel:
 
 def linear_model(weights: npt.ArrayLike, bias: float = 0.0, output: str = "value", *,
                  mean: npt.ArrayLike | None = None, scale: npt.ArrayLike | None = None,
-                 description: str = "") -> EvalModel:
+                 gain: npt.ArrayLike | None = None, description: str = "") -> EvalModel:
     """A linear model ``bias + weights . x`` (validated like a model file)."""
     arrays: dict[str, Any] = {"weights": weights, "bias": bias, "output": output}
     if mean is not None or scale is not None:
         arrays.update(mean=mean, scale=scale)
+    if gain is not None:
+        arrays["gain"] = gain
     if description:
         arrays["description"] = description
     return model_from_arrays(_with_header(arrays), "linear model")
@@ -156,13 +173,15 @@ def linear_model(weights: npt.ArrayLike, bias: float = 0.0, output: str = "value
 
 def mlp_model(layers: Sequence[tuple[npt.ArrayLike, npt.ArrayLike]], output: str = "value", *,
               mean: npt.ArrayLike | None = None, scale: npt.ArrayLike | None = None,
-              description: str = "") -> EvalModel:
+              gain: npt.ArrayLike | None = None, description: str = "") -> EvalModel:
     """An MLP from its (W, b) layers, W of shape (inputs, outputs); ReLU between layers."""
     arrays: dict[str, Any] = {"output": output}
     for k, (weight, bias) in enumerate(layers, start=1):
         arrays[f"W{k}"], arrays[f"b{k}"] = weight, bias
     if mean is not None or scale is not None:
         arrays.update(mean=mean, scale=scale)
+    if gain is not None:
+        arrays["gain"] = gain
     if description:
         arrays["description"] = description
     return model_from_arrays(_with_header(arrays), "MLP model")
@@ -198,8 +217,7 @@ def style_weights(style: str | Mapping[str, Any]) -> Array:
     w[at["stockpile_excess"]] = 0.25 * style["stockpile"]
     w[at["hand_cards"]] = style["card"]
     w[at["hand_cards_beyond"]] = 0.4 * style["card"]
-    w[at["jacks"]] = style["jack"]
-    w[at["jacks_beyond"]] = 0.15 * style["jack"]
+    w[at["jacks"]] = style["jack"]          # the jacks feature counts those beyond two 0.15 each
     first = at["completed_academy"]
     w[first:first + 44] = style["building"][1:45]
     return w
@@ -209,9 +227,11 @@ _STYLE_MODELS: dict[str, EvalModel] = {}
 
 
 def style_model(style: str) -> EvalModel:
-    """A built-in style (``balanced``, ``builder``, ...) as a linear model."""
+    """A built-in style (``balanced``, ``builder``, ...) as a linear model, whose gain
+    weights are its own weights (its role-gain estimate prices as the style does)."""
     if style not in _STYLE_MODELS:
-        model = linear_model(style_weights(style), 0.0, "value", description=f"the {style} style")
+        weights = style_weights(style)
+        model = linear_model(weights, 0.0, "value", gain=weights, description=f"the {style} style")
         _STYLE_MODELS[style] = replace(model, source=f"style:{style}")
     return _STYLE_MODELS[style]
 
@@ -300,7 +320,7 @@ def model_from_arrays(arrays: Mapping[str, Any], where: str = "model") -> EvalMo
     if unknown:
         raise ModelError(f"{where}: unknown key {unknown[0]!r} (a model has format_version, feature_set, "
                          "num_features, output, weights and bias or W1, b1, ..., and optionally mean, "
-                         "scale, feature_names, description)")
+                         "scale, gain, feature_names, description)")
     version = _scalar(arrays, "format_version", where, "int")
     if version != FORMAT_VERSION:
         raise ModelError(f"{where}: format_version {version} is not supported "
@@ -338,7 +358,9 @@ def model_from_arrays(arrays: Mapping[str, Any], where: str = "model") -> EvalMo
             i = int(np.argmax(scale <= 0))
             raise ModelError(f"{where}: key 'scale' must be positive, got {scale[i]} "
                              f"at {i} ({FEATURE_NAMES[i]})")
-    return EvalModel(layers=layers, output=output, mean=mean, scale=scale, description=description)
+    gain = _numbers(arrays, "gain", where, (FEATURE_COUNT,)) if "gain" in arrays else None
+    return EvalModel(layers=layers, output=output, mean=mean, scale=scale, gain=gain,
+                     description=description)
 
 
 def _layers(arrays: Mapping[str, Any], where: str) -> tuple[tuple[Array, Array], ...]:

@@ -9,53 +9,59 @@
 # a change of meaning or order is a new FEATURES_VERSION (models name the one they were
 # made for, and the loader refuses the others).
 
-# The reference weights of the role-gain estimate (pending_gain_* below): the balanced
-# style's (glory_ai/bots/styles.py; tests/bots/test_evaluation.py checks they agree), so
-# that the estimate does not depend on the model that weighs it.
-cdef extern from *:
-    """
-    #define GR_GAIN_FOUNDATION 0.15
-    #define GR_GAIN_PROGRESS 0.7
-    #define GR_GAIN_CLIENT 0.5
-    #define GR_GAIN_VAULT 0.0
-    #define GR_GAIN_STOCKPILE 0.2
-    #define GR_GAIN_CARD 0.25
-    """
-    const double GR_GAIN_FOUNDATION
-    const double GR_GAIN_PROGRESS
-    const double GR_GAIN_CLIENT
-    const double GR_GAIN_VAULT
-    const double GR_GAIN_STOCKPILE
-    const double GR_GAIN_CARD
+# The role-gain estimate (pending_gain_*) prices what one action of a role would bring
+# with a vector of gain weights in the layout of a linear model's weights: it reads the
+# entries at foundation_value, progress_materials, clients_<role>, vault_cards,
+# stockpile_useful, hand_cards and completed_<building>, and ignores the others. A style
+# (a linear model) prices with its own weights; NULL means the reference weights, the
+# balanced style's (glory_ai/bots/styles.py; tests/bots/test_evaluation.py checks that
+# they agree), which State.features uses unless told otherwise.
+cdef double REFERENCE_GAIN[NUM_FEATURES]
 
 
-cdef inline double gain_building(int building) noexcept nogil:
-    # a completed building's function beyond its influence, under the reference weights
-    if building == B_TEMPLE:
-        return 1.0
-    if building == B_VILLA or building == B_GATE:
-        return 0.3
-    if (building == B_ROAD or building == B_TOWER or building == B_SCRIPTORIUM
-            or building == B_ARCHWAY or building == B_CRANE or building == B_SHRINE
-            or building == B_MARKET or building == B_INSULA or building == B_AQUEDUCT
-            or building == B_LUDUS_MAGNUS or building == B_CIRCUS_MAXIMUS or building == B_WALL
-            or building == B_PALISADE or building == B_FOUNTAIN):
-        return 0.5
-    return 0.0
+cdef void _fill_reference_gain() noexcept:
+    # What the balanced style values: a completed building's function beyond its
+    # influence, in the order of the card ids
+    cdef int b
+    cdef double useful
+    memset(REFERENCE_GAIN, 0, sizeof(REFERENCE_GAIN))
+    REFERENCE_GAIN[F_FOUNDATION_VALUE] = 0.15
+    REFERENCE_GAIN[F_PROGRESS_MATERIALS] = 0.7
+    for b in range(6):
+        REFERENCE_GAIN[F_CLIENTS + b] = 0.5
+    REFERENCE_GAIN[F_VAULT_CARDS] = 0.0
+    REFERENCE_GAIN[F_STOCKPILE_USEFUL] = 0.2
+    REFERENCE_GAIN[F_HAND_CARDS] = 0.25
+    for b in range(1, NUM_TYPES):
+        if b == B_TEMPLE:
+            useful = 1.0
+        elif b == B_VILLA or b == B_GATE:
+            useful = 0.3
+        elif (b == B_ROAD or b == B_TOWER or b == B_SCRIPTORIUM or b == B_ARCHWAY or b == B_CRANE
+                or b == B_SHRINE or b == B_MARKET or b == B_INSULA or b == B_AQUEDUCT
+                or b == B_LUDUS_MAGNUS or b == B_CIRCUS_MAXIMUS or b == B_WALL
+                or b == B_PALISADE or b == B_FOUNTAIN):
+            useful = 0.5
+        else:
+            useful = 0.0
+        REFERENCE_GAIN[F_COMPLETED + b - 1] = useful
 
 
-cdef inline double gain_structure_worth(int site, int nmat) noexcept nogil:
+_fill_reference_gain()
+
+
+cdef inline double gain_structure_worth(const double* g, int site, int nmat) noexcept nogil:
     # an incomplete structure: its foundation and the materials on it
-    return GR_GAIN_FOUNDATION * material_value(site) + GR_GAIN_PROGRESS * nmat
+    return g[F_FOUNDATION_VALUE] * material_value(site) + g[F_PROGRESS_MATERIALS] * nmat
 
 
-cdef inline double gain_add(Structure* st) noexcept nogil:
+cdef inline double gain_add(const double* g, Structure* st) noexcept nogil:
     # one more material on st: progress, or completion (its influence and the building's
     # function instead of the structure under way)
     cdef int v = material_value(st.site)
     if st.nmat + 1 >= v:
-        return v + gain_building(st.building) - gain_structure_worth(st.site, st.nmat)
-    return GR_GAIN_PROGRESS
+        return v + g[F_COMPLETED + st.building - 1] - gain_structure_worth(g, st.site, st.nmat)
+    return g[F_PROGRESS_MATERIALS]
 
 
 cdef bint needs_material(GameState* s, int p, int material) noexcept nogil:
@@ -70,18 +76,18 @@ cdef bint needs_material(GameState* s, int p, int material) noexcept nogil:
     return False
 
 
-cdef double gain_stock(GameState* s, int p, int material) noexcept nogil:
+cdef double gain_stock(const double* g, GameState* s, int p, int material) noexcept nogil:
     # one more card of this material in p's stockpile (as the stockpile features count it)
     if needs_material(s, p, material):
-        return GR_GAIN_STOCKPILE + 0.4 * GR_GAIN_PROGRESS
+        return g[F_STOCKPILE_USEFUL] + 0.4 * g[F_PROGRESS_MATERIALS]
     if s.players[p].vault_count < vault_limit(s, p):
-        return GR_GAIN_STOCKPILE + 0.5 * GR_GAIN_VAULT
-    return 0.25 * GR_GAIN_STOCKPILE
+        return g[F_STOCKPILE_USEFUL] + 0.5 * g[F_VAULT_CARDS]
+    return 0.25 * g[F_STOCKPILE_USEFUL]
 
 
-cdef double role_gain(GameState* s, int p, int role) noexcept nogil:
-    # What one action of `role` would gain p now, in VP under the reference weights: the
-    # best single use of the role, estimated without playing it (0 when it could do nothing).
+cdef double role_gain(const double* g, GameState* s, int p, int role) noexcept nogil:
+    # What one action of `role` would gain p now, priced with the gain weights g: the best
+    # single use of the role, estimated without playing it (0 when it could do nothing).
     cdef Player* pl = &s.players[p]
     cdef int x, i, q, n = s.cfg.num_players, supply
     cdef double best = 0, gain, expected
@@ -89,7 +95,7 @@ cdef double role_gain(GameState* s, int p, int role) noexcept nogil:
     if role == LABORER:
         for x in range(1, NUM_TYPES):
             if s.pool[x]:
-                gain = gain_stock(s, p, mat_of(x))
+                gain = gain_stock(g, s, p, mat_of(x))
                 if gain > best:
                     best = gain
         return best
@@ -97,15 +103,15 @@ cdef double role_gain(GameState* s, int p, int role) noexcept nogil:
         if pl.clientele_count >= clientele_limit(s, p):
             return 0
         for x in range(1, NUM_TYPES):
-            if s.pool[x]:
-                return GR_GAIN_CLIENT          # every role weighs 1 under the reference
-        return 0
+            if s.pool[x] and g[F_CLIENTS + mat_of(x)] > best:
+                best = g[F_CLIENTS + mat_of(x)]
+        return best
     if role == MERCHANT:
         if pl.vault_count >= vault_limit(s, p):
             return 0
         for x in range(1, NUM_TYPES):
             if pl.stockpile[x]:
-                gain = material_value(mat_of(x)) + GR_GAIN_VAULT - GR_GAIN_STOCKPILE
+                gain = material_value(mat_of(x)) + g[F_VAULT_CARDS] - g[F_STOCKPILE_USEFUL]
                 if gain > best:
                     best = gain
         return best
@@ -124,7 +130,7 @@ cdef double role_gain(GameState* s, int p, int role) noexcept nogil:
                 if n > 3 and (q - p + n) % n != 1 and (q - p + n) % n != n - 1:
                     continue
                 expected += 0.6 if s.players[q].hand_count >= 4 else 0.15 * s.players[q].hand_count
-            gain = expected * (gain_stock(s, p, mat_of(x)) + GR_GAIN_CARD)
+            gain = expected * (gain_stock(g, s, p, mat_of(x)) + g[F_HAND_CARDS])
             if gain > best:
                 best = gain
         return best
@@ -138,7 +144,7 @@ cdef double role_gain(GameState* s, int p, int role) noexcept nogil:
             if mat_of(x) != mat_of(st.building):
                 continue
             if (role == ARCHITECT and pl.stockpile[x]) or (role == CRAFTSMAN and pl.hand[x]):
-                gain = gain_add(st) - (GR_GAIN_STOCKPILE if role == ARCHITECT else GR_GAIN_CARD)
+                gain = gain_add(g, st) - (g[F_STOCKPILE_USEFUL] if role == ARCHITECT else g[F_HAND_CARDS])
                 if gain > best:
                     best = gain
                 break
@@ -152,7 +158,8 @@ cdef double role_gain(GameState* s, int p, int role) noexcept nogil:
                     supply += pl.hand[i] + pl.stockpile[i]
             if supply > material_value(mat_of(x)):
                 supply = material_value(mat_of(x))
-            gain = gain_structure_worth(mat_of(x), 0) + 0.4 * GR_GAIN_PROGRESS * supply - GR_GAIN_CARD
+            gain = (gain_structure_worth(g, mat_of(x), 0) + 0.4 * g[F_PROGRESS_MATERIALS] * supply
+                    - g[F_HAND_CARDS])
             if gain > best:
                 best = gain
     return best
@@ -195,132 +202,134 @@ ctypedef struct FeatureSink:
 
 
 cdef inline void emit(FeatureSink* k, int index, double value) noexcept nogil:
-    # a feature's value (or a part of it); a feature never emitted is 0
+    # a feature's value, or a part of it (a feature never emitted is 0)
     if k.out != NULL:
         k.out[index] += value
     else:
         k.total += k.weights[index] * value
 
 
-cdef void collect_features(GameState* s, int p, FeatureSink* k) noexcept nogil:
-    # every non-zero feature of p, once each (a completed building once per structure),
-    # in the order of the offsets
+cdef inline void emit_pair(FeatureSink* k, int first, double a, int second, double b) noexcept nogil:
+    # two parts added to the sum as one term
+    if k.out != NULL:
+        k.out[first] += a
+        k.out[second] += b
+    else:
+        k.total += k.weights[first] * a + k.weights[second] * b
+
+
+cdef inline void emit_product(FeatureSink* k, int index, double gain, int units) noexcept nogil:
+    # a feature that is gain times units (the weight multiplies the gain first)
+    if k.out != NULL:
+        k.out[index] += gain * units
+    else:
+        k.total += k.weights[index] * gain * units
+
+
+cdef void collect_features(GameState* s, int p, const double* gain, FeatureSink* k) noexcept nogil:
+    # Every feature of p. A linear model's sum is taken term by term in this order, and
+    # the order is part of the contract: it is the order, and each term the expression,
+    # in which the search has always valued a position under a style, so that a style
+    # evaluated as a linear model gives the very same number (and the same games).
     cdef Player* pl = &s.players[p]
     cdef int n = s.cfg.num_players
-    cdef int i, x, m, cards, units, needed, room, vault_room, jacks, limit, count, vaultable
-    cdef int foundation_value = 0, progress = 0, at_hand = 0, useful = 0, excess = 0
+    cdef int i, x, m, cards, units, needed, room, vault_room, jacks, limit, count
     cdef int supply[6]
-    cdef int clients[6]
     cdef bint needs[6]
     cdef Structure* st
     emit(k, F_SCORE, score_of(s, p))
     emit(k, F_INFLUENCE, influence_of(s, p))
-    # materials at hand (hand and stockpile) by material, each counted once below
+    # own structures in the order they were begun: a completed one by its building; an
+    # incomplete one by its foundation, its materials, and the materials at hand (hand and
+    # stockpile, each counted once) that can still complete it
     memset(supply, 0, sizeof(supply))
-    memset(clients, 0, sizeof(clients))
     memset(needs, 0, sizeof(needs))
     for x in range(1, NUM_TYPES):
         supply[mat_of(x)] += pl.hand[x] + pl.stockpile[x]
     for i in range(s.nstruct):
         st = &s.structures[i]
-        if st.owner != p or st.flags & S_COMPLETE:
+        if st.owner != p:
             continue
-        foundation_value += material_value(st.site)
-        progress += st.nmat
+        if st.flags & S_COMPLETE:
+            emit(k, F_COMPLETED + st.building - 1, 1)
+            continue
+        emit_pair(k, F_FOUNDATION_VALUE, material_value(st.site), F_PROGRESS_MATERIALS, st.nmat)
         m = mat_of(st.building)
         if st.nmat < material_value(st.site):
             needs[m] = True
-        # a foundation is worth the materials at hand that can complete it
         needed = material_value(st.site) - st.nmat
         if needed > supply[m]:
             needed = supply[m]
         supply[m] -= needed
-        at_hand += needed
-    if foundation_value:
-        emit(k, F_FOUNDATION_VALUE, foundation_value)
-    if progress:
-        emit(k, F_PROGRESS_MATERIALS, progress)
-    if at_hand:
-        emit(k, F_MATERIALS_AT_HAND, at_hand)
+        emit(k, F_MATERIALS_AT_HAND, needed)
     for x in range(1, NUM_TYPES):
         if pl.clientele[x]:
-            clients[mat_of(x)] += pl.clientele[x]
-    for m in range(6):
-        if clients[m]:
-            emit(k, F_CLIENTS + m, clients[m])
+            emit(k, F_CLIENTS + mat_of(x), pl.clientele[x])
     limit = clientele_limit(s, p)
     if limit > pl.clientele_count:
         emit(k, F_CLIENT_ROOM, limit - pl.clientele_count)
-    if pl.vault_count:
-        emit(k, F_VAULT_CARDS, pl.vault_count)
+    emit(k, F_VAULT_CARDS, pl.vault_count)
     vault_room = vault_limit(s, p) - pl.vault_count
     if vault_room > 0:
         emit(k, F_VAULT_ROOM, vault_room)
-    # the stockpile: useful for materials an own structure still needs or that the vault
-    # has room for, excess for the rest (nothing to use them on yet)
-    room = vault_room if vault_room > 0 else 0
+    # the stockpile, card by card: useful for a material an own structure still needs or
+    # that the vault has room for, excess for the rest (nothing to use them on yet)
+    room = vault_room
     for x in range(1, NUM_TYPES):
         count = pl.stockpile[x]
         if not count:
             continue
-        if needs[mat_of(x)]:
-            useful += count
-            continue
-        vaultable = count if count < room else room
-        useful += vaultable
-        excess += count - vaultable
-        room -= vaultable
-    if useful:
-        emit(k, F_STOCKPILE_USEFUL, useful)
-    if excess:
-        emit(k, F_STOCKPILE_EXCESS, excess)
-    # cards in hand up to the refill size, and beyond it (drawing one should beat taking
+        for i in range(count):
+            if needs[mat_of(x)]:
+                emit(k, F_STOCKPILE_USEFUL, 1)
+            elif room > 0:
+                emit(k, F_STOCKPILE_USEFUL, 1)
+                room -= 1
+            else:
+                emit(k, F_STOCKPILE_EXCESS, 1)
+    # cards in hand beyond the refill size, and up to it (drawing one should beat taking
     # a Jack that would only be hoarded)
     cards = pl.hand_count - pl.hand[JACK]
     if cards > refill_size(s, p):
-        emit(k, F_HAND_CARDS, refill_size(s, p))
         emit(k, F_HAND_CARDS_BEYOND, cards - refill_size(s, p))
-    elif cards:
-        emit(k, F_HAND_CARDS, cards)
-    # Jacks: the first two are worth the most (a flexible lead or follow)
+        cards = refill_size(s, p)
+    emit(k, F_HAND_CARDS, cards)
+    # Jacks: the first two are worth the most (a flexible lead or follow), each further
+    # one 0.15 of one
     jacks = pl.hand[JACK]
-    if jacks:
-        emit(k, F_JACKS, jacks if jacks < 2 else 2)
+    emit(k, F_JACKS, jacks if jacks < 2 else 2 + 0.15 * (jacks - 2))
     if jacks > 2:
         emit(k, F_JACKS_BEYOND, jacks - 2)
     units = actions_to_come(s, p)
     if units:
+        if gain == NULL:
+            gain = &REFERENCE_GAIN[0]
         emit(k, F_PENDING_UNITS, units)
-        emit(k, F_PENDING_GAIN + s.turn.led_role, role_gain(s, p, s.turn.led_role) * units)
-    for i in range(s.nstruct):
-        st = &s.structures[i]
-        if st.owner == p and st.flags & S_COMPLETE:
-            emit(k, F_COMPLETED + st.building - 1, 1)
+        emit_product(k, F_PENDING_GAIN + s.turn.led_role, role_gain(gain, s, p, s.turn.led_role), units)
     # the game's context
     emit(k, F_PLAYERS + n - 2, 1)
     if s.cfg.mode == MODE_IMPERIUM:
         emit(k, F_IMPERIUM, 1)
-    if s.deck_size:
-        emit(k, F_DECK_CARDS, s.deck_size)
-    if s.turn.leader != p:
-        emit(k, F_TURN_ORDER, (p - s.turn.leader + n) % n)
+    emit(k, F_DECK_CARDS, s.deck_size)
+    emit(k, F_TURN_ORDER, (p - s.turn.leader + n) % n)
 
 
-cdef void features_c(const GameState* s, int p, double* out) noexcept nogil:
+cdef void features_c(const GameState* s, int p, const double* gain, double* out) noexcept nogil:
     cdef FeatureSink sink
     memset(out, 0, NUM_FEATURES * sizeof(double))
     sink.out = out
     sink.weights = NULL
     sink.total = 0
-    collect_features(<GameState*>s, p, &sink)     # read only: the helpers take a plain pointer
+    collect_features(<GameState*>s, p, gain, &sink)     # read only: the helpers take a plain pointer
 
 
-cdef double linear_features_c(const GameState* s, int p, const double* weights) noexcept nogil:
+cdef double linear_features_c(const GameState* s, int p, const double* weights,
+                              const double* gain) noexcept nogil:
     cdef FeatureSink sink
     sink.out = NULL
     sink.weights = weights
     sink.total = 0
-    collect_features(<GameState*>s, p, &sink)
+    collect_features(<GameState*>s, p, gain, &sink)
     return sink.total
 
 
@@ -357,9 +366,6 @@ FEATURE_COUNT = len(FEATURE_NAMES)
 FEATURE_SET_VERSION = FEATURES_VERSION
 
 
-def _gain_weights():
-    """The reference weights of the role-gain estimate (pending_gain_*), in the shape of a
-    style's weights (glory_ai.bots.styles): the scalars and the building values."""
-    return {"foundation": GR_GAIN_FOUNDATION, "progress": GR_GAIN_PROGRESS, "client": GR_GAIN_CLIENT,
-            "vault": GR_GAIN_VAULT, "stockpile": GR_GAIN_STOCKPILE, "card": GR_GAIN_CARD,
-            "building": [gain_building(x) for x in range(NUM_TYPES)]}
+#: the reference gain weights (the balanced style's, at the entries the role-gain estimate
+#: reads; 0 elsewhere): how State.features prices the pending_gain_* features by default
+REFERENCE_GAIN_WEIGHTS = tuple(REFERENCE_GAIN[i] for i in range(NUM_FEATURES))

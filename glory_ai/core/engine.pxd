@@ -436,10 +436,13 @@ cdef uint64_t information_state_key_c(GameState* s, int observer, GameState* scr
 cdef int check_state(GameState* s) noexcept nogil
 
 # The feature vector of `player` in s (NUM_FEATURES doubles into out; the F_* offsets
-# above). Reads s only: several threads may compute features of one state at once.
-cdef void features_c(const GameState* s, int player, double* out) noexcept nogil
+# above). `gain` prices the pending_gain_* features (NUM_FEATURES weights in a linear
+# model's layout; NULL: the reference, the balanced style's). Reads s only: several
+# threads may compute features of one state at once.
+cdef void features_c(const GameState* s, int player, const double* gain, double* out) noexcept nogil
 
-# The weighted sum of the features of `player` in s: the sum of weights[i] * feature i
-# over the non-zero features (NUM_FEATURES weights), without building the vector (a linear
-# model: what features_c and a dot product give, to rounding). Reads s only.
-cdef double linear_features_c(const GameState* s, int player, const double* weights) noexcept nogil
+# A linear model's weighted sum of the features of `player` in s (NUM_FEATURES weights;
+# `gain` as for features_c), without building the vector: what features_c and a dot
+# product give to rounding, summed term by term in the documented order. Reads s only.
+cdef double linear_features_c(const GameState* s, int player, const double* weights,
+                              const double* gain) noexcept nogil

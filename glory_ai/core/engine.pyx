@@ -399,16 +399,25 @@ cdef class State:
         cdef State masked = self._masked(player)
         return observation_tensor_of(masked.s, player)
 
-    def features(self, player):
+    def features(self, player, gain=None):
         """The feature vector of the position from `player`'s view: a numpy float64 array
         of FEATURE_COUNT numbers, named by FEATURE_NAMES (meanings and ranges in
-        docs/bots.md, "The feature vector"). It reads the state as given, hidden cards
-        included: give a player's own view (a determinization) where that matters."""
+        docs/bots.md, "The feature vector"). It reads the state as given: give a player's
+        own view (a determinization) where the other players' hidden cards matter. `gain`
+        (FEATURE_COUNT weights, default REFERENCE_GAIN_WEIGHTS) prices the pending_gain_*
+        features, as a model's gain weights do (docs/evaluation.md)."""
         import numpy as np
         cdef int who = self._check_player(player)
+        cdef const double[::1] prices
+        cdef const double* gain_at = NULL
+        if gain is not None:
+            prices = np.ascontiguousarray(gain, dtype=np.float64)
+            if prices.shape[0] != NUM_FEATURES or np.asarray(gain).ndim != 1:
+                raise ValueError(f"gain must be {NUM_FEATURES} numbers, got shape {np.shape(gain)}")
+            gain_at = &prices[0]
         out = np.zeros(NUM_FEATURES, dtype=np.float64)
         cdef double[::1] view = out
-        features_c(self.s, who, &view[0])
+        features_c(self.s, who, gain_at, &view[0])
         return out
 
     def determinize(self, observer, seed):

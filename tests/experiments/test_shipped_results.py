@@ -46,18 +46,7 @@ def test_results_folder_matches_its_config(config):
     assert size < 8_000_000, f"{folder} holds {size / 1e6:.1f} MB"
 
 
-# Experiments whose stored games no longer replay: the evaluation became a linear model
-# over the feature vector (State.features), which sums in another order and gives the
-# leaning styles the balanced role-gain estimate, so games of heuristic and search bots
-# changed. Their shipped results are to be regenerated.
-EVALUATION_CHANGED = {"strategy_ladder", "republic_vs_imperium", "ismcts_scaling"}
-
-
-@pytest.mark.parametrize("config", [
-    pytest.param(config, marks=pytest.mark.xfail(
-        reason="evaluation as a linear model over features: games of heuristic/search bots changed; "
-               "shipped results to be regenerated")) if config.stem in EVALUATION_CHANGED else config
-    for config in CONFIGS], ids=lambda p: p.stem)
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.stem)
 def test_stored_games_replay_identically(config):
     for run_folder in _runs(config.stem):
         run_config = load_config(run_folder)
