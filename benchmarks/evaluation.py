@@ -1,4 +1,5 @@
-"""Evaluation speed benchmark: python3 benchmarks/evaluation.py [--iters N] [--states K] [--rounds R] [--baseline DIR]
+"""Evaluation speed benchmark:
+python3 benchmarks/evaluation.py [--iters N] [--states K] [--rounds R] [--baseline DIR]
 
 ISMCTS iterations per second at the default rollout cutoff (40 decisions, then the
 evaluation) on the same 2- and 4-player mid-game states, interleaved (the order rotates
@@ -92,7 +93,8 @@ def write_models(folder: Path, states) -> dict[str, Path]:
     return paths
 
 
-def search_rates(specs: dict[str, str], states, rounds: int, baseline: Baseline | None) -> dict[str, list[float]]:
+def search_rates(specs: dict[str, str], states, rounds: int,
+                 baseline: Baseline | None) -> dict[str, list[float]]:
     """Iterations per CPU second of one search of each spec, per state and round, the
     specs in a rotating order (so none always runs first)."""
     labels = list(specs) + (["baseline"] if baseline else [])
@@ -133,7 +135,7 @@ def ratio(rates: dict[str, list[float]], label: str, against: str) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0].rstrip(':'))
     parser.add_argument("--iters", type=int, default=4000, help="iterations per search (default 4000)")
     parser.add_argument("--states", type=int, default=6, help="mid-game states per player count (default 6)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds over the states (default 3)")

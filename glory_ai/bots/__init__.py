@@ -25,10 +25,12 @@ the state and checks its answers (:mod:`glory_ai.bots.plugins`, docs/extending.m
 """
 from __future__ import annotations
 
+import hashlib
 import math
 import random as _random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.engine import State
@@ -366,6 +368,27 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise SpecError(f"bot spec {spec!r}: worlds ({params['worlds']}) exceeds node_cap "
                         f"({params['node_cap']}): every world needs a root node")
     return name, params
+
+
+def model_identities(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The evaluation model files of built-in bots' specs (``eval=PATH``), as parts of a
+    run's code identity (glory_ai.bots.identity): by spec, ``kind`` "evaluation model",
+    its ``path`` (recorded, not compared) and the ``sha256`` of the file's bytes, so that a
+    changed model file is a change of the code that plays. SpecError for a missing file."""
+    out: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        if not isinstance(spec, str) or _builtin(spec) is None:
+            continue
+        path = parse_spec(spec)[1].get("eval")
+        if path:
+            try:
+                data = Path(path).read_bytes()
+            except OSError as error:
+                raise SpecError(f"bot spec {spec!r}, parameter 'eval': model {path!r} cannot be read "
+                                f"({error.strerror or error})") from None
+            out[spec] = {"kind": "evaluation model", "path": str(Path(path).resolve()),
+                         "sha256": hashlib.sha256(data).hexdigest()}
+    return out
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:

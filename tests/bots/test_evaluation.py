@@ -415,6 +415,44 @@ def test_a_model_rollout_bot_finishes_games(tmp_path):
     assert state.winners()
 
 
+# ---- fair play --------------------------------------------------------------------------
+
+def test_a_user_model_never_sees_the_hidden_cards(tmp_path):
+    # A model that weighs what the other players hold in hand (materials for their
+    # structures, Jacks, the gain of their actions to come) would play on the hidden cards
+    # if it were handed the real state. The bots evaluate only worlds re-dealt from what
+    # their player knows: the same information, dealt otherwise, gives the same move and
+    # the same search.
+    weights = dict.fromkeys(FEATURE_NAMES, 0.0)
+    weights.update(score=1.0, materials_at_hand=2.0, jacks=1.5, jacks_beyond=1.0, hand_cards=0.5,
+                   **{f"pending_gain_{role}": 1.0 for role in ("laborer", "craftsman", "architect",
+                                                              "legionary", "merchant", "patron")})
+    model = linear_model(np.array(list(weights.values())))
+    path = tmp_path / "nosy.npz"
+    model.save(path)
+    specs = [f"heuristic:eval={path}", f"ismcts:iters=60,eval={path}",
+             f"ismcts:iters=40,rollout=model,cutoff=8,eval={path}"]
+    states = decision_states(3, games=1, every=7)[:12] + decision_states(2, games=1, every=9)[:8]
+    telling = 0
+    for i, state in enumerate(states):
+        mover = state.current_player()
+        others = [q for q in range(state.num_players()) if q != mover]
+        redealt = [state.determinize(mover, 100 * i + k) for k in range(2)]
+        # the real hidden cards matter to this model: its value of another player differs
+        if any(model.evaluate(state.features(q)) != model.evaluate(world.features(q))
+               for world in redealt for q in others):
+            telling += 1
+        for spec in specs:
+            moves, searches = set(), set()
+            for world in [state, *redealt]:
+                bot = make_bot(spec, seed=3)
+                moves.add(bot.step(world))
+                found = bot.last_search()
+                searches.add(None if found is None else repr(found["actions"]))
+            assert len(moves) == 1 and len(searches) == 1, (spec, i)
+    assert telling >= len(states) // 4
+
+
 # ---- specs --------------------------------------------------------------------------------
 
 def test_a_bot_with_a_model_exposes_the_hash_of_its_file(tmp_path):
@@ -439,6 +477,30 @@ def test_a_model_replaces_the_style_and_both_at_once_is_an_error(tmp_path):
     assert params["rollout"].choices == ("random", "heuristic", "model")
     assert params["eval"].default == "" and params["rollout_temperature"].default == 0.5
     assert "eval" in {p.name for p in registry()["heuristic"].params}
+
+
+def test_a_run_records_its_model_files_and_refuses_to_resume_with_a_changed_one(tmp_path, monkeypatch):
+    from glory_ai.arena import ArenaError, RunConfig, load_records, run
+    from glory_ai.arena.code import read_code
+
+    monkeypatch.chdir(tmp_path)
+    style_model("builder").save(tmp_path / "mine.npz")
+    spec = "heuristic:eval=mine.npz"
+    config = RunConfig.for_games([spec, "greedy"], 4)
+    run(config, "run", n_jobs=1)
+    recorded = read_code(tmp_path / "run")["code"]["bots"][spec]
+    sha = hashlib.sha256((tmp_path / "mine.npz").read_bytes()).hexdigest()
+    assert recorded == {"kind": "evaluation model", "path": str(tmp_path / "mine.npz"), "sha256": sha}
+    before = load_records(tmp_path / "run")
+    run(config, "run", n_jobs=1)                          # the same file: resumed
+    assert load_records(tmp_path / "run") == before
+    style_model("patron").save(tmp_path / "mine.npz")     # the same path, another model
+    with pytest.raises(ArenaError, match=rf"other code \({spec}: source sha256 {sha[:12]} there, "):
+        run(config, "run", n_jobs=1)
+    assert load_records(tmp_path / "run") == before
+    (tmp_path / "mine.npz").unlink()
+    with pytest.raises(ArenaError, match="parameter 'eval': model 'mine.npz' cannot be read"):
+        run(config, "run", n_jobs=1)
 
 
 # ---- the examples -------------------------------------------------------------------------
