@@ -4,7 +4,9 @@ style they hold, clear errors for malformed files, the C evaluation of MLPs agai
 model outputs in the cutoff rewards, and seeded model rollouts."""
 from __future__ import annotations
 
+import gzip
 import hashlib
+import json
 import math
 import random
 import runpy
@@ -145,6 +147,23 @@ def test_the_balanced_weights_are_the_documented_formula():
     assert w["completed_temple"] == 1.0 and w["completed_villa"] == 0.3 and w["completed_academy"] == 0
     assert all(w[name] == 0 for name in ("influence", "client_room", "pending_units", "deck_cards",
                                          "turn_order", "imperium", "players_2"))
+
+
+def test_the_styles_evaluate_to_the_last_bit_as_the_hand_written_evaluation_did():
+    # Positions of 2 to 5 players in both modes (Jacks beyond two, stockpile excess, cards
+    # beyond the refill size, vaults, completed buildings, actions to come of every role)
+    # and every player's value under every style, as glory_ai's hand-written evaluation
+    # computed them before the styles were linear models: the very same floats, so games
+    # of the built-in bots (and the shipped results) do not change.
+    with gzip.open(Path(__file__).parent / "data" / "style_evaluations.json.gz", "rt") as handle:
+        rows = json.load(handle)["rows"]
+    assert len(rows) > 50
+    for row in rows:
+        state = glory_ai.State.from_dict(row["position"])
+        for style, values in row["values"].items():
+            assert [_evaluate(state, p, style).hex() for p in range(state.num_players())] == values, style
+    jacks = FEATURE_NAMES.index("jacks_beyond")
+    assert any(glory_ai.State.from_dict(row["position"]).features(p)[jacks] for row in rows for p in range(2))
 
 
 @pytest.fixture(scope="module")
