@@ -250,17 +250,27 @@ def ci_test_command() -> list[str]:
 
 # ---- a page's session: its folder, its interpreter ------------------------------------------
 
+# The page's Python blocks make one script, as a reader's would be: each block is appended to
+# the file and run in the module __main__ whose __file__ it is (so inspect finds the source of
+# a class defined there, and pickling treats it as a script's).
 _DRIVER = r"""
-import json, os, sys, traceback
+import json, os, sys, traceback, types
 status = os.fdopen(int(sys.argv[1]), "w")
-namespace = {"__name__": "__main__"}
+script = sys.argv[2]
+main = types.ModuleType("__main__")
+main.__file__ = script
+sys.modules["__main__"] = main
+lines = 0
 for request in sys.stdin:
-    request = json.loads(request)
+    code = json.loads(request)["code"].rstrip("\n") + "\n"
+    with open(script, "a") as file:
+        file.write(code)
     try:
-        exec(compile(request["code"], request["file"], "exec"), namespace)
+        exec(compile("\n" * lines + code, script, "exec"), main.__dict__)
         result = {"ok": True}
     except BaseException:
         result = {"ok": False, "error": traceback.format_exc()}
+    lines += code.count("\n")
     sys.stdout.flush()
     sys.stderr.flush()
     status.write(json.dumps(result) + "\n")
@@ -289,9 +299,7 @@ class Session:
         self.folder_names: dict[str, str] = {}     # a transcript's run folder -> the real one
         self.python: subprocess.Popen | None = None
         self.log = folder.parent / (folder.name + "-python.log")
-        self.scripts = folder.parent / (folder.name + "-blocks")
-        self.scripts.mkdir()
-        self.blocks = 0
+        self.script = folder.parent / (folder.name + "-blocks.py")
 
     def command(self, command: Command) -> str | None:
         """Runs one command; what went wrong, or None."""
@@ -323,16 +331,12 @@ class Session:
             self.status = os.fdopen(read)
             self.output = open(self.log, "w")
             self.python = subprocess.Popen(
-                [sys.executable, "-c", _DRIVER, str(self.status_fd)], cwd=self.folder,
+                [sys.executable, "-c", _DRIVER, str(self.status_fd), str(self.script)], cwd=self.folder,
                 env=self.env, stdin=subprocess.PIPE, stdout=self.output,
                 stderr=subprocess.STDOUT, text=True, pass_fds=(self.status_fd,))
             os.close(self.status_fd)
         assert self.python.stdin is not None
-        # from a file of its own, as a script's code is: inspect finds a class's source there
-        self.blocks += 1
-        file = self.scripts / f"block{self.blocks}.py"
-        file.write_text(code)
-        self.python.stdin.write(json.dumps({"code": code, "file": str(file)}) + "\n")
+        self.python.stdin.write(json.dumps({"code": code}) + "\n")
         self.python.stdin.flush()
         ready, _, _ = select.select([self.status], [], [], COMMAND_TIMEOUT)
         if not ready:
@@ -471,7 +475,8 @@ def test_shrinking_rewrites_budgets_and_keeps_the_rest():
     assert shrink_command(["glory-ai", "compare", "greedy", "random"])[-2:] == ["--games", "4"]
     assert shrink("make_bot('ismcts:iters=10'); make_bot('ismcts:iters=100')") \
         == "make_bot('ismcts:iters=1'); make_bot('ismcts:iters=4')"
-    assert shrink('RunConfig.for_games(["a", "b"], 400, seed=7)') == 'RunConfig.for_games(["a", "b"], 4, seed=7)'
+    assert shrink('RunConfig.for_games(["a", "b"], 400, seed=7)') \
+        == 'RunConfig.for_games(["a", "b"], 4, seed=7)'
     assert shrink("deals = 40\ngrid = { iters = [125, 250, 1000] }\njobs = -1", SHRINK_TOML) \
         == "deals = 1\ngrid = { iters = [5, 10, 40] }\njobs = 1"
 
