@@ -15,9 +15,10 @@ The fence's info string says what a block is (a fence without one is an error):
   ``glory-ai: error:`` means the command must fail, and a run folder the output names
   (``results/compare-4a8047be``) stands for the one the real run printed, in the page's
   later commands.
-* ``python``: run. A page's Python blocks share one fresh interpreter, in page order and
-  interleaved with its shell blocks, like a notebook: a block may use what an earlier one
-  of the same page made.
+* ``python``: run. A page's Python blocks make one script, run in one fresh interpreter in
+  page order and interleaved with its shell blocks, like a notebook: a block may use what an
+  earlier block of the same page made (a block is appended to the script file, then run in
+  ``__main__``).
 * ``text`` (output, listings), ``cython``, ``json``, ``toml``: not run as they are. JSON and
   TOML blocks must parse; a TOML block holding a ``[[matchup]]`` is an experiment config: it
   is written to a file and run, shrunk, with ``glory-ai run``.
@@ -25,14 +26,17 @@ The fence's info string says what a block is (a fence without one is an error):
   fence: the block is not run (it needs a terminal, a person, a network, a file of the
   reader's). ``python3 tests/test_docs_run.py --list`` lists them; they stay few.
 
-Each page runs in a temporary folder of its own holding copies of ``examples/`` and
-``experiments/`` and of every shipped ``results/NAME`` its blocks name (unless the page
+Each page runs in a temporary folder of its own holding copies of ``examples/``,
+``benchmarks/`` and ``experiments/`` and of every shipped ``results/NAME`` its blocks name (unless the page
 makes that folder itself with ``glory-ai run experiments/NAME.toml``). The environment keeps
 PYTHONPATH and limits joblib to one core.
 
 Budgets are shrunk by rewriting what runs, never by a knob of the product (``SHRINK``):
-game counts (``--games``, ``for_games(..., N)``, ``deals = N``), search iterations
-(``iters=N``), times (``time_ms``, ``--delay``, ``--seconds``) and workers (``--jobs``).
+game counts (``--games``, ``for_games(..., N)``, ``deals = N``; a ``compare`` or
+``tournament`` without ``--games`` gets 4), search iterations (``iters=N``, a grid's
+``iters = [...]``), times (``time_ms``, ``--delay``, ``--seconds``; ``watch`` gets
+``--delay 0``), workers (``--jobs``, ``n_jobs``, ``jobs = N``) and the calibration's
+simulated matches (``--runs 10``).
 """
 
 from __future__ import annotations
