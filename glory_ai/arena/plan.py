@@ -30,7 +30,7 @@ from ..config import MODES, GameConfig
 
 __all__ = [
     "ArenaError", "FORMATS", "GameTask", "RunConfig", "bot_seed", "deal_seed",
-    "CONFIG_FORMAT", "CONFIG_VERSION",
+    "CONFIG_FORMAT", "CONFIG_VERSION", "MAX_DEALS",
 ]
 
 #: the formats of a run
@@ -40,6 +40,9 @@ CONFIG_FORMAT = "glory_ai/arena-run"
 CONFIG_VERSION = 1
 
 MAX_SEED = 2**64 - 1
+#: the most deals a run can have (a run of more would take years; the bound keeps a typo in
+#: --games from reserving the machine)
+MAX_DEALS = 10_000_000
 
 
 class ArenaError(ValueError):
@@ -162,8 +165,8 @@ class RunConfig:
         if not _is_int(self.players) or not 2 <= self.players <= 5:
             raise ArenaError(f"players must be an integer from 2 to 5, got {self.players!r}")
         object.__setattr__(self, "players", int(self.players))
-        if not _is_int(self.deals) or self.deals < 1:
-            raise ArenaError(f"deals must be a positive integer, got {self.deals!r}")
+        if not _is_int(self.deals) or not 1 <= self.deals <= MAX_DEALS:
+            raise ArenaError(f"deals must be an integer from 1 to {MAX_DEALS:,}, got {self.deals!r}")
         object.__setattr__(self, "deals", int(self.deals))
         if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
             raise ArenaError(f"seed must be an integer from 0 to 2**64 - 1, got {self.seed!r}")
@@ -301,6 +304,9 @@ class RunConfig:
         """Deals needed for at least ``games`` games (whole deals)."""
         if not _is_int(games) or games < 1:
             raise ArenaError(f"the number of games must be a positive integer, got {games!r}")
+        if games > MAX_DEALS * games_per_deal:
+            raise ArenaError(f"at most {MAX_DEALS * games_per_deal:,} games ({MAX_DEALS:,} deals of "
+                             f"{games_per_deal}), got {games:,}")
         return max(1, math.ceil(games / games_per_deal))
 
     @classmethod

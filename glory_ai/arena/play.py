@@ -17,8 +17,9 @@ from ..game import Game, State
 from ._loop import play_loop, structures
 from .plan import ArenaError, GameTask
 
-__all__ = ["RECORD_VERSION", "TIMING_FIELDS", "encode_record", "play_game", "play_batch",
-           "play_batch_encoded", "replay", "record_key", "strip_timing"]
+__all__ = ["RECORD_VERSION", "RESULT_FIELDS", "TIMING_FIELDS", "encode_record", "play_game",
+           "play_batch", "play_batch_encoded", "replay", "record_key", "result_fields",
+           "results_differ", "strip_timing"]
 
 #: version of the record format (the fields below); bumped when a field changes meaning
 RECORD_VERSION = 1
@@ -45,7 +46,11 @@ def _adjudicated_winners(state: State) -> list[int]:
     return [p for p in candidates if key[p] == best]
 
 
-def _results(state: State) -> dict[str, Any]:
+def result_fields(state: State) -> dict[str, Any]:
+    """The result fields of a record for a game that ended in ``state`` (a game stopped at
+    :data:`MAX_DECISIONS` adjudicated): ``scores``, ``winners``, ``returns``, ``vp``,
+    ``structures``, ``functions_used``, ``end_reason``, ``turns``, ``decisions``. Every
+    writer of records (the arena, the games people play) takes them from here."""
     n = state.num_players()
     if state.is_terminal():
         winners, returns, end_reason = state.winners(), state.returns(), state.end_reason()
@@ -91,7 +96,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "mode": task.mode,
         "variant": dict(task.variant),
     }
-    record.update(_results(state))
+    record.update(result_fields(state))
     record["seat_decisions"] = moves
     record["roles_led"] = roles_led
     record["seconds"] = [round(s, 6) for s in seconds]
@@ -132,11 +137,47 @@ def strip_timing(record: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
 
 
+def _concessions(record: Mapping[str, Any], gid: Any) -> dict[int, list[int]]:
+    """A record's ``concessions`` (``[{"decision": i, "seat": p}]``: seat p conceded when i
+    actions had been played) by decision index."""
+    out: dict[int, list[int]] = {}
+    listed = record.get("concessions") or []
+    if not isinstance(listed, (list, tuple)):
+        raise ArenaError(f"game {gid}: concessions must be a list, got {listed!r:.60}")
+    for c in listed:
+        try:
+            decision, seat = c["decision"], c["seat"]
+        except (KeyError, TypeError):
+            decision = seat = None
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (decision, seat)):
+            raise ArenaError(f'game {gid}: a concession is {{"decision": i, "seat": p}}, got {c!r:.60}')
+        out.setdefault(decision, []).append(seat)
+    return out
+
+
+def _concede(state: State, seat: int, gid: Any, decision: int) -> None:
+    try:
+        state.concede(seat)
+    except (TypeError, ValueError) as exc:
+        raise ArenaError(f"game {gid}: the concession of seat {seat} at decision {decision} "
+                         f"cannot be applied: {exc}") from None
+
+
+def results_differ(record: Mapping[str, Any], found: Mapping[str, Any]) -> str | None:
+    """The first of :data:`RESULT_FIELDS` in which a record differs from the fields found by
+    replaying it (``"winners differs: recorded [0], replayed [1]"``), or None."""
+    for key in RESULT_FIELDS:
+        if key in record and key in found and _normal(record[key]) != _normal(found[key]):
+            return f"{key} differs: recorded {record[key]!r}, replayed {found[key]!r}"
+    return None
+
+
 def replay(record: Mapping[str, Any]) -> State:
-    """Rebuild a recorded game and check it: every action legal, and the result (scores,
-    winners, end reason, returns, VP breakdown, turns, decisions, structures, functions
-    used, roles led) as recorded. Returns the final State; raises ArenaError naming the game id and the
-    first difference."""
+    """Rebuild a recorded game and check it: every action legal, the concessions (a person
+    who left the game: ``concessions``, not actions) applied where recorded, and the result
+    (scores, winners, end reason, returns, VP breakdown, turns, decisions, structures,
+    functions used, roles led) as recorded. Returns the final State; raises ArenaError
+    naming the game id and the first difference."""
     if not isinstance(record, Mapping):
         raise ArenaError(f"a game record is a dict, got {type(record).__name__}")
     gid = record.get("game_id", "?")
@@ -149,8 +190,13 @@ def replay(record: Mapping[str, Any]) -> State:
     except (TypeError, ValueError) as exc:
         raise ArenaError(f"game {gid}: cannot set up the game: {exc}") from None
     actions = record["actions"]
+    if not isinstance(actions, list):
+        raise ArenaError(f"game {gid}: actions must be a list of action ids")
+    conceded = _concessions(record, gid)
     roles_led: list[dict[str, int]] = [{} for _ in range(state.num_players())]
     for i, action in enumerate(actions):
+        for seat in conceded.get(i, ()):
+            _concede(state, seat, gid, i)
         if state.is_terminal():
             raise ArenaError(f"game {gid}: the game is over after {i} actions but the record "
                              f"has {len(actions)}")
@@ -164,15 +210,20 @@ def replay(record: Mapping[str, Any]) -> State:
             role = state.led_role()
             if role is not None:
                 roles_led[player][role] = roles_led[player].get(role, 0) + 1
+    for seat in conceded.get(len(actions), ()):
+        _concede(state, seat, gid, len(actions))
+    late = sorted(d for d in conceded if d > len(actions) or d < 0)
+    if late:
+        raise ArenaError(f"game {gid}: a concession at decision {late[0]}, outside the "
+                         f"{len(actions)} recorded actions")
     if not state.is_terminal() and not (record.get("end_reason") == "decision_limit"
                                         and len(actions) == MAX_DECISIONS):
         raise ArenaError(f"game {gid}: the game is not over after the {len(actions)} recorded actions")
-    found = _results(state)
+    found = result_fields(state)
     found["roles_led"] = roles_led
-    for key in RESULT_FIELDS:
-        if key in record and _normal(record[key]) != _normal(found[key]):
-            raise ArenaError(f"game {gid}: {key} differs: recorded {record[key]!r}, "
-                             f"replayed {found[key]!r}")
+    difference = results_differ(record, found)
+    if difference:
+        raise ArenaError(f"game {gid}: {difference}")
     return state
 
 
