@@ -503,9 +503,7 @@ def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_si
         bar.close()
         if folder is not None:
             with contextlib.suppress(ArenaError):
-                folder.close()
-            if not played and not resumed:
-                folder.discard()
+                folder.close(cleanup=not played and not resumed)
         raise _failed(exc, resumed + played, folder) from (None if isinstance(exc, ArenaError) else exc)
     finally:
         bar.close()

@@ -38,7 +38,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from .. import __version__
-from .lock import LOCK_FILE, FolderLock
+from .lock import FolderLock
 from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, RunConfig, deal_seed
 from .play import TIMING_FIELDS, encode_record, record_key
 
@@ -326,7 +326,7 @@ def _unique(path: Path, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
             repeated += 1
     if not repeated:
         return records
-    log.warning("%s: %d game(s) recorded more than once; counting each once", path, repeated)
+    log.warning("%s: %d game(s) recorded twice; counting each once", path, repeated)
     return [rec for i, rec in enumerate(records)
             if not isinstance(rec.get("game_id"), str) or first[rec["game_id"]] == i]
 
@@ -457,7 +457,7 @@ def compress_run(folder: str | os.PathLike) -> Path:
             prefix.add(line)
         prefix.finish()
         if repeats:
-            log.warning("%s: %d game(s) recorded more than once; keeping each once", plain, repeats)
+            log.warning("%s: %d game(s) recorded twice; keeping each once", plain, repeats)
         digest = Digest()
         for line in lines:
             digest.add(line)
@@ -673,9 +673,9 @@ class RunFolder:
         self.games_path = self.path / GAMES_FILE
         self.config_path = self.path / CONFIG_FILE
         self._fh: BinaryIO | None = None
-        self._lock = FolderLock(self.path)
+        self._lock = FolderLock(self.path, shared=True, create=True)
         self._digest: Digest | None = None      # of the file, while it is known
-        self._created: list[Path] = []
+        self._wrote_config = False
         self.appended = 0
 
     def open(self, listen: Callable[[list[dict[str, Any]]], object] | None = None) -> Scan:
@@ -683,17 +683,11 @@ class RunFolder:
         ``listen`` gets the finished records (without actions) in chunks."""
         if self.path.exists() and not self.path.is_dir():
             raise ArenaError(f"{self.path} exists and is not a folder")
-        missing = [p for p in (self.path, *self.path.parents) if not p.exists()]
-        try:
-            self.path.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise os_error(self.path, error, "cannot create the run folder") from None
-        self._created = list(reversed(missing))
         self._lock.acquire()
         try:
             return self._open(listen)
         except BaseException:
-            self.close(store=False)
+            self.close(store=False, cleanup=True)
             raise
 
     def _open(self, listen: Callable[[list[dict[str, Any]]], object] | None) -> Scan:
@@ -702,7 +696,7 @@ class RunFolder:
                 raise ArenaError(f"{self.path} holds {GAMES_FILE} but no {CONFIG_FILE}: not a "
                                  "run folder this command can resume; use another output folder")
             self._write_config()
-            self._created.append(self.config_path)
+            self._wrote_config = True
         if (self.path / COMPRESSED_GAMES_FILE).exists() and not self.games_path.exists():
             raise ArenaError(f"{self.path} holds a finished run kept compressed ({COMPRESSED_GAMES_FILE}); "
                              "read it with load_records, or use another output folder")
@@ -750,9 +744,11 @@ class RunFolder:
                 self._digest.add(line)
         self.appended += data.count(b"\n")
 
-    def close(self, store: bool = True) -> None:
+    def close(self, store: bool = True, cleanup: bool = False) -> None:
         """Flush and sync the records, store their checksum in ``config.json`` (``store``),
-        give the lock up. A failure to write is an ArenaError (the lock is given up all the same)."""
+        give the lock up. ``cleanup``: when no game was written, remove what :meth:`open`
+        created (a backend that did not start leaves the folder as it was). A failure to
+        write is an ArenaError (the lock is given up all the same)."""
         try:
             fh, self._fh = self._fh, None
             if fh is not None:
@@ -769,20 +765,10 @@ class RunFolder:
                     and stored_digest(self.games_path) != self._digest.to_dict():
                 write_config_records(self.path, self._digest)
         finally:
-            self._lock.release()
-
-    def discard(self) -> None:
-        """Remove what :meth:`open` created when no game was written (a backend that did not
-        start): the folder is left as it was."""
-        if self.appended or self._lock.held:
-            return
-        if self.config_path in self._created:
-            with _quiet():
-                (self.path / LOCK_FILE).unlink()
-        for path in reversed(self._created):
-            with _quiet():
-                if path.is_dir():
-                    path.rmdir()
-                else:
-                    path.unlink()
-        self._created = []
+            cleanup = cleanup and not self.appended and self._wrote_config and self._lock.held
+            if cleanup:
+                with _quiet():
+                    if not self.games_path.exists() or self.games_path.stat().st_size == 0:
+                        self.games_path.unlink(missing_ok=True)
+                        self.config_path.unlink()
+            self._lock.release(cleanup=cleanup)
