@@ -459,7 +459,7 @@ def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_si
     folder = RunFolder(out, config) if out is not None else None
     kept: list[dict[str, Any]] | None = [] if folder is None else None
     if folder is not None:
-        scan = folder.open(listen)
+        scan = folder.open(listen if bar.enabled or stop is not None else None)
         done, resumed = scan.done, scan.games
     else:
         done, resumed = bytearray(config.total_games), 0

@@ -1,0 +1,81 @@
+"""Memory benchmark: python3 benchmarks/memory.py [--games N ...] [--jobs J] [--keep DIR]
+
+Runs `random` self-play of N games (default 10^4 and 10^5; add 10^6 with
+``--games 10000 100000 1000000``, about 20 minutes on 2 cores) into a run folder, then
+resumes the finished folder, each in a fresh Python process, and prints the peak resident
+memory of the main process (its ``ru_maxrss``) and of the whole process tree (the main
+process and its loky workers, sampled every 0.2 s with psutil). Target: the peak of a run
+and of its resume does not grow with the number of games (at most 300 MB for 10^6 games).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import psutil
+
+CHILD = """
+import resource, sys, time
+from glory_ai.arena import RunConfig, run
+config = RunConfig(specs=("random",), players=2, deals=int(sys.argv[1]), seed=1)
+start = time.perf_counter()
+result = run(config, sys.argv[2], n_jobs=int(sys.argv[3]), progress=False)
+assert result.games == config.total_games, result
+print(result.played, round(time.perf_counter() - start, 1),
+      resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+"""
+
+
+def _tree_rss(process: psutil.Process) -> int:
+    total = 0
+    for p in [process, *process.children(recursive=True)]:
+        try:
+            total += p.memory_info().rss
+        except psutil.Error:
+            pass
+    return total
+
+
+def measure(games: int, folder: Path, jobs: int) -> tuple[int, float, int, int]:
+    """(games played, seconds, peak MB of the main process, peak MB of the process tree)."""
+    env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(games), str(folder), str(jobs)],
+                             stdout=subprocess.PIPE, text=True, env=env)
+    process = psutil.Process(child.pid)
+    peak = 0
+    while child.poll() is None:
+        peak = max(peak, _tree_rss(process))
+        time.sleep(0.2)
+    out = child.stdout.read() if child.stdout else ""
+    if child.returncode != 0:
+        raise SystemExit(f"the run of {games} games failed (status {child.returncode})")
+    played, seconds, main_mb = out.split()
+    return int(played), float(seconds), int(main_mb), peak // (1 << 20)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000])
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--keep", type=Path, default=None, help="write the run folders here")
+    args = parser.parse_args()
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(f"{'games':>9}  {'what':<6}  {'played':>9}  {'seconds':>8}  {'main MB':>8}  {'tree MB':>8}")
+    with tempfile.TemporaryDirectory(prefix="glory-memory-") as tmp:
+        base = args.keep or Path(tmp)
+        for games in args.games:
+            folder = base / f"random-{games}"
+            for what in ("run", "resume"):
+                played, seconds, main_mb, tree_mb = measure(games, folder, args.jobs)
+                print(f"{games:>9,}  {what:<6}  {played:>9,}  {seconds:>8.1f}  {main_mb:>8}  {tree_mb:>8}",
+                      flush=True)
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+
+
+if __name__ == "__main__":
+    main()
