@@ -276,14 +276,15 @@ def _repeated(path: Path, gid: Any) -> ArenaError:
 
 def read_records(path: str | os.PathLike, *, skip: Sequence[str] = (), repair: bool = False,
                  check: Callable[[dict[str, Any], str], None] | None = None,
-                 repeats: bool = False) -> list[dict[str, Any]]:
+                 repeats: bool = False, checksum: bool = True) -> list[dict[str, Any]]:
     """The game records of a records file (``games.jsonl`` or ``games.jsonl.gz``; a run
     folder: its file), in file order, blank lines skipped.
 
     A game recorded twice (two writers, a line copied) is kept once, the first, with a
     warning, when the copies differ only in their timing; copies that differ otherwise are an
     ArenaError (``repeats=True`` keeps every line). When the folder's ``config.json`` holds
-    the checksum of its records (:class:`Digest`), a record changed since is an ArenaError.
+    the checksum of its records (:class:`Digest`), a record changed since is an ArenaError
+    (``checksum=False``: not checked, for tools that examine damaged folders).
 
     ``skip``: fields of :data:`SKIPPABLE` to leave out (cut from the lines before parsing:
     reading is then several times faster). A last line without its newline is a write cut
@@ -297,7 +298,7 @@ def read_records(path: str | os.PathLike, *, skip: Sequence[str] = (), repair: b
     """
     path = games_file(path)
     cut = _cutter(skip)
-    prefix = _PrefixCheck(path, stored_digest(path))
+    prefix = _PrefixCheck(path, stored_digest(path) if checksum else None)
     records: list[dict[str, Any]] = []
     for base, lines in _blocks(path, repair):
         if prefix.stored is not None:

@@ -209,10 +209,7 @@ def parse_experiment(data: dict[str, Any], name: str, source: str = "",
     name = _str(data.get("name", name), f"{where}: name")
     if not _NAME.match(name):
         raise ExperimentError(f"{where}: name: use lower-case letters, digits, '-' and '_', got {name!r}")
-    if "seed" not in data:
-        raise ExperimentError(f"{where}: seed: required (the root seed of every run, an integer "
-                              "from 0 to 2**64 - 1): the same seed gives the same games")
-    seed = _int(data["seed"], f"{where}: seed", 0, 2 ** 64 - 1)
+    seed = _int(data.get("seed", 0), f"{where}: seed", 0, 2 ** 64 - 1)
     matchups = data.get("matchup")
     if not isinstance(matchups, list) or not matchups:
         raise ExperimentError(f"{where}: expected at least one [[matchup]] table")
@@ -253,6 +250,9 @@ def parse_experiment(data: dict[str, Any], name: str, source: str = "",
         seed=seed, matchups=parsed, run_options=dict(run), report=report, figures=tuple(figures),
         source=source)
     experiment.runs()                                  # every run's config is valid
+    if "seed" not in data:
+        raise ExperimentError(f"{where}: seed: required (the root seed of every run, an integer "
+                              "from 0 to 2**64 - 1): the same seed gives the same games")
     return experiment
 
 

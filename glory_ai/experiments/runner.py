@@ -29,7 +29,8 @@ from .. import __version__
 from ..arena import ArenaError, RunConfig, RunResult, load_records, run, strip_timing
 from ..arena.lock import FolderLock
 from ..arena.storage import (CONFIG_FILE, COMPRESSED_GAMES_FILE, Plan, check_config, compress_run,
-                             is_compressed, os_error, read_config, scan_folder)
+                             is_compressed, os_error, read_config, read_records,
+                             scan_folder)
 from .config import Experiment, ExperimentError, PlannedRun, load_experiment
 
 if TYPE_CHECKING:
@@ -378,7 +379,11 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
     reports = []
     with tempfile.TemporaryDirectory(prefix="glory-reproduce-") as scratch:
         for planned in planned_runs:
-            stored = {r["game_id"]: r for r in load_records(folder / "runs" / planned.name)}
+            # the records as stored, even when the checks above found them damaged (the first
+            # record of a game repeated)
+            stored: dict[str, dict[str, Any]] = {}
+            for r in read_records(folder / "runs" / planned.name, repeats=True, checksum=False):
+                stored.setdefault(r["game_id"], r)
             log(f"re-running {planned.name} ({len(stored)} games)")
             again = _run(planned.config, Path(scratch) / planned.name, options, progress)
             fresh = {r["game_id"]: r for r in again.records}
