@@ -280,19 +280,21 @@ class RunConfig:
             seats=seats, num_players=self.players, mode=self.mode, variant=self.variant)
 
     def tasks(self) -> Iterator[GameTask]:
-        """Every game of the run, in (deal, pairing, rotation) order."""
+        """Every game of the run, in (deal, pairing, rotation) order, made as it is asked for."""
+        for deal in range(self.deals):
+            yield from self.deal_tasks(deal)
+
+    def deal_tasks(self, deal: int) -> list[GameTask]:
+        """The games of one deal, in (pairing, rotation) order."""
         lineups = self.pairings()
         n_rot, k = self.rotations, self.players
-        for deal in range(self.deals):
-            seed = deal_seed(self.seed, deal)                # shared by the deal's games
-            bots = [tuple(bot_seed(self.seed, deal, r, s) for s in range(k)) for r in range(n_rot)]
-            for pairing, lineup in enumerate(lineups):
-                for rotation in range(n_rot):
-                    yield GameTask(
-                        game_id=game_id(deal, pairing, rotation), deal=deal, pairing=pairing,
-                        rotation=rotation, seed=seed, bot_seeds=bots[rotation],
-                        seats=tuple(lineup[(s - rotation) % k] for s in range(k)),
-                        num_players=k, mode=self.mode, variant=self.variant)
+        seed = deal_seed(self.seed, deal)                    # shared by the deal's games
+        bots = [tuple(bot_seed(self.seed, deal, r, s) for s in range(k)) for r in range(n_rot)]
+        return [GameTask(game_id=game_id(deal, pairing, rotation), deal=deal, pairing=pairing,
+                         rotation=rotation, seed=seed, bot_seeds=bots[rotation],
+                         seats=tuple(lineup[(s - rotation) % k] for s in range(k)),
+                         num_players=k, mode=self.mode, variant=self.variant)
+                for pairing, lineup in enumerate(lineups) for rotation in range(n_rot)]
 
     def game_ids(self) -> list[str]:
         n_pairings, n_rot = len(self.pairings()), self.rotations

@@ -182,10 +182,16 @@ def _batches(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:
 
 
 def _todo(config: RunConfig, done: bytearray) -> Iterator[GameTask]:
-    """The planned games not done yet, generated lazily."""
-    for index, task in enumerate(config.tasks()):
-        if not done[index]:
-            yield task
+    """The planned games not done yet, generated lazily (a deal done is skipped unseeded)."""
+    per_deal = config.games_per_deal
+    whole = b"\x01" * per_deal
+    for deal in range(config.deals):
+        marks = done[deal * per_deal:(deal + 1) * per_deal]
+        if marks == whole:
+            continue
+        for task, mark in zip(config.deal_tasks(deal), marks, strict=True):
+            if not mark:
+                yield task
 
 
 # ---- backends ------------------------------------------------------------------------

@@ -66,8 +66,10 @@ SYNC_INTERVAL = 1.0
 #: the record fields :func:`read_records` can leave out: lists of numbers or names, most of a
 #: line's bytes (the actions above all), which a reader that does not replay games skips
 SKIPPABLE = ("actions", "bot_seeds", "functions_used")
-#: bytes read and parsed at a time
+#: bytes read and parsed at a time (by readers that keep the records), and by a stream that
+#: keeps none (a resume, a check): smaller, since its memory must not grow with anything
 BLOCK = 1 << 23
+STREAM_BLOCK = 1 << 20
 #: records handed at a time to a resume's listener (the stopping rule, the progress bar)
 CHUNK = 4096
 
@@ -156,7 +158,7 @@ def _unreadable(path: Path, exc: BaseException) -> ArenaError:
     return ArenaError(f"{path}: cannot read ({detail})")
 
 
-def _blocks(path: Path, repair: bool = False) -> Iterator[tuple[int, list[bytes]]]:
+def _blocks(path: Path, repair: bool = False, size: int = BLOCK) -> Iterator[tuple[int, list[bytes]]]:
     """The file's complete lines, a block at a time: (lines before the block, its lines,
     blank ones included so that numbers hold). A last line without its newline is a write
     cut short by a kill: dropped with a warning, and with ``repair`` the (plain) file is
@@ -166,7 +168,7 @@ def _blocks(path: Path, repair: bool = False) -> Iterator[tuple[int, list[bytes]
     try:
         with _open(path) as fh:
             while True:
-                block = fh.read(BLOCK)
+                block = fh.read(size)
                 if not block:
                     break
                 block = rest + block
@@ -192,7 +194,7 @@ def _blocks(path: Path, repair: bool = False) -> Iterator[tuple[int, list[bytes]
 
 def iter_lines(path: str | os.PathLike, repair: bool = False) -> Iterator[tuple[int, bytes]]:
     """(line number, line) of every non-blank complete line of a records file, in a stream."""
-    for base, lines in _blocks(games_file(path), repair):
+    for base, lines in _blocks(games_file(path), repair, STREAM_BLOCK):
         for number, line in enumerate(lines, start=base + 1):
             if line.strip():
                 yield number, line

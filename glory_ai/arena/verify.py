@@ -23,7 +23,7 @@ import orjson
 from .lock import FolderLock
 from .plan import ArenaError, RunConfig
 from .play import replay
-from .storage import (GAMES_FILE, Digest, Plan, _blocks,
+from .storage import (GAMES_FILE, STREAM_BLOCK, Digest, Plan, _blocks,
                       _write_atomically, games_file, load_config, os_error, stored_digest,
                       write_config_records)
 
@@ -109,7 +109,7 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
 
     def lines() -> Iterator[tuple[int, bytes]]:
         try:
-            for base, block in _blocks(path):
+            for base, block in _blocks(path, size=STREAM_BLOCK):
                 for number, line in enumerate(block, start=base + 1):
                     if line.strip():
                         yield number, line
