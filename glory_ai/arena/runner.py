@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -196,7 +196,7 @@ def _todo(config: RunConfig, done: bytearray) -> Iterator[GameTask]:
 
 # ---- backends ------------------------------------------------------------------------
 
-Results = Iterator[tuple[list[dict], str]]
+Results = Generator[tuple[list[dict], str], None, None]
 
 
 def _joblib_results(backend: str, workers: int, batches: Iterable[list[GameTask]]) -> Results:
@@ -253,8 +253,8 @@ def _dask_threads(client: Any) -> int:
 
 def _lost_scheduler(client: Any, exc: BaseException) -> ArenaError:
     detail = " ".join(str(exc).split()) or type(exc).__name__
-    return ArenaError(f"lost the dask scheduler {getattr(client, 'scheduler', None) and client.scheduler.address}"
-                      f" ({detail[:160]})")
+    address = getattr(getattr(client, "scheduler", None), "address", "")
+    return ArenaError(f"lost the dask scheduler {address} ({detail[:160]})")
 
 
 def _dask_results(client: Any, batches: Iterable[list[GameTask]], window: int,
@@ -267,13 +267,19 @@ def _dask_results(client: Any, batches: Iterable[list[GameTask]], window: int,
 
     it = iter(batches)
     pending = distributed.as_completed(loop=client.loop)
-    submitted: set[Any] = set()
+    submitted: dict[Any, tuple[list[GameTask], int]] = {}       # future -> (batch, tries)
+
+    def send(batch: list[GameTask], tries: int) -> None:
+        try:
+            future = client.submit(play_batch_encoded, batch, pure=False)
+        except Exception as exc:
+            raise _lost_scheduler(client, exc) from None
+        submitted[future] = (batch, tries)
+        pending.add(future)
 
     def submit(count: int) -> None:
         for batch in itertools.islice(it, count):
-            future = client.submit(play_batch_encoded, batch, pure=False)
-            submitted.add(future)
-            pending.add(future)
+            send(batch, 1)
 
     submit(window)
     idle_since: float | None = None
@@ -296,7 +302,10 @@ def _dask_results(client: Any, batches: Iterable[list[GameTask]], window: int,
                 continue
             idle_since = None
             for future in done:
-                submitted.discard(future)
+                batch, tries = submitted.pop(future)
+                if future.status in ("lost", "cancelled") and tries < 3:
+                    send(batch, tries + 1)           # its worker died with the result: again
+                    continue
                 if future.status == "error":
                     exc = future.exception()
                     if type(exc).__name__ == "KilledWorker":
@@ -515,12 +524,11 @@ def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_si
         bar.close()
     if folder is not None:
         folder.close()
-    records = sorted(kept, key=record_key) if kept is not None else None
     return RunResult(
         config=config, out=folder.path if folder is not None else None, games=resumed + played,
         played=played, resumed=resumed, seconds=time.perf_counter() - started, stopped=stopped,
         stop=stop.to_dict() if stop is not None else None, backend=backend, n_jobs=workers,
-        batch_size=size, kept=records)
+        batch_size=size, kept=sorted(kept, key=record_key) if kept is not None else None)
 
 
 def _failed(exc: Exception, finished: int, folder: RunFolder | None) -> ArenaError:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import errno
 import gzip
 import hashlib
-import io
 import json
 import logging
 import os
@@ -396,7 +395,7 @@ def load_run(folder: str | os.PathLike) -> tuple[RunConfig, list[dict[str, Any]]
     return config, (load_records(folder) if has_games else [])
 
 
-def _write_atomically(target: Path, write: Callable[[BinaryIO], None]) -> None:
+def _write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> None:
     """Write ``target`` through a temporary file renamed over it once complete and synced:
     a kill or a full disk leaves the old file whole."""
     partial = target.with_name(target.name + ".tmp")
@@ -561,7 +560,8 @@ class Plan:
             raise ArenaError(f"{where}: game {gid!r} is not a game of this run")
         deal, pairing, rotation = place
         if (rec.get("deal"), rec.get("pairing"), rec.get("rotation")) != place \
-                or rec.get("seed") != self._seed(deal) or rec.get("seats") != self.seatings[pairing][rotation]:
+                or rec.get("seed") != self._seed(deal) \
+                or rec.get("seats") != self.seatings[pairing][rotation]:
             raise ArenaError(f"{where}: game {gid} does not match this run's plan "
                              "(its place, seed or seats differ)")
         return self.index(deal, pairing, rotation)
@@ -637,7 +637,7 @@ def _check_repeats(path: Path, plan: Plan, numbers: set[int]) -> None:
     for number, line in iter_lines(path):
         if number in numbers:
             wanted.setdefault(plan.check(_loads(line), ""), None)
-    for number, line in iter_lines(path):
+    for _, line in iter_lines(path):
         rec = _loads(line)
         index = plan.index(*record_key(rec))
         if index not in wanted:

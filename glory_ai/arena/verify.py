@@ -23,9 +23,19 @@ import orjson
 from .lock import FolderLock
 from .plan import ArenaError, RunConfig
 from .play import replay
-from .storage import (GAMES_FILE, STREAM_BLOCK, Digest, Plan, _blocks,
-                      _write_atomically, games_file, load_config, os_error, stored_digest,
-                      write_config_records)
+from .storage import (
+    GAMES_FILE,
+    STREAM_BLOCK,
+    Digest,
+    Plan,
+    _blocks,
+    _write_atomically,
+    games_file,
+    load_config,
+    os_error,
+    stored_digest,
+    write_config_records,
+)
 
 __all__ = ["RunCheck", "verify_run"]
 
@@ -70,8 +80,8 @@ def _replay_lines(lines: list[tuple[int, bytes]]) -> list[tuple[int, str]]:
 def verify_run(folder: str | Path, *, sample: int | None = None, n_jobs: int = 1,
                repair: bool = False, progress: Callable[[str], object] | None = None) -> RunCheck:
     """Check a run folder (see the module's doc); ``sample``: replay about that many games
-    spread over the run instead of all (0: none, the other checks only); ``n_jobs``: workers replaying; ``repair``: drop the
-    lines at fault (under the folder's lock)."""
+    spread over the run instead of all (0: none, the other checks only); ``n_jobs``: workers
+    replaying; ``repair``: drop the lines at fault (under the folder's lock)."""
     folder = Path(folder)
     config = load_config(folder)
     check = RunCheck(folder, config)

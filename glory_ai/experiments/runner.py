@@ -26,11 +26,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..arena import ArenaError, RunConfig, RunResult, load_records, run, strip_timing
+from ..arena import RunConfig, RunResult, load_records, run, strip_timing
 from ..arena.lock import FolderLock
-from ..arena.storage import (CONFIG_FILE, COMPRESSED_GAMES_FILE, Plan, check_config, compress_run,
-                             is_compressed, os_error, read_config, read_records,
-                             scan_folder)
+from ..arena.storage import (
+    COMPRESSED_GAMES_FILE,
+    CONFIG_FILE,
+    Plan,
+    check_config,
+    compress_run,
+    is_compressed,
+    os_error,
+    read_config,
+    read_records,
+    scan_folder,
+)
 from .config import Experiment, ExperimentError, PlannedRun, load_experiment
 
 if TYPE_CHECKING:

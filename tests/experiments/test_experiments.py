@@ -53,7 +53,8 @@ def test_an_experiment_expands_into_named_runs(tmp_path):
 
 
 def test_a_grid_fills_the_spec_templates():
-    exp = parse_experiment({"seed": 1, "matchup": [{"name": "scale", "specs": ["ismcts:iters={iters}", "greedy"],
+    exp = parse_experiment({"seed": 1,
+                            "matchup": [{"name": "scale", "specs": ["ismcts:iters={iters}", "greedy"],
                                          "grid": {"iters": [10, 20]}}]}, "g")
     assert [(r.name, r.config.specs) for r in exp.runs()] == [
         ("scale-iters10", ("ismcts:iters=10", "greedy")), ("scale-iters20", ("ismcts:iters=20", "greedy"))]

@@ -2,9 +2,9 @@
 from __future__ import annotations
 
 import pytest
-from support.faults import SMALL
 
 from glory_ai.arena import run
+from support.faults import SMALL
 
 
 @pytest.fixture

@@ -11,11 +11,11 @@ import sys
 import time
 
 import pytest
-from support.faults import ROOT, cli, one_line_error
 
 from glory_ai.arena import ArenaError, RunConfig, load_records, run, strip_timing
 from glory_ai.arena import runner as runner_module
 from glory_ai.experiments import reproduce, run_experiment
+from support.faults import ROOT, cli, one_line_error
 
 distributed = pytest.importorskip("distributed")
 pytestmark = pytest.mark.slow
@@ -129,7 +129,8 @@ def test_an_unreachable_scheduler_is_one_line_and_leaves_no_folder(tmp_path):
 def test_an_experiment_with_its_cluster_in_the_config_reproduces(cluster, tmp_path):
     config = tmp_path / "duel.toml"
     config.write_text(f'seed = 3\n[[matchup]]\nname = "duel"\nspecs = ["greedy", "random"]\ndeals = 4\n'
-                      f'[run]\nbackend = "dask"\nscheduler = "{cluster.address}"\n[analysis]\nreport = false\n')
+                      f'[run]\nbackend = "dask"\nscheduler = "{cluster.address}"\n'
+                      '[analysis]\nreport = false\n')
     folder = run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
     assert reproduce(folder, log=lambda *a: None, progress=False).identical
     assert reproduce(folder, backend="loky", jobs=1, log=lambda *a: None, progress=False).identical

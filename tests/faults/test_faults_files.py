@@ -15,7 +15,6 @@ import zlib
 from pathlib import Path
 
 import pytest
-from support.faults import SMALL, cli, one_line_error
 
 from glory_ai.arena import ArenaError, RunConfig, load_records, run, strip_timing
 from glory_ai.arena import runner as runner_module
@@ -23,6 +22,7 @@ from glory_ai.arena.plan import MAX_DEALS
 from glory_ai.arena.storage import RunFolder, compress_run
 from glory_ai.cli import main
 from glory_ai.experiments import ExperimentError, load_experiment, run_experiment
+from support.faults import SMALL, cli, one_line_error
 
 
 def _main(capsys, *args):
@@ -217,7 +217,8 @@ def test_an_os_error_while_writing_is_named(tmp_path, monkeypatch):
     ('seed = 1\n[[matchup]]\nspecs = ["greedy", "random"]\n[run]\nbackend = "ray"', ["ray", "dask"]),
     ('seed = 1\n[[matchup]]\nspecs = ["greedy", "random"]\n[run]\nscheduler = 5', ["scheduler"]),
     ('[[matchup]]\nspecs = ["greedy", "random"]', ["seed: required"]),
-    ('seed = 1\n[[matchup]]\nspecs = ["ismcts:iters={iters}", "greedy"]\ngrid = { iters = [2], depth = [1, 2] }',
+    ('seed = 1\n[[matchup]]\nspecs = ["ismcts:iters={iters}", "greedy"]\n'
+     'grid = { iters = [2], depth = [1, 2] }',
      ["grid", "depth", "used by no spec"]),
 ])
 def test_a_hostile_config_is_refused_when_read(tmp_path, text, words):

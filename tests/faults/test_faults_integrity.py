@@ -19,7 +19,6 @@ from glory_ai.arena.lock import holder
 from glory_ai.arena.storage import compress_run, read_config
 from glory_ai.cli import main
 from glory_ai.experiments import reproduce, run_experiment
-
 from support.faults import ROOT, SMALL, cli, one_line_error
 
 EXPERIMENT = """

@@ -10,10 +10,10 @@ import time
 
 import psutil
 import pytest
-from support.faults import ROOT
 
 from glory_ai.arena import load_records
 from glory_ai.cli import main
+from support.faults import ROOT
 
 pytestmark = pytest.mark.slow
 
