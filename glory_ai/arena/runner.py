@@ -16,6 +16,7 @@ import logging
 import math
 import os
 import signal
+import socket
 import sys
 import threading
 import time
@@ -224,6 +225,7 @@ def _dask_client(scheduler: Any) -> tuple[Any, bool]:
     if isinstance(scheduler, str):
         if not scheduler.strip():
             raise ArenaError("the dask scheduler address is empty (give tcp://HOST:8786)")
+        _probe(scheduler)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -242,6 +244,30 @@ def _dask_client(scheduler: Any) -> tuple[Any, bool]:
                              "(--scheduler tcp://HOST:8786) or start a distributed.Client "
                              "first") from None
     raise ArenaError(f"scheduler must be an address or a distributed.Client, got {scheduler!r}")
+
+
+def _probe(address: str) -> None:
+    """Refuse an address that is not one, or a TCP scheduler that does not answer, before
+    making a Client: a Client that fails to connect lingers at exit (20 s, and a traceback
+    from its ``__del__``)."""
+    from distributed.comm.addressing import get_address_host_port, parse_address
+    from distributed.comm.registry import backends
+
+    try:
+        scheme, _ = parse_address(address)
+        if scheme not in backends:
+            raise ValueError(f"unknown scheme {scheme!r} (known: {', '.join(sorted(backends))})")
+        if scheme not in ("tcp", "tls"):
+            return
+        host, port = get_address_host_port(address)
+    except (ValueError, TypeError) as exc:
+        raise ArenaError(f"{address!r} is not a dask scheduler address (give tcp://HOST:8786): "
+                         f"{' '.join(str(exc).split())[:160]}") from None
+    try:
+        socket.create_connection((host, port), timeout=DASK_CONNECT_TIMEOUT).close()
+    except OSError as exc:
+        detail = exc.strerror or str(exc) or type(exc).__name__
+        raise ArenaError(f"cannot reach the dask scheduler at {address} ({detail})") from None
 
 
 def _dask_threads(client: Any) -> int:

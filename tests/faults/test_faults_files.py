@@ -265,6 +265,8 @@ def test_a_backend_that_fails_to_start_leaves_no_folder(tmp_path, capsys, monkey
     assert not out.exists() and not out.parent.exists()
     with pytest.raises(ArenaError, match="cannot reach"):
         run(SMALL, tmp_path / "direct", backend="dask", scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(ArenaError, match="not a dask scheduler address.*unknown scheme 'nonsense'"):
+        run(SMALL, tmp_path / "direct", backend="dask", scheduler="nonsense://host")
     assert not (tmp_path / "direct").exists()
 
 
