@@ -242,3 +242,31 @@ def test_compressed_records_read_alike_and_damage_is_named(tmp_path):
     (packed / "games.jsonl.gz").write_bytes(b"not gzip")
     with pytest.raises(ArenaError, match="not a readable gzip file"):
         load_records(packed)
+
+
+def test_a_worker_that_fails_is_one_line_and_the_finished_games_stay(tmp_path, monkeypatch):
+    from glory_ai.arena import play as play_module
+
+    calls = {"n": 0}
+    real = play_module.play_batch_encoded
+
+    def failing(tasks):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise RuntimeError("the bot fell over\nat decision 12")
+        return real(tasks)
+
+    monkeypatch.setattr(runner_module, "play_batch_encoded", failing)
+    with pytest.raises(ArenaError) as info:
+        run(H2H, tmp_path / "run", n_jobs=1, batch_size=2)
+    message = str(info.value)
+    assert "\n" not in message and "a game failed in a worker: RuntimeError: the bot fell over" in message
+    assert "the 4 finished games are kept" in message
+    monkeypatch.setattr(runner_module, "play_batch_encoded", real)
+    assert run(H2H, tmp_path / "run").resumed == 4
+
+
+def test_a_run_into_a_folder_keeps_no_record_in_memory(tmp_path):
+    result = run(H2H, tmp_path / "run", n_jobs=1)
+    assert result.kept is None and result.games == H2H.total_games
+    assert len(result.records) == H2H.total_games            # read back when asked for
