@@ -310,23 +310,27 @@ def _dask_results(client: Any, batches: Iterable[list[GameTask]], window: int,
     submit(window)
     idle_since: float | None = None
     looked = time.monotonic()
+
+    def look() -> None:
+        """Raise once the cluster has had no worker for ``no_workers`` seconds."""
+        nonlocal idle_since, looked
+        looked = time.monotonic()
+        if _dask_threads(client):
+            idle_since = None
+        elif idle_since is None:
+            idle_since = time.monotonic()
+        elif time.monotonic() - idle_since >= no_workers:
+            raise ArenaError(f"the dask cluster at {client.scheduler.address} has had no "
+                             f"worker for {no_workers:g} s")
+
     try:
         while submitted:
             done = pending.next_batch(block=False)
             if not done:
                 time.sleep(0.02)
-                if time.monotonic() - looked < DASK_POLL:
-                    continue
-                looked = time.monotonic()
-                if _dask_threads(client):
-                    idle_since = None
-                elif idle_since is None:
-                    idle_since = time.monotonic()
-                elif time.monotonic() - idle_since >= no_workers:
-                    raise ArenaError(f"the dask cluster at {client.scheduler.address} has had no "
-                                     f"worker for {no_workers:g} s")
+                if time.monotonic() - looked >= DASK_POLL:
+                    look()
                 continue
-            idle_since = None
             for future in done:
                 batch, tries = submitted.pop(future)
                 if future.status in ("lost", "cancelled") and tries < 3:
@@ -341,7 +345,14 @@ def _dask_results(client: Any, batches: Iterable[list[GameTask]], window: int,
                 if future.status != "finished":
                     raise _lost_scheduler(client, RuntimeError(f"a task was {future.status}"))
                 try:
-                    result = future.result()
+                    result = future.result(timeout=DASK_POLL)
+                except TimeoutError:
+                    # finished, but its worker died before the result came back: the scheduler
+                    # computes it again once a worker is there
+                    submitted[future] = (batch, tries)
+                    pending.add(future)
+                    look()
+                    continue
                 except Exception as exc:
                     raise _lost_scheduler(client, exc) from None
                 yield result
