@@ -1,4 +1,4 @@
-"""Memory benchmark: python3 benchmarks/memory.py [--games N ...] [--jobs J] [--keep DIR]
+"""Memory benchmark: python3 benchmarks/memory.py [--games N ...] [--jobs J] [--keep DIR] [--scan DIR]
 
 Runs `random` self-play of N games (default 10^4 and 10^5; add 10^6 with
 ``--games 10000 100000 1000000``, about 20 minutes on 2 cores) into a run folder, then
@@ -6,6 +6,9 @@ resumes the finished folder, each in a fresh Python process, and prints the peak
 memory of the main process (its ``ru_maxrss``) and of the whole process tree (the main
 process and its loky workers, sampled every 0.2 s with psutil). Target: the peak of a run
 and of its resume does not grow with the number of games (at most 300 MB for 10^6 games).
+``--scan DIR`` measures only the reading of an existing folder of `random` self-play made by
+this benchmark (a resume that plays nothing: the stream over the records, the plan check,
+the bitmap), however many games it holds.
 """
 from __future__ import annotations
 
@@ -22,11 +25,20 @@ import psutil
 CHILD = """
 import resource, sys, time
 from glory_ai.arena import RunConfig, run
+
+class Never:                       # a stopping rule that stops before any game is played
+    def add(self, records):
+        return True
+    def to_dict(self):
+        return {}
+
 config = RunConfig(specs=("random",), players=2, deals=int(sys.argv[1]), seed=1)
+scan = sys.argv[4] == "scan"
 start = time.perf_counter()
-result = run(config, sys.argv[2], n_jobs=int(sys.argv[3]), progress=False)
-assert result.games == config.total_games, result
-print(result.played, round(time.perf_counter() - start, 1),
+result = run(config, sys.argv[2], n_jobs=int(sys.argv[3]), progress=False,
+             stop=Never() if scan else None)
+assert scan or result.games == config.total_games, result
+print(result.resumed if scan else result.played, round(time.perf_counter() - start, 1),
       resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
 """
 
@@ -41,10 +53,11 @@ def _tree_rss(process: psutil.Process) -> int:
     return total
 
 
-def measure(games: int, folder: Path, jobs: int) -> tuple[int, float, int, int]:
-    """(games played, seconds, peak MB of the main process, peak MB of the process tree)."""
+def measure(games: int, folder: Path, jobs: int, mode: str = "run") -> tuple[int, float, int, int]:
+    """(games played, or read for a scan; seconds; peak MB of the main process; peak MB of
+    the process tree)."""
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[1]))
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(games), str(folder), str(jobs)],
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(games), str(folder), str(jobs), mode],
                              stdout=subprocess.PIPE, text=True, env=env)
     process = psutil.Process(child.pid)
     peak = 0
@@ -63,9 +76,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--keep", type=Path, default=None, help="write the run folders here")
+    parser.add_argument("--scan", type=Path, default=None,
+                        help="only read this folder (random-N of --keep) back, playing nothing")
     args = parser.parse_args()
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     print(f"{'games':>9}  {'what':<6}  {'played':>9}  {'seconds':>8}  {'main MB':>8}  {'tree MB':>8}")
+    if args.scan is not None:
+        games = int(args.scan.name.rsplit("-", 1)[1])
+        read, seconds, main_mb, tree_mb = measure(games, args.scan, args.jobs, "scan")
+        print(f"{games:>9,}  {'scan':<6}  {read:>9,}  {seconds:>8.1f}  {main_mb:>8}  {tree_mb:>8}  "
+              "(games read back)")
+        return
     with tempfile.TemporaryDirectory(prefix="glory-memory-") as tmp:
         base = args.keep or Path(tmp)
         for games in args.games:
