@@ -151,11 +151,12 @@ class FolderLock:
             if held[1] > 0:
                 return
             del _HELD[self._key]
-        if cleanup and self._created and [p.name for p in self.folder.iterdir()] == [LOCK_FILE]:
+        if cleanup and self._created:
             try:
-                (self.folder / LOCK_FILE).unlink()
-                for folder in self._created:
-                    folder.rmdir()
+                if [p.name for p in self.folder.iterdir()] == [LOCK_FILE]:
+                    (self.folder / LOCK_FILE).unlink()
+                    for folder in self._created:
+                        folder.rmdir()
             except OSError:
                 pass
         fcntl.flock(fd, fcntl.LOCK_UN)

@@ -238,6 +238,8 @@ def _changed(path: Path, found: Digest, stored: Mapping[str, Any]) -> ArenaError
     lines = stored.get("lines")
     if isinstance(lines, int) and found.lines < lines:
         what = f"holds {found.lines} records where {lines} were written: records were removed"
+    elif isinstance(lines, int) and found.lines > lines:
+        what = f"holds {found.lines} records where {lines} were written: records were added"
     else:
         what = "does not match the checksum written with it: a record was changed"
     return ArenaError(f"{path} {what} (`glory-ai verify {folder}` finds the games; "
@@ -620,6 +622,8 @@ def scan_folder(path: Path, plan: Plan, listen: Callable[[list[dict[str, Any]]],
     if listen is not None and chunk:
         listen(chunk)
     prefix.finish()
+    if path.suffix == ".gz" and prefix.stored is not None and result.digest.lines != prefix.limit:
+        raise _changed(path, result.digest, prefix.stored)      # a compressed file is written whole
     if repeated:
         result.repeats = len(repeated)
         _check_repeats(path, plan, set(repeated))

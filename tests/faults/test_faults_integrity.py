@@ -262,3 +262,13 @@ def test_a_config_hash_folder_of_the_same_games_is_found_again():
     # unchanged: the default folder of a command is a function of the config
     assert RunConfig(specs=("greedy", "random"), deals=3).short_hash() == \
         RunConfig(specs=("greedy", "random"), deals=3).short_hash()
+
+
+def test_an_experiment_run_whose_compressed_records_grew_is_refused_on_resume(experiment, tmp_path):
+    packed = experiment / "runs" / "duel" / "games.jsonl.gz"
+    with gzip.open(packed, "rb") as fh:
+        data = fh.read()
+    with gzip.open(packed, "wb") as fh:
+        fh.write(data + data.splitlines(keepends=True)[0])
+    with pytest.raises(ArenaError, match="holds 11 records where 10 were written: records were added"):
+        run_experiment(tmp_path / "duel.toml", tmp_path / "results", log=lambda *a: None, progress=False)
