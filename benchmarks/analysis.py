@@ -151,7 +151,8 @@ def main() -> None:
         timed("win_rates by num_players, seat",
               lambda: T.win_rates(frame, by=["num_players", "seat"]), results)
         for k in (2, 3, 4):
-            timed(f"win_matrix ({k} players)", lambda k=k: T.win_matrix(frame, num_players=k), results)
+            timed(f"finishing_matrix ({k} players)",
+                  lambda k=k: T.finishing_matrix(frame, num_players=k), results)
             timed(f"ratings ({k} players)", lambda k=k: T.ratings(frame, num_players=k), results)
         timed("seat_advantage", lambda: T.seat_advantage(frame), results)
         timed("seat_tests", lambda: T.seat_tests(frame), results)

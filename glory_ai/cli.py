@@ -141,7 +141,8 @@ def _bots(args) -> int:
     from .bots import registry
 
     for info in registry().values():
-        print(f"{info.name}: {info.description}")
+        origin = "" if info.origin == "built-in" else f" [{info.origin}]"
+        print(f"{info.name}{origin}: {info.description}")
         for param in info.params:
             print(f"    {param.describe()}")
         if args.verbose and info.params:
@@ -155,7 +156,10 @@ def _register_bots(sub) -> None:
         "bots", formatter_class=_HelpFormatter,
         help="list the bots, their parameters and defaults",
         description="Every bot that a spec string can name (name:key=value,...), with each "
-                    "parameter's default, accepted values and meaning (docs/bots.md).",
+                    "parameter's default, accepted values and meaning (docs/bots.md): the "
+                    "built-ins, then those of installed plugins (entry points, "
+                    "docs/extending.md). A bot of your own can also be named by its file or "
+                    "module: ./my_bot.py:ClassName:key=value.",
         epilog="examples:\n"
                "  glory-ai bots\n"
                "  glory-ai compare ismcts:iters=1000 heuristic:style=builder --games 100\n")

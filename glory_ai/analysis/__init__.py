@@ -9,9 +9,10 @@
 
 * :mod:`glory_ai.analysis.load`: run folders (read by the arena's reader) or records into
   one pandas DataFrame, one row per game per seat (:func:`~glory_ai.analysis.load.load_runs`).
-* :mod:`glory_ai.analysis.stats`: every statistic -- intervals, Elo, ratings (Bradley-Terry,
-  Plackett-Luce), the pairwise matrix, the SPRT, win rates, seat tests, building strength,
-  ... -- and ``summarize``, the table of ``glory-ai compare``.
+* :mod:`glory_ai.analysis.stats`: every statistic, with the deal as the unit -- intervals,
+  Elo, ratings (Bradley-Terry, finite for any record), head-to-head results, the
+  finishing-ahead matrix, the SPRT, win rates, seat tests, building strength, ... -- and
+  ``summarize``, the table of ``glory-ai compare``.
 * :mod:`glory_ai.analysis.figures`: every figure (matplotlib; byte-identical files for
   identical input), the compare command's win-rate plot included.
 * :mod:`glory_ai.analysis.report`: ``report.html`` and ``summary.csv``.

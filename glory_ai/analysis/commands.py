@@ -49,7 +49,9 @@ __all__ = ["DEFAULT_SPRT", "build_parser", "main", "main_compare", "main_report"
 EXIT_INTERRUPTED = 130
 EXIT_TERMINATED = 143           # 128 + SIGTERM
 
-#: --sprt without a value: H0 "A is no stronger" (0 Elo) against H1 "A is 50 Elo stronger"
+#: --sprt without a value: H0 "A is no stronger" (0 normalized Elo) against H1 "A is 50
+#: normalized Elo stronger" (about 50 logistic Elo when games are rarely shared and deals
+#: favour no seat)
 DEFAULT_SPRT = (0.0, 50.0, 0.05, 0.05)
 
 
@@ -126,6 +128,16 @@ def _sprt(text: str) -> tuple[float, float, float, float]:
     return (elo0, elo1, alpha, beta)
 
 
+def _time_limit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
 def _variant_item(text: str) -> tuple[str, str]:
     key, eq, value = text.partition("=")
     key = key.strip()
@@ -192,9 +204,10 @@ def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
                              "removed=Name,Name and copies=Name:N,Name:N")
     parser.add_argument("--sprt", type=_sprt, nargs="?", const=DEFAULT_SPRT, default=None,
                         metavar="ELO0,ELO1[,ALPHA,BETA]",
-                        help="head to head only: stop once the SPRT decides between H0 (first "
-                             "spec at most ELO0 stronger) and H1 (at least ELO1 stronger); "
-                             "--games is then the maximum (alone: 0,50,0.05,0.05)")
+                        help="head to head only: stop once the SPRT (pentanomial, over whole "
+                             "deals) decides between H0 (first spec at most ELO0 normalized Elo "
+                             "stronger) and H1 (at least ELO1 stronger); --games is then the "
+                             "maximum (alone: 0,50,0.05,0.05)")
     parser.add_argument("--no-rotation", action="store_true",
                         help="play each deal once instead of once per seat rotation")
     parser.add_argument("--batch-size", type=_positive("games per batch"), default=None, metavar="B",
@@ -204,6 +217,16 @@ def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
                         help="dask scheduler address (tcp://HOST:8786)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--move-time-limit", type=_time_limit, default=None, metavar="S",
+                        help="seconds (wall clock) a bot may take over one decision; a slower "
+                             "move stops the run (or forfeits, with --forfeit)")
+    parser.add_argument("--forfeit", action="store_true",
+                        help="a bot that fails (raises, returns an illegal action, changes its "
+                             "state, exceeds the time limit) concedes that game and the run goes "
+                             "on, instead of stopping (docs/extending.md)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start over: a folder already holding games is moved aside to "
+                             "DIR.old-N first (needed to replay a folder made by other code)")
 
 
 def register_compare(subparsers: argparse._SubParsersAction) -> None:
@@ -229,7 +252,8 @@ def register_compare(subparsers: argparse._SubParsersAction) -> None:
         "tournament", formatter_class=_HelpFormatter,
         help="round robin (or gauntlet) of 2-player matches between bots",
         description="Every pair of specs plays head to head on the same deals, with the seats "
-                    "swapped; ratings are Bradley-Terry with bootstrap intervals. With "
+                    "swapped; ratings are Bradley-Terry on finishing order with a prior and "
+                    "deal-bootstrap intervals. With "
                     "--gauntlet CANDIDATE, the candidate plays each SPEC instead.",
         epilog="examples:\n"
                "  glory-ai tournament random greedy heuristic:style=builder heuristic:style=merchant\n"
@@ -302,6 +326,9 @@ def _run(args: argparse.Namespace) -> int:
     out = Path(args.out) if args.out is not None else Path("results") / f"{command}-{config.short_hash()}"
     if out.exists() and not out.is_dir():
         raise ArenaError(f"{out} exists and is not a folder")
+    print(config.describe())
+    # before the lock: moving the folder aside takes the lock of the folder moved
+    _fresh_start(out, config, fresh=args.fresh, named=args.out is not None)
     lock = FolderLock(out, create=True).acquire()
     played = False
     try:
@@ -316,9 +343,8 @@ def _play(args: argparse.Namespace, config: RunConfig, out: Path) -> int:
     from ..arena import run
     from ..arena.storage import GAMES_FILE, SKIPPABLE, check_config, count_lines, read_records
     from .figures import plot_summary
-    from .stats import DealSPRT, format_table, summarize, win_matrix_frame
+    from .stats import DealSPRT, finishing_frame, format_table, summarize
 
-    print(config.describe())
     plan = (f"{config.deals} deals x {config.games_per_deal} games per deal"
             + (" (every seat rotation" + (" and pairing)" if len(config.pairings()) > 1 else ")")
                if config.rotations > 1 else ""))
@@ -327,23 +353,26 @@ def _play(args: argparse.Namespace, config: RunConfig, out: Path) -> int:
     else:
         print(f"{config.total_games} games: {plan}")
     if config.sprt is not None:
-        print(f"SPRT: stops once decided (elo0={config.sprt[0]:g}, elo1={config.sprt[1]:g}, "
-              f"alpha={config.sprt[2]:g}, beta={config.sprt[3]:g}); {config.total_games} games at most")
+        print(f"SPRT: stops once decided (elo0={config.sprt[0]:g}, elo1={config.sprt[1]:g} "
+              f"normalized Elo, alpha={config.sprt[2]:g}, beta={config.sprt[3]:g}); "
+              f"{config.total_games} games at most")
     if check_config(out, config, warn=False) and (out / GAMES_FILE).exists():
         print(f"resuming the run in {out}: about {count_lines(out / GAMES_FILE)} games already played")
     sys.stdout.flush()
 
     stop = DealSPRT.for_config(config) if config.sprt is not None else None
     result = run(config, out, n_jobs=args.jobs, batch_size=args.batch_size, backend=args.backend,
-                 scheduler=args.scheduler, progress=False if args.no_progress else None, stop=stop)
+                 scheduler=args.scheduler, progress=False if args.no_progress else None, stop=stop,
+                 move_time_limit=args.move_time_limit, forfeit=args.forfeit)
     # the table from the folder, read back without the actions (the run itself keeps no record)
     summary = summarize(read_records(out, skip=SKIPPABLE), config)
     print()
     print(format_table(summary))
-    if len(config.specs) > 2 and summary.attrs.get("win_matrix"):
-        matrix = win_matrix_frame(summary)
+    if len(config.specs) > 2 and summary.attrs.get("finishing"):
+        matrix = finishing_frame(summary)
         print()
-        print("pairwise score (row against column):")
+        print("finishing ahead (row against column): the fraction of games in which the row "
+              "finished ahead of the column, 1/2 for an equal place")
         print(matrix.to_string(float_format=lambda x: f"{x:.2f}", na_rep="-"))
     try:
         summary.to_csv(out / "summary.csv", float_format="%.6g")
@@ -357,6 +386,23 @@ def _play(args: argparse.Namespace, config: RunConfig, out: Path) -> int:
     print(f"summary: {out / 'summary.csv'}")
     print(f"plot: {plot}")
     return 0
+
+
+def _fresh_start(out: Path, config: RunConfig, fresh: bool, named: bool) -> None:
+    """Move ``out`` aside (to OUT.old-N) when asked (``--fresh``), or when the default folder
+    of these options holds games played by other code: a user who edited a bot and runs the
+    same command expects the new code to play. A folder named with --out is refused instead
+    (by the run), naming what changed."""
+    from ..arena.code import code_problem, set_aside
+
+    if not out.exists():
+        return
+    problem = None if fresh or named else code_problem(out, config)
+    if fresh or problem:
+        moved = set_aside(out)
+        if moved is not None:
+            why = "--fresh" if fresh else "the code changed since it was played"
+            print(f"{why}: the earlier games of {out} are kept in {moved}; starting over")
 
 
 def main_compare(args: argparse.Namespace | Sequence[str]) -> int:

@@ -81,6 +81,9 @@ class GameTask:
     num_players: int
     mode: str
     variant: Mapping[str, Any]
+    #: how to play it beyond the config (glory_ai.arena.play.PlayOptions: users' bots
+    #: shipped to the worker, the move time limit, forfeits), set by run(); None: plainly
+    options: Any = None
 
 
 def _expected_score(elo: float) -> float:
@@ -91,7 +94,7 @@ def _expected_score(elo: float) -> float:
 
 def _sprt_problem(values: tuple[float, ...]) -> str | None:
     """What is wrong with SPRT parameters (elo0, elo1, alpha, beta), or None. The test itself
-    (glory_ai.analysis.stats.SPRT) is the caller's: the arena stores the parameters."""
+    (glory_ai.analysis.stats.DealSPRT) is the caller's: the arena stores the parameters."""
     elo0, elo1, alpha, beta = values
     if not all(math.isfinite(v) for v in values):
         return "each must be a finite number"

@@ -3,23 +3,32 @@
 Workers run :func:`play_batch` (a list of :class:`~glory_ai.arena.plan.GameTask`, the bots
 built in the worker from their specs and seeds) and send back plain dicts: one record per
 game, JSON-ready (docs/arena.md lists every field).
+
+A user's bot that fails (raises, changes the state it was handed, returns something that
+is not a legal action, or takes longer than the move time limit) stops the game with a
+:class:`BotFailure`, one line naming the bot, the game, its seeds and the decision; with
+``PlayOptions(forfeit=True)`` its player concedes instead and the game goes on, the record
+saying so (``forfeits``), so that it still replays.
 """
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from .. import __version__
-from ..bots import make_bot
+from ..bots import Bot, BotError, _builtin, _make_bot
 from ..game import Game, State
-from ._loop import play_loop, structures
-from .plan import ArenaError, GameTask
+from ._loop import Tally, play_loop, structures
+from .plan import ArenaError, GameTask, RunConfig
 
-__all__ = ["RECORD_VERSION", "RESULT_FIELDS", "TIMING_FIELDS", "encode_record", "play_game",
-           "play_batch", "play_batch_encoded", "replay", "record_key", "result_fields",
-           "results_differ", "strip_timing"]
+__all__ = ["RECORD_VERSION", "RESULT_FIELDS", "TIMING_FIELDS", "BotFailure", "PlayOptions",
+           "encode_record", "play_game", "play_batch", "play_batch_encoded", "play_options",
+           "replay", "record_key", "result_fields", "results_differ", "strip_timing"]
 
 #: version of the record format (the fields below); bumped when a field changes meaning
 RECORD_VERSION = 1
@@ -52,6 +61,7 @@ def result_fields(state: State) -> dict[str, Any]:
     ``structures``, ``functions_used``, ``end_reason``, ``turns``, ``decisions``. Every
     writer of records (the arena, the games people play) takes them from here."""
     n = state.num_players()
+    end_reason: str | None          # an EndReason (a str), or the arena's "decision_limit"
     if state.is_terminal():
         winners, returns, end_reason = state.winners(), state.returns(), state.end_reason()
     else:
@@ -71,16 +81,142 @@ def result_fields(state: State) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class PlayOptions:
+    """How the games of a run are played, beyond its config (not part of its identity):
+
+    ``move_time_limit``: seconds (wall clock) a bot may take over one decision, None for no
+    limit; ``forfeit``: a failing bot's player concedes the game and the game goes on,
+    instead of the run stopping; ``bots``: the users' bots of the run as its workers need
+    them (``glory_ai.bots.plugins.ship``: a bot file's source, a registered bot's factory).
+    """
+
+    move_time_limit: float | None = None
+    forfeit: bool = False
+    bots: Mapping[str, Any] = field(default_factory=dict)
+
+
+_PLAIN = PlayOptions()
+
+
+def play_options(config: RunConfig, *, move_time_limit: float | None = None,
+                 forfeit: bool = False) -> PlayOptions | None:
+    """The PlayOptions of a run of ``config`` (None when there is nothing to set: built-in
+    bots, no limit, no forfeits). Reads the users' bots once, in this process."""
+    if move_time_limit is not None:
+        if (isinstance(move_time_limit, bool) or not isinstance(move_time_limit, (int, float))
+                or not math.isfinite(move_time_limit) or move_time_limit <= 0):
+            raise ArenaError(f"the move time limit is a positive number of seconds, got {move_time_limit!r}")
+        move_time_limit = float(move_time_limit)
+    if not isinstance(forfeit, bool):
+        raise ArenaError(f"forfeit must be true or false, got {forfeit!r}")
+    bots: dict[str, Any] = {}
+    if any(_builtin(spec) is None for spec in config.specs):
+        from ..bots.plugins import ship
+
+        try:
+            bots = ship(config.specs)
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from None
+    if not bots and move_time_limit is None and not forfeit:
+        return None
+    return PlayOptions(move_time_limit, forfeit, bots)
+
+
+class BotFailure(ArenaError):
+    """A bot failed in a game (:class:`~glory_ai.bots.BotError`): one line naming the bot,
+    its seat, the game, the deal and bot seeds and the decision (0-based: the index its
+    action would have had in the record's ``actions``)."""
+
+    def __init__(self, message: str, *, spec: str = "", seat: int = -1, game_id: str = "",
+                 seed: int = 0, bot_seed: int = 0, decision: int = 0, reason: str = "") -> None:
+        super().__init__(message)
+        self.spec, self.seat, self.game_id, self.reason = spec, seat, game_id, reason
+        self.seed, self.bot_seed, self.decision = seed, bot_seed, decision
+
+    def __reduce__(self) -> Any:
+        # crosses process boundaries (joblib, Dask) with its fields
+        return (_failure, (str(self), self.spec, self.seat, self.game_id, self.seed,
+                           self.bot_seed, self.decision, self.reason))
+
+    @classmethod
+    def of(cls, task: GameTask, seat: int, state: State, error: BotError) -> BotFailure:
+        decision = len(state.history())
+        spec = task.seats[seat]
+        message = (f"bot {spec} (seat {seat}) {error.message}, in game {task.game_id} (deal seed "
+                   f"{task.seed}, bot seed {task.bot_seeds[seat]}) at decision {decision} (turn "
+                   f"{state.turn_number() + 1}); the finished games are kept: fix the bot and run the "
+                   "same command again to resume, or let a failing bot forfeit its game (--forfeit)")
+        return cls(message, spec=spec, seat=seat, game_id=task.game_id, seed=task.seed,
+                   bot_seed=task.bot_seeds[seat], decision=decision, reason=error.reason)
+
+
+def _failure(message: str, spec: str, seat: int, game_id: str, seed: int, bot_seed: int,
+             decision: int, reason: str) -> BotFailure:
+    return BotFailure(message, spec=spec, seat=seat, game_id=game_id, seed=seed,
+                      bot_seed=bot_seed, decision=decision, reason=reason)
+
+
+def _user_bots(bots: Sequence[Bot | None]) -> list[tuple[int, Any]]:
+    """(seat, bot) of the users' bots (glory_ai.bots.UserBot); the module defining them is
+    loaded only once a user's bot was made."""
+    plugins = sys.modules.get("glory_ai.bots.plugins")
+    if plugins is None:
+        return []
+    return [(seat, bot) for seat, bot in enumerate(bots) if isinstance(bot, plugins.UserBot)]
+
+
+def _never(state: State) -> int:
+    raise AssertionError("a player who conceded was asked to move")
+
+
 def play_game(task: GameTask) -> dict[str, Any]:
-    """Play one game of a run and return its record (a JSON-ready dict)."""
+    """Play one game of a run and return its record (a JSON-ready dict). A failing user bot
+    raises :class:`BotFailure`, or with ``task.options.forfeit`` concedes (the record's
+    ``forfeits``)."""
     if not isinstance(task, GameTask):
         raise TypeError(f"play_game takes a GameTask, got {type(task).__name__}")
+    options = task.options if isinstance(task.options, PlayOptions) else _PLAIN
     state = Game(task.num_players, task.mode, **task.variant).new_initial_state(task.seed)
-    bots = [make_bot(spec, seed) for spec, seed in zip(task.seats, task.bot_seeds, strict=True)]
     n = task.num_players
+    forfeits: list[dict[str, Any]] = []
+
+    def fail(seat: int, error: BotError) -> None:
+        if not options.forfeit:
+            raise BotFailure.of(task, seat, state, error) from None
+        forfeits.append({"seat": seat, "decision": len(state.history()), "reason": error.reason,
+                         "message": error.message})
+        if not state.is_terminal():
+            state.concede(seat)
+
+    bots: list[Bot | None] = []
+    for seat, (spec, seed) in enumerate(zip(task.seats, task.bot_seeds, strict=True)):
+        try:
+            bots.append(_make_bot(spec, seed, options.bots))
+        except BotError as error:
+            bots.append(None)
+            fail(seat, error)
+    users = _user_bots(bots)
+    for seat, bot in users:
+        if not state.is_terminal() and not state.has_conceded(seat):
+            try:
+                bot.new_game(state, seat)
+            except BotError as error:
+                fail(error.seat if error.seat is not None else seat, error)
+    observers = [(seat, bot.observe) for seat, bot in users if bot.observes]
+    steps = [_never if bot is None else bot.step for bot in bots]
+    tally = Tally(n)
     # the loop in C (_loop.pyx): per decision, whose turn and whether it is a lead read from
     # the state, the bot's step timed; the actions are applied as a plain loop would
-    seconds, moves, roles_led = play_loop(state, [bot.step for bot in bots], MAX_DECISIONS)
+    while True:
+        watching = [observe for seat, observe in observers if not state.has_conceded(seat)]
+        try:
+            play_loop(state, steps, MAX_DECISIONS - tally.decisions, options.move_time_limit or 0.0,
+                      watching, tally)
+            break
+        except BotError as error:
+            fail(error.seat if error.seat is not None else state.current_player(), error)
+    seconds, moves, roles_led = tally.results()
     actions = state.history()
     record: dict[str, Any] = {
         "record_version": RECORD_VERSION,
@@ -103,6 +239,11 @@ def play_game(task: GameTask) -> dict[str, Any]:
     record["seconds_per_decision"] = [round(s / m, 7) if m else 0.0
                                       for s, m in zip(seconds, moves, strict=True)]
     record["actions"] = actions
+    if forfeits:
+        record["forfeits"] = forfeits
+    trusted = [seat for seat, bot in users if not bot.fair_play]
+    if trusted:
+        record["trusted_seats"] = trusted
     return record
 
 
@@ -137,32 +278,6 @@ def strip_timing(record: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
 
 
-def _concessions(record: Mapping[str, Any], gid: Any) -> dict[int, list[int]]:
-    """A record's ``concessions`` (``[{"decision": i, "seat": p}]``: seat p conceded when i
-    actions had been played) by decision index."""
-    out: dict[int, list[int]] = {}
-    listed = record.get("concessions") or []
-    if not isinstance(listed, (list, tuple)):
-        raise ArenaError(f"game {gid}: concessions must be a list, got {listed!r:.60}")
-    for c in listed:
-        try:
-            decision, seat = c["decision"], c["seat"]
-        except (KeyError, TypeError):
-            decision = seat = None
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (decision, seat)):
-            raise ArenaError(f'game {gid}: a concession is {{"decision": i, "seat": p}}, got {c!r:.60}')
-        out.setdefault(decision, []).append(seat)
-    return out
-
-
-def _concede(state: State, seat: int, gid: Any, decision: int) -> None:
-    try:
-        state.concede(seat)
-    except (TypeError, ValueError) as exc:
-        raise ArenaError(f"game {gid}: the concession of seat {seat} at decision {decision} "
-                         f"cannot be applied: {exc}") from None
-
-
 def results_differ(record: Mapping[str, Any], found: Mapping[str, Any]) -> str | None:
     """The first of :data:`RESULT_FIELDS` in which a record differs from the fields found by
     replaying it (``"winners differs: recorded [0], replayed [1]"``), or None."""
@@ -173,8 +288,8 @@ def results_differ(record: Mapping[str, Any], found: Mapping[str, Any]) -> str |
 
 
 def replay(record: Mapping[str, Any]) -> State:
-    """Rebuild a recorded game and check it: every action legal, the concessions (a person
-    who left the game: ``concessions``, not actions) applied where recorded, and the result
+    """Rebuild a recorded game and check it: every action legal, the concessions (not
+    actions: a failing bot's ``forfeits``, a person's ``concessions``) applied where recorded, and the result
     (scores, winners, end reason, returns, VP breakdown, turns, decisions, structures,
     functions used, roles led) as recorded. Returns the final State; raises ArenaError
     naming the game id and the first difference."""
@@ -192,11 +307,11 @@ def replay(record: Mapping[str, Any]) -> State:
     actions = record["actions"]
     if not isinstance(actions, list):
         raise ArenaError(f"game {gid}: actions must be a list of action ids")
-    conceded = _concessions(record, gid)
+    conceded = _concessions(record, len(actions), state.num_players())
     roles_led: list[dict[str, int]] = [{} for _ in range(state.num_players())]
     for i, action in enumerate(actions):
         for seat in conceded.get(i, ()):
-            _concede(state, seat, gid, i)
+            _concede(state, seat)
         if state.is_terminal():
             raise ArenaError(f"game {gid}: the game is over after {i} actions but the record "
                              f"has {len(actions)}")
@@ -211,11 +326,7 @@ def replay(record: Mapping[str, Any]) -> State:
             if role is not None:
                 roles_led[player][role] = roles_led[player].get(role, 0) + 1
     for seat in conceded.get(len(actions), ()):
-        _concede(state, seat, gid, len(actions))
-    late = sorted(d for d in conceded if d > len(actions) or d < 0)
-    if late:
-        raise ArenaError(f"game {gid}: a concession at decision {late[0]}, outside the "
-                         f"{len(actions)} recorded actions")
+        _concede(state, seat)
     if not state.is_terminal() and not (record.get("end_reason") == "decision_limit"
                                         and len(actions) == MAX_DECISIONS):
         raise ArenaError(f"game {gid}: the game is not over after the {len(actions)} recorded actions")
@@ -225,6 +336,37 @@ def replay(record: Mapping[str, Any]) -> State:
     if difference:
         raise ArenaError(f"game {gid}: {difference}")
     return state
+
+
+def _concessions(record: Mapping[str, Any], actions: int, players: int) -> dict[int, list[int]]:
+    """The seats leaving the game, by decision index: {i: [seats conceding when i actions had
+    been played]}. Two fields say so: ``forfeits`` (a failing bot's player, written by
+    :func:`play_game`) and ``concessions`` (a person who left, written by the games people
+    play); both are ``[{"decision": i, "seat": p, ...}]``."""
+    gid = record.get("game_id", "?")
+    out: dict[int, list[int]] = {}
+    for name in ("forfeits", "concessions"):
+        listed = record.get(name) or []
+        if not isinstance(listed, list):
+            raise ArenaError(f"game {gid}: {name} is a list, got {listed!r:.60}")
+        for entry in listed:
+            seat = entry.get("seat") if isinstance(entry, Mapping) else None
+            decision = entry.get("decision") if isinstance(entry, Mapping) else None
+            if (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
+                    or not isinstance(decision, int) or isinstance(decision, bool)
+                    or not 0 <= decision <= actions):
+                raise ArenaError(f"game {gid}: an entry of {name} is {{\"seat\": 0..{players - 1}, "
+                                 f"\"decision\": 0..{actions}, ...}}, got {entry!r:.60}")
+            out.setdefault(decision, []).append(seat)
+    return out
+
+
+def _concede(state: State, seat: int) -> None:
+    """Apply a recorded concession; one the game already settled (a forfeit recorded as the
+    game ended) changes nothing."""
+    if state.is_terminal() or state.has_conceded(seat):
+        return
+    state.concede(seat)
 
 
 def _normal(value: Any) -> Any:

@@ -11,6 +11,7 @@ are sent, a resume reads the folder in a stream, so memory does not grow with th
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import itertools
 import logging
 import math
@@ -30,8 +31,9 @@ from typing import Any, Protocol
 from joblib import Parallel, delayed, parallel_config
 
 from ._worker import watch_parent
+from .code import note_failure
 from .plan import ArenaError, GameTask, RunConfig
-from .play import play_batch_encoded, record_key
+from .play import BotFailure, PlayOptions, play_batch_encoded, play_options, record_key
 from .storage import RunFolder, count_lines, load_records
 
 __all__ = ["BACKENDS", "RunInterrupted", "RunResult", "StoppingRule", "Terminated",
@@ -182,8 +184,9 @@ def _batches(tasks: Iterable[GameTask], size: int) -> Iterator[list[GameTask]]:
         yield batch
 
 
-def _todo(config: RunConfig, done: bytearray) -> Iterator[GameTask]:
-    """The planned games not done yet, generated lazily (a deal done is skipped unseeded)."""
+def _todo(config: RunConfig, done: bytearray, options: PlayOptions | None = None) -> Iterator[GameTask]:
+    """The planned games not done yet, generated lazily (a deal done is skipped unseeded),
+    each with the run's play options."""
     per_deal = config.games_per_deal
     whole = b"\x01" * per_deal
     for deal in range(config.deals):
@@ -192,7 +195,7 @@ def _todo(config: RunConfig, done: bytearray) -> Iterator[GameTask]:
             continue
         for task, mark in zip(config.deal_tasks(deal), marks, strict=True):
             if not mark:
-                yield task
+                yield task if options is None else dataclasses.replace(task, options=options)
 
 
 # ---- backends ------------------------------------------------------------------------
@@ -469,7 +472,8 @@ def _check_options(config: RunConfig, backend: str, n_jobs: int | None, batch_si
 
 def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int | None = None,
         batch_size: int | None = None, backend: str = "loky", scheduler: Any = None,
-        progress: bool | None = None, stop: StoppingRule | None = None) -> RunResult:
+        progress: bool | None = None, stop: StoppingRule | None = None,
+        move_time_limit: float | None = None, forfeit: bool = False) -> RunResult:
     """Play the games of ``config`` and return a :class:`RunResult`.
 
     ``out``: a run folder (``config.json`` and ``games.jsonl``), written by this process
@@ -483,20 +487,25 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
     stderr is a terminal). ``stop``: a :class:`StoppingRule` that ends the run early; a
     config with an SPRT needs one (``glory_ai.analysis.stats.DealSPRT.for_config(config)``,
     which decides over whole deals in deal order, whatever the scheduling).
+    ``move_time_limit``: seconds a bot may take over one decision; ``forfeit``: a failing
+    bot concedes its game instead of stopping the run (docs/extending.md).
 
     The records do not depend on n_jobs, batch size, backend or completion order. Memory
     does not grow with the number of games when ``out`` is given. Ctrl-C (and SIGTERM, in
     the main thread) raises :class:`RunInterrupted` (a KeyboardInterrupt) once the finished
     games are safely on disk; a write that fails (a full disk) or a worker that fails is an
-    ArenaError, the finished games kept.
+    ArenaError (a failing bot a :class:`~glory_ai.arena.play.BotFailure`), the finished
+    games kept.
     """
     jobs = _check_options(config, backend, n_jobs, batch_size, stop)
+    options = play_options(config, move_time_limit=move_time_limit, forfeit=forfeit)
     with sigterm_interrupts():
-        return _run(config, out, jobs, batch_size, backend, scheduler, progress, stop)
+        return _run(config, out, jobs, batch_size, backend, scheduler, progress, stop, options)
 
 
 def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_size: int | None,
-         backend: str, scheduler: Any, progress: bool | None, stop: StoppingRule | None) -> RunResult:
+         backend: str, scheduler: Any, progress: bool | None, stop: StoppingRule | None,
+         options: PlayOptions | None) -> RunResult:
     started = time.perf_counter()
     bar = _Progress(_progress_enabled(progress), config.total_games,
                     config.specs[0] if len(config.specs) == 1 else "games")
@@ -523,7 +532,7 @@ def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_si
     workers, size = 1, batch_size or 1
     try:
         if todo:
-            with _results(backend, n_jobs, scheduler, todo, batch_size, _todo(config, done)) as \
+            with _results(backend, n_jobs, scheduler, todo, batch_size, _todo(config, done, options)) as \
                     (results, workers, size), warnings.catch_warnings():
                 # stopping early (SPRT) cancels the tasks in flight: expected, not a problem
                 warnings.filterwarnings("ignore", message=r".*adjusting the input task iterator")
@@ -551,6 +560,14 @@ def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_si
                              f"{where}{hint}", finished, config.total_games,
                              folder.path if folder is not None else None,
                              terminated=isinstance(exc, Terminated)) from None
+    except BotFailure as failure:
+        # the folder is kept, with the failure noted (code.json): a fixed bot resumes it
+        bar.close()
+        if folder is not None:
+            note_failure(folder.path, failure)
+            with contextlib.suppress(ArenaError):
+                folder.close()
+        raise
     except Exception as exc:
         bar.close()
         if folder is not None:

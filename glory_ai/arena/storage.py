@@ -37,6 +37,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from .. import __version__
+from .code import CODE_FILE, code_problem, record_code
 from .lock import FolderLock
 from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, RunConfig, deal_seed
 from .play import TIMING_FIELDS, encode_record, record_key
@@ -512,7 +513,8 @@ def _show(value: Any) -> str:
 
 def check_config(folder: str | os.PathLike, config: RunConfig, warn: bool = True) -> bool:
     """True if ``folder`` holds a run of ``config``, False if it holds no run config;
-    ArenaError if it holds a run of another config (naming the keys that differ)."""
+    ArenaError if it holds a run of another config (naming the keys that differ) or games
+    made by other code (glory_ai.arena.code)."""
     path = Path(folder) / CONFIG_FILE
     if not path.exists():
         return False
@@ -523,6 +525,9 @@ def check_config(folder: str | os.PathLike, config: RunConfig, warn: bool = True
                           for k, (mine, theirs) in diff.items())
         raise ArenaError(f"{folder} holds a run of a different config ({parts}); "
                          "use another output folder or the same options")
+    problem = code_problem(folder, config)
+    if problem:
+        raise ArenaError(problem)
     if warn and stored.get("version") != __version__:
         log.warning("%s was started by glory_ai %s; this is %s: resuming, but the records "
                     "may not be comparable", folder, stored.get("version"), __version__)
@@ -713,6 +718,7 @@ class RunFolder:
         else:
             scan = scan_folder(self.games_path, plan, listen, repair=True)
         self._digest = scan.digest
+        record_code(self.path, self.config, scan.games)
         return scan
 
     def _write_config(self) -> None:
@@ -778,4 +784,5 @@ class RunFolder:
                     if not self.games_path.exists() or self.games_path.stat().st_size == 0:
                         self.games_path.unlink(missing_ok=True)
                         self.config_path.unlink()
+                        (self.path / CODE_FILE).unlink(missing_ok=True)
             self._lock.release(cleanup=cleanup)

@@ -55,7 +55,8 @@ def main_run(args: argparse.Namespace) -> int:
     try:
         with sigterm_interrupts():
             folder = run_experiment(args.config, args.results, jobs=args.jobs, backend=args.backend,
-                                    progress=None if args.progress else False, out=args.out)
+                                    progress=None if args.progress else False, out=args.out,
+                                    fresh=args.fresh)
     except _FAILURES as exc:
         return _error(exc)
     except KeyboardInterrupt as exc:
@@ -70,6 +71,7 @@ def main_run(args: argparse.Namespace) -> int:
 
 
 def main_reproduce(args: argparse.Namespace) -> int:
+    from ..analysis.stats import RERUN_ALPHA
     from ..arena.runner import sigterm_interrupts
     from .runner import reproduce
 
@@ -77,12 +79,15 @@ def main_reproduce(args: argparse.Namespace) -> int:
         with sigterm_interrupts():
             report = reproduce(args.folder, jobs=args.jobs, backend=args.backend,
                                scheduler=args.scheduler, batch_size=args.batch_size,
-                               progress=None if args.progress else False)
+                               progress=None if args.progress else False,
+                               allow_code_change=args.allow_code_change)
     except _FAILURES as exc:
         return _error(exc)
     except KeyboardInterrupt as exc:
         return _interrupted(exc, "")
-    what = "records" if report.reproducible else "win rates (time budgets: records depend on the machine)"
+    what = "records" if report.reproducible else (
+        "win rates (time budgets: records depend on the machine; Welch t-test on per-deal win "
+        f"shares, Holm-adjusted across specs, alpha = {RERUN_ALPHA:g})")
     for problem in report.problems[:20]:
         print(f"stored results: {problem}")
     for run in report.runs:
@@ -172,6 +177,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--backend", default=None, choices=list(BACKENDS),
                      help="parallel backend (default: the config's [run].backend)")
     run.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    run.add_argument("--fresh", action="store_true",
+                     help="start over: move an existing results folder aside to NAME.old-N first "
+                          "(needed when its games were made by other code)")
     run.set_defaults(func=main_run)
 
     rep = sub.add_parser(
@@ -192,6 +200,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("--batch-size", type=_batch, default=None, metavar="B",
                      help="games per task (default: the config's [run].batch_size)")
     rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    rep.add_argument("--allow-code-change", action="store_true",
+                     help="re-run even runs recorded with other code (code.json) than this")
     rep.set_defaults(func=main_reproduce)
 
     ver = sub.add_parser(

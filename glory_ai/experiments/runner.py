@@ -47,7 +47,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ReproduceReport", "run_experiment", "reproduce", "manifest"]
 
-_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib", "joblib", "openskill", "Cython", "tqdm")
+_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib", "joblib", "statsmodels", "orjson", "Cython", "tqdm")
 
 
 def _git(args: list[str]) -> str | None:
@@ -85,7 +85,37 @@ def manifest(experiment: Experiment, options: dict[str, Any]) -> dict[str, Any]:
         "backend": options.get("backend", "loky"),
         "jobs": options.get("jobs"),
         "batch_size": options.get("batch_size"),
+        "code": _code(experiment),
     }
+
+
+def _code(experiment: Experiment) -> dict[str, Any]:
+    """The code identity of the experiment's runs (glory_ai and every user bot of them;
+    each run folder's code.json holds its own)."""
+    from ..arena.code import code_identity
+
+    identity: dict[str, Any] = {"bots": {}}
+    for planned in experiment.runs():
+        current = code_identity(planned.config)
+        identity["glory_ai"] = current["glory_ai"]
+        identity["bots"].update(current["bots"])
+    return identity
+
+
+def _build_changed(folder: Path, log: Callable[[str], object]) -> None:
+    """Warn when the results in ``folder`` were made by another build than this one (the
+    run folders' code.json refuses to mix code; older results record only the build)."""
+    from .. import build_info
+
+    try:
+        previous = json.loads((folder / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return
+    before = (previous.get("build") or {}).get("source_hash") if isinstance(previous, dict) else None
+    now = build_info().get("source_hash")
+    if before and now and before != now:
+        log(f"warning: {folder} was made by the build {before[:12]}; this is {now[:12]} "
+            "(glory_ai.build_info()): its records need not be what this build plays")
 
 
 def _finished_games(folder: Path, config: RunConfig) -> int | None:
@@ -107,7 +137,8 @@ def _run(config: RunConfig, out: Path, options: Mapping[str, Any], progress: boo
         stop = DealSPRT.for_config(config)
     return run(config, out=out, n_jobs=options.get("jobs"), batch_size=options.get("batch_size"),
                backend=options.get("backend", "loky"), scheduler=options.get("scheduler"),
-               progress=progress, stop=stop)
+               progress=progress, stop=stop, move_time_limit=options.get("move_time_limit"),
+               forfeit=options.get("forfeit", False))
 
 
 def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
@@ -250,10 +281,12 @@ def _merge_sessions(meta: dict[str, Any], path: Path) -> None:
 
 def run_experiment(experiment: Experiment | str | Path, results: str | Path = "results", *,
                    jobs: int | None = None, backend: str | None = None, progress: bool | None = None,
-                   out: str | Path | None = None, log: Callable[[str], object] = print) -> Path:
+                   out: str | Path | None = None, log: Callable[[str], object] = print,
+                   fresh: bool = False) -> Path:
     """Run every arena run of an experiment into ``results/NAME/`` (or ``out``), then the
     summary, the report and the README; returns the folder. Finished runs are kept, so an
-    interrupted experiment resumes."""
+    interrupted experiment resumes; a folder whose games were made by other code is refused
+    (naming what changed), or with ``fresh`` moved aside to ``NAME.old-N`` first."""
     if not isinstance(experiment, Experiment):
         experiment = load_experiment(experiment)
     options = dict(experiment.run_options)
@@ -266,6 +299,15 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
     folder = Path(out) if out is not None else Path(results) / experiment.name
     if folder.exists() and not folder.is_dir():
         raise ExperimentError(f"{folder} exists and is not a folder")
+    # before the lock: moving the folder aside takes the lock of the folder moved
+    if fresh:
+        from ..arena.code import set_aside
+
+        moved = set_aside(folder)
+        if moved is not None:
+            log(f"--fresh: the earlier results of {folder} are kept in {moved}")
+    else:
+        _build_changed(folder, log)
     lock = FolderLock(folder, create=True).acquire()
     wrote = False
     try:
@@ -333,6 +375,27 @@ class ReproduceReport:
         return not self.problems and all(not r["differences"] for r in self.runs)
 
 
+def _check_code(folder: Path, experiment: Experiment, allow: bool,
+                log: Callable[[str], object]) -> None:
+    """Refuse (or, allowed, report) runs recorded with other code than this."""
+    from ..arena.code import code_changes
+
+    legacy = False
+    for planned in experiment.runs():
+        changes = code_changes(folder / "runs" / planned.name, planned.config)
+        if changes is None:
+            legacy = True
+        elif changes:
+            what = "; ".join(changes)
+            if not allow:
+                raise ExperimentError(f"{folder}/runs/{planned.name} was played by other code ({what}): "
+                                      "its records would not reproduce; run with the code that made "
+                                      "them, or pass --allow-code-change to compare anyway")
+            log(f"note: {planned.name} was played by other code ({what})")
+    if legacy:
+        _build_changed(folder, log)
+
+
 def _first_difference(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     for key in sorted(set(a) | set(b)):
         if a.get(key) != b.get(key):
@@ -355,16 +418,20 @@ def scheduling(experiment: Experiment, jobs: int | None = None, backend: str | N
 
 def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | None = None,
               scheduler: str | None = None, batch_size: int | None = None,
-              progress: bool | None = None, log: Callable[[str], object] = print) -> ReproduceReport:
+              progress: bool | None = None, log: Callable[[str], object] = print,
+              allow_code_change: bool = False) -> ReproduceReport:
     """Check a result folder, then re-run its experiment from its stored config and compare.
 
     The stored results must hold together first: every run's records each game once, as many
     as planned, matching the checksums of ``config.json`` and ``manifest.json``, and
-    ``runs.csv``, the report's ``summary.csv`` and the README as the records give them. Then
-    the game records of the re-run must be identical (timing fields aside). An experiment
-    with time budgets is not reproducible game by game: its win rates are compared instead
-    (each new rate must fall within the stored 95% interval). The scheduling options
-    default to the config's ``[run]``."""
+    ``runs.csv``, the report's ``summary.csv`` and the README as the records give them. A run
+    whose recorded code (code.json) differs from the code here is refused, naming what
+    changed, unless ``allow_code_change``. Then the game records of the re-run must be
+    identical (timing fields aside). An experiment with time budgets is not reproducible
+    game by game: its win rates are compared instead, by Welch's t-test on per-deal win
+    shares, Holm-adjusted across each run's specs, a difference flagged at alpha = 0.01
+    (``glory_ai.analysis.stats.compare_reruns``). The scheduling options default to the
+    config's ``[run]``."""
     from .verify import check_derived, check_experiment
 
     folder = Path(folder)
@@ -378,6 +445,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
         if not (folder / "runs" / planned.name / CONFIG_FILE).exists():
             raise ExperimentError(f"{folder / 'runs' / planned.name}: missing (the experiment was "
                                   "not run to the end)")
+    _check_code(folder, experiment, allow_code_change, log)
     from ..arena.verify import verify_run
 
     checks = [verify_run(folder / "runs" / p.name, sample=0) for p in planned_runs]
@@ -407,16 +475,9 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
                         differences.append({"game_id": gid,
                                             "field": _first_difference(strip_timing(a), strip_timing(b))})
             else:
-                from ..analysis.stats import summarize
+                from ..analysis.stats import compare_reruns
 
-                old = summarize(list(stored.values()), planned.config)
-                new = summarize(list(fresh.values()), planned.config)
-                for spec in old.index:
-                    rate = float(new.loc[spec, "win_rate"])
-                    if not float(old.loc[spec, "win_low"]) <= rate <= float(old.loc[spec, "win_high"]):
-                        differences.append({
-                            "game_id": "*",
-                            "field": f"{spec} win rate {rate:.3f} outside "
-                                     f"[{old.loc[spec, 'win_low']:.3f}, {old.loc[spec, 'win_high']:.3f}]"})
+                check = compare_reruns(list(stored.values()), list(fresh.values()), planned.config)
+                differences += [{"game_id": "*", "field": text} for text in check.attrs["texts"]]
             reports.append({"run": planned.name, "games": len(stored), "differences": differences})
     return ReproduceReport(folder, experiment.reproducible, reports, problems)

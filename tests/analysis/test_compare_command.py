@@ -47,7 +47,8 @@ def test_round_robin_field_gauntlet_and_default_folder(tmp_path, capsys, monkeyp
     code, out, err = _run(capsys, "greedy", "random", "heuristic:style=builder", "--games", "6",
                           "--jobs", "1", "--no-progress")
     assert code == 0, err
-    assert "round robin of 3 bots" in out and "BT Elo" in out and "pairwise score" in out
+    assert "round robin of 3 bots" in out and "BT Elo" in out and "finishing ahead" in out
+    assert "win rate interval: deal bootstrap" in out and "BT Elo interval: Bradley-Terry" in out
     folders = list((tmp_path / "results").iterdir())
     assert len(folders) == 1 and folders[0].name.startswith("compare-")
     assert (folders[0] / "win_rates.png").exists()
@@ -69,7 +70,9 @@ def test_sprt_from_the_command_line(tmp_path, capsys):
     code, out, err = _run(capsys, "greedy", "random", "--games", "400", "--sprt", "--jobs", "1",
                           "--out", str(tmp_path / "s"), "--no-progress", "--seed", "3")
     assert code == 0, err
-    assert "H1 accepted (greedy is at least 50 Elo stronger than random)" in out
+    assert "normalized Elo, alpha=0.05, beta=0.05" in out
+    assert "H1 accepted (greedy is at least 50 normalized Elo stronger than random)" in out
+    assert "win rate interval: pentanomial" in out
 
 
 @pytest.mark.parametrize("argv, message", [

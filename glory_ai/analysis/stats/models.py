@@ -4,8 +4,7 @@
   method (iteratively reweighted least squares) with an optional ridge penalty, and
   :func:`profile_interval`, the profile-likelihood interval of one of its coefficients;
 * :func:`stratified_difference`: a Mantel-Haenszel-weighted difference of two rates over
-  strata, with a Wald interval;
-* :func:`holm`: Holm's step-down adjustment of p-values.
+  strata, with a Wald interval.
 
 docs/analysis.md gives the formulas.
 """
@@ -17,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize, special, stats
 
-__all__ = ["LogisticFit", "Z95", "fit_logistic", "holm", "profile_interval", "stratified_difference"]
+__all__ = ["LogisticFit", "Z95", "fit_logistic", "profile_interval", "stratified_difference"]
 
 #: the two-sided 95% normal quantile
 Z95 = float(stats.norm.ppf(0.975))
@@ -163,21 +162,3 @@ def stratified_difference(n1: np.ndarray, s1: np.ndarray, q1: np.ndarray,
     d = float(np.sum(w * (m1 - m0)) / total)
     se = math.sqrt(float(np.sum(w * w * (v1 / (n1 + 2) + v0 / (n0 + 2)))) / (total * total))
     return (d, d - z * se, d + z * se)
-
-
-def holm(pvalues: np.ndarray) -> np.ndarray:
-    """Holm's step-down adjusted p-values (family-wise error control); NaN stays NaN.
-
-    >>> holm(np.array([0.01, 0.04, 0.03, np.nan])).round(2).tolist()
-    [0.03, 0.06, 0.06, nan]
-    """
-    p = np.asarray(pvalues, dtype=float)
-    out = np.full(p.shape, np.nan)
-    ok = np.flatnonzero(~np.isnan(p))
-    m = len(ok)
-    if m == 0:
-        return out
-    order = ok[np.argsort(p[ok], kind="stable")]
-    adjusted = np.minimum(1.0, np.maximum.accumulate((m - np.arange(m)) * p[order]))
-    out[order] = adjusted
-    return out

@@ -11,18 +11,26 @@ row per game per seat); no I/O.
 :func:`paired_estimate`                A's score, logistic and normalized Elo, 95% intervals from
                                        the pentanomial variance
 :func:`independent_estimate`           the same from games taken as independent (Wilson)
-:func:`format_elo`                     an Elo with its interval as text, a bound at 0% or 100%
+:func:`head_to_head`                   both estimates and the test of "evenly matched" for two
+                                       specs' 2-player games (compare's head-to-head row)
+:func:`format_elo`, :func:`elo_text`   an Elo with its interval as text, a bound at 0% or 100%
+:func:`wilson`                         Wilson intervals of many rates (games as independent)
+:func:`mean_interval`,                 the t interval and t-test of independent units' values
+:func:`mean_test`, :func:`welch_test`  (deals), and Welch's two-sample test
 :func:`llr`                            the generalized log-likelihood ratio of fishtest's
                                        pentanomial (or trinomial) SPRT, normalized or logistic Elo
 :func:`sprt`, :func:`sequential_sprt`  the SPRT decision from counts / from pairs in deal order
-:func:`win_shares`                     win share per spec with a deal-bootstrap interval and the
-                                       independent-games (Wilson) interval beside it
+:func:`win_shares`                     win share per spec (or seat) with a deal-bootstrap
+                                       interval and the independent-games (Wilson) interval beside
 :func:`finishing_matrix`               fraction of games in which the row spec finished ahead of
                                        the column spec (:data:`FINISHING_CAPTION`)
+:func:`pairwise`                       every two specs that met: score, interval, Elo and the
+                                       Holm-adjusted test of "evenly matched", deals as the unit
 :func:`ratings`                        Bradley-Terry on pairwise finishing order with a Gaussian
                                        prior: finite for any record; deal-bootstrap intervals
-:func:`deal_scores`, :func:`rerun_test` a spec's score per deal; the two-sample test of "same
-                                       win probability" for a re-run
+:func:`deal_means`, :func:`deal_scores` per-deal means of a column / of a spec's win share
+:func:`rerun_test`, :func:`rerun_tests` the two-sample test of "same win probability" for a
+                                       re-run, one spec / every spec with Holm's correction
 :func:`holm`                           Holm-adjusted p-values (statsmodels) and their label
 =====================================  ==========================================================
 
@@ -32,7 +40,8 @@ Every interval says which model it comes from (the ``MODEL_*`` strings, kept in 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+import warnings
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -46,14 +55,17 @@ from .. import AnalysisError
 
 __all__ = [
     "BOOTSTRAP_RESAMPLES", "CONFIDENCE", "ELO_PER_NAT", "FINISHING_CAPTION", "HOLM_LABEL",
-    "MODEL_DEAL_BOOTSTRAP", "MODEL_INDEPENDENT", "MODEL_PENTANOMIAL", "MODEL_RERUN",
-    "NELO_PER_T", "PAIR_SCORES", "PENTANOMIAL_CELLS", "RATING_BOOTSTRAP", "RATING_PRIOR_SD",
-    "RATING_PROFILE", "RERUN_ALPHA", "EloModel", "Estimate", "Pentanomial", "RerunTest",
-    "SPRTResult", "bootstrap_rates", "deal_resamples", "deal_scores", "elo_from_score",
-    "expanded_percentile", "finishing_matrix", "format_elo", "head_to_head_games", "holm",
-    "independent_estimate",
-    "llr", "paired_estimate", "pentanomial", "ratings", "rerun_test", "rerun_test_pentanomial",
-    "sequential_sprt", "sprt", "sprt_bounds", "trinomial", "win_shares",
+    "INTERVAL_BOOTSTRAP", "INTERVAL_DEAL_T", "INTERVAL_PENTANOMIAL", "INTERVAL_WILSON",
+    "MODEL_DEAL_BOOTSTRAP", "MODEL_DEAL_T", "MODEL_INDEPENDENT", "MODEL_PENTANOMIAL",
+    "MODEL_RERUN", "MODEL_TEXT", "NELO_PER_T", "PAIR_SCORES", "PENTANOMIAL_CELLS",
+    "RATING_BOOTSTRAP", "RATING_PRIOR_SD", "RATING_PROFILE", "RERUN_ALPHA", "EloModel",
+    "Estimate", "HeadToHead", "Pentanomial", "RerunTest", "SPRTResult", "bootstrap_rates",
+    "deal_means", "deal_resamples", "deal_scores", "elo_from_score", "elo_text",
+    "expanded_percentile", "finishing_matrix", "format_elo", "head_to_head",
+    "head_to_head_games", "holm", "independent_estimate", "llr", "mean_interval", "mean_test",
+    "paired_estimate", "pairwise", "pentanomial", "ratings", "rerun_test",
+    "rerun_test_pentanomial", "rerun_tests", "sequential_sprt", "sprt", "sprt_bounds",
+    "trinomial", "welch_test", "wilson", "win_shares",
 ]
 
 #: the confidence level of every interval here
@@ -75,8 +87,16 @@ RERUN_ALPHA = 0.01
 #: what :func:`holm` adjusts, for the tables to print beside every p-value
 HOLM_LABEL = "Holm-adjusted"
 
+#: short names of the interval models, kept in the ``interval`` column of a table; the
+#: ``MODEL_*`` texts (:data:`MODEL_TEXT`) describe them in captions
+INTERVAL_PENTANOMIAL = "pentanomial"
+INTERVAL_BOOTSTRAP = "deal bootstrap"
+INTERVAL_DEAL_T = "t over deals"
+INTERVAL_WILSON = "Wilson (games as independent)"
+
 MODEL_PENTANOMIAL = "pentanomial: the two games of a deal as one pair, t interval of the pair scores"
 MODEL_INDEPENDENT = "independent games: Wilson score interval"
+MODEL_DEAL_T = "deals as units: t interval of the per-deal means"
 
 
 def _bootstrap_model(resamples: int) -> str:
@@ -84,9 +104,12 @@ def _bootstrap_model(resamples: int) -> str:
 
 
 MODEL_DEAL_BOOTSTRAP = _bootstrap_model(BOOTSTRAP_RESAMPLES)
+#: the long text of each short interval name
+MODEL_TEXT = {INTERVAL_PENTANOMIAL: MODEL_PENTANOMIAL, INTERVAL_BOOTSTRAP: MODEL_DEAL_BOOTSTRAP,
+              INTERVAL_DEAL_T: MODEL_DEAL_T, INTERVAL_WILSON: MODEL_INDEPENDENT}
 #: the ``interval`` of a row of :func:`ratings`: the deal bootstrap, or for a perfect record
 #: (which every resample repeats) the profile likelihood of the prior model
-RATING_BOOTSTRAP = "deal bootstrap"
+RATING_BOOTSTRAP = INTERVAL_BOOTSTRAP
 RATING_PROFILE = "profile likelihood (perfect record)"
 MODEL_RERUN = "Welch t-test on per-deal scores"
 
@@ -349,14 +372,164 @@ def format_elo(estimate: Estimate, digits: int = 0) -> str:
     >>> format_elo(paired_estimate([0, 0, 0, 0, 10]))
     '> +140'
     """
+    return elo_text(estimate.elo, estimate.elo_low, estimate.elo_high, digits)
+
+
+def elo_text(elo: float, low: float, high: float, digits: int = 0) -> str:
+    """:func:`format_elo` from the three numbers: an infinite estimate (a score of 0% or
+    100%) is shown as the bound its interval gives.
+
+    >>> elo_text(64.2, 35.0, 94.4), elo_text(-math.inf, -math.inf, -140.3)
+    ('+64 [+35, +94]', '< -140')
+    """
     def num(x: float) -> str:
         if math.isinf(x):
             return "+inf" if x > 0 else "-inf"
         return f"{x:+.{digits}f}"
-    if math.isinf(estimate.elo):
-        bound = estimate.elo_low if estimate.elo > 0 else estimate.elo_high
-        return f"{'>' if estimate.elo > 0 else '<'} {num(bound)}"
-    return f"{num(estimate.elo)} [{num(estimate.elo_low)}, {num(estimate.elo_high)}]"
+    if math.isinf(elo):
+        bound = low if elo > 0 else high
+        return f"{'>' if elo > 0 else '<'} {num(bound)}"
+    return f"{num(elo)} [{num(low)}, {num(high)}]"
+
+
+def wilson(wins: Any, games: Any, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    """Wilson score intervals (statsmodels) of many rates, the games taken as independent:
+    arrays of the lower and upper bounds. ``wins`` may be fractional (a win shared by k
+    counts 1/k) and are clipped to [0, games]; no games gives (0, 1).
+
+    >>> low, high = wilson([50, 0], [100, 0])
+    >>> [round(float(x), 4) for x in (low[0], high[0], low[1], high[1])]
+    [0.4038, 0.5962, 0.0, 1.0]
+    """
+    g = np.atleast_1d(np.asarray(games, dtype=float))
+    w = np.clip(np.atleast_1d(np.asarray(wins, dtype=float)), 0.0, g)
+    some = g > 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        low, high = proportion_confint(w, np.where(some, g, 1.0), alpha=1.0 - confidence,
+                                       method="wilson")
+    return (np.where(some, np.asarray(low, dtype=float), 0.0),
+            np.where(some, np.asarray(high, dtype=float), 1.0))
+
+
+def mean_interval(values: Any, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """The mean of independent units' values in [0, 1] (deals) with its interval: Student's
+    t on n - 1 degrees of freedom, clipped to [0, 1]; when every unit has the same value,
+    the exact bound of the pentanomial model (see :func:`paired_estimate`). Returns
+    (mean, low, high).
+
+    >>> [round(x, 3) for x in mean_interval([0.5, 0.75, 1.0, 0.25])]
+    [0.625, 0.111, 1.0]
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    if not len(v):
+        raise AnalysisError("mean_interval needs at least one value")
+    outcomes, counts = np.unique(v, return_counts=True)
+    mean, low, high, _ = _interval_arrays(outcomes, counts, _z(confidence), 1.0)
+    return float(mean), float(low), float(high)
+
+
+def mean_test(values: Any, null: float = 0.5) -> float:
+    """The two-sided p-value of "the mean of these independent units' values is ``null``":
+    Student's one-sample t-test (scipy), which rejects at 1 - confidence exactly when the
+    interval of :func:`mean_interval` excludes ``null``. When every unit has the same value
+    there is no variance to test with; the exact sign test (scipy) of the units above
+    ``null`` against those below is used instead. NaN with fewer than two units.
+
+    >>> round(mean_test([0.5, 0.75, 1.0, 0.75, 1.0, 0.5]), 4), round(mean_test([1.0] * 6), 4)
+    (0.0409, 0.0312)
+    """
+    v = np.asarray(values, dtype=float).ravel()
+    if len(v) < 2:
+        return math.nan
+    if np.ptp(v) == 0:
+        above, below = int((v > null).sum()), int((v < null).sum())
+        return 1.0 if above + below == 0 else float(stats.binomtest(above, above + below).pvalue)
+    return float(stats.ttest_1samp(v, null).pvalue)
+
+
+def welch_test(x: Any, y: Any) -> tuple[float, float]:
+    """Welch's two-sample t-test (scipy) of "same mean" for two sets of independent units
+    (deals): (statistic of y - x, two-sided p-value). Without any spread on either side the
+    statistic is 0/0: the means are then equal (p = 1) or not (p = 0)."""
+    a = np.asarray(x, dtype=float).ravel()
+    b = np.asarray(y, dtype=float).ravel()
+    if len(a) < 2 or len(b) < 2:
+        raise AnalysisError(f"a two-sample test needs at least two deals on each side, got "
+                            f"{len(a)} and {len(b)}")
+    if a.var() == 0 and b.var() == 0:
+        return (0.0, 1.0) if a[0] == b[0] else (math.copysign(math.inf, b[0] - a[0]), 0.0)
+    with warnings.catch_warnings():
+        # a side whose values are all equal is fine for Welch's test (its variance is 0)
+        warnings.filterwarnings("ignore", "Precision loss occurred", RuntimeWarning)
+        result = stats.ttest_ind(b, a, equal_var=False)
+    return float(result.statistic), float(result.pvalue)
+
+
+# ---- head to head ------------------------------------------------------------------------------
+
+def _flip(e: Estimate) -> Estimate:
+    """The same estimate from the other player's side."""
+    return Estimate(1.0 - e.score, 1.0 - e.high, 1.0 - e.low, -e.elo, -e.elo_high, -e.elo_low,
+                    -e.nelo, -e.nelo_high, -e.nelo_low, e.games, e.model)
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """A's result against B in their 2-player games: the pentanomial counts, A's score with
+    the interval of the paired model (``estimate``; ``interval`` names it), the same from the
+    games taken as independent (``independent``, Wilson), the p-value of "evenly matched"
+    (the t-test that agrees with the interval) and A's wins, draws and losses."""
+
+    a: str
+    b: str
+    pentanomial: Pentanomial
+    estimate: Estimate
+    independent: Estimate
+    p_value: float
+    interval: str
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def deals(self) -> int:
+        """The deals behind the interval: complete pairs, or games when no deal was played
+        in both seatings."""
+        return self.pentanomial.pairs if self.interval == INTERVAL_PENTANOMIAL else self.games
+
+    def flipped(self) -> HeadToHead:
+        """B's view of the same games."""
+        c = self.pentanomial.counts
+        return HeadToHead(self.b, self.a, Pentanomial((c[4], c[3], c[2], c[1], c[0]),
+                                                      self.pentanomial.unpaired_games),
+                          _flip(self.estimate), _flip(self.independent), self.p_value,
+                          self.interval, self.losses, self.draws, self.wins)
+
+
+def head_to_head(frame: pd.DataFrame, a: str, b: str, confidence: float = CONFIDENCE) -> HeadToHead:
+    """A against B over their 2-player games (:func:`head_to_head_games`): the pentanomial
+    estimate of :func:`paired_estimate` and its t-test against ½ (:func:`mean_test` on the
+    pair scores), with the Wilson interval of the games beside it. A run without seat
+    rotation (one game per deal) has no pairs: its deals are single games, and the interval
+    is the t interval of those games (:func:`mean_interval`, ``interval`` = "t over deals")."""
+    games = head_to_head_games(frame, a, b)
+    counts = pentanomial(games["pair"].to_numpy(), games["score"].to_numpy())
+    losses, draws, wins = trinomial(games["score"].to_numpy())
+    independent = independent_estimate(losses, draws, wins, confidence)
+    if counts.pairs:
+        estimate = paired_estimate(counts, confidence)
+        p = mean_test(np.repeat(PAIR_SCORES, counts.counts))
+        interval = INTERVAL_PENTANOMIAL
+    else:
+        estimate = _estimate(np.array([0.0, 0.5, 1.0]), [losses, draws, wins], 1.0,
+                             losses + draws + wins, confidence, MODEL_DEAL_T)
+        p = mean_test(games["score"].to_numpy())
+        interval = INTERVAL_DEAL_T
+    return HeadToHead(a, b, counts, estimate, independent, p, interval, wins, draws, losses)
 
 
 # ---- the generalized SPRT (fishtest's LLRcalc, from M. Van den Bergh's notes) -----------------
@@ -639,39 +812,43 @@ def bootstrap_rates(wins: np.ndarray, games: np.ndarray, resamples: int = BOOTST
     return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
 
 
-def _deal_sums(frame: pd.DataFrame, value: str) -> tuple[np.ndarray, np.ndarray, list[str]]:
-    """Per deal (run and deal) and spec: the sum of ``value`` and the seat-games."""
+def _deal_sums(frame: pd.DataFrame, value: str, label: str = "spec"
+               ) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """Per deal (run and deal) and value of the ``label`` column: the sum of ``value`` and
+    the rows (seat-games)."""
     unit = _unit_keys(frame, ["run", "deal"])
-    specs, code = np.unique(frame["spec"].astype(str).to_numpy(), return_inverse=True)
-    n_units, n_specs = int(unit.max()) + 1, len(specs)
-    index = unit * n_specs + code
-    size = n_units * n_specs
+    column = frame[label]
+    keys = column.astype(str).to_numpy() if label == "spec" else column.to_numpy()
+    labels, code = np.unique(keys, return_inverse=True)
+    n_units, n_labels = int(unit.max()) + 1, len(labels)
+    index = unit * n_labels + code
+    size = n_units * n_labels
     sums = np.bincount(index, weights=frame[value].to_numpy(float), minlength=size)
     games = np.bincount(index, minlength=size).astype(float)
-    return sums.reshape(n_units, n_specs), games.reshape(n_units, n_specs), list(specs)
+    return sums.reshape(n_units, n_labels), games.reshape(n_units, n_labels), labels.tolist()
 
 
 def win_shares(frame: pd.DataFrame, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
-               confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Win share per spec (index ``spec``, best first) with two intervals: ``low``,
-    ``high`` from the deal bootstrap (whole deals — all their rotations and pairings —
-    resampled with replacement, ``resamples`` times, seeded with ``seed``; the model the
-    tables should show) and ``independent_low``, ``independent_high``, the Wilson interval
-    of the seat-games taken as independent, for comparison. Columns also ``games``
-    (seat-games), ``deals`` and ``wins`` (a win shared by k counts 1/k).
+               confidence: float = CONFIDENCE, label: str = "spec") -> pd.DataFrame:
+    """Win share per spec (index ``spec``, best first; or per value of another ``label``
+    column, such as ``"seat"``) with two intervals: ``low``, ``high`` from the deal
+    bootstrap (whole deals — all their rotations and pairings — resampled with replacement,
+    ``resamples`` times, seeded with ``seed``; the model the tables show) and
+    ``independent_low``, ``independent_high``, the Wilson interval of the seat-games taken
+    as independent, for comparison. Columns also ``games`` (seat-games), ``deals`` and
+    ``wins`` (a win shared by k counts 1/k).
     ``attrs``: ``model`` and ``independent_model`` (the ``MODEL_*`` texts), ``resamples``,
     ``seed``."""
-    _need(frame, ["spec", "deal", "win_share"], "win_shares")
-    wins, games, specs = _deal_sums(frame, "win_share")
+    _need(frame, [label, "deal", "win_share"], "win_shares")
+    wins, games, labels = _deal_sums(frame, "win_share", label)
     low, high = bootstrap_rates(wins, games, resamples, seed, confidence)
     total_w, total_g = wins.sum(axis=0), games.sum(axis=0)
-    ind_low, ind_high = proportion_confint(total_w, total_g, alpha=1.0 - confidence,
-                                           method="wilson")
+    ind_low, ind_high = wilson(total_w, total_g, confidence)
     out = pd.DataFrame({"games": total_g.astype(np.int64), "deals": (games > 0).sum(axis=0),
                         "wins": total_w, "win_share": total_w / total_g, "low": low,
-                        "high": high, "independent_low": np.asarray(ind_low, float),
-                        "independent_high": np.asarray(ind_high, float)},
-                       index=pd.Index(specs, name="spec"))
+                        "high": high, "independent_low": ind_low,
+                        "independent_high": ind_high},
+                       index=pd.Index(labels, name=label))
     out = out.sort_values(["win_share"], ascending=False, kind="stable")
     out.attrs.update({"model": _bootstrap_model(resamples),
                       "independent_model": MODEL_INDEPENDENT, "resamples": resamples,
@@ -735,6 +912,73 @@ def finishing_matrix(frame: pd.DataFrame) -> pd.DataFrame:
                        columns=pd.Index(specs, name="opponent"))
     out.attrs.update({"caption": FINISHING_CAPTION, "comparisons": count.tolist(),
                       "games": games.reshape(n, n).tolist()})
+    return out
+
+
+def pairwise(frame: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Every two specs that met, in games of one player count: how often one finished ahead
+    of the other, with an interval and a test of "evenly matched" that take the deal as the
+    unit. One row per pair, ``spec`` being the one that scored at least ½ against
+    ``opponent``, best score first.
+
+    * 2 players: :func:`head_to_head` — the pentanomial model over the two seatings of each
+      deal (``interval`` = "pentanomial"; "t over deals" without seat rotation), with
+      logistic and normalized Elo;
+    * 3-5 players: the finishing-ahead score of :func:`finishing_matrix` averaged within
+      each deal (every rotation and seat pair of the deal), and the t interval and t-test of
+      those per-deal scores (``interval`` = "t over deals"); ``elo`` is the logistic Elo of
+      that score, ``nelo`` NaN.
+
+    Columns: ``spec``, ``opponent``, ``games`` (games in which the two met), ``deals``,
+    ``score``, ``low``, ``high``, ``elo``, ``elo_low``, ``elo_high``, ``nelo``,
+    ``nelo_low``, ``nelo_high``, ``wilson_low``, ``wilson_high`` (the games, or seat pairs,
+    taken as independent), ``p_value``, ``p_holm`` (Holm-adjusted over the pairs of the
+    table: :func:`holm`) and ``interval``. ``attrs``: ``num_players``, ``models`` (short
+    name -> text of the intervals used), ``holm`` (:data:`HOLM_LABEL`), ``pairs``."""
+    pairs, specs = _pairwise(frame, "pairwise")
+    counts = sorted(int(k) for k in frame["num_players"].unique())
+    if len(counts) > 1:
+        raise AnalysisError(f"pairwise needs games of one player count, got "
+                            f"{', '.join(map(str, counts))}-player games")
+    k = counts[0]
+    met = pairs.loc[pairs["i"] < pairs["j"], ["i", "j"]].drop_duplicates().sort_values(["i", "j"])
+    rows = []
+    for i, j in met.itertuples(index=False):
+        a, b = specs[int(i)], specs[int(j)]
+        if k == 2:
+            h = head_to_head(frame, a, b, confidence)
+            if h.estimate.score < 0.5:
+                h = h.flipped()
+            e = h.estimate
+            rows.append({"spec": h.a, "opponent": h.b, "games": h.games, "deals": h.deals,
+                         "score": e.score, "low": e.low, "high": e.high, "elo": e.elo,
+                         "elo_low": e.elo_low, "elo_high": e.elo_high, "nelo": e.nelo,
+                         "nelo_low": e.nelo_low, "nelo_high": e.nelo_high,
+                         "wilson_low": h.independent.low, "wilson_high": h.independent.high,
+                         "p_value": h.p_value, "interval": h.interval})
+            continue
+        mine = pairs[(pairs["i"] == i) & (pairs["j"] == j)]
+        per_deal = mine.groupby("unit", sort=True)["ahead"].mean().to_numpy()
+        score, low, high = mean_interval(per_deal, confidence)
+        ahead, compared = float(mine["ahead"].sum()), float(len(mine))
+        if score < 0.5:
+            a, b, score, low, high = b, a, 1.0 - score, 1.0 - high, 1.0 - low
+            ahead = compared - ahead
+        w_low, w_high = wilson(ahead, compared, confidence)
+        rows.append({"spec": a, "opponent": b, "games": int(mine["game"].nunique()),
+                     "deals": len(per_deal), "score": score, "low": low, "high": high,
+                     "elo": float(elo_from_score(score)), "elo_low": float(elo_from_score(low)),
+                     "elo_high": float(elo_from_score(high)), "nelo": math.nan,
+                     "nelo_low": math.nan, "nelo_high": math.nan,
+                     "wilson_low": float(w_low[0]), "wilson_high": float(w_high[0]),
+                     "p_value": mean_test(per_deal), "interval": INTERVAL_DEAL_T})
+    out = pd.DataFrame(rows)
+    out["p_holm"], label = holm(out["p_value"].to_numpy())
+    out = out.sort_values(["score", "spec", "opponent"], ascending=[False, True, True],
+                          kind="stable").reset_index(drop=True)
+    used = list(dict.fromkeys(out["interval"]))
+    out.attrs.update({"num_players": k, "models": {m: MODEL_TEXT[m] for m in used},
+                      "holm": label, "pairs": len(out)})
     return out
 
 
@@ -862,6 +1106,14 @@ def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
 
 # ---- re-runs -----------------------------------------------------------------------------------------
 
+def deal_means(frame: pd.DataFrame, value: str) -> np.ndarray:
+    """The mean of the column ``value`` over the rows of each deal (run and deal) in the
+    frame, in deal order: the independent units that the tests between conditions compare."""
+    _need(frame, ["deal", value], "deal_means")
+    unit = _unit_keys(frame, ["run", "deal"])
+    return np.bincount(unit, weights=frame[value].to_numpy(float)) / np.bincount(unit)
+
+
 def deal_scores(frame: pd.DataFrame, spec: str) -> np.ndarray:
     """``spec``'s mean win share in each deal (run and deal) it played: the per-deal values
     :func:`rerun_test` compares (in a 2-player match, A's pair score / 2)."""
@@ -869,8 +1121,7 @@ def deal_scores(frame: pd.DataFrame, spec: str) -> np.ndarray:
     mine = frame[frame["spec"].astype(str) == spec]
     if mine.empty:
         raise AnalysisError(f"deal_scores: no games of {spec!r}")
-    unit = _unit_keys(mine, ["run", "deal"])
-    return (np.bincount(unit, weights=mine["win_share"].to_numpy(float)) / np.bincount(unit))
+    return deal_means(mine, "win_share")
 
 
 @dataclass(frozen=True)
@@ -891,26 +1142,22 @@ class RerunTest:
 
 
 def rerun_test(old: Any, new: Any, alpha: float = RERUN_ALPHA) -> RerunTest:
-    """Welch's two-sample t-test (scipy) on per-deal scores (:func:`deal_scores`), deals
-    being independent where games are not. Flags a difference at p < ``alpha``.
+    """Welch's two-sample t-test (:func:`welch_test`) on per-deal scores
+    (:func:`deal_scores`), deals being independent where games are not. Flags a difference
+    at p < ``alpha``.
 
     >>> t = rerun_test([1, 0.5, 0.5, 1, 0] * 20, [0.5, 1, 0, 0.5, 1] * 20)
     >>> round(t.p_value, 3), t.differs
     (1.0, False)
     """
+    if not 0.0 < alpha < 1.0:
+        raise AnalysisError(f"alpha must be in (0, 1), got {alpha!r}")
     x = np.asarray(old, dtype=float).ravel()
     y = np.asarray(new, dtype=float).ravel()
     if len(x) < 2 or len(y) < 2:
         raise AnalysisError(f"rerun_test needs at least two deals on each side, got {len(x)} "
                             f"and {len(y)}")
-    if not 0.0 < alpha < 1.0:
-        raise AnalysisError(f"alpha must be in (0, 1), got {alpha!r}")
-    if x.var() == 0 and y.var() == 0:           # no spread: the t statistic is 0/0
-        same = bool(x[0] == y[0])
-        statistic, p = (0.0, 1.0) if same else (math.copysign(math.inf, y[0] - x[0]), 0.0)
-    else:
-        result = stats.ttest_ind(y, x, equal_var=False)
-        statistic, p = float(result.statistic), float(result.pvalue)
+    statistic, p = welch_test(x, y)
     return RerunTest(p, statistic, p < alpha, alpha, float(x.mean()), float(y.mean()),
                      len(x), len(y))
 
@@ -928,6 +1175,39 @@ def rerun_test_pentanomial(old: Pentanomial | Sequence[int], new: Pentanomial | 
             raise AnalysisError(f"rerun_test_pentanomial needs five non-negative counts, got {c!r}")
         return np.repeat(PAIR_SCORES, counts)
     return rerun_test(values(old), values(new), alpha)
+
+
+def rerun_tests(old: Mapping[str, Any], new: Mapping[str, Any], alpha: float = RERUN_ALPHA
+                ) -> pd.DataFrame:
+    """:func:`rerun_test` of every spec given (``old`` and ``new`` map a spec to its
+    per-deal scores in the stored run and in the re-run), Holm-adjusted across the specs
+    (:func:`holm`): a spec ``differs`` when its adjusted p-value is below ``alpha``, so a
+    correct re-run is flagged with probability at most ``alpha`` whatever the number of
+    specs. One row per spec (index ``spec``): ``old_mean``, ``new_mean``, ``old_deals``,
+    ``new_deals``, ``statistic``, ``p_value``, ``p_holm``, ``differs``; ``attrs``: ``alpha``,
+    ``model``, ``holm``.
+
+    >>> t = rerun_tests({"a": [1, 0, 1, 1], "b": [0, 1, 0, 0]}, {"a": [1, 1, 0, 1], "b": [0, 0, 1, 0]})
+    >>> t["p_holm"].round(3).tolist(), bool(t["differs"].any())
+    ([1.0, 1.0], False)
+    """
+    missing = sorted(set(old) ^ set(new))
+    if missing:
+        raise AnalysisError(f"rerun_tests: {', '.join(map(repr, missing))} is not in both runs")
+    if not old:
+        raise AnalysisError("rerun_tests needs at least one spec")
+    tests = {spec: rerun_test(old[spec], new[spec], alpha) for spec in old}
+    out = pd.DataFrame({"old_mean": [t.old_mean for t in tests.values()],
+                        "new_mean": [t.new_mean for t in tests.values()],
+                        "old_deals": [t.old_deals for t in tests.values()],
+                        "new_deals": [t.new_deals for t in tests.values()],
+                        "statistic": [t.statistic for t in tests.values()],
+                        "p_value": [t.p_value for t in tests.values()]},
+                       index=pd.Index(list(tests), name="spec"))
+    out["p_holm"], label = holm(out["p_value"].to_numpy())
+    out["differs"] = out["p_holm"] < alpha
+    out.attrs.update({"alpha": alpha, "model": MODEL_RERUN, "holm": label})
+    return out
 
 
 # ---- multiple comparisons ---------------------------------------------------------------------------

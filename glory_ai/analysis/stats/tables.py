@@ -1,21 +1,25 @@
 """The tables: each a function from the frame of :func:`~glory_ai.analysis.load.load_runs`
 (or :func:`~glory_ai.analysis.load.frame_of_records`) to a pandas DataFrame; the report
 and compare's summary are made of them (docs/analysis.md describes every column and model).
+Every interval and test takes the deal as the unit (:mod:`.paired`, docs/statistics.md),
+except the building model, which takes seat-games as independent.
 
 =============================  =================================================================
-:func:`win_rates`              win rate (shared wins split) per spec, Wilson 95% intervals;
-                               ``by="num_players"``, ``"seat"``, ``"rules"``, ... to split it
-:func:`win_matrix`             mean pairwise score of each spec against each other (one
-                               player count)
-:func:`ratings`                Bradley-Terry (2 players, bootstrap intervals) or
-                               Plackett-Luce (3-5 players) ratings (one player count)
-:func:`elo_difference`         the Elo difference of one spec over another, from their
-                               wins, draws and losses (a head-to-head match)
-:func:`score_test`,            p-values of "no difference" between two specs: a pairwise
-:func:`rates_test`             score (binomial) or two win rates (chi-square)
+:func:`win_rates`              win rate (shared wins split) per spec with its 95% interval
+                               (pentanomial for a head-to-head match, deal bootstrap otherwise)
+                               and the Wilson interval beside it; ``by="num_players"``,
+                               ``"seat"``, ``"rules"``, ... to split it
+:func:`finishing_matrix`       how often each spec finished ahead of each other (one player
+                               count)
+:func:`pairwise`               every two specs that met: score, interval, Elo and the
+                               Holm-adjusted test of "evenly matched" (one player count)
+:func:`ratings`                Bradley-Terry ratings on pairwise finishing order with a
+                               Gaussian prior, deal-bootstrap intervals (one player count)
+:func:`rates_test`             the test of "same win rate" for two specs that never met
 :func:`seat_advantage`         win rate by seat for each player count, with intervals
-:func:`seat_tests`             per player count, the test of "no seat advantage" (exact
-                               binomial for 2 seats, chi-square for 3-5) and its p-value
+:func:`seat_tests`             per player count, the test of "no seat advantage" on per-deal
+                               seat shares (t for 2 seats, Hotelling's T² for 3-5), Holm over
+                               the counts
 :func:`building_strength`      for each building, win rate of players who completed it against
                                those who did not: raw, stratified (Mantel-Haenszel) and from a
                                logistic regression controlling for spec, seat and player count
@@ -25,12 +29,12 @@ and compare's summary are made of them (docs/analysis.md describes every column 
 :func:`game_length`            turns and decisions per game
 :func:`roles_led`              turns leading each role, per spec (records with ``roles_led``)
 :func:`compare_variants`       the core measures side by side for two or more rule variants
-                               or modes, with tests of "no difference"
+                               or modes, with tests of "no difference" on per-deal means
 =============================  =================================================================
 
-The statistics come from the modules beside this one: :mod:`.intervals` (Wilson intervals,
-Elo), :mod:`.ladder` (Bradley-Terry, Plackett-Luce, pairwise scores), :mod:`.models`
-(logistic regression, Mantel-Haenszel, Holm), and scipy (tests).
+The statistics come from the modules beside this one: :mod:`.paired` (the statistics of
+paired deals: intervals, tests, ratings, Holm's correction) and :mod:`.models` (logistic
+regression, Mantel-Haenszel), and scipy and statsmodels (tests).
 """
 from __future__ import annotations
 
@@ -42,17 +46,18 @@ import numpy as np
 import pandas as pd
 from scipy import special
 from scipy import stats as sps
+from statsmodels.stats.multivariate import test_mvmean
 
 from .. import AnalysisError
 from ..load import END_REASONS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
-from .intervals import elo_interval, wilson
-from .ladder import BOOTSTRAP, bradley_terry, pairwise_scores, plackett_luce_ratings
-from .models import fit_logistic, holm, profile_interval, stratified_difference
+from . import paired
+from .models import fit_logistic, profile_interval, stratified_difference
 
 __all__ = [
-    "PRIOR_SD", "building_strength", "compare_variants", "elo_difference", "end_conditions",
-    "game_length", "ratings", "rates_test", "roles_led", "score_test", "seat_advantage",
-    "seat_tests", "vp_breakdown", "win_matrix", "win_rates",
+    "PRIOR_SD", "SEAT_TEST_2", "SEAT_TEST_K", "VARIANT_TEST", "building_strength",
+    "compare_variants", "conditions_test", "end_conditions", "finishing_matrix", "game_length",
+    "pairwise", "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests",
+    "specs_met", "vp_breakdown", "win_rates",
 ]
 
 #: standard deviation of the Gaussian prior on the logistic coefficients (log-odds)
@@ -131,229 +136,219 @@ def _sort_within(out: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
 
 # ---- win rates --------------------------------------------------------------------------------
 
-def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.DataFrame:
-    """Win rate per spec, with its Wilson 95% interval; one row per spec (index ``spec``),
-    or per (``by`` ..., spec) with ``by`` columns such as ``"num_players"``, ``"seat"``,
+def _head_to_head_specs(sub: pd.DataFrame) -> tuple[str, str] | None:
+    """The two specs when the rows are whole 2-player games each between the same two
+    specs (a head-to-head match), else None."""
+    if sub.empty or not (sub["num_players"] == 2).all():
+        return None
+    names = sorted(str(x) for x in sub["spec"].unique())
+    if len(names) != 2 or len(sub) % 2:
+        return None
+    ordered = sub.sort_values(["game", "seat"], kind="stable")
+    game = ordered["game"].to_numpy()
+    spec = ordered["spec"].astype(str).to_numpy()
+    if (game[::2] != game[1::2]).any() or (spec[::2] == spec[1::2]).any():
+        return None
+    return names[0], names[1]
+
+
+def _interval_rows(sub: pd.DataFrame, resamples: int, seed: int
+                   ) -> dict[str, tuple[float, float, str]]:
+    """The 95% interval of each spec's win rate in a group of rows: the pentanomial model
+    for a head-to-head match, the deal bootstrap otherwise."""
+    head = _head_to_head_specs(sub)
+    if head is not None:
+        a, b = head
+        h = paired.head_to_head(sub, a, b)
+        other = h.flipped()
+        return {a: (h.estimate.low, h.estimate.high, h.interval),
+                b: (other.estimate.low, other.estimate.high, other.interval)}
+    shares = paired.win_shares(sub, resamples, seed)
+    return {str(spec): (r["low"], r["high"], paired.INTERVAL_BOOTSTRAP)
+            for spec, r in shares.iterrows()}
+
+
+def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
+              resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """Win rate per spec, with its 95% interval; one row per spec (index ``spec``), or per
+    (``by`` ..., spec) with ``by`` columns such as ``"num_players"``, ``"seat"``,
     ``"rules"`` or ``"run"``. Sorted by win rate within each group.
+
+    The interval takes the deal as the unit (docs/statistics.md): in a group that is a
+    head-to-head match (whole 2-player games, all between the same two specs) the
+    pentanomial model (:func:`.paired.head_to_head`), otherwise the deal bootstrap
+    (:func:`.paired.win_shares`, ``resamples`` seeded with ``seed``); column ``interval``
+    names it per row, ``attrs["models"]`` maps the names to their descriptions. The Wilson
+    interval of the seat-games taken as independent is beside it.
 
     Columns: ``games`` (seat-games: a spec in two seats of a game counts twice), ``wins``
     (a win shared by k players counts 1/k), ``win_rate``, ``win_low``, ``win_high``,
-    ``expected`` (the equal share, mean of 1/players), ``mean_score``, ``mean_rank``."""
+    ``interval``, ``wilson_low``, ``wilson_high``, ``expected`` (the equal share, mean of
+    1/players), ``mean_score``, ``mean_rank``."""
     by = _by(by)
-    _need(frame, ["spec", "win_share", "score", "rank", "num_players", *by], "win_rates")
+    _need(frame, ["game", "seat", "spec", "deal", "win_share", "score", "rank", "num_players",
+                  *by], "win_rates")
     data = frame.assign(_expected=1.0 / frame["num_players"])
     out = data.groupby([*by, "spec"], observed=True, sort=True).agg(
         games=("win_share", "size"), wins=("win_share", "sum"), expected=("_expected", "mean"),
         mean_score=("score", "mean"), mean_rank=("rank", "mean"))
     out["win_rate"] = out["wins"] / out["games"]
-    out["win_low"], out["win_high"] = wilson(out["wins"], out["games"])
-    out = out[["games", "wins", "win_rate", "win_low", "win_high", "expected", "mean_score",
-               "mean_rank"]]
-    return _sort_within(out, by, "win_rate")
-
-
-# ---- pairwise matrix and ratings ------------------------------------------------------------
-
-def win_matrix(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFrame:
-    """Mean pairwise score of the row spec against the column spec (NaN where they never
-    met and on the diagonal), from :func:`~glory_ai.analysis.stats.ladder.pairwise_scores`: in every game,
-    every pair of specs scores 1 for the one with the larger share of the win, 0.5 each if
-    equal (seats of the same spec in a game are added up). One player count only.
-    ``attrs["games"]`` holds the number of games each pair shared (a nested list)."""
-    _need(frame, ["game", "spec", "win_share", "num_players"], "win_matrix")
-    sub, k = _one_count(frame, num_players, "win_matrix")
-    shares = sub.groupby(["game", "spec"], observed=True)["win_share"].sum().unstack("spec")
-    names = [str(c) for c in shares.columns]
-    index = {n: i for i, n in enumerate(names)}
-    size = len(names)
-    score = np.zeros((size, size))
-    count = np.zeros((size, size))
-    # identical outcomes are scored once by pairwise_scores and counted with their multiplicity
-    patterns = shares.value_counts(dropna=False, sort=False)
-    for values, times in patterns.items():
-        values = values if isinstance(values, tuple) else (values,)
-        game = {names[i]: float(v) for i, v in enumerate(values) if not math.isnan(v)}
-        if len(game) < 2:
-            continue
-        total = sum(game.values())
-        if total == 0:              # no winner recorded: every pair shared 0 -> a draw
-            game = {name: 1.0 / len(game) for name in game}
-        elif not math.isclose(total, 1.0):
-            game = {name: v / total for name, v in game.items()}
-        pnames, mean, played = pairwise_scores([game])
-        ids = np.array([index[p] for p in pnames])
-        block = np.nan_to_num(mean) * played
-        score[np.ix_(ids, ids)] += times * block
-        count[np.ix_(ids, ids)] += times * played
-    with np.errstate(invalid="ignore", divide="ignore"):
-        mean = np.where(count > 0, score / np.maximum(count, 1), np.nan)
-    out = pd.DataFrame(mean, index=pd.Index(names, name="spec"),
-                       columns=pd.Index(names, name="opponent"))
-    out.attrs.update({"games": count.astype(int).tolist(), "num_players": k})
+    intervals: dict[tuple[Any, ...], tuple[float, float, str]] = {}
+    groups = frame.groupby(by, observed=True, sort=True) if by else [((), frame)]
+    for key, sub in groups:
+        for spec, value in _interval_rows(sub, resamples, seed).items():
+            intervals[(*key, spec)] = value
+    flat = out.reset_index()
+    keys = list(zip(*(flat[c] for c in by), flat["spec"].astype(str), strict=True))
+    out["win_low"] = [intervals[k][0] for k in keys]
+    out["win_high"] = [intervals[k][1] for k in keys]
+    out["interval"] = [intervals[k][2] for k in keys]
+    out["wilson_low"], out["wilson_high"] = paired.wilson(out["wins"], out["games"])
+    out = out[["games", "wins", "win_rate", "win_low", "win_high", "interval", "wilson_low",
+               "wilson_high", "expected", "mean_score", "mean_rank"]]
+    out = _sort_within(out, by, "win_rate")
+    used = list(dict.fromkeys(out["interval"]))
+    out.attrs.update({"models": {m: paired.MODEL_TEXT[m] if m != paired.INTERVAL_BOOTSTRAP
+                                 else paired._bootstrap_model(resamples) for m in used},
+                      "resamples": resamples, "seed": seed})
     return out
+
+
+# ---- pairwise results and ratings -------------------------------------------------------------
+
+def specs_met(frame: pd.DataFrame) -> bool:
+    """Whether some game of the frame seats two different specs (otherwise every game is
+    self-play, and the specs' win rates are equal shares by construction)."""
+    _need(frame, ["game", "spec"], "specs_met")
+    return bool((frame.groupby("game", observed=True)["spec"].nunique() > 1).any())
+
+
+def finishing_matrix(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFrame:
+    """The fraction of games in which the row spec finished ahead of the column spec
+    (:func:`.paired.finishing_matrix`, caption in ``attrs["caption"]``), for one player
+    count; ``attrs["num_players"]`` says which."""
+    sub, k = _one_count(frame, num_players, "finishing_matrix")
+    out = paired.finishing_matrix(sub)
+    out.attrs["num_players"] = k
+    return out
+
+
+def pairwise(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFrame:
+    """Every two specs that met in games of one player count, with the score of one against
+    the other, its interval and the Holm-adjusted test of "evenly matched"
+    (:func:`.paired.pairwise`: the pentanomial model for 2 players, per-deal finishing-ahead
+    scores for 3-5)."""
+    sub, _ = _one_count(frame, num_players, "pairwise")
+    return paired.pairwise(sub)
 
 
 def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
-            bootstrap: int = BOOTSTRAP, seed: int = 0, names: Sequence[str] | None = None,
-            method: str | None = None) -> pd.DataFrame:
-    """Ratings of the specs in games of one player count (index ``spec``, best first).
-
-    2 players: Bradley-Terry on the Elo scale (:func:`.ladder.bradley_terry`, virtual-draw
-    prior, ``bootstrap`` resamples seeded with ``seed`` for the 95% intervals), from the
-    games between two different specs; a shared win is a draw. ``names``: the specs to rate,
-    in the order of the fit (default: those that played, sorted; the ratings agree to a
-    millionth of a point whatever the order).
-    3-5 players (or any count with ``method="plackett_luce"``): Weng-Lin Plackett-Luce
-    through openskill (:func:`.ladder.plackett_luce_ratings`), places from the ``rank`` column
-    (winners first, then by VP), from the games whose seats hold distinct specs; ``rating``
-    is mu and the interval mu -+ 1.96 sigma.
-
-    Columns ``rating``, ``low``, ``high``, ``games`` (and ``sigma``, ``ordinal`` for
-    Plackett-Luce); ``attrs``: ``method`` (``bradley_terry``, ``plackett_luce`` or None when
-    no game pits two specs against each other), ``num_players``, ``games`` (games used)."""
-    _need(frame, ["game", "seat", "spec", "win_share", "rank", "num_players"], "ratings")
+            resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """Ratings of the specs in games of one player count (index ``spec``, best first):
+    :func:`.paired.ratings`, Bradley-Terry on pairwise finishing order with a Gaussian
+    prior, finite for any record, on the logistic Elo scale (mean 0), with deal-bootstrap
+    intervals (``resamples`` seeded with ``seed``; a perfect record: the profile likelihood).
+    Columns ``rating``, ``low``, ``high``, ``interval``, ``comparisons``, ``games``;
+    ``attrs``: ``model`` (None, and no rows, when no game pits two different specs against
+    each other), ``num_players`` and those of :func:`.paired.ratings`."""
+    _need(frame, ["game", "seat", "spec", "rank", "num_players", "deal"], "ratings")
     sub, k = _one_count(frame, num_players, "ratings")
-    method = method or ("bradley_terry" if k == 2 else "plackett_luce")
-    if method not in ("bradley_terry", "plackett_luce"):
-        raise AnalysisError(f"ratings: method is bradley_terry or plackett_luce, not {method!r}")
-    if method == "bradley_terry" and k != 2:
-        raise AnalysisError(f"ratings: Bradley-Terry rates 2-player games, not {k}-player ones")
-    columns = ["rating", "low", "high", "games"]
-    if method == "bradley_terry":
-        spec, share = _seat_matrix(sub, 2, ["spec", "win_share"], "ratings")
-        distinct = spec[:, 0] != spec[:, 1]
-        results = list(zip(spec[distinct, 0].tolist(), spec[distinct, 1].tolist(),
-                           share[distinct, 0].tolist(), strict=True))
-        used = len(results)
-        if used:
-            rated = bradley_terry(results, names=names, bootstrap=bootstrap, seed=seed)
-            rows = {r.name: [r.rating, r.low, r.high, r.games] for r in rated}
-    else:
-        spec, rank = _seat_matrix(sub, k, ["spec", "rank"], "ratings")
-        ordered = np.sort(spec, axis=1)
-        distinct = (ordered[:, 1:] != ordered[:, :-1]).all(axis=1)
-        order = np.argsort(rank[distinct], axis=1, kind="stable")
-        ranks_sorted = np.take_along_axis(rank[distinct], order, axis=1)
-        specs_sorted = np.take_along_axis(spec[distinct], order, axis=1).tolist()
-        tied = (ranks_sorted[:, 1:] == ranks_sorted[:, :-1]).any(axis=1)
-        # a ranking is a list of names, first place first; games with ties group them
-        rankings: list[list[Any]] = specs_sorted
-        for i in np.flatnonzero(tied).tolist():
-            groups: list[list[str]] = []
-            last = None
-            for name, place in zip(specs_sorted[i], ranks_sorted[i].tolist(), strict=True):
-                if place == last:
-                    groups[-1].append(name)
-                else:
-                    groups.append([name])
-                    last = place
-            rankings[i] = groups
-        used = len(rankings)
-        if used:
-            names_all = list(names) if names is not None else \
-                sorted({str(n) for n in np.unique(spec[distinct])})
-            skill = plackett_luce_ratings(rankings, names_all)
-            rows = {r.name: [r.rating, r.low, r.high, r.games, r.sigma, r.ordinal] for r in skill}
-            columns = [*columns, "sigma", "ordinal"]
-    if not used:
-        out = pd.DataFrame(columns=columns, index=pd.Index([], name="spec"), dtype=float)
-        out.attrs.update({"method": None, "num_players": k, "games": 0})
+    if not specs_met(sub):
+        out = pd.DataFrame(columns=["rating", "low", "high", "interval", "comparisons", "games"],
+                           index=pd.Index([], name="spec"))
+        out.attrs.update({"model": None, "num_players": k})
         return out
-    out = pd.DataFrame.from_dict(rows, orient="index", columns=columns)
-    out.index.name = "spec"
-    out["games"] = out["games"].astype(int)
-    out.attrs.update({"method": method, "num_players": k, "games": used})
+    out = paired.ratings(sub, resamples=resamples, seed=seed)
+    out.attrs["num_players"] = k
     return out
 
 
-def elo_difference(frame: pd.DataFrame, spec: str, opponent: str) -> dict[str, float]:
-    """The Elo difference of ``spec`` over ``opponent`` from their games against each other
-    (a head-to-head match), by :func:`.intervals.elo_interval`: each game is a win, a draw
-    (a shared win) or a loss for ``spec``, and the interval is the normal one on the mean
-    score, mapped to Elo. Returns ``wins``, ``draws``, ``losses``, ``elo``, ``low`` and
-    ``high`` (infinite when the interval reaches a score of 0 or 1)."""
-    _need(frame, ["game", "spec", "win_share"], "elo_difference")
-    pair = frame[frame["spec"].isin([spec, opponent])]
-    shares = pair.groupby(["game", "spec"], observed=True)["win_share"].sum().unstack("spec")
-    if spec not in shares.columns or opponent not in shares.columns:
-        raise AnalysisError(f"elo_difference: {spec} and {opponent} never played each other")
-    score = shares.loc[shares[opponent].notna(), spec].dropna().to_numpy()
-    if not len(score):
-        raise AnalysisError(f"elo_difference: {spec} and {opponent} never played each other")
-    wins, draws, losses = (int((score == x).sum()) for x in (1.0, 0.5, 0.0))
-    elo, low, high = elo_interval(wins, draws, losses)
-    return {"wins": wins, "draws": draws, "losses": losses, "elo": elo, "low": low, "high": high}
-
-
-def score_test(score: float, games: int) -> float:
-    """The p-value of "evenly matched" for a mean pairwise score over ``games`` games (of
-    :func:`win_matrix`): the exact binomial test of round(score x games) wins against 1/2."""
-    return float(sps.binomtest(int(round(score * games)), int(games), 0.5).pvalue)
-
-
-def rates_test(wins: float, games: float, other_wins: float, other_games: float) -> float:
-    """The p-value of "the same win rate" for two specs that did not meet: Pearson's
-    chi-square test (no continuity correction) on their wins and losses."""
-    table = np.array([[wins, games - wins], [other_wins, other_games - other_wins]])
-    return float(sps.chi2_contingency(table, correction=False).pvalue)
+def rates_test(frame: pd.DataFrame, spec: str, other: str) -> float:
+    """The p-value of "the same win rate" for two specs that did not meet: Welch's t-test
+    (:func:`.paired.welch_test`) on their per-deal win shares (:func:`.paired.deal_scores`),
+    the deals being the independent units."""
+    return paired.welch_test(paired.deal_scores(frame, spec), paired.deal_scores(frame, other))[1]
 
 
 # ---- seats ------------------------------------------------------------------------------------
 
-def seat_advantage(frame: pd.DataFrame) -> pd.DataFrame:
+def seat_advantage(frame: pd.DataFrame, *, resamples: int = paired.BOOTSTRAP_RESAMPLES,
+                   seed: int = 0) -> pd.DataFrame:
     """Win rate by seat for each player count (index ``num_players``, ``seat``; seat 0 is P1,
-    who leads the first turn): ``games``, ``wins`` (shared wins split), ``win_rate`` with
-    its Wilson 95% interval, ``expected`` (1/players) and ``diff`` (win rate - expected)."""
-    _need(frame, ["num_players", "seat", "win_share"], "seat_advantage")
-    out = frame.groupby(["num_players", "seat"], sort=True).agg(
-        games=("win_share", "size"), wins=("win_share", "sum"))
-    out["win_rate"] = out["wins"] / out["games"]
-    out["win_low"], out["win_high"] = wilson(out["wins"], out["games"])
+    who leads the first turn): ``games``, ``wins`` (shared wins split), ``win_rate`` with its
+    95% deal-bootstrap interval (``win_low``, ``win_high``: whole deals resampled,
+    :func:`.paired.win_shares`), the Wilson interval of the games taken as independent
+    (``wilson_low``, ``wilson_high``), ``expected`` (1/players) and ``diff`` (win rate -
+    expected)."""
+    _need(frame, ["num_players", "seat", "deal", "win_share"], "seat_advantage")
+    parts = []
+    for k, sub in frame.groupby("num_players", sort=True):
+        shares = paired.win_shares(sub, resamples, seed, label="seat").sort_index()
+        part = pd.DataFrame({"games": shares["games"], "wins": shares["wins"],
+                             "win_rate": shares["win_share"], "win_low": shares["low"],
+                             "win_high": shares["high"], "wilson_low": shares["independent_low"],
+                             "wilson_high": shares["independent_high"]})
+        part.index = pd.MultiIndex.from_arrays([np.full(len(part), int(k)), part.index.astype(int)],
+                                               names=["num_players", "seat"])
+        parts.append(part)
+    out = pd.concat(parts)
     out["expected"] = 1.0 / out.index.get_level_values("num_players")
     out["diff"] = out["win_rate"] - out["expected"]
+    out.attrs.update({"model": paired._bootstrap_model(resamples), "resamples": resamples,
+                      "seed": seed})
     return out
 
 
-def seat_tests(frame: pd.DataFrame) -> pd.DataFrame:
-    """The test of "no seat advantage" for each player count (index ``num_players``).
+SEAT_TEST_2 = "t-test of P1's per-deal win share against 1/2"
+SEAT_TEST_K = "Hotelling's T² of the per-deal win shares of the seats against 1/k"
 
-    Only games with one winner count (``decisive``; shared wins are left out). 2 players:
-    the exact binomial test of P1's wins against 1/2; 3-5 players: Pearson's chi-square
-    goodness-of-fit test of the wins per seat against equal shares (k - 1 degrees of
-    freedom). Columns: ``games``, ``decisive``, ``test``, ``statistic`` (P1's wins or the
-    chi-square), ``dof``, ``p_value``, ``best_seat`` and ``best_rate`` (the seat with the
+
+def seat_tests(frame: pd.DataFrame) -> pd.DataFrame:
+    """The test of "no seat advantage" for each player count (index ``num_players``), on the
+    deals as independent units: each deal's games (its rotations and pairings) give every
+    seat its mean win share in the deal (a shared win split).
+
+    2 players: Student's t-test of P1's per-deal win share against 1/2
+    (:func:`.paired.mean_test`); 3-5 players: Hotelling's T² test (statsmodels
+    ``test_mvmean``, F distribution) of the per-deal shares of seats P1 .. P(k-1) against
+    1/k each (the last seat's share is the rest). Columns: ``games``, ``deals``, ``test``,
+    ``statistic`` (t or T²), ``p_value``, ``p_holm`` (Holm-adjusted over the player counts
+    tested, :func:`.paired.holm`), ``best_seat`` and ``best_rate`` (the seat with the
     highest win rate), ``balanced`` (every spec sat equally often in every seat: otherwise
     a seat effect is mixed up with the strength of the specs that sat there)."""
-    _need(frame, ["num_players", "seat", "won", "win_share", "game", "spec"], "seat_tests")
+    _need(frame, ["num_players", "seat", "win_share", "game", "spec", "deal"], "seat_tests")
     rows = {}
     for k, sub in frame.groupby("num_players", sort=True):
         k = int(k)
-        winners = sub.groupby("game", sort=False)["won"].transform("sum")
-        sole = sub[(winners == 1) & sub["won"]]
-        counts = np.bincount(sole["seat"].to_numpy(), minlength=k)[:k]
-        decisive = int(counts.sum())
-        n_games = int(sub["game"].nunique())
+        sums, counts, _ = paired._deal_sums(sub, "win_share", "seat")
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_deal = sums / counts
+        per_deal = per_deal[np.isfinite(per_deal).all(axis=1)]
+        statistic, p = math.nan, math.nan
         if k == 2:
-            test = "binomial"
-            statistic = float(counts[0])
-            dof = 1
-            p = float(sps.binomtest(int(counts[0]), decisive, 0.5).pvalue) if decisive else math.nan
+            test = SEAT_TEST_2
+            first = per_deal[:, 0]
+            p = paired.mean_test(first)
+            if len(first) >= 2 and np.ptp(first) > 0:
+                statistic = float(sps.ttest_1samp(first, 0.5).statistic)
         else:
-            test = "chi-square"
-            dof = k - 1
-            if decisive:
-                res = sps.chisquare(counts)
-                statistic, p = float(res.statistic), float(res.pvalue)
-            else:
-                statistic, p = math.nan, math.nan
+            test = SEAT_TEST_K
+            if len(per_deal) > k:
+                try:
+                    result = test_mvmean(per_deal[:, :-1], np.full(k - 1, 1.0 / k))
+                    statistic, p = float(result.t2), float(result.pvalue)
+                except np.linalg.LinAlgError:       # no spread in some direction
+                    pass
         rates = sub.groupby("seat")["win_share"].mean()
         table = sub.groupby(["spec", "seat"], observed=True).size().unstack("seat", fill_value=0)
         balanced = bool(table.shape[1] == k and (table.nunique(axis=1) == 1).all())
-        rows[k] = {"games": n_games, "decisive": decisive, "test": test, "statistic": statistic,
-                   "dof": dof, "p_value": p, "best_seat": int(rates.idxmax()),
+        rows[k] = {"games": int(sub["game"].nunique()), "deals": len(per_deal), "test": test,
+                   "statistic": statistic, "p_value": p, "best_seat": int(rates.idxmax()),
                    "best_rate": float(rates.max()), "balanced": balanced}
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "num_players"
+    out["p_holm"], label = paired.holm(out["p_value"].to_numpy(float))
+    out.attrs["holm"] = label
     return out
 
 
@@ -487,14 +482,14 @@ def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.
         out[name] = row
     table = pd.DataFrame.from_dict(out, orient="index")
     table.index.name = "building"
-    table["p_holm"] = holm(table["p_value"].to_numpy())
+    table["p_holm"], label = paired.holm(table["p_value"].to_numpy(float))
     table["significant"] = table["p_holm"] < 0.05
     table = table.sort_values(["effect", "n_completed"], ascending=[False, False],
                               na_position="last", kind="stable")
     table["rank"] = np.where(table["effect"].notna(), np.arange(1, len(table) + 1), 0)
     table["rank"] = table["rank"].astype(int)
     table.attrs.update({"controls": controls, "strata": strata_cols, "prior_sd": prior_sd,
-                        "tested": int(table["p_value"].notna().sum())})
+                        "tested": int(table["p_value"].notna().sum()), "holm": label})
     return table
 
 
@@ -519,27 +514,39 @@ def _reason_order(values: Sequence[str]) -> list[str]:
     return known + sorted(set(values) - set(END_REASONS))
 
 
-def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.DataFrame:
+def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
+                   resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
     """How games end: per end reason (index ``end_reason``, or (``by``..., end_reason) with
-    per-game columns such as ``num_players`` or ``rules``), ``games``, ``share`` and its
-    Wilson 95% interval (``low``, ``high``). Reasons seen anywhere appear in every group."""
+    per-game columns such as ``num_players`` or ``rules``), ``games``, ``share`` and its 95%
+    deal-bootstrap interval (``low``, ``high``: whole deals resampled,
+    :func:`.paired.bootstrap_rates`), with the Wilson interval of the games taken as
+    independent beside it (``wilson_low``, ``wilson_high``). Reasons seen anywhere appear
+    in every group."""
     by = _by(by)
-    _need(frame, ["game", "seat", "end_reason", *by], "end_conditions")
+    _need(frame, ["game", "seat", "deal", "end_reason", *by], "end_conditions")
     per_game = frame[frame["seat"] == 0]
     reasons = _reason_order([str(r) for r in per_game["end_reason"].unique()])
-    reason = per_game["end_reason"].astype(str)
-    if by:
-        counts = per_game.groupby([*(per_game[b] for b in by), reason], observed=True).size()
-        counts = counts.unstack("end_reason", fill_value=0).reindex(columns=reasons, fill_value=0)
-        counts = counts.stack()
-    else:
-        counts = reason.value_counts().reindex(reasons, fill_value=0)
-    counts.index.names = [*by, "end_reason"]
-    out = counts.rename("games").to_frame()
-    totals = out.groupby(level=list(range(len(by))))["games"].transform("sum") if by \
-        else out["games"].sum()
-    out["share"] = out["games"] / totals
-    out["low"], out["high"] = wilson(out["games"], np.broadcast_to(totals, len(out)))
+    code = pd.Categorical(per_game["end_reason"].astype(str), categories=reasons).codes
+    per_game = per_game.assign(_reason=code)
+    groups = per_game.groupby(by, observed=True, sort=True) if by else [((), per_game)]
+    parts = []
+    for key, sub in groups:
+        unit = paired._unit_keys(sub, ["run", "deal"])
+        n_units, n_reasons = int(unit.max()) + 1, len(reasons)
+        ended = np.bincount(unit * n_reasons + sub["_reason"].to_numpy(),
+                            minlength=n_units * n_reasons).reshape(n_units, n_reasons)
+        played = np.repeat(np.bincount(unit, minlength=n_units)[:, None], n_reasons, axis=1)
+        low, high = paired.bootstrap_rates(ended.astype(float), played.astype(float), resamples, seed)
+        games, total = ended.sum(axis=0), played[:, 0].sum()
+        w_low, w_high = paired.wilson(games, np.full(n_reasons, total))
+        index = pd.MultiIndex.from_tuples([(*key, r) for r in reasons], names=[*by, "end_reason"]) \
+            if by else pd.Index(reasons, name="end_reason")
+        parts.append(pd.DataFrame({"games": games, "share": games / total, "low": low,
+                                   "high": high, "wilson_low": w_low, "wilson_high": w_high},
+                                  index=index))
+    out = pd.concat(parts)
+    out.attrs.update({"model": paired._bootstrap_model(resamples), "resamples": resamples,
+                      "seed": seed})
     return out
 
 
@@ -588,26 +595,51 @@ def roles_led(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.
 
 # ---- rule variants ------------------------------------------------------------------------------
 
+def conditions_test(groups: Sequence[Any]) -> float:
+    """The p-value of "the same mean in every condition" for per-deal values (one array per
+    condition, the deals being the independent units): Welch's t-test for two conditions
+    (:func:`.paired.welch_test`), the Alexander-Govern test (scipy; one-way, unequal
+    variances) for more. Conditions with fewer than two deals are left out; NaN when fewer
+    than two conditions remain or every value is the same."""
+    kept = [np.asarray(g, dtype=float) for g in groups if len(g) >= 2]
+    if len(kept) < 2 or np.ptp(np.concatenate(kept)) == 0:
+        return math.nan
+    if len(kept) == 2:
+        return paired.welch_test(kept[0], kept[1])[1]
+    if any(np.ptp(g) == 0 for g in kept):            # a constant condition: no variance to weigh
+        return math.nan
+    return float(sps.alexandergovern(*kept).pvalue)
+
+
+VARIANT_TEST = ("Welch's t-test (two conditions) or the Alexander-Govern test (more) on "
+                "per-deal means")
+
+
 def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
     """The core measures side by side for each value of ``by`` (``"rules"``: mode and
     variant, default; or ``"mode"``, ``"variant"``, ``"run"``): one column per condition, and
-    ``p_value``, the test of "the same in every condition":
+    ``p_value``, the test that the measure is the same in every condition, and ``p_holm``,
+    its Holm adjustment over every test of the table (:func:`.paired.holm`):
 
-    ========================  ======================================  =======================
-    rows (measure, item)      value                                   test
-    ========================  ======================================  =======================
-    games, all                games                                   -
-    win rate, SPEC            win rate of SPEC                        chi-square (wins/losses)
-    mean VP, SPEC             mean final VP of SPEC                   Kruskal-Wallis
-    P1 win rate, K players    win rate of seat 0 in K-player games    chi-square
-    turns, mean               mean turns per game                     Kruskal-Wallis
-    decisions, mean           mean decisions per game                 Kruskal-Wallis
-    end, REASON               share of games ending so                chi-square (all reasons)
-    ========================  ======================================  =======================
+    ========================  ==========================================================
+    rows (measure, item)      value
+    ========================  ==========================================================
+    games, all                games (no test)
+    win rate, SPEC            win rate of SPEC
+    mean VP, SPEC             mean final VP of SPEC
+    P1 win rate, K players    win rate of seat 0 in K-player games
+    turns, mean               mean turns per game
+    decisions, mean           mean decisions per game
+    end, REASON               share of games ending so
+    ========================  ==========================================================
+
+    Every test takes the deal as the unit: each deal (run and deal) of a condition gives
+    the measure's mean over its games, and :func:`conditions_test` compares those per-deal
+    means between the conditions (:data:`VARIANT_TEST`).
 
     Needs two or more conditions with the same player counts (otherwise a difference
     between conditions would be one between player counts: AnalysisError)."""
-    _need(frame, ["game", "seat", "spec", "win_share", "score", "num_players", "turns",
+    _need(frame, ["game", "seat", "spec", "deal", "win_share", "score", "num_players", "turns",
                   "decisions", "end_reason", by], "compare_variants")
     values = [str(v) for v in frame[by].astype(str).unique()]
     conditions = sorted(values)
@@ -625,56 +657,39 @@ def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
     per_game = frame[frame["seat"] == 0]
     game_key = per_game[by].astype(str)
 
-    def add(measure: str, item: str, vals: dict[str, float], p: float) -> None:
-        rows[(measure, item)] = {**{c: vals.get(c, math.nan) for c in conditions}, "p_value": p}
+    def add(measure: str, item: str, rows_of: pd.DataFrame, keys: pd.Series, column: str) -> None:
+        """The measure's mean of ``column`` per condition and the test on per-deal means."""
+        vals, deals = {}, []
+        for c in conditions:
+            part = rows_of[(keys == c).to_numpy()]
+            if len(part):
+                vals[c] = float(part[column].mean())
+                deals.append(paired.deal_means(part, column))
+        rows[(measure, item)] = {**{c: vals.get(c, math.nan) for c in conditions},
+                                 "p_value": conditions_test(deals)}
 
-    add("games", "all", {c: float((game_key == c).sum()) for c in conditions}, math.nan)
-
-    def rate_rows(measure: str, item: str, mask: pd.Series) -> None:
-        sub = frame[mask]
-        g = sub.groupby(key[mask], observed=True)["win_share"].agg(["sum", "size"])
-        vals = {c: g.loc[c, "sum"] / g.loc[c, "size"] for c in g.index}
-        p = math.nan
-        if len(g) >= 2:
-            table = np.c_[g["sum"].to_numpy(), (g["size"] - g["sum"]).to_numpy()]
-            if (table.sum(axis=0) > 0).all():
-                p = float(sps.chi2_contingency(table, correction=False).pvalue)
-        add(measure, item, vals, p)
-
-    def kruskal(values_by: dict[str, np.ndarray]) -> float:
-        groups = [v for v in values_by.values() if len(v)]
-        if len(groups) < 2 or all(np.all(g == groups[0][0]) for g in groups):
-            return math.nan
-        return float(sps.kruskal(*groups).pvalue)
-
+    rows[("games", "all")] = {**{c: float((game_key == c).sum()) for c in conditions},
+                              "p_value": math.nan}
     specs = sorted(str(s) for s in frame["spec"].unique())
     spec_text = frame["spec"].astype(str)
     for spec in specs:
-        rate_rows("win rate", spec, spec_text == spec)
+        mask = (spec_text == spec).to_numpy()
+        add("win rate", spec, frame[mask], key[mask], "win_share")
     for spec in specs:
-        mask = spec_text == spec
-        by_cond = {c: frame.loc[mask & (key == c), "score"].to_numpy(float) for c in conditions}
-        add("mean VP", spec, {c: float(v.mean()) for c, v in by_cond.items() if len(v)},
-            kruskal(by_cond))
+        mask = (spec_text == spec).to_numpy()
+        add("mean VP", spec, frame[mask], key[mask], "score")
     for k in sorted(int(x) for x in frame["num_players"].unique()):
-        rate_rows("P1 win rate", f"{k} players", (frame["seat"] == 0) & (frame["num_players"] == k))
+        mask = ((frame["seat"] == 0) & (frame["num_players"] == k)).to_numpy()
+        add("P1 win rate", f"{k} players", frame[mask], key[mask], "win_share")
     for col in ("turns", "decisions"):
-        by_cond = {c: per_game.loc[game_key == c, col].to_numpy(float) for c in conditions}
-        add(col, "mean", {c: float(v.mean()) for c, v in by_cond.items() if len(v)},
-            kruskal(by_cond))
+        add(col, "mean", per_game, game_key, col)
     reason = per_game["end_reason"].astype(str)
-    table = pd.crosstab(reason, game_key).reindex(columns=conditions, fill_value=0)
-    table = table.reindex(_reason_order(list(table.index)))
-    p = math.nan
-    nonzero = table[(table.sum(axis=1) > 0)]
-    if len(nonzero) >= 2:
-        p = float(sps.chi2_contingency(nonzero.to_numpy(), correction=False).pvalue)
-    shares = table / table.sum(axis=0)
-    for r in table.index:
-        add("end", r, {c: float(shares.loc[r, c]) for c in conditions}, p)
+    for r in _reason_order(sorted(set(reason))):
+        add("end", r, per_game.assign(_ended=(reason == r).to_numpy(float)), game_key, "_ended")
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index = pd.MultiIndex.from_tuples(out.index, names=["measure", "item"])
     out.columns.name = by
-    out.attrs.update({"by": by, "conditions": conditions})
+    out["p_holm"], label = paired.holm(out["p_value"].to_numpy(float))
+    out.attrs.update({"by": by, "conditions": conditions, "holm": label, "test": VARIANT_TEST,
+                      "tested": int(out["p_value"].notna().sum())})
     return out
-

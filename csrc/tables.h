@@ -267,7 +267,9 @@ enum {
     INV_DUPLICATE_ACTION = 11,
     INV_ACTION_FAILED = 12,
     INV_ENDLESS = 13,
-    GR_NUM_INVARIANTS = 13,
+    INV_COMPLETED_SITES = 14,
+    INV_OVERFLOW = 15,
+    GR_NUM_INVARIANTS = 15,
     INV_AFTER_ACTION = 20  /* + k: a legal action broke invariant k */
 };
 static const char *const GR_INVARIANT_TEXT[GR_NUM_INVARIANTS + 1] = {
@@ -285,6 +287,8 @@ static const char *const GR_INVARIANT_TEXT[GR_NUM_INVARIANTS + 1] = {
     "an action is listed twice among the legal actions",
     "a legal action was refused by apply",
     "a game did not end within 100,000 decisions",
+    "more completed structures than sites in the players' influence (each completion moves its site there)",
+    "a fixed capacity of the state was exceeded (the actor's queue of pending actions is full): the state no longer follows the rules",
 };
 
 #endif
