@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import gc
 import itertools
 import logging
 import math
@@ -381,22 +382,44 @@ def _results(backend: str, n_jobs: int, scheduler: Any, todo: int, batch_size: i
         finally:
             results.close()
         return
-    client, owned = _dask_client(scheduler)
-    try:
-        workers = _dask_threads(client)
-        if n_jobs != -1 and n_jobs < workers:
-            workers = n_jobs
-        size = batch_size or default_batch_size(todo, max(1, workers))
-        results = _dask_results(client, _batches(tasks, size), 2 * max(1, workers),
-                                DASK_NO_WORKERS_TIMEOUT)
+    with _dask_quiet():
+        client, owned = _dask_client(scheduler)
         try:
-            yield results, max(1, workers), size
+            workers = _dask_threads(client)
+            if n_jobs != -1 and n_jobs < workers:
+                workers = n_jobs
+            size = batch_size or default_batch_size(todo, max(1, workers))
+            results = _dask_results(client, _batches(tasks, size), 2 * max(1, workers),
+                                    DASK_NO_WORKERS_TIMEOUT)
+            try:
+                yield results, max(1, workers), size
+            finally:
+                results.close()
         finally:
-            results.close()
+            if owned:
+                with contextlib.suppress(Exception):
+                    client.close(timeout=5)
+
+
+@contextlib.contextmanager
+def _dask_quiet() -> Iterator[None]:
+    """distributed's own logging silenced while a run uses its cluster: a lost scheduler or
+    worker is reported once, by the run's ArenaError, where distributed would log each
+    reconnection attempt and gather retry with its tracebacks (and asyncio the tasks these
+    leave behind)."""
+    with contextlib.suppress(ImportError):
+        import distributed  # noqa: F401  (its loggers exist once it is imported)
+    names = ["asyncio", "tornado", *(name for name in logging.root.manager.loggerDict
+                                     if name.split(".")[0] == "distributed")]
+    saved = [(logger, logger.level) for logger in map(logging.getLogger, names)]
+    for logger, _ in saved:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
     finally:
-        if owned:
-            with contextlib.suppress(Exception):
-                client.close(timeout=5)
+        gc.collect()            # the tasks left behind go now, while their logging is off
+        for logger, level in saved:
+            logger.setLevel(level)
 
 
 # ---- progress ------------------------------------------------------------------------

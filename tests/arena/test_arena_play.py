@@ -150,3 +150,32 @@ def test_a_two_player_concession_ends_the_game():
     record = _conceded_record(25, 0, players=2)
     assert record["end_reason"] == "concession" and record["winners"] == [1]
     assert replay(record).is_terminal()
+
+
+def test_a_game_conceded_at_the_play_screen_replays_through_the_arena(tmp_path):
+    """The record `glory-ai play` writes when a person concedes mid-game (the bots play on)
+    replays through arena.replay itself, the concession applied where it was made."""
+    import io
+
+    from glory_ai.arena import load_records
+    from glory_ai.interactive.screen import Screen
+    from glory_ai.interactive.seats import seat_seeds, seat_specs
+    from glory_ai.interactive.session import PlaySession
+
+    screen = Screen(io.StringIO(), io.StringIO("1\n1\nconcede\nyes\n"), plain=True)
+    session = PlaySession(num_players=3, mode="republic", variant={}, seed=6,
+                          seats=seat_specs(3, ["random", "greedy"], 0), bot_seeds=seat_seeds(6, 3),
+                          human=0, hint_bot="random", save_path=tmp_path / "save.json",
+                          games_path=tmp_path / "games.jsonl", screen=screen)
+    assert session.run() == 0
+    [record] = load_records(tmp_path / "games.jsonl")
+    [conceded] = record["concessions"]
+    assert conceded["seat"] == 0 and 0 < conceded["decision"] < len(record["actions"])
+    final = replay(record)
+    assert final.has_conceded(0) and final.scores() == record["scores"]
+    assert 0 not in record["winners"] and record["winners"] == final.winners()
+    # the concession is part of the game: dropped or moved, the record no longer replays
+    for concessions in ([], [{"decision": conceded["decision"] + 1, "seat": 0}],
+                        [{"decision": conceded["decision"], "seat": 1}]):
+        with pytest.raises(ArenaError, match=f"game {record['game_id']}"):
+            replay(dict(record, concessions=concessions))

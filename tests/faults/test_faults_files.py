@@ -284,8 +284,13 @@ def test_a_huge_run_builds_its_tasks_as_it_goes(caplog):
     assert result.stopped and result.played == 3
 
 
-def test_too_many_workers_are_capped_and_said(caplog):
+@pytest.mark.parametrize("backend", ["loky", "threading"])
+def test_too_many_workers_are_capped_and_said(caplog, backend):
+    import psutil
+
     with caplog.at_level(logging.WARNING, logger="glory_ai.arena"):
-        result = run(RunConfig(specs=("random",), deals=6), n_jobs=1000, backend="threading")
-    assert result.n_jobs <= runner_module.cores() and result.games == 6
-    assert "1000 workers asked for: using" in caplog.text
+        result = run(RunConfig(specs=("random",), deals=40), n_jobs=1000, backend=backend)
+    assert result.n_jobs <= runner_module.cores() and result.games == 40
+    assert f"1000 workers asked for: using {result.n_jobs} ({runner_module.cores()} cores" in caplog.text
+    # the processes started: loky's workers (kept for the next run) and two resource trackers
+    assert len(psutil.Process().children(recursive=True)) <= runner_module.cores() + 2
