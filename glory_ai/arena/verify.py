@@ -23,6 +23,7 @@ import orjson
 from .lock import FolderLock
 from .plan import ArenaError, RunConfig
 from .play import replay
+from .runner import cores
 from .storage import (
     GAMES_FILE,
     STREAM_BLOCK,
@@ -111,11 +112,24 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
     plan = Plan(check.config)
     total = check.config.total_games
     step = 0 if sample == 0 else max(1, total // sample) if sample else 1
-    first_line: dict[int, int] = {}
+    seen = bytearray(total)                 # a byte per planned game: memory is O(games / 8K)
     stored = stored_digest(path)
     prefix = Digest()
     limit = stored.get("lines") if stored else None
+    # the games to replay go in chunks as they are read, so no more than a chunk is held
+    chunk = REPLAY_BATCH * 4 * (cores() if n_jobs == -1 else max(1, min(n_jobs, cores())))
     to_replay: list[tuple[int, bytes]] = []
+
+    def replay_some() -> None:
+        for number, message in _replay_all(to_replay, n_jobs):
+            check.problems.append(f"{path}: line {number}: {message}")
+            check.drop.add(number)
+        check.replayed += len(to_replay)
+        to_replay.clear()
+
+    if progress is not None:
+        what = "every game" if step == 1 else f"about {total // step} games" if step else "no game"
+        progress(f"checking {check.folder}: {total} games planned, replaying {what}")
 
     def lines() -> Iterator[tuple[int, bytes]]:
         try:
@@ -147,15 +161,18 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
             check.problems.append(str(exc))
             check.drop.add(number)
             continue
-        if index in first_line:
-            check.problems.append(f"{where}: game {rec['game_id']} is recorded twice (first at line "
-                                  f"{first_line[index]})")
+        if seen[index]:
+            check.problems.append(f"{where}: game {rec['game_id']} is recorded twice (an earlier "
+                                  "line holds it too)")
             check.drop.add(number)
             continue
-        first_line[index] = number
+        seen[index] = 1
+        check.games += 1
         if step and index % step == 0:
             to_replay.append((number, line))
-    check.games = len(first_line)
+            if len(to_replay) >= chunk:
+                replay_some()
+    replay_some()
     if stored is not None:
         if not (isinstance(limit, int) and prefix.lines == limit and prefix.matches(stored)) \
                 or (path.suffix == ".gz" and check.digest.lines != limit):
@@ -167,12 +184,6 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
         check.truncated = True
         check.problems.append(f"{path}: the last line is cut short ({last} bytes, a run killed "
                               "while writing)")
-    if progress is not None:
-        progress(f"replaying {len(to_replay)} of {check.games} games of {check.folder}")
-    for number, message in _replay_all(to_replay, n_jobs):
-        check.problems.append(f"{path}: line {number}: {message}")
-        check.drop.add(number)
-    check.replayed = len(to_replay)
 
 
 def _last_line_cut(path: Path) -> int:
@@ -188,13 +199,14 @@ def _last_line_cut(path: Path) -> int:
 
 
 def _replay_all(lines: list[tuple[int, bytes]], n_jobs: int) -> list[tuple[int, str]]:
+    if not lines:
+        return []
     batches = [lines[i:i + REPLAY_BATCH] for i in range(0, len(lines), REPLAY_BATCH)]
     if n_jobs == 1 or len(batches) <= 1:
         return [f for b in batches for f in _replay_lines(b)]
     from joblib import Parallel, delayed
 
     from ._worker import watch_parent
-    from .runner import cores
 
     workers = min(cores() if n_jobs == -1 else n_jobs, cores(), len(batches))
     par = Parallel(n_jobs=workers, backend="loky", initializer=watch_parent)
