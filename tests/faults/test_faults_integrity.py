@@ -184,6 +184,26 @@ def test_an_edited_winner_is_refused_by_resume_and_report_and_found_by_verify(fi
         [strip_timing(r) for r in run(SMALL).records]
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_verify_replays_in_chunks_as_it_reads(finished, monkeypatch, jobs):
+    # chunks of 4 games (2 workers: 8): every game replayed, the edited and the repeated
+    # record found wherever they fall
+    from glory_ai.arena import verify as verify_module
+
+    monkeypatch.setattr(verify_module, "REPLAY_BATCH", 1)
+    games = finished / "games.jsonl"
+    lines = _lines(games)
+    record = orjson.loads(lines[9])
+    record["scores"] = [s + 1 for s in record["scores"]]
+    lines[9] = orjson.dumps(record)
+    games.write_bytes(b"".join(line + b"\n" for line in [*lines, lines[2]]))
+    check = verify_module.verify_run(finished, n_jobs=jobs)
+    assert check.replayed == check.games == SMALL.total_games
+    assert check.drop == {10, SMALL.total_games + 1}
+    assert any(f"line 10: game {record['game_id']}: scores differs" in p for p in check.problems)
+    assert any(f"line {SMALL.total_games + 1}: game" in p and "recorded twice" in p for p in check.problems)
+
+
 def test_a_changed_summary_is_found_by_verify(tmp_path, capsys):
     out = tmp_path / "cmp"
     assert main(["compare", "greedy", "random", "--games", "8", "--jobs", "1", "--out", str(out),
