@@ -555,9 +555,11 @@ def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_si
     workers, size = 1, batch_size or 1
     try:
         if todo:
-            with _results(backend, n_jobs, scheduler, todo, batch_size, _todo(config, done, options)) as \
-                    (results, workers, size), warnings.catch_warnings():
-                # stopping early (SPRT) cancels the tasks in flight: expected, not a problem
+            # stopping early (SPRT) cancels the tasks in flight: expected, not a problem (joblib
+            # warns as the results are closed, so the filter is entered first, left last)
+            tasks = _todo(config, done, options)
+            with warnings.catch_warnings(), \
+                    _results(backend, n_jobs, scheduler, todo, batch_size, tasks) as (results, workers, size):
                 warnings.filterwarnings("ignore", message=r".*adjusting the input task iterator")
                 for records, text in results:
                     if folder is not None:
