@@ -180,6 +180,7 @@ def test_a_full_disk_keeps_every_complete_record_and_resumes(tmp_path, monkeypat
     assert [strip_timing(r) for r in resumed.records] == [strip_timing(r) for r in run(SMALL).records]
 
 
+@pytest.mark.slow
 def test_a_full_tmpfs_is_one_line_and_the_run_resumes_once_there_is_room(tmp_path):
     with _tmpfs(tmp_path / "small", "size=48k") as small:
         out = small / "run"
