@@ -1,18 +1,20 @@
-"""Memory benchmark: python3 benchmarks/memory.py [--games N ...] [--jobs J] [--keep DIR] [--scan DIR] [--synthetic N]
+"""Memory benchmark: peak memory of a run and of its resume, as the number of games grows.
 
-Runs `random` self-play of N games (default 10^4 and 10^5; add 10^6 with
-``--games 10000 100000 1000000``, about 20 minutes on 2 cores) into a run folder, then
-resumes the finished folder, each in a fresh Python process, and prints the peak resident
-memory of the main process (its ``ru_maxrss``) and of the whole process tree (the main
-process and its loky workers, sampled every 0.2 s with psutil). Target: the peak of a run
-and of its resume does not grow with the number of games (at most 300 MB for 10^6 games).
-``--scan DIR`` measures only the reading of an existing folder of `random` self-play made by
-this benchmark (a resume that plays nothing: the stream over the records, the plan check,
-the bitmap), however many games it holds. ``--synthetic N`` writes a finished folder of N
-games without playing them (the first 200 deals played, the later records copies of theirs
-under the later deals' ids and seeds: a resume checks the plan, not the actions), then
-measures its resume and its scan: the memory of reading 10^6 records back where playing them
-takes too long.
+    python3 benchmarks/memory.py [--games N ...] [--jobs J] [--keep DIR] [--scan DIR] [--synthetic N]
+
+Runs `random` self-play of N games (default 10^4 and 10^5; add 10^6 with ``--games 10000
+100000 1000000``: the time grows with the games, 10^5 took 15 minutes on 2 loaded cores)
+into a run folder, then resumes the finished folder, each in a fresh Python process, and
+prints the peak resident memory of the main process (its ``VmHWM``, the peak since it
+started) and of the whole process tree (the main process and its loky workers, sampled every
+0.2 s with psutil). Target: the peak of a run and of its resume does not grow with the
+number of games (at most 300 MB for 10^6 games). ``--scan DIR`` measures only the reading
+of an existing folder of `random` self-play made by this benchmark (a resume that plays
+nothing, the records handed to a stopping rule without their actions), however many games
+it holds. ``--synthetic N`` writes a finished folder of N games without playing them (the
+first 200 deals played, the later records copies of theirs under the later deals' ids and
+seeds: a resume checks the plan, not the actions), then measures its resume and its scan:
+the memory of reading 10^6 records back where playing them takes too long.
 """
 from __future__ import annotations
 
@@ -42,8 +44,14 @@ start = time.perf_counter()
 result = run(config, sys.argv[2], n_jobs=int(sys.argv[3]), progress=False,
              stop=Never() if scan else None)
 assert scan or result.games == config.total_games, result
-print(result.resumed if scan else result.played, round(time.perf_counter() - start, 1),
-      resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024)
+# the peak of this process since its exec (VmHWM): ru_maxrss would also count the parent's
+# resident memory at the fork, which carries over the exec on Linux
+try:
+    with open("/proc/self/status") as status:
+        peak = next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+except OSError:
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024    # macOS: bytes -> KB
+print(result.resumed if scan else result.played, round(time.perf_counter() - start, 1), peak // 1024)
 """
 
 
@@ -81,8 +89,8 @@ def synthesize(games: int, folder: Path, jobs: int) -> None:
     them under every later deal's id and seeds."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from glory_ai.arena import RunConfig, run
-    from glory_ai.arena.play import encode_record
     from glory_ai.arena.plan import bot_seed, deal_seed, game_id
+    from glory_ai.arena.play import encode_record
     from glory_ai.arena.storage import RunFolder
 
     config = RunConfig(specs=("random",), players=2, deals=games, seed=1)
