@@ -3,7 +3,7 @@
     python3 benchmarks/memory.py [--games N ...] [--jobs J] [--keep DIR] [--scan DIR] [--synthetic N]
 
 Runs `random` self-play of N games (default 10^4 and 10^5; add 10^6 with ``--games 10000
-100000 1000000``: the time grows with the games, 10^5 took 15 minutes on 2 loaded cores)
+100000 1000000``: the time grows with the games, 10^5 took 4 minutes on 2 loaded cores)
 into a run folder, then resumes the finished folder, each in a fresh Python process, and
 prints the peak resident memory of the main process (its ``VmHWM``, the peak since it
 started) and of the whole process tree (the main process and its loky workers, sampled every
