@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from glory_ai.arena import load_records, strip_timing
+from glory_ai.arena.storage import write_config_records
 from glory_ai.cli import main
 from glory_ai.experiments import ExperimentError, load_experiment, parse_experiment, reproduce, run_experiment
 
@@ -52,7 +53,8 @@ def test_an_experiment_expands_into_named_runs(tmp_path):
 
 
 def test_a_grid_fills_the_spec_templates():
-    exp = parse_experiment({"matchup": [{"name": "scale", "specs": ["ismcts:iters={iters}", "greedy"],
+    exp = parse_experiment({"seed": 1,
+                            "matchup": [{"name": "scale", "specs": ["ismcts:iters={iters}", "greedy"],
                                          "grid": {"iters": [10, 20]}}]}, "g")
     assert [(r.name, r.config.specs) for r in exp.runs()] == [
         ("scale-iters10", ("ismcts:iters=10", "greedy")), ("scale-iters20", ("ismcts:iters=20", "greedy"))]
@@ -122,6 +124,7 @@ def test_an_interrupted_experiment_resumes_and_a_finished_one_is_kept(tmp_path):
     records = load_records(run_dir)
     (run_dir / "games.jsonl.gz").unlink()
     (run_dir / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records[:2]) + '{"cut')
+    write_config_records(run_dir, None)     # a run killed before its end stored no checksum
     run_experiment(path, tmp_path / "results", log=lambda *a: None, progress=False)
     assert [strip_timing(r) for r in load_records(run_dir)] == before
     assert (run_dir / "games.jsonl.gz").exists() and not (run_dir / "games.jsonl").exists()

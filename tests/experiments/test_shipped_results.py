@@ -81,3 +81,13 @@ def test_stored_games_replay_identically(config):
             assert strip_timing(fresh) == strip_timing(record), (run_folder.name, record["game_id"])
     if changed:
         pytest.xfail(f"games changed on purpose, regenerate results/: {', '.join(changed)}")
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.stem)
+def test_results_folder_verifies(config):
+    """Each game once, as checksummed when written, and the derived files (runs.csv, the
+    report's summary.csv, the manifest's counts, the README) as the records give them."""
+    from glory_ai.experiments.verify import verify
+
+    found = verify(ROOT / "results" / config.stem, sample=0, log=lambda *a: None)
+    assert found.all_problems == [] and found.runs
