@@ -25,7 +25,7 @@ from glory_ai.core.engine cimport (
     NUM_DISTINCT_ACTIONS, LABORER, CRAFTSMAN, ARCHITECT, LEGIONARY, MERCHANT, PATRON,
     S_COMPLETE, PH_OVER, PH_LEAD, PH_FOLLOW, PH_PAY_MORE, PH_PETITION, PH_THINK_CHOICE,
     PH_TRIBUNAL, PH_SEWER, PH_SENATE, A_VAULT_HAND, A_REVEAL, A_THINK_JACK, B_WALL, B_PALISADE, B_BRIDGE,
-    A_STAIRWAY, A_SEWER, CTX_ACADEMY, END_FORUM,
+    A_STAIRWAY, A_SEWER, CTX_ACADEMY, END_FORUM, B_CATACOMB, B_FORUM, B_FORUM_ROMANUM,
     INV_NO_LEGAL, gr_rng_next, gr_rng_below, gr_rng_seed, used_size, is_active, mat_of,
     material_value, clientele_limit, vault_limit, refill_size, owned_structure, conceded,
     legal_actions_into, apply_action_c, score_of, winners_mask_of, determinize_c,
@@ -385,6 +385,13 @@ cdef void rollout(Tree* t, GameState* s) noexcept nogil:
             for p in range(t.num_players):
                 t.rewards[p] = 0
             return
+        if t.cfg.solver:
+            # every player takes a win it has in one action (decisive moves)
+            p = decisive_action(s, t.legal, n, s.turn.decider, &t.scratch)
+            if p >= 0:
+                apply_action_c(s, p)
+                made += 1
+                continue
         if t.cfg.rollout == ROLLOUT_HEURISTIC:
             apply_action_c(s, policy_choose(s, t.legal, n, &t.cfg.style, t.cfg.epsilon, &t.rng, &t.scratch))
         else:
@@ -588,6 +595,47 @@ cdef bint root_settled(Tree* t) noexcept nogil:
     return count == t.path_legal[0]
 
 
+cdef bint may_end_now(GameState* s, int p) noexcept nogil:
+    # Could one action of p end the game (R-11.1)? A draw of the deck's last card (a think
+    # refills up to the refill size; a Fountain, Bar or Atrium draws one), the last in-town
+    # site, one material short of a Catacomb of p's, or a Forum of p's (built, or one
+    # material short). A cheap filter before looking for a decisive move: no other single
+    # action of p ends the game.
+    cdef int i, m, sites = 0, draw
+    cdef Structure* st
+    draw = refill_size(s, p) - s.players[p].hand_count
+    if s.deck_size <= (draw if draw > 1 else 1):
+        return True
+    for m in range(6):
+        sites += s.in_town[m]
+    if sites <= 1:
+        return True
+    for i in range(s.nstruct):
+        st = &s.structures[i]
+        if st.owner != p:
+            continue
+        if st.building == B_FORUM or st.building == B_FORUM_ROMANUM:
+            if st.flags & S_COMPLETE or st.nmat + 1 >= site_value(st.site):
+                return True
+        elif st.building == B_CATACOMB and not st.flags & S_COMPLETE and st.nmat + 1 >= site_value(st.site):
+            return True
+    return False
+
+
+cdef int decisive_action(GameState* s, uint16_t* actions, int n, int mover, GameState* scratch) noexcept nogil:
+    # (solver) the first of the n actions after which the game is over with the mover its
+    # only winner, or -1; looked for only where the mover may end the game now
+    cdef int i
+    if not may_end_now(s, mover):
+        return -1
+    for i in range(n):
+        memcpy(scratch, s, used_size(s))
+        apply_action_c(scratch, actions[i])
+        if scratch.turn.phase == PH_OVER and winners_mask_of(scratch) == (1 << mover):
+            return actions[i]
+    return -1
+
+
 cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
     # Selection (select_child), expansion of one untried action, rollout, backpropagation
     # of the reward vector. The world is the root determinized afresh (ISMCTS, flat MC) or
@@ -612,7 +660,9 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
         # (a decisive child below the root is played before any untried action; the root
         # tries every action, so that the shortest proven win is among its children)
         if untried > 0 and not t.full and not (decisive and depth > 0):
-            pick = t.legal[gr_rng_below(&t.rng, untried)]
+            pick = decisive_action(w, t.legal, untried, mover, &t.scratch) if t.cfg.solver else -1
+            if pick < 0:
+                pick = t.legal[gr_rng_below(&t.rng, untried)]
             child = add_child(t, node, pick, mover)
             if child >= 0:
                 t.nodes[child].avail = 1
@@ -1382,3 +1432,85 @@ cdef class PolicyPlayer:
             n = legal_actions_into(self.world, legal)
             action = policy_choose(self.world, legal, n, &self.style, self.epsilon, &rng, self.scratch)
         return action
+
+
+# ---- wins within the turn (the tactical suite, benchmarks/make_tactics.py) -----------------
+
+cdef enum:
+    TURN_WIN_DEPTH = 64      # decisions followed at most (a turn is rarely longer)
+
+cdef int turn_win_search(GameState* s, int player, uint32_t turn, GameState* stack,
+                         uint16_t* legal, int depth, long* budget) noexcept nogil:
+    # Does `player` win alone, by force, before the turn `turn` is over? Its own decisions
+    # are choices (one winning move suffices), everyone else's are replies (every one must
+    # fail to stop it). 1 yes, 0 no, -1 the node budget ran out.
+    cdef int n, i, result
+    cdef bint own
+    cdef GameState* child
+    cdef uint16_t* moves
+    if s.turn.phase == PH_OVER:
+        return 1 if winners_mask_of(s) == (1 << player) else 0
+    if s.turn.turn_number != turn or depth >= TURN_WIN_DEPTH:
+        return 0
+    budget[0] -= 1
+    if budget[0] < 0:
+        return -1
+    moves = &legal[depth * MAX_LEGAL]
+    n = legal_actions_into(s, moves)
+    if n <= 0:
+        return 0
+    own = s.turn.decider == player
+    child = &stack[depth]
+    for i in range(n):
+        memcpy(child, s, used_size(s))
+        apply_action_c(child, moves[i])
+        result = turn_win_search(child, player, turn, stack, legal, depth + 1, budget)
+        if result < 0:
+            return -1
+        if own and result == 1:
+            return 1
+        if not own and result == 0:
+            return 0
+    return 0 if own else 1
+
+
+def _turn_wins(State state, long max_nodes=1_000_000):
+    """The actions of the player to move after which it wins alone by force before the
+    current turn ends (its own later decisions are choices, everyone else's are replies),
+    searched exhaustively in `state` as it is (true hidden cards included: call it on
+    determinizations to ask about an information set). None when the search would take
+    more than `max_nodes` positions or the game is over."""
+    cdef GameState* stack
+    cdef uint16_t* legal
+    cdef GameState* child
+    cdef uint16_t first[MAX_LEGAL]
+    cdef long budget = max_nodes
+    cdef int n, i, result, player
+    cdef uint32_t turn
+    if state.s.turn.phase == PH_OVER:
+        return None
+    player = state.s.turn.decider
+    turn = state.s.turn.turn_number
+    stack = <GameState*>malloc((TURN_WIN_DEPTH + 1) * sizeof(GameState))
+    legal = <uint16_t*>malloc((TURN_WIN_DEPTH + 1) * MAX_LEGAL * sizeof(uint16_t))
+    child = <GameState*>malloc(sizeof(GameState))
+    try:
+        if stack == NULL or legal == NULL or child == NULL:
+            raise MemoryError()
+        wins = []
+        with nogil:
+            n = legal_actions_into(state.s, first)
+        for i in range(n):
+            with nogil:
+                memcpy(child, state.s, used_size(state.s))
+                apply_action_c(child, first[i])
+                result = turn_win_search(child, player, turn, stack, legal, 1, &budget)
+            if result < 0:
+                return None
+            if result == 1:
+                wins.append(first[i])
+        return sorted(wins)
+    finally:
+        free(stack)
+        free(legal)
+        free(child)
