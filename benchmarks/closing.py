@@ -45,7 +45,8 @@ def won_position(num_players: int, seed: int) -> tuple[glory_ai.State, list[str]
     """The first won position of one game between noisy styles (and the styles), or None."""
     rng = random.Random(seed)
     styles = [rng.choice(STYLES) for _ in range(num_players)]
-    bots = [make_bot(f"heuristic:style={style},epsilon=0.1", seed=seed * 11 + p) for p, style in enumerate(styles)]
+    bots = [make_bot(f"heuristic:style={style},epsilon=0.1", seed=seed * 11 + p)
+            for p, style in enumerate(styles)]
     state = glory_ai.Game(num_players).new_initial_state(seed)
     while not state.is_terminal():
         player = state.current_player()
@@ -78,12 +79,13 @@ def close(spec: str, state: glory_ai.State, styles: list[str], seed: int) -> dic
         if info is not None:
             decisions += 1
             rows = info["actions"]
-            if len(rows) > 1 and rows[0]["visits"] == rows[1]["visits"] and \
-                    rows[0]["mean_reward"][leader] == rows[1]["mean_reward"][leader] and not rows[0].get("proven"):
+            first, second = (rows + [None])[:2]
+            if (second is not None and first["visits"] == second["visits"] and not first.get("proven")
+                    and first["mean_reward"][leader] == second["mean_reward"][leader]):
                 ties += 1
                 if info.get("tie_broken"):
                     by_chance += 1
-                elif rows[0]["action"] < rows[1]["action"]:
+                elif first["action"] < second["action"]:
                     by_id += 1
         if state.phase() == "lead":
             leads += 1
@@ -104,10 +106,12 @@ def median_interval(values: list[int], draws: int = 2000) -> tuple[float, float]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--positions", type=int, default=60, help="won positions (60: half 2, half 3 players)")
+    parser.add_argument("--positions", type=int, default=60,
+                        help="won positions (60: half 2, half 3 players)")
     parser.add_argument("--iters", type=int, default=1000, help="iterations per move (1000)")
     parser.add_argument("--bots", default="ismcts,ismcts-plain", help=f"bots: {', '.join(BOTS)}")
-    parser.add_argument("--spec", action="append", default=[], help="another bot: a spec with {n} (repeatable)")
+    parser.add_argument("--spec", action="append", default=[],
+                        help="another bot: a spec with {n} (repeatable)")
     args = parser.parse_args()
     positions = []
     seed = 0
@@ -124,12 +128,14 @@ def main() -> None:
           f" {'ties':>6} {'by id':>6} {'by chance':>9}  seconds")
     for name, spec in specs.items():
         start = time.time()
-        results = [close(spec.format(n=args.iters), state, styles, i) for i, (state, styles) in enumerate(positions)]
+        results = [close(spec.format(n=args.iters), state, styles, i)
+                   for i, (state, styles) in enumerate(positions)]
         turns = [r["turns"] for r in results]
         low, high = median_interval(turns)
         leads = sum(r["leads"] for r in results)
         decisions = sum(r["decisions"] for r in results)
-        print(f"{name:<14} {statistics.median(turns):>6.1f} [{low:.1f}, {high:.1f}]{'':<9} {statistics.mean(turns):>6.1f}"
+        print(f"{name:<14} {statistics.median(turns):>6.1f} [{low:.1f}, {high:.1f}]{'':<9}"
+              f" {statistics.mean(turns):>6.1f}"
               f" {100 * sum(r['won'] for r in results) / len(results):>5.0f}%"
               f" {100 * sum(r['thinks'] for r in results) / max(1, leads):>6.0f}%"
               f" {100 * sum(r['jacks'] for r in results) / max(1, leads):>5.0f}%"

@@ -89,7 +89,8 @@ def main() -> None:
                 seed = 100_000 * num_players + (0 if mode == "republic" else 50_000) + game
                 for state, wins in positions_of_game(num_players, mode, seed, args.worlds, args.per_game):
                     cell.append({
-                        "id": f"{num_players}p-{mode}-{seed}-t{state.turn_number()}-p{state.current_player()}",
+                        "id": f"{num_players}p-{mode}-{seed}-t{state.turn_number()}"
+                              f"-p{state.current_player()}",
                         "num_players": num_players, "mode": mode, "player": state.current_player(),
                         "legal": len(state.legal_actions()),
                         "wins": wins, "win_strings": [state.action_to_string(a) for a in wins],
@@ -100,7 +101,8 @@ def main() -> None:
             cell = cell[:args.per_cell]
             rows.extend(cell)
             print(f"{num_players} players, {mode}: {len(cell)} positions from {game + 1} games "
-                  f"({sum(r['immediate'] for r in cell)} won by the first move itself), {time.time() - start:.0f} s",
+                  f"({sum(r['immediate'] for r in cell)} won by the first move itself), "
+                  f"{time.time() - start:.0f} s",
                   flush=True)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     text = "".join(json.dumps(row, sort_keys=True) + "\n" for row in rows)

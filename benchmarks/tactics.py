@@ -81,10 +81,12 @@ def main() -> None:
     specs.update({spec: spec for spec in args.spec})
     budgets = [int(b) for b in args.budgets.split(",")]
     cells = sorted({(r["num_players"], r["mode"]) for r in positions})
-    print(f"{len(positions)} positions ({sum(r['immediate'] for r in positions)} won by the first move itself); "
+    immediate = sum(r["immediate"] for r in positions)
+    print(f"{len(positions)} positions ({immediate} won by the first move itself); "
           + ", ".join(f"{n}p {m}: {sum(1 for r in positions if (r['num_players'], r['mode']) == (n, m))}"
                       for n, m in cells))
-    print(f"{'bot':<14} {'iters':>6}  {'solved [95% CI]':<24} {'by players (2/3/4/5)':<28} multi-move  seconds")
+    print(f"{'bot':<14} {'iters':>6}  {'solved [95% CI]':<24} {'by players (2/3/4/5)':<28}"
+          " multi-move  seconds")
     for name, spec in specs.items():
         for n in budgets:
             start = time.time()
@@ -94,7 +96,8 @@ def main() -> None:
                 by_players[row["num_players"]].append(hit)
             shares = "/".join(f"{100 * sum(v) / len(v):.0f}" for _, v in sorted(by_players.items()))
             multi = [hit for row, hit in zip(positions, hits, strict=True) if not row["immediate"]]
-            print(f"{name:<14} {n:>6}  {describe(hits):<24} {shares:<28} {100 * sum(multi) / max(1, len(multi)):5.1f}%"
+            print(f"{name:<14} {n:>6}  {describe(hits):<24} {shares:<28}"
+                  f" {100 * sum(multi) / max(1, len(multi)):5.1f}%"
                   f"  {time.time() - start:7.0f}", flush=True)
 
 

@@ -210,7 +210,7 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
               0, 10_000_000),
         Param("time_ms", float, 0.0, "time per move in ms instead of iterations (not reproducible)",
               0, 3_600_000),
-        Param("c", float, 0.7, "UCB exploration constant", 0, 100),
+        Param("c", float, SEARCH_DEFAULTS["c"] if improved else 0.7, "UCB exploration constant", 0, 100),
         Param("rollout", str, "random", "rollout policy", choices=("random", "heuristic")),
         Param("cutoff", int, 40, "rollout decisions before evaluating the position (0: play to the end)",
               0, 100000),
@@ -224,7 +224,8 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
         Param("trees", int, 0, "independent trees merged at the root (0: as many as threads)", 0, 256),
         Param("node_cap", int, 200000, "nodes per tree (64 bytes each); at the cap the tree stops growing",
               1000, 100_000_000),
-        Param("solver", bool, improved, "proven wins and losses of the player's own lines, and decisive moves"),
+        Param("solver", bool, improved,
+              "proven wins and losses of the player's own lines, and decisive moves"),
         Param("speed", float, SEARCH_DEFAULTS["speed"] if improved else 0.0,
               "reward weight of the game's length: a winner prefers it shorter, a loser longer", 0, 0.5),
         Param("vp", float, SEARCH_DEFAULTS["vp"] if improved else 0.0,
@@ -233,8 +234,8 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
               "move choice: most visits, ties by lowest id (visits); proven results first, "
               "ties by value, then game length, then chance (robust)", choices=("visits", "robust")),
         Param("belief", int, SEARCH_DEFAULTS["belief"] if improved else 1,
-              "candidate worlds per determinization, kept by the likelihood of the others' choices (1: uniform)",
-              1, 64),
+              "candidate worlds per determinization, kept by the likelihood of the others' choices "
+              "(1: uniform)", 1, 64),
         Param("belief_strength", float, 0.5,
               "how much a role passed over lowers the odds of holding its cards (belief > 1)", 0, 0.95),
     ]
@@ -243,7 +244,7 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
 
 
 #: the ISMCTS defaults of the reward mix and the belief (measured: docs/bots.md)
-SEARCH_DEFAULTS: dict[str, Any] = {"speed": 0.1, "vp": 0.05, "belief": 1}
+SEARCH_DEFAULTS: dict[str, Any] = {"c": 0.4, "speed": 0.1, "vp": 0.05, "belief": 1}
 
 _REGISTRY: dict[str, BotInfo] = {}
 
@@ -268,7 +269,8 @@ _register("pimc", "Perfect-Information Monte Carlo: UCT on `worlds` determinizat
           _search_params(2000, worlds=Param("worlds", int, 20, "determinizations searched", 1, 100000)),
           lambda spec, params, seed: SearchBot(spec, params, seed, "pimc"))
 _register("ismcts", "single-observer Information-Set MCTS (Cowling, Powley & Whitehouse 2012)",
-          _search_params(2000, improved=True, reuse=Param("reuse", bool, False, "keep the tree between moves")),
+          _search_params(2000, improved=True,
+                         reuse=Param("reuse", bool, False, "keep the tree between moves")),
           lambda spec, params, seed: SearchBot(spec, params, seed, "ismcts"))
 
 

@@ -6,7 +6,7 @@ glory_ai.bots from a bot spec: :class:`Searcher` (ISMCTS, PIMC, flat MC) and
 :class:`PolicyPlayer` (the one-ply heuristic policy); everything else is C. The
 underscored names are hooks for the tests.
 """
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Literal, TypedDict
 
 from typing_extensions import disjoint_base
@@ -27,6 +27,12 @@ class _RootStat(TypedDict):
     available: int
     #: the mean reward of every player (0.0 for an action never visited)
     mean_reward: list[float]
+    #: (solver) "win" or "loss" when proven whatever the hidden cards, else None
+    proven: str | None
+    #: the own decisions of the proof (the shortest win, the longest loss); 0 unproven
+    proof_length: int
+    #: the mean game length backed up, in decisions since the root per player
+    mean_length: float
 
 class _NodeDict(TypedDict):
     """One node of a tree (Searcher._tree)."""
@@ -37,6 +43,9 @@ class _NodeDict(TypedDict):
     available: int
     reward: list[float]
     children: list[_NodeDict]
+    # with flags=True only: the solver's marks and the sum of the game lengths
+    flags: set[str]
+    length: float
 
 @disjoint_base     # a cdef class
 class Searcher:
@@ -45,7 +54,8 @@ class Searcher:
 
     #: what the last search found: {"actions": [_RootStat, ...], "iterations": int,
     #: "seconds": float, "nodes": int, "reused_nodes": int, "trees": int,
-    #: "node_cap_reached": bool}; None before
+    #: "node_cap_reached": bool, "tie_broken": bool (chance chose between equal first
+    #: rows), "certainty_conflicts": int (always 0: checked by the tests)}; None before
     last_stats: dict[str, Any] | None
     def __init__(
         self,
@@ -66,11 +76,22 @@ class Searcher:
         threads: int,
         reuse: bool,
         seed: int,
+        solver: bool = False,
+        speed: float = 0.0,
+        vp: float = 0.0,
+        final: Literal["visits", "robust"] = "visits",
+        belief: int = 1,
+        belief_strength: float = 0.5,
     ) -> None: ...
-    def search(self, state: State, player: int, key: int) -> list[_RootStat]: ...
+    def search(
+        self, state: State, player: int, key: int, belief: Sequence[Sequence[float]] | None = None
+    ) -> list[_RootStat]: ...
     def _run_one(self, i: int) -> None: ...
     def _follow(self, state: State, player: int) -> int: ...
-    def _tree(self, index: int) -> list[_NodeDict]: ...
+    def _tree(self, index: int, flags: bool = False) -> list[_NodeDict]: ...
+    def _sample_worlds(
+        self, state: State, player: int, key: int, belief: Sequence[Sequence[float]] | None, count: int
+    ) -> list[list[list[int]]]: ...
     def _set_stamp(self, value: int) -> None: ...
     def _check_trees(self) -> list[str]: ...
 
@@ -87,11 +108,17 @@ def _select(
     mover: int,
     c: float,
     algorithm: Literal["ismcts", "pimc", "flatmc"] = "ismcts",
+    flags: Sequence[Collection[str]] | None = None,
+    solver: bool = False,
 ) -> tuple[int | None, list[int], list[int]]: ...
 def _rewards(
     state: State,
     reward: Literal["win", "rank", "margin"] = "win",
     temperature: float = 4.0,
     style: dict[str, Any] | None = None,
+    speed: float = 0.0,
+    vp: float = 0.0,
 ) -> list[float]: ...
+def _order_rows(stats: list[_RootStat], player: int, key: int, flat: bool, final: str) -> bool: ...
+def _turn_wins(state: State, max_nodes: int = 1000000) -> list[int] | None: ...
 def _evaluate(state: State, player: int, style: dict[str, Any] | None = None) -> float: ...

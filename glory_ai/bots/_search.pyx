@@ -793,8 +793,40 @@ import random as _random
 from glory_ai.core.engine import INVARIANT_TEXT as _INVARIANT_TEXT
 
 _ALGORITHMS = {"ismcts": ALG_ISMCTS, "pimc": ALG_PIMC, "flatmc": ALG_FLATMC}
-#: how the move is chosen from the root statistics (Searcher._order_rows)
+#: how the move is chosen from the root statistics (_order_rows)
 _FINAL_RULES = ("visits", "robust")
+
+
+def _order_rows(list stats, int player, uint64_t key, bint flat, final):
+    """Sort root rows (Searcher.last_stats["actions"]) best first, in place. final=visits:
+    the most visited (flat MC: the best mean reward, then visits), then the lowest action
+    id. final=robust: a proven win first (the shortest), a proven loss last (the longest
+    first); among the rest the most visited (flat MC: the best mean), then the best mean
+    (flat MC: visits), then the shorter game when the mean says winning and the longer
+    when losing, then a draw seeded by `key`, never the action id. Returns whether that
+    draw decided between the first two rows."""
+    if final == "visits":
+        if flat:
+            stats.sort(key=lambda row: (-row["mean_reward"][player], -row["visits"], row["action"]))
+        else:
+            stats.sort(key=lambda row: (-row["visits"], row["action"]))
+        return False
+    draw = _random.Random(key ^ 0x5DEECE66D)
+    keyed = []
+    for row in stats:
+        mean = row["mean_reward"][player]
+        if row["proven"] == "win":
+            order = (0, row["proof_length"], -mean, 0.0)
+        elif row["proven"] == "loss":
+            order = (2, -row["proof_length"], -mean, 0.0)
+        else:
+            length = row["mean_length"] if mean >= 0.5 else -row["mean_length"]
+            first, second = (-mean, -row["visits"]) if flat else (-row["visits"], -mean)
+            order = (1, first, second, length)
+        keyed.append((order, draw.random(), row))
+    keyed.sort(key=lambda item: (item[0], item[1]))
+    stats[:] = [item[2] for item in keyed]
+    return len(keyed) > 1 and keyed[0][0] == keyed[1][0]
 
 
 cdef int _proof_length(Tree* t, int node, bint won):
@@ -1097,44 +1129,12 @@ cdef class Searcher:
                           "proven": proof[0] if proof else None,
                           "proof_length": proof[1] if proof else 0,
                           "mean_length": lengths[a] / v if v else 0.0})
-        tie_broken = self._order_rows(stats, player, key)
+        tie_broken = _order_rows(stats, player, key, self.cfg.algorithm == ALG_FLATMC, self.final)
         self.last_stats = {"actions": stats, "iterations": iterations, "seconds": seconds,
                            "nodes": nodes, "reused_nodes": reused, "trees": self.ntrees,
                            "node_cap_reached": any(self.trees[i].full for i in range(self.ntrees)),
                            "tie_broken": tie_broken, "certainty_conflicts": conflicts}
         return stats
-
-    cdef bint _order_rows(self, list stats, int player, uint64_t key) except -1:
-        # Sort the root rows best first. final=visits: the most visited (flat MC: the best
-        # mean reward, then visits), then the lowest action id. final=robust: a proven win
-        # first (the shortest), a proven loss last (the longest first); among the rest the
-        # most visited (flat MC: the best mean), then the best mean (flat MC: visits), then
-        # the shorter game when the mean says winning and the longer when losing, then a
-        # draw from the search's seed, never the action id. Returns whether that draw
-        # decided between the first two rows.
-        cdef bint flat = self.cfg.algorithm == ALG_FLATMC
-        if self.final == "visits":
-            if flat:
-                stats.sort(key=lambda row: (-row["mean_reward"][player], -row["visits"], row["action"]))
-            else:
-                stats.sort(key=lambda row: (-row["visits"], row["action"]))
-            return False
-        draw = _random.Random(key ^ 0x5DEECE66D)
-        keyed = []
-        for row in stats:
-            mean = row["mean_reward"][player]
-            if row["proven"] == "win":
-                order = (0, row["proof_length"], -mean, 0.0, 0.0)
-            elif row["proven"] == "loss":
-                order = (2, -row["proof_length"], -mean, 0.0, 0.0)
-            else:
-                length = row["mean_length"] if mean >= 0.5 else -row["mean_length"]
-                first, second = (-mean, -row["visits"]) if flat else (-row["visits"], -mean)
-                order = (1, first, second, length, 0.0)
-            keyed.append((order, draw.random(), row))
-        keyed.sort(key=lambda item: (item[0], item[1]))
-        stats[:] = [item[2] for item in keyed]
-        return len(keyed) > 1 and keyed[0][0] == keyed[1][0]
 
     cdef list _roots(self, Tree* t):
         # the root node of each tree in t's node array: one, or one per PIMC world
@@ -1156,6 +1156,23 @@ cdef class Searcher:
             raise IndexError(f"no tree {index} (there are {self.ntrees})")
         cdef Tree* t = self.trees[index]
         return [_node_dict(t, root, flags) for root in self._roots(t)]
+
+    def _sample_worlds(self, State state, int player, uint64_t key, belief, int count):
+        """`count` worlds the first tree would search from `state` for `player` (seeded by
+        `key`, dealt with `belief` as the search deals them): each as every player's hand
+        (card ids, sorted; the player's own as it is)."""
+        cdef Tree* t = self.trees[0]
+        cdef int i, q, x, k
+        table = self._belief_table(state, player, belief)
+        self._prepare(t, state, player, 0, key, False)
+        self._set_belief(t, table)
+        worlds = []
+        for i in range(count):
+            with nogil:
+                deal_world(t, &t.world)
+            worlds.append([[x for x in range(NUM_TYPES) for k in range(t.world.players[q].hand[x])]
+                           for q in range(t.num_players)])
+        return worlds
 
     def _set_stamp(self, uint32_t value):
         """Set every tree's availability stamp counter (to test its wrap-around)."""
@@ -1316,11 +1333,16 @@ cdef void set_style(Style* w, dict style) except *:
 
 # ---- test hooks: one selection step, rewards, the evaluation -------------------------------
 
-def _select(children, legal, int mover, double c, algorithm="ismcts"):
+_FLAG_BITS = {"certain": F_CERTAIN, "win": F_WIN, "loss": F_LOSS, "decisive": F_DECISIVE}
+
+
+def _select(children, legal, int mover, double c, algorithm="ismcts", flags=None, bint solver=False):
     """One selection step at a hand-built node, with the code the search runs:
     `children` is a list of (action, visits, availability, reward sums per player) in
-    child-list order, `legal` this world's legal actions. Returns (the index of the chosen
-    child or None, the children's availability afterwards, the untried legal actions)."""
+    child-list order, `legal` this world's legal actions; `flags` (with `solver`) the
+    solver's marks of each child (sets of "certain", "win", "loss", "decisive"). Returns
+    (the index of the chosen child or None, the children's availability afterwards, the
+    untried legal actions)."""
     cdef Tree* t
     cdef int i, p, child, untried, best
     cdef bint decisive
@@ -1334,6 +1356,7 @@ def _select(children, legal, int mover, double c, algorithm="ismcts"):
     try:
         t.cfg.algorithm = _ALGORITHMS[algorithm]
         t.cfg.c = c
+        t.cfg.solver = solver
         t.num_players = 5
         new_node(t, 0, ROOT_MOVER)
         for i in reversed(range(len(children))):          # add_child puts each first
@@ -1344,6 +1367,8 @@ def _select(children, legal, int mover, double c, algorithm="ismcts"):
             nd.avail = available
             for p in range(len(reward)):
                 nd.reward[p] = reward[p]
+            for name in (flags[i] if flags is not None else ()):
+                nd.flags |= _FLAG_BITS[name]
         for i in range(len(legal)):
             t.legal[i] = legal[i]
         best = select_child(t, 0, len(legal), mover, &untried, &decisive)
@@ -1359,9 +1384,12 @@ def _select(children, legal, int mover, double c, algorithm="ismcts"):
         tree_free(t)
 
 
-def _rewards(State state, reward="win", double temperature=4.0, style=None):
+def _rewards(State state, reward="win", double temperature=4.0, style=None, double speed=0.0,
+             double vp=0.0):
     """The reward vector the search gives `state`: the result of a finished game, or the
-    cutoff evaluation of a live one (with `style`, default balanced)."""
+    cutoff evaluation of a live one (with `style`, default balanced), mixed with the game
+    length (`speed`: the state's decision count stands for the decisions since the root)
+    and the VP margin (`vp`)."""
     from .styles import STYLES
 
     cdef Tree* t = tree_new(1)
@@ -1373,10 +1401,13 @@ def _rewards(State state, reward="win", double temperature=4.0, style=None):
         t.cfg.temperature = temperature
         t.num_players = state.s.cfg.num_players
         set_style(&t.cfg.style, STYLES["balanced"] if style is None else style)
+        t.cfg.speed = speed
+        t.cfg.vp_weight = vp
         if state.s.turn.phase == PH_OVER:
             terminal_rewards(t, state.s)
         else:
             cutoff_rewards(t, state.s)
+        finish_rewards(t, state.s)
         return [t.rewards[p] for p in range(t.num_players)]
     finally:
         tree_free(t)

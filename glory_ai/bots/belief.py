@@ -54,9 +54,10 @@ def _hidden_sizes(state: State, observer: int) -> list[int]:
 def _declines(state: State, action: int, strength: float) -> list[tuple[int, float]]:
     """(role, strength) pairs that the player to move gives away by `action`; role -1 is
     the Jack. Only follow decisions speak."""
-    if state.phase() != "follow" or state.led_role() is None:
+    led = state.led_role()
+    if state.phase() != "follow" or led is None:
         return []
-    role = ROLES.index(state.led_role().capitalize())
+    role = ROLES.index(led)
     text = state.action_to_string(action)
     if text.startswith("think"):
         return [(role, strength), (-1, strength * THINK_JACK_SHARE)]
