@@ -17,7 +17,7 @@ from glory_ai.bots._search import _order_rows, _rewards, _select
 from glory_ai.bots.belief import Evidence
 from support.positions import built, foundation, play, state_of
 
-PLAIN = "solver=false,speed=0,vp=0,final=visits"
+PLAIN = "c=0.7,solver=false,speed=0,vp=0,final=visits"
 ROOT = Path(__file__).resolve().parents[2]
 
 
