@@ -530,13 +530,13 @@ cdef inline void play_step(Tree* t, GameState* w, int parent, int child, int dep
         nd.flags &= ~F_DECISIVE
     if not watch:
         return
-    if own_step_is_certain(t, &t.scratch, w):
+    if own_step_is_certain(t, &t.scratch, w) and (not winners or result_is_public(t, w, nd.action)):
+        # (an end whose winners read hidden cards is not certain: it differs by world)
         nd.flags |= F_CERTAIN
-        if winners and result_is_public(t, w, nd.action):
-            if winners == (1 << t.observer):
-                nd.flags |= F_WIN
-            elif not (winners >> t.observer) & 1:
-                nd.flags |= F_LOSS
+        if winners == (1 << t.observer):
+            nd.flags |= F_WIN
+        elif winners and not (winners >> t.observer) & 1:
+            nd.flags |= F_LOSS
     elif nd.flags & F_CERTAIN:
         t.certainty_conflicts += 1           # never expected: the tests count these
 

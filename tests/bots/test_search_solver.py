@@ -111,6 +111,31 @@ def test_a_move_that_loses_at_once_is_proven_lost_and_avoided():
         assert bot.last_search()["actions"][-1]["action"] == losing       # proven losses last
 
 
+def test_an_end_scored_with_a_hidden_vault_card_is_not_proven():
+    # catacomb now, but P1 holds a vault card P0 did not see go in: the scores, and so the
+    # winner, differ from world to world; the finishing move is neither certain nor proven
+    state = state_of(2, [
+        {"hand": ["Tower", "Bath", "Dock"], "stockpile": ["Garden", "Bath"], "influence": ["Stone", "Stone"],
+         "structures": [foundation("Catacomb", ["Villa", "Prison"])]},
+        {"hand": ["Dock", "Market", "Road"], "influence": ["Stone"], "vault": ["Scriptorium"]},
+    ])
+    play(state, "lead Architect with Tower", "think: take Jack")
+    finish = state.string_to_action("architect: add Garden to Catacomb")
+    winners = set()
+    for seed in range(12):
+        world = state.determinize(0, seed)
+        world.apply_action(finish)
+        winners.add(tuple(world.winners()))
+    assert len(winners) == 2                              # the hidden card decides
+    bot = make_bot("ismcts:iters=500", seed=1)
+    bot.step(state)
+    assert _row(bot, state, "architect: add Garden to Catacomb")["proven"] is None
+    (root,) = bot._searcher._tree(0, flags=True)
+    child = next(c for c in root["children"] if c["action"] == finish)
+    assert "certain" not in child["flags"]
+    assert bot.last_search()["certainty_conflicts"] == 0
+
+
 def test_the_patron_temple_win_is_found_where_the_plain_search_misses_it():
     state = patron_temple()
     win = state.string_to_action("lead Patron with Palace")
