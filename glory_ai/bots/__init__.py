@@ -181,7 +181,7 @@ class SearchBot(Bot):
             reuse=params.get("reuse", False), seed=seed, solver=params.get("solver", False),
             speed=params.get("speed", 0.0), vp=params.get("vp", 0.0),
             final=params.get("final", "visits"), belief=params.get("belief", 1),
-            belief_strength=params.get("belief_strength", 0.5), fpu=params.get("fpu", False))
+            belief_strength=params.get("belief_strength", 0.5))
         self._evidence: Evidence | None = None
 
     def _choose(self, state: State, player: int, legal: list[int]) -> int:
@@ -236,8 +236,6 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
         Param("belief", int, SEARCH_DEFAULTS["belief"] if improved else 1,
               "candidate worlds per determinization, kept by the likelihood of the others' choices "
               "(1: uniform)", 1, 64),
-        Param("fpu", bool, SEARCH_DEFAULTS["fpu"] if improved else False,
-              "first-play urgency below the root: expand a new action only when it beats the best child"),
         Param("belief_strength", float, 0.5,
               "how much a role passed over lowers the odds of holding its cards (belief > 1)", 0, 0.95),
     ]
@@ -246,7 +244,7 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
 
 
 #: the ISMCTS defaults of the reward mix and the belief (measured: docs/bots.md)
-SEARCH_DEFAULTS: dict[str, Any] = {"c": 0.4, "speed": 0.1, "vp": 0.05, "belief": 1, "fpu": False}
+SEARCH_DEFAULTS: dict[str, Any] = {"c": 0.4, "speed": 0.1, "vp": 0.05, "belief": 1}
 
 _REGISTRY: dict[str, BotInfo] = {}
 

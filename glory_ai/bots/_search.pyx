@@ -102,7 +102,6 @@ ctypedef struct SearchConfig:
     double vp_weight         # weight of the VP margin in the reward (0: none)
     int belief               # candidate worlds drawn per determinization (1: uniform deals)
     double belief_strength   # (belief) how much an observed decline counts
-    bint fpu                 # first-play urgency below the root (else every untried action first)
 
 
 # Node.flags (with the solver). CERTAIN: the node's line from the root is the observer's own
@@ -637,18 +636,6 @@ cdef int decisive_action(GameState* s, uint16_t* actions, int n, int mover, Game
     return -1
 
 
-cdef inline bint untried_first(Tree* t, int node, int best, int mover) noexcept nogil:
-    # First-play urgency (Gelly & Wang 2006): an untried action counts as a child seen
-    # once with the node's own mean reward for the mover; it is expanded only if that
-    # beats the best child's score. Where the actions depend on hidden cards (another
-    # player's choices), new ones turn up in most worlds: without this, the search would
-    # keep widening there instead of looking deeper.
-    cdef Node* nd = &t.nodes[node]
-    cdef double mean = nd.reward[mover] / nd.visits if nd.visits else 0.5
-    cdef double first = mean + t.cfg.c * sqrt(log(<double>(nd.visits if nd.visits > 1 else 2)))
-    return first > ucb_score(&t.nodes[best], mover, t.cfg.c)
-
-
 cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
     # Selection (select_child), expansion of one untried action, rollout, backpropagation
     # of the reward vector. The world is the root determinized afresh (ISMCTS, flat MC) or
@@ -674,11 +661,8 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
         # tries every action, so that the shortest proven win is among its children)
         if untried > 0 and not t.full and not (decisive and depth > 0):
             pick = decisive_action(w, t.legal, untried, mover, &t.scratch) if t.cfg.solver else -1
-            if pick < 0 and t.cfg.fpu and depth > 0 and best >= 0 and not untried_first(t, node, best, mover):
-                untried = 0                        # the best child before anything new
-            elif pick < 0:
+            if pick < 0:
                 pick = t.legal[gr_rng_below(&t.rng, untried)]
-        if untried > 0 and not t.full and not (decisive and depth > 0):
             child = add_child(t, node, pick, mover)
             if child >= 0:
                 t.nodes[child].avail = 1
@@ -880,8 +864,7 @@ cdef class Searcher:
 
     def __init__(self, *, algorithm, iterations, time_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, style, trees, threads, reuse, seed,
-                 solver=False, speed=0.0, vp=0.0, final="visits", belief=1, belief_strength=0.5,
-                 fpu=False):
+                 solver=False, speed=0.0, vp=0.0, final="visits", belief=1, belief_strength=0.5):
         cdef int i
         if final not in _FINAL_RULES:
             raise ValueError(f"final must be one of {', '.join(_FINAL_RULES)}, got {final!r}")
@@ -889,7 +872,6 @@ cdef class Searcher:
             raise ValueError("speed 0..0.5, vp 0..1, belief 1..1000 and belief_strength 0..1")
         self.final = final
         self.cfg.solver = solver
-        self.cfg.fpu = fpu
         self.cfg.speed = speed
         self.cfg.vp_weight = vp
         self.cfg.belief = belief
