@@ -5,7 +5,7 @@ Synthesises N game records (default 100,000) in three run folders -- 2, 3 and 4 
 -- by copying real records (a few dozen `greedy`/`heuristic` games played first, their
 action lists kept so the lines have their real length) and varying their ids, seeds,
 scores, VP breakdowns, winners, completed buildings, end reasons and lengths. Then times
-`load_runs` on the three folders and every table of glory_ai.analysis (per player count
+`load_runs` on the three folders and every table of glory_ai.analysis.stats (per player count
 where a table needs one), and with --report the whole report (figures and HTML) too.
 The load average is printed: figures taken while other processes run are not comparable.
 With --keep DIR the synthetic runs stay in DIR and the next run with the same DIR and
@@ -24,7 +24,7 @@ from pathlib import Path
 import numpy as np
 
 from glory_ai.analysis import load as load_mod
-from glory_ai.analysis import tables as T
+from glory_ai.analysis import stats as T
 from glory_ai.arena import RunConfig, run
 from glory_ai.arena.play import encode_record
 
@@ -151,7 +151,8 @@ def main() -> None:
         timed("win_rates by num_players, seat",
               lambda: T.win_rates(frame, by=["num_players", "seat"]), results)
         for k in (2, 3, 4):
-            timed(f"win_matrix ({k} players)", lambda k=k: T.win_matrix(frame, num_players=k), results)
+            timed(f"finishing_matrix ({k} players)",
+                  lambda k=k: T.finishing_matrix(frame, num_players=k), results)
             timed(f"ratings ({k} players)", lambda k=k: T.ratings(frame, num_players=k), results)
         timed("seat_advantage", lambda: T.seat_advantage(frame), results)
         timed("seat_tests", lambda: T.seat_tests(frame), results)
@@ -167,7 +168,7 @@ def main() -> None:
         print(f"load {results['load_runs (3 runs)']:.2f} s + every table {tables:.2f} s = "
               f"{results['load_runs (3 runs)'] + tables:.2f} s for {args.games} games")
         if args.report:
-            from glory_ai.analysis import write_report
+            from glory_ai.analysis.report import write_report
             out = root / "report"
             timed("write_report (tables, figures, HTML)", lambda: write_report(folders, out), results)
     print(f"load average after: {os.getloadavg()[0]:.2f}")

@@ -19,7 +19,8 @@ import time
 from pathlib import Path
 
 import glory_ai
-from glory_ai.arena import RunConfig, play, run, summarize
+from glory_ai.analysis.stats import summarize
+from glory_ai.arena import RunConfig, play, run
 from glory_ai.bots import make_bot
 
 

@@ -1,8 +1,9 @@
 """Engine speed benchmark: python benchmarks/engine.py [--seconds S]
 
-Prints ns per clone(), legal_actions() and apply_action() from Python, and random full
-games per second / decisions per second (one core, C-level random_playout) for 2 and 4
-players. Targets (DESIGN/issue #2): clone <= 150 ns; >= 5,000 random 2-player games/s.
+Prints CPU ns per clone(), legal_actions() and apply_action() from Python (medians of
+interleaved rounds with their quartiles), and random full games and decisions per CPU second
+(one core, C-level random_playout) for 2 and 4 players. Targets: clone <= 150 ns; >= 5,000
+random 2-player games per second.
 """
 import argparse
 

@@ -1,11 +1,26 @@
 """glory_ai: an AI research toolkit for Glory to Rome (Black Box edition)."""
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .cards import CARD_NAMES, MATERIALS, ROLES
 from .config import GameConfig
+from .core.enums import EndReason, Phase
+from .core.errors import ActionParseError, IllegalActionError
 from .game import NUM_DISTINCT_ACTIONS, TERMINAL, Game, State
 
+if TYPE_CHECKING:
+    from .bots import make_bot
+
 __version__ = "0.1.0"
+
+
+def __getattr__(name: str) -> Any:
+    # glory_ai.make_bot is glory_ai.bots.make_bot, imported when first asked for: importing
+    # the package stays as light as the engine
+    if name == "make_bot":
+        from .bots import make_bot
+
+        return make_bot
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def build_info() -> dict[str, Any]:
@@ -31,4 +46,5 @@ def build_info() -> dict[str, Any]:
 
 
 __all__ = ["Game", "GameConfig", "State", "TERMINAL", "NUM_DISTINCT_ACTIONS",
-           "CARD_NAMES", "MATERIALS", "ROLES", "__version__", "build_info"]
+           "CARD_NAMES", "MATERIALS", "ROLES", "EndReason", "Phase", "IllegalActionError",
+           "ActionParseError", "__version__", "build_info", "make_bot"]

@@ -1,7 +1,7 @@
 """The action space: consecutive blocks of ids, one block per kind of decision.
 
 The blocks are generated from one description (tools/gen_tables.py, into
-glory_ai/core/include/tables.h); this module reads them from the engine. An action's
+csrc/tables.h); this module reads them from the engine. An action's
 offset in its block is the mixed-radix number of its arguments, the first most
 significant (docs/notation.md, "Action ids").
 

@@ -2,7 +2,10 @@
 
     glory-ai compare SPEC SPEC ... [--games N] [--players K] [--jobs J] [--seed S] [--out DIR]
     glory-ai tournament SPEC ... [--gauntlet CANDIDATE]
-    glory-ai play  [--players N] [--seed S] [--mode republic|imperium] [--verbose]
+    glory-ai play  [--players N] [--bots SPEC,...] [--seat K] [--seed S] [--mode MODE] [--resume FILE]
+    glory-ai watch --bots SPEC,... [--delay S] [--as P]
+    glory-ai replay RECORD [--game ID] [--as P] [--html OUT.html] [--notation OUT]
+    glory-ai analyze POSITION.json [--bot SPEC] [--player P]
     glory-ai bench [--seconds S] [--search]
     glory-ai bots
 
@@ -18,7 +21,6 @@ from __future__ import annotations
 import argparse
 import math
 import os
-import random
 import sys
 from collections.abc import Callable
 
@@ -27,7 +29,6 @@ from ._argparse import EXIT_USAGE
 from ._argparse import HelpFormatter as _HelpFormatter
 from ._argparse import Parser as _Parser
 from .config import MODES
-from .game import Game
 
 #: exit statuses
 EXIT_INTERRUPTED = 130          # 128 + SIGINT
@@ -93,56 +94,6 @@ def _seconds(text: str) -> float:
     return value
 
 
-# ---- play -------------------------------------------------------------------------------
-
-def _play(args) -> int:
-    game = Game(args.players, mode=args.mode)
-    state = game.new_initial_state(args.seed)
-    policy = random.Random(args.seed)        # the random players' own seeded choices
-    last_turn = -1
-    while not state.is_terminal():
-        action = policy.choice(state.legal_actions())
-        if args.verbose:
-            if state.turn_number() != last_turn:
-                last_turn = state.turn_number()
-                print(f"-- turn {state.turn_number() + 1}, leader P{state.leader()}")
-            print(f"   P{state.current_player()}: {state.action_to_string(action)}")
-        state.apply_action(action)
-    print(state)
-    print()
-    print(f"Random {args.players}-player {args.mode} game, seed {args.seed}: "
-          f"{state.turn_number() + 1} turns, {state.decisions()} decisions, ended by {state.end_reason()}")
-    print(f"{'player':>8} {'VP':>4} {'influence':>10} {'vault':>6} {'bonus':>6} {'hand':>5}")
-    winners = state.winners()
-    for p in range(args.players):
-        b = state.score_breakdown(p)
-        mark = "  winner" if p in winners else ("  conceded" if state.has_conceded(p) else "")
-        print(f"{f'P{p}':>8} {b['total']:>4} {b['influence']:>10} {b['vault']:>6} "
-              f"{b['merchant_bonus'] + b['statue'] + b['wall']:>6} {len(state.zone('hand', p)):>5}{mark}")
-    return 0
-
-
-def _register_play(sub) -> None:
-    play = sub.add_parser(
-        "play", formatter_class=_HelpFormatter,
-        help="play and print a seeded random game with its final scores",
-        description="Play one game between uniformly random players (their choices seeded by "
-                    "--seed, like the deal) and print the final position and the score table.",
-        epilog="examples:\n"
-               "  glory-ai play                                 # 3 players, Republic, seed 0\n"
-               "  glory-ai play --players 5 --seed 7 --mode Imperium\n"
-               "  glory-ai play --seed 7 --verbose | less       # every decision, turn by turn\n")
-    play.add_argument("--players", type=_players, default=3, metavar="N",
-                      help="number of players, 2 to 5")
-    play.add_argument("--seed", type=_seed, default=0, metavar="S",
-                      help="seed of the deal and of the random players (0 to 2**64 - 1)")
-    play.add_argument("--mode", type=_mode, default="republic", metavar="MODE",
-                      help="republic or imperium (any case)")
-    play.add_argument("--verbose", "-v", action="store_true",
-                      help="print every decision as it is made")
-    play.set_defaults(func=_play)
-
-
 # ---- bench ------------------------------------------------------------------------------
 
 def _bench(args) -> int:
@@ -189,7 +140,8 @@ def _bots(args) -> int:
     from .bots import registry
 
     for info in registry().values():
-        print(f"{info.name}: {info.description}")
+        origin = "" if info.origin == "built-in" else f" [{info.origin}]"
+        print(f"{info.name}{origin}: {info.description}")
         for param in info.params:
             print(f"    {param.describe()}")
         if args.verbose and info.params:
@@ -203,7 +155,10 @@ def _register_bots(sub) -> None:
         "bots", formatter_class=_HelpFormatter,
         help="list the bots, their parameters and defaults",
         description="Every bot that a spec string can name (name:key=value,...), with each "
-                    "parameter's default, accepted values and meaning (docs/bots.md).",
+                    "parameter's default, accepted values and meaning (docs/bots.md): the "
+                    "built-ins, then those of installed plugins (entry points, "
+                    "docs/extending.md). A bot of your own can also be named by its file or "
+                    "module: ./my_bot.py:ClassName:key=value.",
         epilog="examples:\n"
                "  glory-ai bots\n"
                "  glory-ai compare ismcts:iters=1000 heuristic:style=builder --games 100\n")
@@ -215,9 +170,9 @@ def _register_bots(sub) -> None:
 
 #: one registering function per subcommand, in the order `glory-ai --help` lists them
 def _register_arena(sub) -> None:
-    from .arena.commands import register
+    from .analysis.commands import register_compare
 
-    register(sub)
+    register_compare(sub)
 
 
 def _register_experiments(sub) -> None:
@@ -232,8 +187,14 @@ def _register_analysis(sub) -> None:
     register(sub)
 
 
-SUBCOMMANDS: list[Callable] = [_register_arena, _register_experiments, _register_analysis, _register_play,
-                               _register_bench, _register_bots]
+def _register_interactive(sub) -> None:
+    from .interactive.commands import register
+
+    register(sub)
+
+
+SUBCOMMANDS: list[Callable] = [_register_arena, _register_experiments, _register_analysis,
+                               _register_interactive, _register_bench, _register_bots]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -11,8 +11,8 @@ True
 """
 from __future__ import annotations
 
-from .cards import CARD_NAMES, card_id
-from .config import GameConfig
+from .core.cards import CARD_NAMES, card_id
+from .core.config import GameConfig
 from .core.engine import NUM_ACTIONS, TERMINAL, State, _seed_value
 
 NUM_DISTINCT_ACTIONS = NUM_ACTIONS
@@ -28,15 +28,6 @@ class Game:
 
     def __init__(self, num_players: int = 2, mode: str = "republic", **variant) -> None:
         self._config = GameConfig.from_options(num_players, mode, **variant)
-
-    @classmethod
-    def from_config(cls, config: GameConfig) -> Game:
-        """The Game of an existing GameConfig."""
-        if not isinstance(config, GameConfig):
-            raise TypeError(f"expected a GameConfig, got {type(config).__name__}")
-        game = cls.__new__(cls)
-        game._config = config
-        return game
 
     def config(self) -> GameConfig:
         """The validated rules of this game (player count, mode, variant options)."""

@@ -75,6 +75,97 @@ def test_no_action_after_the_end():
         state.apply_action(0)
 
 
+def test_illegal_and_unparsable_actions_are_told_apart():
+    state = Game(2).new_initial_state(5)
+    before = state._raw_bytes()
+    legal = set(state.legal_actions())
+    illegal = next(a for a in range(glory_ai.NUM_DISTINCT_ACTIONS) if a not in legal)
+    # an id of the action space that is not legal here
+    with pytest.raises(glory_ai.IllegalActionError, match=f"illegal action {illegal} "):
+        state.apply_action(illegal)
+    # an integer outside the action space is no action at all: a plain ValueError
+    for outside in (-1, glory_ai.NUM_DISTINCT_ACTIONS):
+        with pytest.raises(ValueError, match="illegal action") as caught:
+            state.apply_action(outside)
+        assert type(caught.value) is ValueError
+    # a string of the grammar that is not legal here (the same message as before)
+    absent = next(name for name in glory_ai.CARD_NAMES[1:] if name not in state.zone("pool"))
+    for text in (f"patron: hire {absent} from pool", "senate: take Jacks", "stairway: skip",
+                 "LEGIONARY:   use Domus Aurea on P1", "give structure Forum Romanum"):
+        with pytest.raises(glory_ai.IllegalActionError, match="is not a legal action here; legal: "):
+            state.string_to_action(text)
+    # texts that are no action string: a misspelt card, a made-up verb, a seat out of range
+    for text in ("patron: hire Tempel from pool", "lead Laborer wiht Jack", "hello",
+                 "prison: take Temple from P5", "", "legionary: use Temple on"):
+        with pytest.raises(glory_ai.ActionParseError, match="is not a legal action here; legal: "):
+            state.string_to_action(text)
+        with pytest.raises(glory_ai.ActionParseError):
+            state.apply_action_string(text)
+    assert state._raw_bytes() == before
+    # both are ValueErrors, so code written for ValueError keeps working
+    assert issubclass(glory_ai.IllegalActionError, ValueError)
+    assert issubclass(glory_ai.ActionParseError, ValueError)
+    assert not issubclass(glory_ai.IllegalActionError, glory_ai.ActionParseError)
+    state.random_playout(1)
+    with pytest.raises(glory_ai.IllegalActionError, match="the game is over"):
+        state.apply_action(0)
+    with pytest.raises(glory_ai.IllegalActionError):
+        state.apply_action_string("think: take Jack")
+
+
+def _states_in_every_phase():
+    """The first state of each decision phase met in seeded builder-biased games (both modes,
+    2 to 5 players), so that the building functions' decisions come up."""
+    found = {}
+    wanted = set(glory_ai.Phase) - {glory_ai.Phase.OVER}
+    for seed in range(1000):
+        state = Game(2 + seed % 4, "imperium" if seed % 2 else "republic").new_initial_state(seed)
+        while not state.is_terminal() and found.keys() < wanted:
+            found.setdefault(state.phase(), state.clone())
+            state._stress(seed * 7919 + state.decisions(), builder=True, stop_after=1)
+        if found.keys() >= wanted:
+            return list(found.values())
+    raise AssertionError(f"phases never met: {wanted - found.keys()}")
+
+
+def test_every_string_the_engine_writes_is_in_the_grammar():
+    # action_to_string of every id (legal or not) in states of every phase: the recognizer
+    # must accept them all, or a mistyped-looking but real string would read as unparsable
+    from glory_ai.core.grammar import is_action_string
+    finished = Game(4).new_initial_state(3)
+    finished.random_playout(3)
+    for state in [*_states_in_every_phase(), finished]:
+        for action in range(glory_ai.NUM_DISTINCT_ACTIONS):
+            text = state.action_to_string(action)
+            assert is_action_string(text), (state.phase(), action, text)
+        for text in state.legal_action_strings():
+            assert is_action_string(" " + text.upper() + " ")
+
+
+def test_end_reasons_and_phases_are_string_enums():
+    from glory_ai import EndReason, Phase
+    state = Game(3).new_initial_state(2)
+    assert state.phase() is Phase.LEAD and state.phase() == "lead"
+    assert state.end_reason() is None
+    state.random_playout(1)
+    reason = state.end_reason()
+    assert isinstance(reason, EndReason) and state.phase() is Phase.OVER
+    # records and positions carry the plain string, byte for byte
+    orjson = pytest.importorskip("orjson")
+    record = {"end_reason": reason, "phase": state.phase()}
+    plain = {"end_reason": reason.value, "phase": "over"}
+    assert orjson.dumps(record) == orjson.dumps(plain)
+    assert json.dumps(record) == json.dumps(plain)
+    assert f"{reason}" == str(reason) == reason.value
+    assert pickle.loads(pickle.dumps(reason)) is reason
+    turn = state.to_dict()["turn"]
+    assert type(turn["end_reason"]) is str and type(turn["phase"]) is str
+    assert [r.value for r in EndReason] == ["deck", "sites", "catacomb", "forum", "concession"]
+    # the engine's phase table and the enum agree (the engine checks it at import too)
+    from glory_ai.core import engine
+    assert list(engine.PHASE_NAMES.values()) == list(Phase)
+
+
 def test_numpy_integers_are_accepted():
     np = pytest.importorskip("numpy")
     state = Game(2).new_initial_state(5)

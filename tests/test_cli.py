@@ -143,7 +143,8 @@ def test_help_has_descriptions_defaults_and_examples(args):
 
 def test_top_level_help_lists_the_subcommands():
     text = run("--help").stdout
-    for name in ("compare", "tournament", "run", "reproduce", "report", "play", "bench", "bots"):
+    for name in ("compare", "tournament", "run", "reproduce", "report", "play", "watch", "replay", "analyze",
+                 "bench", "bots"):
         assert re.search(rf"^\s+{name}\s+\S", text, re.M), text
 
 
@@ -151,8 +152,9 @@ def test_every_subcommand_registers_itself():
     parser = cli.build_parser()
     actions = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
     assert set(actions[0].choices) == {"compare", "tournament", "run", "reproduce", "report", "play",
-                                       "bench", "bots"}
-    # arena registers compare + tournament, experiments run + reproduce: one function each
+                                       "watch", "replay", "analyze", "bench", "bots"}
+    # arena registers compare + tournament, experiments run + reproduce, interactive play +
+    # watch + replay + analyze: one function each
     assert len(cli.SUBCOMMANDS) == 6
 
 

@@ -42,7 +42,7 @@ END_REASONS = {"deck", "sites", "catacomb", "forum", "concession"}
 CONTRACTS = {
     "current_player": "check_turn", "is_terminal": "check_turn", "legal_actions": "check_turn",
     "legal_actions_mask": "check_turn", "phase": "check_turn", "num_players": "check_turn",
-    "config": "check_turn", "get_game": "check_turn", "leader": "check_turn", "led_role": "check_turn",
+    "config": "check_turn", "leader": "check_turn", "led_role": "check_turn",
     "action_to_string": "check_strings", "string_to_action": "check_strings",
     "legal_action_strings": "check_strings", "apply_action_string": "check_strings",
     "apply_action": "check_apply", "history": "check_apply", "decisions": "check_apply",
@@ -72,7 +72,7 @@ def test_every_public_method_has_a_contract():
 def check_turn(state, game):
     n = game.num_players()
     assert state.num_players() == n
-    assert state.get_game() == game and state.config() == game.config()
+    assert state.config() == game.config()
     legal = state.legal_actions()
     mask = state.legal_actions_mask()
     assert mask.shape == (glory_ai.NUM_DISTINCT_ACTIONS,) and mask.dtype == np.bool_

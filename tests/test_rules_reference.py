@@ -6,7 +6,7 @@
   anchor of docs/rules.md;
 * docs/rules.md itself is well formed: unique anchors, rulings and scenarios numbered without
   gaps, sections 1 to 18;
-* glory_ai/core/include/cards.h is what tools/gen_cards.py makes of glory_ai/data/cards.csv;
+* csrc/cards.h is what tools/gen_cards.py makes of glory_ai/data/cards.csv;
 * no file of the repository points outside it.
 
 These tests only read files (and run tools/gen_cards.py): they never import glory_ai.

@@ -1,9 +1,9 @@
-"""Generate glory_ai/core/include/cards.h from the card table glory_ai/data/cards.csv.
+"""Generate csrc/cards.h from the card table glory_ai/data/cards.csv.
 
 Run it by hand whenever the card table changes (paths are relative to the repository root,
 found from this script's location, so any working directory works):
 
-    python tools/gen_cards.py                      # rewrite glory_ai/core/include/cards.h
+    python tools/gen_cards.py                      # rewrite csrc/cards.h
     python tools/gen_cards.py --check              # exit 1 if the header is out of date
     python tools/gen_cards.py other.csv --out -    # another table, header to stdout
 
@@ -18,7 +18,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CSV = ROOT / "glory_ai" / "data" / "cards.csv"
-DEFAULT_HEADER = ROOT / "glory_ai" / "core" / "include" / "cards.h"
+DEFAULT_HEADER = ROOT / "csrc" / "cards.h"
 
 MATERIALS = ["Rubble", "Wood", "Concrete", "Brick", "Stone", "Marble"]
 
@@ -65,7 +65,7 @@ def main(argv=None) -> int:
                         help="card table (default: glory_ai/data/cards.csv)")
     parser.add_argument("--out", default=str(DEFAULT_HEADER),
                         help="header to write, '-' for stdout "
-                             "(default: glory_ai/core/include/cards.h)")
+                             "(default: csrc/cards.h)")
     parser.add_argument("--check", action="store_true",
                         help="write nothing; exit 1 if the header differs from what the "
                              "table generates")

@@ -1,4 +1,4 @@
-"""Generate glory_ai/core/include/tables.h: the engine's action space, phases and invariant
+"""Generate csrc/tables.h: the engine's action space, phases and invariant
 codes, from the one description below.
 
     python tools/gen_tables.py            # rewrite the header
@@ -15,7 +15,7 @@ import pathlib
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-HEADER = ROOT / "glory_ai" / "core" / "include" / "tables.h"
+HEADER = ROOT / "csrc" / "tables.h"
 
 # Argument kinds of an action block: (name, count, first value).
 CARD = ("card", 44, 1)          # an Order type 1..44
@@ -115,6 +115,10 @@ INVARIANTS = [
     ("DUPLICATE_ACTION", "an action is listed twice among the legal actions"),
     ("ACTION_FAILED", "a legal action was refused by apply"),
     ("ENDLESS", "a game did not end within 100,000 decisions"),
+    ("COMPLETED_SITES", "more completed structures than sites in the players' influence "
+                        "(each completion moves its site there)"),
+    ("OVERFLOW", "a fixed capacity of the state was exceeded (the actor's queue of pending "
+                 "actions is full): the state no longer follows the rules"),
 ]
 # a legal action whose result breaks invariant k is reported as INV_AFTER_ACTION + k
 INV_AFTER_ACTION = 20

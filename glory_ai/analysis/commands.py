@@ -1,28 +1,254 @@
-"""`glory-ai report`: the analysis report of one or more arena runs.
+"""The commands of the analysis: `glory-ai compare` and `glory-ai tournament` (play a
+matchup with the arena, print its table), and `glory-ai report` (the report of runs).
 
+    glory-ai compare SPEC SPEC [...] --games N --players K --jobs J --seed S --out DIR
+                     [--mode imperium] [--variant KEY=VALUE ...] [--sprt [ELO0,ELO1[,ALPHA,BETA]]]
+                     [--batch-size B] [--backend loky|threading|dask|ray] [--scheduler ADDRESS]
+    glory-ai tournament SPEC SPEC [SPEC ...] [--gauntlet CANDIDATE] [same options]
     glory-ai report RUN_DIR [RUN_DIR ...] [--out DIR] [--title TEXT] [--no-figure-files]
 
-Writes ``report.html`` (one self-contained page) and ``summary.csv`` into the first run
-folder, or ``--out DIR``, with the figures as PNG and SVG under ``figures/``; prints the
-paths and the summary sentences. ``register(subparsers)`` adds the subcommand to the
-``glory-ai`` parser (its ``func`` is :func:`main_report`); ``python -m
-glory_ai.analysis.commands report ...`` runs it alone. User mistakes (a missing folder, an
-empty run, a damaged line) print one line on stderr and exit with status 2.
+compare and tournament play through :func:`glory_ai.arena.run` (stopped by the SPRT of
+:mod:`glory_ai.analysis.stats` when asked), then print the table of
+:func:`~glory_ai.analysis.stats.summarize` and write ``summary.csv`` and the plot
+(:func:`~glory_ai.analysis.figures.plot_summary`). report writes ``report.html`` (one
+self-contained page) and ``summary.csv`` into the first run folder, or ``--out DIR``, with
+the figures as PNG and SVG under ``figures/``, and prints the paths and the summary sentences.
+
+``register_compare(subparsers)`` and ``register(subparsers)`` add the subcommands to the
+``glory-ai`` parser (their ``func`` is :func:`main_compare` and :func:`main_report`);
+``python -m glory_ai.analysis.commands compare|tournament|report ...`` runs them alone.
+This module imports only the light parts of glory_ai: the command line registers from it.
+User mistakes print one line on stderr and exit with status 2; Ctrl-C exits with 130 (in
+compare, after keeping the finished games and saying how to resume).
 """
 from __future__ import annotations
 
 import argparse
+import json
+import math
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
 
 from .._argparse import EXIT_USAGE
 from .._argparse import HelpFormatter as _HelpFormatter
 from .._argparse import Parser as _Parser
+from ..arena.plan import ArenaError, RunConfig
+from ..config import MODES, VARIANT_KEYS
+from . import AnalysisError
 
-__all__ = ["build_parser", "main", "main_report", "register"]
+__all__ = ["DEFAULT_SPRT", "build_parser", "main", "main_compare", "main_report", "parse_variant",
+           "register", "register_compare"]
 
 EXIT_INTERRUPTED = 130
+
+#: --sprt without a value: H0 "A is no stronger" (0 normalized Elo) against H1 "A is 50
+#: normalized Elo stronger" (about 50 logistic Elo when games are rarely shared and deals
+#: favour no seat)
+DEFAULT_SPRT = (0.0, 50.0, 0.05, 0.05)
+
+
+# ---- argument types -----------------------------------------------------------------------
+
+def _positive(what: str) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a positive number of {what}, got {text!r}") from None
+        if value < 1:
+            raise argparse.ArgumentTypeError(f"expected a positive number of {what}, got {value}")
+        return value
+    return parse
+
+
+def _players(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 2 <= value <= 5:
+        raise argparse.ArgumentTypeError(f"expected a number of players from 2 to 5, got {text!r}")
+    return value
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value == 0 or value < -1:
+        raise argparse.ArgumentTypeError(f"expected a number of workers (or -1 for every core), got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"expected an integer seed from 0 to 2**64 - 1, got {text!r}")
+    return value
+
+
+def _mode(text: str) -> str:
+    value = text.strip().lower()
+    if value not in MODES:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(MODES)} (any case), got {text!r}")
+    return value
+
+
+def _sprt(text: str) -> tuple[float, float, float, float]:
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        values = [float(p) for p in parts]
+    except ValueError:
+        values = []
+    if len(values) not in (2, 4) or not all(math.isfinite(v) for v in values):
+        raise argparse.ArgumentTypeError(f"expected ELO0,ELO1 or ELO0,ELO1,ALPHA,BETA, got {text!r}")
+    if len(values) == 2:
+        values += list(DEFAULT_SPRT[2:])
+    elo0, elo1, alpha, beta = values
+    return (elo0, elo1, alpha, beta)
+
+
+def _time_limit(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def _variant_item(text: str) -> tuple[str, str]:
+    key, eq, value = text.partition("=")
+    key = key.strip()
+    if not eq or not key:
+        raise argparse.ArgumentTypeError(f"expected KEY=VALUE, got {text!r}")
+    if key not in VARIANT_KEYS:
+        raise argparse.ArgumentTypeError(f"unknown variant key {key!r}; known: {', '.join(VARIANT_KEYS)}")
+    return key, value.strip()
+
+
+def parse_variant(items: Sequence[tuple[str, str]] | None) -> dict[str, Any]:
+    """--variant KEY=VALUE items as Game options: numbers for the sizes, ``removed=A,B``
+    (names) and ``copies=Name:N,Name:N``; a JSON value is also accepted."""
+    out: dict[str, Any] = {}
+    for key, text in items or ():
+        if key in out:
+            raise ArenaError(f"--variant {key} given twice")
+        try:
+            value: Any = json.loads(text)
+        except ValueError:
+            value = text
+        if isinstance(value, str):
+            if key == "removed":
+                value = [n.strip() for n in text.split(",") if n.strip()]
+            elif key == "copies":
+                copies = {}
+                for part in filter(None, (p.strip() for p in text.split(","))):
+                    name, colon, count = part.rpartition(":")
+                    try:
+                        copies[name.strip()] = int(count)
+                    except ValueError:
+                        colon = ""
+                    if not colon or not name.strip():
+                        raise ArenaError(f"--variant copies: expected Name:COUNT,..., got {part!r}")
+                value = copies
+        out[key] = value
+    return out
+
+
+# ---- the parsers ----------------------------------------------------------------------------
+
+def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
+    parser.add_argument("specs", nargs="+", metavar="SPEC",
+                        help="bot specs, e.g. random, greedy, heuristic:style=merchant, "
+                             "ismcts:iters=200 (glory_ai.bots.registry() lists them)")
+    parser.add_argument("--games", type=_positive("games"), default=100, metavar="N",
+                        help="games in all, rounded up to whole deals (every deal is played in "
+                             "every seat rotation and pairing)")
+    if players:
+        parser.add_argument("--players", type=_players, default=2, metavar="K",
+                            help="seats per game, 2 to 5 (more than 2: a field with every seat "
+                                 "rotation; 2 with more than 2 specs: a round robin)")
+    parser.add_argument("--jobs", "-j", type=_jobs, default=-1, metavar="J",
+                        help="parallel workers (-1: every core; the records do not depend on it)")
+    parser.add_argument("--seed", type=_seed, default=0, metavar="S",
+                        help="root seed of the deals and bots (0 to 2**64 - 1)")
+    parser.add_argument("--out", metavar="DIR", default=None,
+                        help="run folder (default: results/<command>-<hash of the config>/); a "
+                             "folder holding an interrupted run of the same config is resumed")
+    parser.add_argument("--mode", type=_mode, default="republic", metavar="MODE",
+                        help="republic or imperium")
+    parser.add_argument("--variant", type=_variant_item, action="append", metavar="KEY=VALUE",
+                        help=f"rule variant option ({', '.join(VARIANT_KEYS)}); repeatable; "
+                             "removed=Name,Name and copies=Name:N,Name:N")
+    parser.add_argument("--sprt", type=_sprt, nargs="?", const=DEFAULT_SPRT, default=None,
+                        metavar="ELO0,ELO1[,ALPHA,BETA]",
+                        help="head to head only: stop once the SPRT (pentanomial, over whole "
+                             "deals) decides between H0 (first spec at most ELO0 normalized Elo "
+                             "stronger) and H1 (at least ELO1 stronger); --games is then the "
+                             "maximum (alone: 0,50,0.05,0.05)")
+    parser.add_argument("--no-rotation", action="store_true",
+                        help="play each deal once instead of once per seat rotation")
+    parser.add_argument("--batch-size", type=_positive("games per batch"), default=None, metavar="B",
+                        help="games per task sent to a worker (default: automatic)")
+    parser.add_argument("--backend", choices=("loky", "threading", "dask", "ray"), default="loky",
+                        help="joblib backend (dask and ray are optional extras)")
+    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                        help="dask scheduler address (tcp://HOST:8786) or ray cluster address")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
+    parser.add_argument("--move-time-limit", type=_time_limit, default=None, metavar="S",
+                        help="seconds (wall clock) a bot may take over one decision; a slower "
+                             "move stops the run (or forfeits, with --forfeit)")
+    parser.add_argument("--forfeit", action="store_true",
+                        help="a bot that fails (raises, returns an illegal action, changes its "
+                             "state, exceeds the time limit) concedes that game and the run goes "
+                             "on, instead of stopping (docs/extending.md)")
+    parser.add_argument("--fresh", action="store_true",
+                        help="start over: a folder already holding games is moved aside to "
+                             "DIR.old-N first (needed to replay a folder made by other code)")
+
+
+def register_compare(subparsers: argparse._SubParsersAction) -> None:
+    """Add the ``compare`` and ``tournament`` subcommands (``func`` = :func:`main_compare`)."""
+    compare = subparsers.add_parser(
+        "compare", formatter_class=_HelpFormatter,
+        help="play bots against each other and compare them (win rates, ratings, plot)",
+        description="Play a matchup between bots: 2 specs and 2 players: head to head, every "
+                    "deal with the seats swapped; more players: a field in every seat rotation; "
+                    "more specs than seats with 2 players: a round robin. Prints a results "
+                    "table and writes DIR/games.jsonl, config.json, summary.csv and "
+                    "win_rates.png. Rerunning into the same folder resumes.",
+        epilog="examples:\n"
+               "  glory-ai compare greedy random --games 200\n"
+               "  glory-ai compare ismcts:iters=200 greedy --games 400 --sprt --out results/is200\n"
+               "  glory-ai compare greedy heuristic:style=merchant random --players 3 --games 60\n"
+               "  glory-ai compare greedy random --variant refill_size=6 --variant removed=Sewer\n"
+               "  glory-ai compare greedy random --backend dask --scheduler tcp://scheduler-host:8786\n")
+    _add_options(compare, players=True)
+    compare.set_defaults(func=main_compare, arena_command="compare")
+
+    tournament = subparsers.add_parser(
+        "tournament", formatter_class=_HelpFormatter,
+        help="round robin (or gauntlet) of 2-player matches between bots",
+        description="Every pair of specs plays head to head on the same deals, with the seats "
+                    "swapped; ratings are Bradley-Terry on finishing order with a prior and "
+                    "deal-bootstrap intervals. With "
+                    "--gauntlet CANDIDATE, the candidate plays each SPEC instead.",
+        epilog="examples:\n"
+               "  glory-ai tournament random greedy heuristic:style=builder heuristic:style=merchant\n"
+               "  glory-ai tournament greedy heuristic:style=patron --gauntlet ismcts:iters=200\n")
+    _add_options(tournament, players=False)
+    tournament.add_argument("--gauntlet", metavar="CANDIDATE", default=None,
+                            help="play CANDIDATE against each SPEC instead of a round robin")
+    tournament.set_defaults(func=main_compare, arena_command="tournament", players=2)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -53,14 +279,130 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """A parser with only the ``report`` subcommand (``python -m glory_ai.analysis.commands``)."""
+    """A parser with only these subcommands (for ``python -m glory_ai.analysis.commands``)."""
     parser = _Parser(prog="glory-ai", formatter_class=_HelpFormatter,
-                     description="Glory to Rome arena analysis.")
+                     description="Glory to Rome bot matchups and their analysis.")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 title="commands", parser_class=_Parser)
+    register_compare(sub)
     register(sub)
     return parser
 
+
+# ---- compare and tournament --------------------------------------------------------------
+
+def _config(args: argparse.Namespace) -> tuple[RunConfig, str]:
+    command = getattr(args, "arena_command", "compare")
+    specs = list(args.specs)
+    fmt = None
+    if command == "tournament":
+        if args.gauntlet is not None:
+            specs = [args.gauntlet, *specs]
+            fmt = "gauntlet"
+        else:
+            fmt = "round_robin"
+    options = dict(players=args.players, mode=args.mode, variant=parse_variant(args.variant),
+                   seed=args.seed, format=fmt, rotate=not args.no_rotation, sprt=args.sprt)
+    return RunConfig.for_games(specs, args.games, **options), command
+
+
+def _run(args: argparse.Namespace) -> int:
+    from ..arena import run
+    from ..arena.storage import GAMES_FILE, check_config, count_lines
+    from .figures import plot_summary
+    from .stats import DealSPRT, finishing_frame, format_table, summarize
+
+    config, command = _config(args)
+    out = Path(args.out) if args.out else Path("results") / f"{command}-{config.short_hash()}"
+    print(config.describe())
+    _fresh_start(out, config, fresh=args.fresh, named=args.out is not None)
+    plan = (f"{config.deals} deals x {config.games_per_deal} games per deal"
+            + (" (every seat rotation" + (" and pairing)" if len(config.pairings()) > 1 else ")")
+               if config.rotations > 1 else ""))
+    if config.total_games != args.games:
+        print(f"--games {args.games} rounded up to {config.total_games} games: {plan}")
+    else:
+        print(f"{config.total_games} games: {plan}")
+    if config.sprt is not None:
+        print(f"SPRT: stops once decided (elo0={config.sprt[0]:g}, elo1={config.sprt[1]:g} "
+              f"normalized Elo, alpha={config.sprt[2]:g}, beta={config.sprt[3]:g}); "
+              f"{config.total_games} games at most")
+    if check_config(out, config, warn=False) and (out / GAMES_FILE).exists():
+        print(f"resuming the run in {out}: about {count_lines(out / GAMES_FILE)} games already played")
+    sys.stdout.flush()
+
+    stop = DealSPRT.for_config(config) if config.sprt is not None else None
+    result = run(config, out, n_jobs=args.jobs, batch_size=args.batch_size, backend=args.backend,
+                 scheduler=args.scheduler, progress=False if args.no_progress else None, stop=stop,
+                 move_time_limit=args.move_time_limit, forfeit=args.forfeit)
+    summary = summarize(result.records, config)
+    print()
+    print(format_table(summary))
+    if len(config.specs) > 2 and summary.attrs.get("finishing"):
+        matrix = finishing_frame(summary)
+        print()
+        print("finishing ahead (row against column): the fraction of games in which the row "
+              "finished ahead of the column, 1/2 for an equal place")
+        print(matrix.to_string(float_format=lambda x: f"{x:.2f}", na_rep="-"))
+    summary.to_csv(out / "summary.csv", float_format="%.6g")
+    plot = plot_summary(summary, out / "win_rates.png")
+    print()
+    print(f"played {result.played} games in {result.seconds:.1f} s"
+          + (f" ({result.resumed} resumed from the folder)" if result.resumed else "")
+          + f"; {len(result.records)} games in {out / 'games.jsonl'}")
+    print(f"summary: {out / 'summary.csv'}")
+    print(f"plot: {plot}")
+    return 0
+
+
+def _fresh_start(out: Path, config: RunConfig, fresh: bool, named: bool) -> None:
+    """Move ``out`` aside (to OUT.old-N) when asked (``--fresh``), or when the default folder
+    of these options holds games played by other code: a user who edited a bot and runs the
+    same command expects the new code to play. A folder named with --out is refused instead
+    (by the run), naming what changed."""
+    from ..arena.code import code_problem, set_aside
+
+    if not out.exists():
+        return
+    problem = None if fresh or named else code_problem(out, config)
+    if fresh or problem:
+        moved = set_aside(out)
+        if moved is not None:
+            why = "--fresh" if fresh else "the code changed since it was played"
+            print(f"{why}: the earlier games of {out} are kept in {moved}; starting over")
+
+
+def main_compare(args: argparse.Namespace | Sequence[str]) -> int:
+    """Run ``compare`` or ``tournament`` from parsed arguments (or an argv list such as
+    ``["greedy", "random", "--games", "10"]``, optionally led by the subcommand name)."""
+    from ..arena import RunInterrupted
+
+    if not isinstance(args, argparse.Namespace):
+        argv = list(args)
+        if not argv or argv[0] not in ("compare", "tournament"):
+            argv = ["compare", *argv]
+        try:
+            args = build_parser().parse_args(argv)
+        except SystemExit as exc:
+            return int(exc.code or 0)
+    try:
+        return _run(args)
+    except RunInterrupted as exc:
+        sys.stdout.flush()
+        where = f" in {exc.out}" if exc.out is not None else ""
+        print(f"\nglory-ai: interrupted: {exc.finished} of {exc.total} games are saved{where}; "
+              "run the same command again to resume", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except KeyboardInterrupt:
+        print("\nglory-ai: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except ValueError as exc:             # ArenaError, SpecError and the engine's ValueErrors
+        sys.stdout.flush()
+        print(f"glory-ai: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+# ---- report ------------------------------------------------------------------------------
 
 def main_report(args: argparse.Namespace | Sequence[str]) -> int:
     """Run ``report`` from parsed arguments, or from an argv list such as
@@ -74,7 +416,6 @@ def main_report(args: argparse.Namespace | Sequence[str]) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:
             return int(exc.code or 0)
-    from . import AnalysisError
     from .report import write_report_full
 
     try:
@@ -97,13 +438,13 @@ def main_report(args: argparse.Namespace | Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m glory_ai.analysis.commands report ...``"""
+    """``python -m glory_ai.analysis.commands compare|tournament|report ...``"""
     argv = sys.argv[1:] if argv is None else list(argv)
     try:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
-    return main_report(args)
+    return int(args.func(args))
 
 
 if __name__ == "__main__":

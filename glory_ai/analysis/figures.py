@@ -1,7 +1,8 @@
-"""Figures of the analysis (matplotlib, Agg, no pyplot state): each ``plot_*`` function takes
-a table of :mod:`glory_ai.analysis.tables` (or the frame, for the game-length histograms)
+"""Every figure of glory_ai (matplotlib, Agg, no pyplot state): each ``plot_*`` function takes
+a table of :mod:`glory_ai.analysis.stats` (or the frame, for the game-length histograms)
 and returns a :class:`matplotlib.figure.Figure`; :func:`save` writes it as PNG or SVG and
-:func:`figure_bytes` returns the bytes.
+:func:`figure_bytes` returns the bytes. :func:`plot_summary` is the plot of ``glory-ai
+compare`` (a :func:`~glory_ai.analysis.stats.summarize` summary, written to a file).
 
 Identical input gives byte-identical files: no dates or software versions in the metadata
 (``metadata={"Date": None, "Software": None}`` for PNG, ``{"Date": None, "Creator": None}``
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 __all__ = [
     "END_COLORS", "SEAT_COLORS", "VP_COLORS", "figure_bytes", "plot_building_strength",
     "plot_end_conditions", "plot_game_length", "plot_grid_curve", "plot_ratings", "plot_seat_advantage",
-    "plot_vp_breakdown", "plot_win_matrix", "plot_win_rates", "save", "spec_colors",
+    "plot_summary", "plot_vp_breakdown", "plot_finishing_matrix", "plot_win_rates", "save", "spec_colors",
 ]
 
 #: matplotlib settings of every figure (and of saving it)
@@ -129,9 +130,10 @@ def _errors(rate: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
 
 def plot_win_rates(table: pd.DataFrame, colors: Mapping[str, str] | None = None,
                    title: str | None = None) -> Figure:
-    """Horizontal bars of the win rates of :func:`~glory_ai.analysis.tables.win_rates` with
-    their Wilson 95% intervals, best on top; a dashed line at the equal share. A table split
-    by player count (or another column) gets one panel per group."""
+    """Horizontal bars of the win rates of :func:`~glory_ai.analysis.stats.win_rates` with
+    their 95% intervals (the table's: pentanomial for a head-to-head match, deal bootstrap
+    otherwise, named under the axis), best on top; a dashed line at the equal share. A table
+    split by player count (or another column) gets one panel per group."""
     flat = table.reset_index()
     group_cols = [c for c in table.index.names if c != "spec"]
     groups = list(flat.groupby(group_cols, sort=True)) if group_cols else [((), flat)]
@@ -159,9 +161,60 @@ def plot_win_rates(table: pd.DataFrame, colors: Mapping[str, str] | None = None,
                 key = key if isinstance(key, tuple) else (key,)
                 label = ", ".join(_group_label(c, v) for c, v in zip(group_cols, key, strict=True))
                 ax.set_title(label, loc="left", fontsize=9.5)
-        axes[-1].set_xlabel("win rate (a shared win split), 95% Wilson interval; dashed: equal share")
+        axes[-1].set_xlabel(f"win rate (a shared win split), 95% interval: {_interval_names(table)}; "
+                            "dashed: equal share")
         fig.suptitle(title or "Win rate per strategy", x=0.01, ha="left", fontsize=11)
     return fig
+
+
+def _interval_names(table: pd.DataFrame) -> str:
+    """The short names of the interval models of a win-rate table, for an axis label."""
+    return " / ".join(dict.fromkeys(str(x) for x in table["interval"]))
+
+
+def plot_summary(summary: pd.DataFrame, path: str | os.PathLike,
+                 title: str | None = None) -> Path:
+    """The win-rate plot of ``glory-ai compare``, written to ``path``: horizontal bars of the
+    win rates of a :func:`~glory_ai.analysis.stats.summarize` summary with their 95%
+    intervals (the summary's model, named under the axis), sorted, the run's description as
+    title and a dashed line at the equal share; a PNG, or an SVG when ``path`` ends in
+    ``.svg``. The same summary gives the same bytes.
+    (Its own style, narrower than the report's figures: one run at a glance.)"""
+    path = Path(path)
+    data = summary.sort_values("win_rate", kind="stable")
+    names = [str(s) for s in data.index]
+    rates = data["win_rate"].to_numpy(dtype=float)
+    low = np.clip(rates - data["win_low"].to_numpy(dtype=float), 0, None)
+    high = np.clip(data["win_high"].to_numpy(dtype=float) - rates, 0, None)
+    title = title or summary.attrs.get("description") or "win rates"
+    svg = path.suffix.lower() == ".svg"
+    with matplotlib.rc_context({"svg.hashsalt": "glory_ai", "svg.fonttype": "path",
+                                "font.family": "DejaVu Sans"}):
+        fig = Figure(figsize=(7.5, 1.2 + 0.45 * len(names)), dpi=100)
+        FigureCanvasAgg(fig)
+        ax = fig.add_subplot()
+        y = np.arange(len(names))
+        ax.barh(y, rates, color="#4c72b0", height=0.6)
+        ax.errorbar(rates, y, xerr=[low, high], fmt="none", ecolor="black", capsize=4, lw=1)
+        for yi, rate, hi in zip(y.tolist(), rates, high, strict=True):
+            if not math.isnan(rate):
+                ax.text(min(rate + hi + 0.01, 0.99), yi, f"{rate:.1%}", va="center", fontsize=8)
+        ax.set_yticks(y, names)
+        ax.set_xlim(0, 1)
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        model = summary.attrs.get("models", {}).get("win rate", "")
+        ax.set_xlabel("win rate (shared wins split), 95% interval"
+                      + (f": {model.split(':')[0]}" if model else ""))
+        players = summary.attrs.get("players")
+        if players:
+            ax.axvline(1.0 / players, color="grey", lw=0.8, ls="--")
+        ax.set_title(title, fontsize=9, wrap=True)
+        fig.tight_layout()
+        if svg:
+            fig.savefig(path, format="svg", metadata={"Date": None, "Creator": None})
+        else:
+            fig.savefig(path, format="png", metadata={"Software": None})
+    return path
 
 
 def plot_grid_curve(x: Sequence[float], rate: Sequence[float], low: Sequence[float],
@@ -189,7 +242,7 @@ def plot_grid_curve(x: Sequence[float], rate: Sequence[float], low: Sequence[flo
         ax.set_ylim(0, 1)
         _pct(ax, "y")
         ax.set_xlabel(xlabel)
-        ax.set_ylabel("win rate, 95% Wilson interval")
+        ax.set_ylabel("win rate, 95% interval (deals as the unit)")
         fig.suptitle(title or "Win rate against the grid", x=0.01, ha="left", fontsize=11)
     return fig
 
@@ -206,13 +259,14 @@ def _group_label(column: str, value: Any) -> str:
 
 # ---- pairwise matrix and ratings ----------------------------------------------------------------
 
-def plot_win_matrix(matrix: pd.DataFrame, title: str | None = None) -> Figure:
-    """Heatmap of :func:`~glory_ai.analysis.tables.win_matrix`: the row spec's mean pairwise
-    score against the column spec (blue: the row wins, red: it loses)."""
+def plot_finishing_matrix(matrix: pd.DataFrame, title: str | None = None) -> Figure:
+    """Heatmap of :func:`~glory_ai.analysis.stats.finishing_matrix`: the fraction of games in
+    which the row spec finished ahead of the column spec (½ for an equal place; blue: the row
+    is ahead more often, red: less often)."""
     names = [str(n) for n in matrix.index]
     values = matrix.to_numpy(float)
     size = len(names)
-    side = min(WIDTH, 3.6 + 0.95 * size)
+    side = min(WIDTH, 4.6 + 0.95 * size)
     with _style():
         fig = _figure(min(9.0, 2.4 + 0.7 * size), side)
         ax = fig.add_subplot()
@@ -233,40 +287,41 @@ def plot_win_matrix(matrix: pd.DataFrame, title: str | None = None) -> Figure:
             spine.set_visible(False)
         bar = fig.colorbar(image, ax=ax, shrink=0.85, pad=0.02)
         bar.ax.yaxis.set_major_formatter(PercentFormatter(1.0, decimals=0))
-        bar.set_label("row's pairwise score against column")
+        bar.set_label("row finished ahead (share of games)")
         k = matrix.attrs.get("num_players")
-        ax.set_title(title or f"Pairwise score, row against column{f' ({k} players)' if k else ''}",
+        ax.set_title(title or f"Finishing ahead, row against column{f' ({k} players)' if k else ''}",
                      loc="left")
     return fig
 
 
 def plot_ratings(ratings: pd.DataFrame, colors: Mapping[str, str] | None = None,
                  title: str | None = None) -> Figure:
-    """The rating ladder of :func:`~glory_ai.analysis.tables.ratings`: each spec's rating
-    and 95% interval, best on top."""
+    """The rating ladder of :func:`~glory_ai.analysis.stats.ratings`: each spec's
+    Bradley-Terry rating (pairwise finishing order, Gaussian prior) and 95% interval, best
+    on top; a hollow marker for a perfect record, whose interval is the profile likelihood."""
     data = ratings.sort_values("rating", kind="stable")
     names = [str(n) for n in data.index]
     rating = data["rating"].to_numpy(float)
+    profile = (data["interval"] != "deal bootstrap").to_numpy() if "interval" in data \
+        else np.zeros(len(data), dtype=bool)
     y = np.arange(len(names))
-    method = ratings.attrs.get("method")
     k = ratings.attrs.get("num_players")
     with _style():
         fig = _figure(0.42 * len(names) + 1.5)
         ax = fig.add_subplot()
         cols = _colors_for(names, colors)
         err = _errors(rating, data["low"].to_numpy(float), data["high"].to_numpy(float))
-        for yi, r, e0, e1, c in zip(y, rating, err[0], err[1], cols, strict=True):
+        for yi, r, e0, e1, c, hollow in zip(y, rating, err[0], err[1], cols, profile, strict=True):
             ax.errorbar([r], [yi], xerr=[[e0], [e1]], fmt="o", color=c, ecolor=c, capsize=4,
-                        lw=1.6, ms=7)
-            ax.annotate(f"{r:+.0f}" if method == "bradley_terry" else f"{r:.1f}", (r, yi),
-                        xytext=(0, 7), textcoords="offset points", ha="center", fontsize=8)
+                        lw=1.6, ms=7, mfc="white" if hollow else c)
+            ax.annotate(f"{r:+.0f}", (r, yi), xytext=(0, 7), textcoords="offset points",
+                        ha="center", fontsize=8)
         ax.set_yticks(y, names)
         ax.set_ylim(-0.6, len(names) - 0.4)
-        if method == "bradley_terry":
-            ax.axvline(0, color="#555555", lw=0.8, ls="--", zorder=0)
-            ax.set_xlabel("Bradley-Terry rating on the Elo scale (mean 0), 95% bootstrap interval")
-        else:
-            ax.set_xlabel("Plackett-Luce skill μ (openskill), μ ± 1.96σ")
+        ax.axvline(0, color="#555555", lw=0.8, ls="--", zorder=0)
+        ax.set_xlabel("Bradley-Terry rating on pairwise finishing order (Elo scale, mean 0, "
+                      "Gaussian prior), 95% deal-bootstrap interval"
+                      + ("; hollow: a perfect record, profile likelihood" if profile.any() else ""))
         ax.grid(axis="x", color="#e6e6e6", lw=0.8)
         ax.set_axisbelow(True)
         ax.set_title(title or f"Rating ladder{f' ({k} players)' if k else ''}", loc="left")
@@ -276,7 +331,7 @@ def plot_ratings(ratings: pd.DataFrame, colors: Mapping[str, str] | None = None,
 # ---- seats ---------------------------------------------------------------------------------------
 
 def plot_seat_advantage(table: pd.DataFrame, title: str | None = None) -> Figure:
-    """Win rate by seat for each player count (:func:`~glory_ai.analysis.tables.seat_advantage`)
+    """Win rate by seat for each player count (:func:`~glory_ai.analysis.stats.seat_advantage`)
     with 95% intervals; the dashed segments mark the equal share."""
     flat = table.reset_index()
     counts = sorted(int(k) for k in flat["num_players"].unique())
@@ -302,7 +357,7 @@ def plot_seat_advantage(table: pd.DataFrame, title: str | None = None) -> Figure
         ax.set_xticks(centres, [f"{k} players" for k in counts])
         ax.set_ylim(0, min(1.0, max(0.6, float(flat["win_high"].max()) + 0.05)))
         _pct(ax, "y")
-        ax.set_ylabel("win rate, 95% Wilson interval")
+        ax.set_ylabel("win rate, 95% deal-bootstrap interval")
         handles = [Patch(color=SEAT_COLORS[s], label=f"P{s + 1}")
                    for s in range(max(counts))]
         ax.legend(handles=handles, ncols=len(handles), loc="upper right")
@@ -314,7 +369,7 @@ def plot_seat_advantage(table: pd.DataFrame, title: str | None = None) -> Figure
 # ---- buildings --------------------------------------------------------------------------------
 
 def plot_building_strength(table: pd.DataFrame, title: str | None = None) -> Figure:
-    """Forest plot of :func:`~glory_ai.analysis.tables.building_strength`: each building's
+    """Forest plot of :func:`~glory_ai.analysis.stats.building_strength`: each building's
     adjusted effect of completing it on the win rate, in points, with its 95% interval;
     strongest on top; filled: significant after Holm's correction."""
     data = table[table["effect"].notna()].iloc[::-1]
@@ -348,7 +403,7 @@ def plot_building_strength(table: pd.DataFrame, title: str | None = None) -> Fig
 
 def plot_vp_breakdown(table: pd.DataFrame, title: str | None = None) -> Figure:
     """Stacked bars of the mean VP per component for each spec
-    (:func:`~glory_ai.analysis.tables.vp_breakdown`)."""
+    (:func:`~glory_ai.analysis.stats.vp_breakdown`)."""
     flat = table.reset_index()
     group_cols = [c for c in table.index.names if c != "spec"]
     labels = [" · ".join([*(_group_label(c, row[c]) for c in group_cols), str(row["spec"])])
@@ -375,7 +430,7 @@ def plot_vp_breakdown(table: pd.DataFrame, title: str | None = None) -> Figure:
 
 
 def plot_end_conditions(table: pd.DataFrame, title: str | None = None) -> Figure:
-    """100% stacked bars of how games end (:func:`~glory_ai.analysis.tables.end_conditions`),
+    """100% stacked bars of how games end (:func:`~glory_ai.analysis.stats.end_conditions`),
     one bar per group (all games, or per player count / rule variant)."""
     flat = table.reset_index()
     group_cols = [c for c in table.index.names if c != "end_reason"]

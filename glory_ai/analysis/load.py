@@ -1,10 +1,11 @@
 """Arena runs into one tidy pandas DataFrame: one row per game per seat.
 
-:func:`load_runs` reads run folders (``config.json`` and ``games.jsonl``, docs/arena.md) or
-bare ``games.jsonl`` files. Lines are parsed once each and the frame is built column by column
-from the parsed records (no Python loop over DataFrame rows): 100,000 games (~290,000 rows)
-load in a few seconds (``benchmarks/analysis.py``). The action lists, the bulk of every line, are cut
-out before parsing (the analysis does not replay games); ``orjson`` parses them.
+:func:`load_runs` reads run folders (``config.json`` and ``games.jsonl`` or
+``games.jsonl.gz``, docs/arena.md) or bare records files through the arena's reader
+(:mod:`glory_ai.arena.storage`), which leaves out the action lists, the bulk of every line
+(the analysis does not replay games); :func:`frame_of_records` takes records in memory. The
+frame is built column by column from the parsed records (no Python loop over DataFrame
+rows): 100,000 games (~290,000 rows) load in a few seconds (``benchmarks/analysis.py``).
 
 Columns (docs/analysis.md):
 
@@ -40,29 +41,24 @@ record and package versions).
 from __future__ import annotations
 
 import gc
-import gzip
-import io
 import itertools
-import json
 import logging
 import operator
 import os
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
-import orjson
+import pandas as pd
 
+from ..arena import ArenaError, storage
 from ..cards import CARD_NAMES, ROLES
 from . import AnalysisError
 
-if TYPE_CHECKING:
-    import pandas as pd
-
 __all__ = ["BUILDINGS", "COMPLETED", "LED", "VP_COLUMNS", "VP_COMPONENTS", "END_REASONS",
-           "load_runs", "games", "variant_key", "completed_columns", "led_columns"]
+           "completed_columns", "frame_of_records", "games", "led_columns", "load_runs",
+           "variant_key"]
 
 log = logging.getLogger("glory_ai.analysis")
 
@@ -78,16 +74,6 @@ VP_COLUMNS = tuple(f"vp_{c}" for c in VP_COMPONENTS)
 #: the end reasons of the engine, in display order
 END_REASONS = ("deck", "sites", "catacomb", "forum", "concession")
 
-CONFIG_FILE = "config.json"
-GAMES_FILE = "games.jsonl"
-#: a finished experiment run keeps its records compressed (glory-ai run): read either
-GAMES_FILES = (GAMES_FILE, GAMES_FILE + ".gz")
-
-
-def _open_games(path: Path) -> io.BufferedIOBase:
-    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
-
-
 RECORD_VERSIONS = (1,)
 
 #: record fields every game must have (the timing fields, actions and roles_led are optional)
@@ -95,18 +81,6 @@ REQUIRED = ("game_id", "deal", "pairing", "rotation", "seed", "seats", "num_play
             "variant", "scores", "winners", "vp", "structures", "end_reason", "turns",
             "decisions")
 _PER_SEAT = ("seats", "scores", "vp", "structures")
-
-#: the parser (about twice as fast as the standard library's json on these lines)
-_loads: Callable[[bytes], Any] = orjson.loads
-
-# the lists the analysis never reads (actions and bot seeds, most of a line's bytes, and the
-# functions used), cut out of whole blocks of lines before parsing. In valid JSON
-# ``,"actions":[`` can only be a key (a quote inside a string is escaped) and the lists hold
-# integers or card names, so the first ``]`` closes them; a line the cut would damage fails
-# to parse and is then read whole.
-_CUT = re.compile(rb',"(?:actions|bot_seeds|functions_used)":\[[^\]]*\]')
-#: bytes read and parsed at a time
-BLOCK = 1 << 23
 
 
 def _fmt_value(value: Any) -> str:
@@ -143,24 +117,20 @@ class _Run:
             raise AnalysisError(f"{given}: no such run folder or file")
         if path.is_dir():
             self.folder = path
-            found = [path / name for name in GAMES_FILES if (path / name).exists()]
-            if not found:
-                raise AnalysisError(f"{given}: no {GAMES_FILE} in this folder (not a run folder?)")
-            self.games_path = found[0]
+            if not any((path / name).exists() for name in storage.GAMES_FILES):
+                raise AnalysisError(f"{given}: no {storage.GAMES_FILE} in this folder (not a run folder?)")
+            self.games_path = storage.games_file(path)
         else:
             self.folder = path.parent
             self.games_path = path
-        config_path = self.folder / CONFIG_FILE
         self.config: dict[str, Any] | None = None
-        if config_path.exists() and (path.is_dir() or path.name in GAMES_FILES):
+        in_folder = path.is_dir() or path.name in storage.GAMES_FILES
+        if in_folder and (self.folder / storage.CONFIG_FILE).exists():
             try:
-                data = json.loads(config_path.read_text(encoding="utf-8"))
-            except (ValueError, UnicodeDecodeError) as exc:
-                raise AnalysisError(f"{config_path}: not valid JSON ({exc})") from None
-            if not isinstance(data, dict) or "config" not in data:
-                raise AnalysisError(f"{config_path}: not an arena run config (no 'config' key)")
-            self.config = data
-        name = self.folder.name if path.is_dir() or path.name in GAMES_FILES else path.stem
+                self.config = storage.read_config(self.folder)
+            except ArenaError as exc:
+                raise AnalysisError(str(exc)) from None
+        name = self.folder.name if in_folder else path.stem
         self.name = name or str(self.folder.resolve().name) or "run"
         self.label = self.name
         self.records: list[dict[str, Any]] = []
@@ -171,31 +141,13 @@ class _Run:
     # ---- reading -------------------------------------------------------------------------
 
     def read(self) -> None:
-        """Parse the file block by block (the lists the analysis skips cut out first), drop
-        repeated games, sort by (deal, pairing, rotation). Damaged input: :meth:`diagnose`."""
-        records: list[dict[str, Any]] = []
-        base = 0                                # lines before the current block
+        """Read the records (through the arena's reader, without the lists the analysis
+        skips), drop repeated games, sort by (deal, pairing, rotation). Damaged input:
+        :meth:`diagnose`."""
         try:
-            with _open_games(self.games_path) as fh:
-                rest = b""
-                while True:
-                    block = fh.read(BLOCK)
-                    if not block:
-                        break
-                    block = rest + block
-                    end = block.rfind(b"\n") + 1
-                    rest = block[end:]
-                    if end:
-                        self._parse(block[:end], base, records)
-                        base += block.count(b"\n", 0, end)
-        except (OSError, EOFError) as exc:            # EOFError: a cut-off .gz file
-            raise AnalysisError(f"{self.games_path}: cannot read ({getattr(exc, 'strerror', None) or exc})"
-                                ) from None
-        if rest.strip():
-            log.warning("%s: skipping a truncated last line (%d bytes) left by an interrupted run",
-                        self.games_path, len(rest))
-        if not all(type(r) is dict for r in records):
-            self.diagnose()
+            records = storage.read_records(self.games_path, skip=storage.SKIPPABLE)
+        except ArenaError as exc:
+            raise AnalysisError(str(exc)) from None
         if not records:
             raise AnalysisError(f"{self.games_path}: the run has no games")
         try:
@@ -227,53 +179,14 @@ class _Run:
         if bad:
             self.diagnose()
 
-    def _parse(self, block: bytes, base: int, records: list[dict[str, Any]]) -> None:
-        """Parse a block of whole lines into ``records``: all at once, or line by line if
-        that fails (blank lines skipped; a line the cut damaged read whole; a bad line an
-        AnalysisError with its number)."""
-        try:
-            records.extend(map(_loads, _CUT.sub(b"", block).split(b"\n")[:-1]))
-            return
-        except ValueError:
-            pass
-        for number, line in enumerate(block.split(b"\n")[:-1], start=base + 1):
-            if not line.strip():
-                continue
-            try:
-                rec = _loads(_CUT.sub(b"", line))
-            except ValueError:
-                try:
-                    rec = _loads(line)
-                except ValueError:
-                    raise AnalysisError(f"{self.games_path}: line {number} is not valid JSON "
-                                        "(a damaged file?)") from None
-            records.append(rec)
-
     def diagnose(self) -> None:
-        """Read the file again line by line and raise AnalysisError naming the first line
-        that is not a well-formed game record (the slow path, only for damaged input)."""
-        where = self.games_path
-        with _open_games(where) as fh:
-            data = fh.read()
-        lines = data.split(b"\n")
-        if lines and lines[-1].strip():
-            lines = lines[:-1]                          # a truncated last line: skipped
-        for number, line in enumerate(lines, start=1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-            except ValueError:
-                raise AnalysisError(f"{where}: line {number} is not valid JSON "
-                                    "(a damaged file?)") from None
-            if not isinstance(rec, dict):
-                raise AnalysisError(f"{where}: line {number} is not a game record (a JSON "
-                                    f"{type(rec).__name__}, not an object)")
-            missing = [k for k in REQUIRED if k not in rec]
-            if missing:
-                raise AnalysisError(f"{where}: line {number} is not a game record: no "
-                                    + ", ".join(missing))
-            _check(rec, where, number)
+        """Read the file again, checking every record, and raise AnalysisError naming the
+        first line that is not a well-formed game record (the slow path, only for damaged
+        input)."""
+        try:
+            storage.read_records(self.games_path, check=_check_record)
+        except ArenaError as exc:
+            raise AnalysisError(str(exc)) from None
 
     def manifest(self) -> dict[str, Any]:
         return {
@@ -287,10 +200,14 @@ class _Run:
 _get = operator.itemgetter
 
 
-def _check(rec: dict[str, Any], where: Path, number: int) -> None:
-    """One record's fields: types, a player count from 2 to 5 and one entry per seat."""
+def _check_record(rec: dict[str, Any], where: str) -> None:
+    """One record's fields: present, of the right types, a player count from 2 to 5 and one
+    entry per seat; ``where`` names it (``FILE: line N``)."""
+    missing = [k for k in REQUIRED if k not in rec]
+    if missing:
+        raise AnalysisError(f"{where} is not a game record: no " + ", ".join(missing))
     gid = rec["game_id"]
-    at = f"{where}: line {number} (game {gid})"
+    at = f"{where} (game {gid})"
     version = rec.get("record_version", 1)
     if version not in RECORD_VERSIONS:
         raise AnalysisError(f"{at} has record_version {version!r}; this analysis reads "
@@ -340,9 +257,9 @@ def _labels(runs: Sequence[_Run]) -> None:
     while True:
         labels = []
         for run in runs:
-            parts = Path(os.path.abspath(run.games_path if run.games_path.name not in GAMES_FILES
+            parts = Path(os.path.abspath(run.games_path if run.games_path.name not in storage.GAMES_FILES
                                          else run.folder)).parts
-            if run.games_path.name not in GAMES_FILES:
+            if run.games_path.name not in storage.GAMES_FILES:
                 parts = (*parts[:-1], run.name)
             labels.append("/".join(parts[-depth:]))
         if len(set(labels)) == len(labels) or depth > 50:
@@ -380,7 +297,7 @@ def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> pd.Data
         for run in runs:
             run.read()
         try:
-            frame = _build(runs)
+            frame = _build([(run.label, run.records) for run in runs])
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError) as exc:
             if isinstance(exc, AnalysisError):
                 raise
@@ -398,15 +315,34 @@ def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> pd.Data
     return frame
 
 
-def _build(runs: Sequence[_Run]) -> pd.DataFrame:
-    """The frame, column by column: C-level iteration over the records (map, itemgetter,
-    chain, fromiter) and numpy; a record of the wrong shape raises (see load_runs)."""
-    import pandas as pd
+def frame_of_records(records: Iterable[Mapping[str, Any]], label: str = "records") -> pd.DataFrame:
+    """The frame of :func:`load_runs` (one row per game per seat) from game records in
+    memory, e.g. those of ``glory_ai.arena.run(...).records``, as one run named ``label``;
+    the games in the order given. A record that is not a well-formed game record is an
+    AnalysisError naming it (``record N``, from 1)."""
+    recs = [r if type(r) is dict else dict(r) for r in records]
+    if not recs:
+        raise AnalysisError("no games (the list of records is empty)")
+    try:
+        frame = _build([(label, recs)])
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, IndexError) as exc:
+        if isinstance(exc, AnalysisError):
+            raise
+        for number, rec in enumerate(recs, start=1):
+            _check_record(rec, f"record {number}")
+        raise AnalysisError(f"cannot read the records ({type(exc).__name__}: {exc})") from None
+    frame.attrs["runs"] = [{"label": label, "games": len(recs)}]
+    return frame
 
-    recs: list[dict[str, Any]] = [r for run in runs for r in run.records]
+
+def _build(parts: Sequence[tuple[str, list[dict[str, Any]]]]) -> pd.DataFrame:
+    """The frame of the (label, records) of each run, column by column: C-level iteration
+    over the records (map, itemgetter, chain, fromiter) and numpy; a record of the wrong
+    shape raises (see load_runs)."""
+    recs: list[dict[str, Any]] = [r for _, records in parts for r in records]
     g = len(recs)
     chain = itertools.chain.from_iterable
-    run_of_game = np.repeat(np.arange(len(runs)), [len(run.records) for run in runs])
+    run_of_game = np.repeat(np.arange(len(parts)), [len(records) for _, records in parts])
     nplayers = np.fromiter(map(_get("num_players"), recs), dtype=np.int64, count=g)
     if ((nplayers < 2) | (nplayers > 5)).any():
         raise ValueError("num_players out of range")
@@ -432,7 +368,7 @@ def _build(runs: Sequence[_Run]) -> pd.DataFrame:
 
     cols: dict[str, Any] = {}
     cols["run"] = pd.Categorical.from_codes(run_of_game[game_of_row],
-                                            categories=[run.label for run in runs])
+                                            categories=[label for label, _ in parts])
     cols["game"] = game_of_row
     cols["game_id"] = game_categorical(map(str, map(_get("game_id"), recs)), sort=False)[0]
     cols["deal"] = per_game("deal", np.int64)

@@ -13,6 +13,7 @@ import html
 import json
 import os
 import platform
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -21,14 +22,14 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import stats as sps
 
 from .. import __version__
 from ..cards import CARD_NAMES
 from . import AnalysisError
 from . import figures as F
-from . import tables as T
+from . import stats as T
 from .load import load_runs
+from .stats import paired as P
 
 __all__ = ["REPORT_FILE", "SUMMARY_FILE", "FIGURES_DIR", "Report", "build_report", "findings",
            "write_report", "write_report_full", "summary_table"]
@@ -36,6 +37,8 @@ __all__ = ["REPORT_FILE", "SUMMARY_FILE", "FIGURES_DIR", "Report", "build_report
 REPORT_FILE = "report.html"
 SUMMARY_FILE = "summary.csv"
 FIGURES_DIR = "figures"
+#: the names of the figure files the report writes (other files in figures/ are left alone)
+_FIGURE_NAME = re.compile(r"win_rates|seat|buildings|vp|end|length|(matrix|ratings)_\d")
 #: significance level of the statements in the summary
 ALPHA = 0.05
 #: the summary names the strongest and weakest buildings among those completed (and not
@@ -92,16 +95,26 @@ def _seat(s: int) -> str:
 
 @dataclass
 class Report:
-    """Everything the page shows: the frame, its tables, figures and summary sentences."""
+    """Everything the page shows: the frame, its tables, figures and summary sentences.
+    ``compared``: the player counts with a game seating two different specs (the others are
+    self-play, where every spec wins its equal share by construction: no strategy section)."""
 
     frame: pd.DataFrame
     runs: list[dict[str, Any]]
     counts: list[int]
     colors: dict[str, str]
+    compared: list[int] = field(default_factory=list)
     tables: dict[str, Any] = field(default_factory=dict)
     figures: dict[str, Any] = field(default_factory=dict)      # name -> matplotlib Figure
     notes: dict[str, str] = field(default_factory=dict)
     sentences: list[str] = field(default_factory=list)
+
+
+def _compared_counts(frame: pd.DataFrame) -> list[int]:
+    """The player counts at which some game seats two different specs."""
+    per_game = frame.groupby(["run", "game"], observed=True, sort=False).agg(
+        specs=("spec", "nunique"), players=("num_players", "first"))
+    return sorted(int(k) for k in per_game.loc[per_game["specs"] > 1, "players"].unique())
 
 
 def build_report(frame: pd.DataFrame, figures: bool = True) -> Report:
@@ -111,19 +124,21 @@ def build_report(frame: pd.DataFrame, figures: bool = True) -> Report:
         raise AnalysisError("no games to report on")
     counts = sorted(int(k) for k in frame["num_players"].unique())
     report = Report(frame=frame, runs=list(frame.attrs.get("runs", [])), counts=counts,
-                    colors=F.spec_colors([str(s) for s in frame["spec"].unique()]))
+                    colors=F.spec_colors([str(s) for s in frame["spec"].unique()]),
+                    compared=_compared_counts(frame))
     t = report.tables
     t["win_rates"] = T.win_rates(frame, by="num_players")
-    if len(counts) > 1:
-        t["win_rates_all"] = T.win_rates(frame)
-    t["win_rates_seat"] = T.win_rates(frame, by=["num_players", "seat"])
-    for k in counts:
+    if report.compared:
+        played = frame[frame["num_players"].isin(report.compared)]
+        if len(report.compared) > 1:
+            t["win_rates_all"] = T.win_rates(played)
+        t["win_rates_seat"] = T.win_rates(played, by=["num_players", "seat"])
+    for k in report.compared:
         rated = T.ratings(frame, num_players=k)
-        if rated.attrs.get("method"):
+        if rated.attrs.get("model"):
             t[f"ratings_{k}"] = rated
-        matrix = T.win_matrix(frame, num_players=k)
-        if len(matrix) >= 2:
-            t[f"matrix_{k}"] = matrix
+        t[f"matrix_{k}"] = T.finishing_matrix(frame, num_players=k)
+        t[f"pairwise_{k}"] = T.pairwise(frame, num_players=k)
     t["seat"] = T.seat_advantage(frame)
     t["seat_tests"] = T.seat_tests(frame)
     t["buildings"] = T.building_strength(frame)
@@ -152,16 +167,26 @@ def build_report(frame: pd.DataFrame, figures: bool = True) -> Report:
     return report
 
 
+def _compared_rates(report: Report) -> pd.DataFrame:
+    """The win-rate table of the player counts where strategies met."""
+    wr = report.tables["win_rates"]
+    keep = wr.index.get_level_values("num_players").isin(report.compared)
+    out = wr[keep]
+    out.attrs = dict(wr.attrs)
+    return out
+
+
 def _figures(report: Report) -> None:
-    t, counts, frame = report.tables, report.counts, report.frame
+    t, frame = report.tables, report.frame
     f = report.figures
-    f["win_rates"] = F.plot_win_rates(t["win_rates"] if len(counts) > 1
-                                      else t["win_rates"].droplevel("num_players"), report.colors)
-    for k in counts:
+    if report.compared:
+        rates = _compared_rates(report)
+        f["win_rates"] = F.plot_win_rates(rates if len(report.compared) > 1
+                                          else rates.droplevel("num_players"), report.colors)
+    for k in report.compared:
         if f"ratings_{k}" in t:
             f[f"ratings_{k}"] = F.plot_ratings(t[f"ratings_{k}"], report.colors)
-        if f"matrix_{k}" in t:
-            f[f"matrix_{k}"] = F.plot_win_matrix(t[f"matrix_{k}"])
+        f[f"matrix_{k}"] = F.plot_finishing_matrix(t[f"matrix_{k}"])
     f["seat"] = F.plot_seat_advantage(t["seat"])
     if t["buildings"]["effect"].notna().any():
         f["buildings"] = F.plot_building_strength(t["buildings"])
@@ -205,8 +230,9 @@ def _comparable(frame: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
 def summary_table(frame: pd.DataFrame, tables: dict[str, Any] | None = None) -> pd.DataFrame:
     """The win-rate table of ``summary.csv``: one row per player count and spec (columns
     ``num_players``, ``spec``, ``games``, ``wins``, ``win_rate``, ``win_low``, ``win_high``,
-    ``expected``, ``mean_score``, ``mean_rank``, ``rating``, ``rating_low``,
-    ``rating_high``, ``rating_method``)."""
+    ``interval`` (the model of that interval), ``wilson_low``, ``wilson_high``, ``expected``,
+    ``mean_score``, ``mean_rank``, ``rating``, ``rating_low``, ``rating_high`` and
+    ``rating_interval``; no rating in self-play)."""
     tables = tables or {}
     wr = tables.get("win_rates")
     if wr is None:
@@ -215,18 +241,18 @@ def summary_table(frame: pd.DataFrame, tables: dict[str, Any] | None = None) -> 
     out["rating"] = np.nan
     out["rating_low"] = np.nan
     out["rating_high"] = np.nan
-    out["rating_method"] = ""
+    out["rating_interval"] = ""
     for k in sorted(int(x) for x in out["num_players"].unique()):
         rated = tables.get(f"ratings_{k}")
         if rated is None and not tables:
             rated = T.ratings(frame, num_players=k)
-        if rated is None or not rated.attrs.get("method"):
+        if rated is None or not rated.attrs.get("model"):
             continue
         for spec, row in rated.iterrows():
             mask = (out["num_players"] == k) & (out["spec"].astype(str) == str(spec))
             out.loc[mask, ["rating", "rating_low", "rating_high"]] = \
                 [row["rating"], row["low"], row["high"]]
-            out.loc[mask, "rating_method"] = rated.attrs["method"]
+            out.loc[mask, "rating_interval"] = row["interval"]
     out["spec"] = out["spec"].astype(str)
     return out
 
@@ -256,6 +282,24 @@ def _buildings_in_play(frame: pd.DataFrame) -> set[str]:
     return names
 
 
+def _adjusted(p: float, holm: float, family: int, what: str) -> str:
+    """A p-value as the summary states it: for one of a family of tests, the plain value and
+    the Holm-adjusted one (which the verdict uses), each labelled; for a single test, the
+    plain one."""
+    if family > 1:
+        return f"{_p_text(p)} unadjusted, {_p(holm)} Holm-adjusted over {family} {what}"
+    return f"{_p_text(p)}, a single test, unadjusted"
+
+
+def _pair_row(table: pd.DataFrame, a: str, b: str) -> tuple[pd.Series, bool] | None:
+    """The row of a pairwise table for specs a and b, and whether it reads from b's side."""
+    for x, y, flipped in ((a, b, False), (b, a, True)):
+        hit = table[(table["spec"] == x) & (table["opponent"] == y)]
+        if len(hit):
+            return hit.iloc[0], flipped
+    return None
+
+
 def _findings(report: Report) -> list[str]:
     t = report.tables
     frame = report.frame
@@ -263,15 +307,10 @@ def _findings(report: Report) -> list[str]:
     many = len(report.counts) > 1
     # strategies: compared only where they met, at a table with two specs or more (in
     # self-play every spec wins its equal share by construction)
-    per_table = frame.groupby(["run", "game"], observed=True, sort=False).agg(
-        specs=("spec", "nunique"), players=("num_players", "first"))
-    met = set(per_table.loc[per_table["specs"] > 1, "players"].unique().tolist())
-    if not met:
+    if not report.compared:
         out.append("Every game is self-play (one spec at each table): win rates compare seats, "
                    "not strategies.")
-    for k in report.counts:
-        if k not in met:
-            continue
+    for k in report.compared:
         wr = t["win_rates"].xs(k, level="num_players")
         where = f"in {k}-player games" if many else ""
         if len(wr) < 2:
@@ -285,23 +324,24 @@ def _findings(report: Report) -> list[str]:
                 f"{_pm(b['win_rate'], b['win_low'], b['win_high'])} of {_count(b['games'])} games "
                 f"(equal share {_pct(b['expected'], 0)}), ahead of {second} "
                 f"({_pm(s['win_rate'], s['win_low'], s['win_high'])})")
-        matrix = t.get(f"matrix_{k}")
-        verdict = ""
-        if matrix is not None and str(best) in matrix.index and str(second) in matrix.columns:
-            i, j = list(matrix.index).index(str(best)), list(matrix.columns).index(str(second))
-            n = matrix.attrs["games"][i][j]
-            score = matrix.iloc[i, j]
-            if n and np.isfinite(score):
-                p = float(sps.binomtest(int(round(score * n)), int(n), 0.5).pvalue)
-                verdict = (f"; against each other in {_count(n)} games it scores {_pct(score)}, "
-                           + ("a significant edge" if p < ALPHA and score > 0.5
-                              else "not a significant difference")
-                           + f" (binomial test, {_p_text(p)})")
-        if not verdict:
-            table = np.array([[b["wins"], b["games"] - b["wins"]], [s["wins"], s["games"] - s["wins"]]])
-            p = float(sps.chi2_contingency(table, correction=False).pvalue)
+        pairs = t[f"pairwise_{k}"]
+        found = _pair_row(pairs, str(best), str(second))
+        if found is not None:
+            row, flipped = found
+            score = 1.0 - row["score"] if flipped else row["score"]
+            low, high = (1.0 - row["high"], 1.0 - row["low"]) if flipped else (row["low"], row["high"])
+            test = ("t-test on the two games of each deal" if row["interval"] == "pentanomial"
+                    else "t-test on per-deal scores")
+            significant = row["p_holm"] < ALPHA and score > 0.5
+            verdict = (f"; against each other it finishes ahead in {_pct(score)} "
+                       f"{_ci(low, high)} of {_count(row['games'])} games over "
+                       f"{_count(row['deals'])} deals, "
+                       + ("a significant edge" if significant else "not a significant difference")
+                       + f" ({test}, {_adjusted(row['p_value'], row['p_holm'], len(pairs), 'pairs')})")
+        else:
+            p = T.rates_test(frame[frame["num_players"] == k], str(best), str(second))
             verdict = ("; the difference is " + ("significant" if p < ALPHA else "not significant")
-                       + f" (chi-square test, {_p_text(p)})")
+                       + f" (Welch t-test on per-deal win shares, {_adjusted(p, p, 1, '')})")
         out.append(text + verdict + ".")
         worst = wr.index[-1]
         w = wr.loc[worst]
@@ -310,6 +350,7 @@ def _findings(report: Report) -> list[str]:
                        f"{_pm(w['win_rate'], w['win_low'], w['win_high'])}.")
     # seats
     seat, tests = t["seat"], t["seat_tests"]
+    n_counts = len(tests)
     for k in report.counts:
         rows = seat.xs(k, level="num_players")
         test = tests.loc[k]
@@ -321,14 +362,15 @@ def _findings(report: Report) -> list[str]:
             rates = ", ".join(_pct(x, 0) for x in rows["win_rate"])
             text = (f"In {k}-player games the seats win {rates} (P1 to P{k}; equal share "
                     f"{_pct(1 / k, 0)})")
-        p = test["p_value"]
-        name = "binomial test" if k == 2 else "chi-square test"
+        p = test["p_holm"]
+        name = "t-test of P1's per-deal share" if k == 2 else "Hotelling's T² of per-deal seat shares"
+        stated = _adjusted(test["p_value"], p, n_counts, "player counts")
         if np.isfinite(p) and p < ALPHA:
             best = int(test["best_seat"])
             text += (f": a significant seat advantage, for {_seat(best)} "
-                     f"({name} of equal seats, {_p_text(p)})")
+                     f"({name}, {stated})")
         else:
-            text += f": no significant seat advantage ({name} of equal seats, {_p_text(p)})"
+            text += f": no significant seat advantage ({name}, {stated})"
         if not test["balanced"]:
             text += ("; the specs did not sit equally often in every seat, so seat and strategy "
                      "effects are mixed")
@@ -356,17 +398,17 @@ def _findings(report: Report) -> list[str]:
         text = (f"{top} is the strongest building{among}: {_num(100 * r['effect'], 1, True)} points of "
                 f"win rate for the players who complete it "
                 f"(95% interval {_ci(r['effect_low'], r['effect_high'], sign=True)}, {held})")
-        text += (f", significant after correcting for {m} comparisons (Holm {_p_text(r['p_holm'])})"
-                 if sig else f", but not significant after correcting for {m} comparisons "
-                             f"(Holm {_p_text(r['p_holm'])})")
+        stated = _adjusted(r["p_value"], r["p_holm"], m, "buildings")
+        text += (f", significant after correcting for {m} comparisons ({stated})" if sig
+                 else f", but not significant after correcting for {m} comparisons ({stated})")
         out.append(text + ".")
         if len(tested) >= 2:
             low = tested.index[-1]
             r = tested.loc[low]
             out.append(f"{low} is the weakest building: {_num(100 * r['effect'], 1, True)} points "
-                       f"(95% interval {_ci(r['effect_low'], r['effect_high'], sign=True)}"
-                       + (", significant" if r["significant"] else ", not significant")
-                       + " after the correction).")
+                       f"(95% interval {_ci(r['effect_low'], r['effect_high'], sign=True)}, "
+                       + ("significant" if r["significant"] else "not significant")
+                       + f" after the correction: {_adjusted(r['p_value'], r['p_holm'], m, 'buildings')}).")
             positive = (tested["effect"] > 0).mean()
             if positive > 0.75:
                 out.append(f"{positive:.0%} of the building effects are positive: completing any "
@@ -420,6 +462,7 @@ def _findings(report: Report) -> list[str]:
     first_variant = len(out)
     if v is not None:
         conds = v.attrs["conditions"]
+        family = int(v.attrs["tested"])
         for (measure, item), row in v.iterrows():
             if measure != "win rate":
                 continue
@@ -428,14 +471,25 @@ def _findings(report: Report) -> list[str]:
             if not np.isfinite(p):
                 continue
             out.append(f"{item} wins {values}: "
-                       + ("a significant difference" if p < ALPHA else "no significant difference")
-                       + f" (chi-square test, {_p_text(p)}).")
+                       + ("a significant difference" if row["p_holm"] < ALPHA
+                          else "no significant difference")
+                       + f" (Welch t-test on per-deal win shares, "
+                       f"{_adjusted(p, row['p_holm'], family, 'tests')}).")
         ends = v.xs("end", level="measure")
-        if len(ends) and np.isfinite(ends["p_value"].iloc[0]):
-            p = ends["p_value"].iloc[0]
-            out.append("The way games end " + ("differs significantly" if p < ALPHA
-                                               else "does not differ significantly")
-                       + f" between the rule variants (chi-square test, {_p_text(p)}).")
+        ends = ends[np.isfinite(ends["p_value"])]
+        if len(ends):
+            reason = str(ends["p_holm"].idxmin())
+            row = ends.loc[reason]
+            shares = " and ".join(f"{_pct(row[c])} under {c}" for c in conds if np.isfinite(row[c]))
+            stated = _adjusted(row["p_value"], row["p_holm"], family, "tests")
+            if row["p_holm"] < ALPHA:
+                out.append(f"The way games end differs significantly between the rule variants: "
+                           f"games ending {_REASON_TEXT.get(reason, 'by ' + reason)}, {shares} "
+                           f"(Welch t-test on per-deal shares, {stated}).")
+            else:
+                out.append("The way games end does not differ significantly between the rule "
+                           f"variants (the clearest difference: games ending "
+                           f"{_REASON_TEXT.get(reason, 'by ' + reason)}, {shares}; {stated}).")
         if "rules" in per_game.columns and per_game["rules"].nunique() > 1:
             parts = []
             for rules, g in per_game.groupby("rules", observed=True, sort=True):
@@ -533,6 +587,11 @@ def _img(png: bytes, fig: Any, alt: str) -> str:
             f'src="data:image/png;base64,{data}"></figure>')
 
 
+def _models_text(models: dict[str, str]) -> str:
+    """The descriptions of the interval models used by a table, for its caption."""
+    return "; ".join(_e(text) for text in models.values())
+
+
 def _win_rate_rows(table: pd.DataFrame, colors: dict[str, str], keys: Sequence[str]
                    ) -> tuple[list[list[str]], list[str]]:
     rows = []
@@ -543,12 +602,38 @@ def _win_rate_rows(table: pd.DataFrame, colors: dict[str, str], keys: Sequence[s
             cells.append(_spec_cell(value, colors) if name == "spec" else
                          _e(_seat(value) if name == "seat" else value))
         cells += [_count(r["games"]), _num(r["wins"], 1), _pct(r["win_rate"]),
-                  _ci(r["win_low"], r["win_high"]), _pct(r["expected"]), _num(r["mean_score"]),
-                  _num(r["mean_rank"], 2)]
+                  _ci(r["win_low"], r["win_high"]), _e(r["interval"]),
+                  _ci(r["wilson_low"], r["wilson_high"]), _pct(r["expected"]),
+                  _num(r["mean_score"]), _num(r["mean_rank"], 2)]
         rows.append(cells)
     header = [{"num_players": "players", "seat": "seat", "spec": "spec"}.get(k, k) for k in keys]
-    return rows, header + ["games", "wins", "win rate", "95% interval", "equal share",
-                           "mean VP", "mean place"]
+    return rows, header + ["games", "wins", "win rate", "95% interval", "model",
+                           "Wilson (games independent)", "equal share", "mean VP", "mean place"]
+
+
+def _pairwise_rows(table: pd.DataFrame, colors: dict[str, str]) -> tuple[list[list[str]], list[str]]:
+    two = table.attrs.get("num_players") == 2
+    rows = []
+    for _, r in table.iterrows():
+        cells = [_spec_cell(r["spec"], colors), _spec_cell(r["opponent"], colors),
+                 _count(r["games"]), _count(r["deals"]), _pct(r["score"]),
+                 _ci(r["low"], r["high"]), _e(r["interval"]),
+                 _e(T.elo_text(r["elo"], r["elo_low"], r["elo_high"]))]
+        if two:
+            cells.append(_e(T.elo_text(r["nelo"], r["nelo_low"], r["nelo_high"]))
+                         if np.isfinite(r["nelo_low"]) else "–")
+        cells += [_ci(r["wilson_low"], r["wilson_high"]), _p(r["p_value"])]
+        if len(table) > 1:
+            cells.append(_p(r["p_holm"]))
+        rows.append(cells)
+    header = ["spec", "opponent", "games", "deals", "finishes ahead", "95% interval", "model",
+              "Elo"] + (["normalized Elo"] if two else []) + [
+        "Wilson (games independent)"]
+    if len(table) > 1:
+        header += ["p (unadjusted)", f"p ({table.attrs['holm']} over {len(table)} pairs)"]
+    else:
+        header += ["p (one test)"]
+    return rows, header
 
 
 def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
@@ -567,8 +652,10 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
 
     add(f"<h1>{_e(title)}</h1>")
     add(f'<p class="lead">{_e("; ".join(descriptions) or ", ".join(r["label"] for r in report.runs))}</p>')
-    sections = [("summary", "Summary"), ("win-rates", "Win rates"), ("ratings", "Ratings"),
-                ("seats", "Seat advantage"), ("buildings", "Buildings"), ("scoring", "Scoring"),
+    sections = [("summary", "Summary")]
+    if report.compared:
+        sections += [("win-rates", "Win rates"), ("ratings", "Ratings")]
+    sections += [("seats", "Seat advantage"), ("buildings", "Buildings"), ("scoring", "Scoring"),
                 ("endings", "Endings and length")]
     if "roles" in t:
         sections.append(("roles", "Roles led"))
@@ -588,69 +675,93 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
                                         for v, k in facts) + "</div>")
     add('<div class="findings"><ul>' + "".join(f"<li>{_e(s)}</li>" for s in report.sentences)
         + "</ul></div>")
-    add('<p class="note">Intervals are 95%. "± x%" is half the width of the Wilson interval. '
-        "A win shared by k players counts 1/k. Significant means p &lt; 0.05 (building effects: "
-        "after Holm's correction for the number of buildings tested).</p>")
+    add('<p class="note">Intervals are 95% and take the deal as the unit: every deal is played '
+        "in every seat rotation, so its games are not independent (docs/statistics.md); a "
+        "head-to-head match uses the pentanomial model of the two seatings of a deal, the other "
+        "tables resample whole deals. \"± x%\" is half the width of the interval. A win shared "
+        "by k players counts 1/k. Significant means p &lt; 0.05; every p-value says whether it "
+        "is Holm-adjusted for the family of tests it belongs to.</p>")
 
-    # win rates
-    add('<h2 id="win-rates">Win rates</h2>')
-    add('<p class="caption">Win rate of each strategy (its share of the wins over its seat-games), '
-        "with the Wilson 95% interval; the equal share is 1/players.</p>")
-    rows, header = _win_rate_rows(t["win_rates"], colors, ["num_players", "spec"])
-    add(_html_table(rows, header, left=2))
-    figure("win_rates", "win rates per strategy")
-    if "win_rates_all" in t:
-        rows, header = _win_rate_rows(t["win_rates_all"], colors, ["spec"])
-        add("<details><summary>All player counts pooled</summary>" + _html_table(rows, header)
-            + "</details>")
-    rows, header = _win_rate_rows(t["win_rates_seat"], colors, ["num_players", "seat", "spec"])
-    add("<details><summary>By seat</summary>" + _html_table(rows, header, left=3) + "</details>")
+    if report.compared:
+        # win rates: only where strategies met (in self-play they are equal shares)
+        rates = _compared_rates(report)
+        add('<h2 id="win-rates">Win rates</h2>')
+        add('<p class="caption">Win rate of each strategy (its share of the wins over its '
+            "seat-games); the equal share is 1/players. 95% interval: "
+            + _models_text(rates.attrs["models"]) + ". Beside it, the Wilson interval of the "
+            "seat-games taken as independent, for comparison.</p>")
+        rows, header = _win_rate_rows(rates, colors, ["num_players", "spec"])
+        add(_html_table(rows, header, left=2))
+        figure("win_rates", "win rates per strategy")
+        if "win_rates_all" in t:
+            rows, header = _win_rate_rows(t["win_rates_all"], colors, ["spec"])
+            add("<details><summary>All player counts pooled</summary>" + _html_table(rows, header)
+                + "</details>")
+        rows, header = _win_rate_rows(t["win_rates_seat"], colors, ["num_players", "seat", "spec"])
+        add("<details><summary>By seat</summary>" + _html_table(rows, header, left=3) + "</details>")
 
-    # ratings
-    add('<h2 id="ratings">Ratings and head-to-head scores</h2>')
-    add('<p class="caption">2 players: Bradley-Terry ratings on the Elo scale (mean 0; a 100-point '
-        "gap predicts a 64% score), 95% bootstrap intervals. 3-5 players: Plackett-Luce skill μ "
-        "(openskill) with μ ± 1.96σ. The heatmap is the row's mean pairwise score against the "
-        "column (1 for finishing ahead, ½ for a tie).</p>")
-    any_rating = False
-    for k in report.counts:
-        rated = t.get(f"ratings_{k}")
-        matrix = t.get(f"matrix_{k}")
-        if rated is None and matrix is None:
-            continue
-        any_rating = True
-        add(f"<h3>{k} players</h3>")
-        if rated is not None:
-            bt = rated.attrs["method"] == "bradley_terry"
-            rows = [[_spec_cell(s, colors), _num(r["rating"], 1 if not bt else 0, bt),
-                     _ci(r["low"], r["high"], 1, 1 if not bt else 0, bt), _count(r["games"])]
-                    for s, r in rated.iterrows()]
-            add(_html_table(rows, ["spec", "Elo (BT)" if bt else "μ (PL)", "95% interval", "games"]))
-            figure(f"ratings_{k}", f"rating ladder, {k} players")
-        figure(f"matrix_{k}", f"pairwise scores, {k} players")
-    if not any_rating:
-        add('<p class="note">No game pits two different strategies against each other.</p>')
+        # ratings
+        add('<h2 id="ratings">Ratings and head-to-head results</h2>')
+        add('<p class="caption">Ratings: Bradley-Terry on pairwise finishing order (in every '
+            "game, every two seats holding different strategies are one comparison), on the "
+            "logistic Elo scale (mean 0; a 100-point gap predicts finishing ahead 64% of the "
+            f"time), with a Gaussian prior N(0, {P.RATING_PRIOR_SD:g}²) on every rating "
+            "that keeps them finite for any record; 95% interval: "
+            + _e(P._bootstrap_model(P.BOOTSTRAP_RESAMPLES))
+            + ", or for a perfect record (the same in every resample) the profile likelihood. "
+            "Head to head: every two strategies that met, how often the first finished ahead of "
+            "the second, its interval and the test of evenly matched — 2 players: "
+            + _e(P.MODEL_PENTANOMIAL) + "; 3-5 players: "
+            + _e(P.MODEL_DEAL_T) + " of finishing ahead. The heatmap: "
+            + _e(P.FINISHING_CAPTION) + "</p>")
+        for k in report.compared:
+            rated = t.get(f"ratings_{k}")
+            add(f"<h3>{k} players</h3>")
+            if rated is not None:
+                rows = [[_spec_cell(s, colors), _num(r["rating"], 0, True),
+                         _ci(r["low"], r["high"], 1, 0, True), _e(r["interval"]),
+                         _count(r["games"])]
+                        for s, r in rated.iterrows()]
+                add(_html_table(rows, ["spec", "Elo (BT)", "95% interval", "interval", "games"]))
+                figure(f"ratings_{k}", f"rating ladder, {k} players")
+            pairs = t[f"pairwise_{k}"]
+            rows, header = _pairwise_rows(pairs, colors)
+            table = _html_table(rows, header, left=2)
+            add(table if len(rows) <= 10 else
+                f"<details><summary>Head to head: the {len(rows)} pairs</summary>{table}</details>")
+            figure(f"matrix_{k}", f"finishing ahead, {k} players")
 
     # seats
     add('<h2 id="seats">Seat advantage</h2>')
-    add('<p class="caption">Win rate by seat (P1 leads the first turn). The test of "no seat '
-        "advantage\" uses the games with one winner: exact binomial test of P1's wins for 2 "
-        "players, chi-square goodness of fit of the wins per seat for 3-5.</p>")
+    tests = t["seat_tests"]
+    add('<p class="caption">Win rate by seat (P1 leads the first turn), 95% interval: '
+        + _e(t["seat"].attrs["model"]) + "; beside it the Wilson interval of the games taken "
+        "as independent. The test of \"no seat advantage\" takes each deal's games together "
+        "(each seat's mean win share in the deal): for 2 players, "
+        + _e(T.tables.SEAT_TEST_2) + "; for 3-5, " + _e(T.tables.SEAT_TEST_K)
+        + (f"; p-values {tests.attrs['holm']} over the {len(tests)} player counts"
+           if len(tests) > 1 else "") + ".</p>")
     rows = []
     for (k, s), r in t["seat"].iterrows():
         rows.append([_e(k), _e(_seat(s)), _count(r["games"]), _pct(r["win_rate"]),
-                     _ci(r["win_low"], r["win_high"]), _pct(r["expected"]),
-                     _num(100 * r["diff"], 1, True)])
-    add(_html_table(rows, ["players", "seat", "games", "win rate", "95% interval", "equal share",
-                           "difference (points)"], left=2))
+                     _ci(r["win_low"], r["win_high"]), _ci(r["wilson_low"], r["wilson_high"]),
+                     _pct(r["expected"]), _num(100 * r["diff"], 1, True)])
+    add(_html_table(rows, ["players", "seat", "games", "win rate", "95% interval (deal bootstrap)",
+                           "Wilson (games independent)", "equal share", "difference (points)"],
+                    left=2))
     rows = []
-    for k, r in t["seat_tests"].iterrows():
-        rows.append([_e(k), _count(r["games"]), _count(r["decisive"]), _e(r["test"]),
-                     _num(r["statistic"], 2 if r["test"] != "binomial" else 0), _e(r["dof"]),
-                     _p(r["p_value"]), _e(_seat(r["best_seat"])),
-                     "yes" if r["balanced"] else "no"])
-    add(_html_table(rows, ["players", "games", "one winner", "test", "statistic", "df", "p-value",
-                           "best seat", "specs balanced over seats"]))
+    for k, r in tests.iterrows():
+        cells = [_e(k), _count(r["games"]), _count(r["deals"]),
+                 "t" if int(k) == 2 else "Hotelling's T²", _num(r["statistic"], 2),
+                 _p(r["p_value"])]
+        if len(tests) > 1:
+            cells.append(_p(r["p_holm"]))
+        rows.append(cells + [_e(_seat(r["best_seat"])), "yes" if r["balanced"] else "no"])
+    add(_html_table(rows, ["players", "games", "deals", "test", "statistic",
+                           "p (unadjusted)" if len(tests) > 1 else "p (one test)"]
+                    + ([f"p ({tests.attrs['holm']} over {len(tests)} player counts)"]
+                       if len(tests) > 1 else [])
+                    + ["best seat", "specs balanced over seats"]))
     figure("seat", "win rate by seat")
 
     # buildings
@@ -660,10 +771,12 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
         "against those that did not. <b>Effect</b>: from the logistic regression win ~ completed + "
         "strategy + players:seat" + (" + rules" if "rules" in b.attrs.get("controls", []) else "")
         + ", the average change in win rate (points) from completing the building, all else as "
-        "it was; p from the likelihood-ratio test, Holm-adjusted over the buildings tested "
-        "(green rows: significant). <b>Stratified</b>: the Mantel-Haenszel-weighted difference "
-        "within strategy × player-count strata. These are associations: completing buildings "
-        "scores influence, and strong positions complete more of them.</p>")
+        "it was; p from the likelihood-ratio test, Holm-adjusted over the "
+        f"{int(b.attrs.get('tested', 0))} buildings tested (green rows: significant). "
+        "<b>Stratified</b>: the Mantel-Haenszel-weighted difference within strategy × "
+        "player-count strata. Both take the seat-games as independent (not the deal). These "
+        "are associations: completing buildings scores influence, and strong positions "
+        "complete more of them.</p>")
     rows, full, classes = [], [], []
     for name, r in b.iterrows():
         tested = np.isfinite(r["effect"])
@@ -677,11 +790,13 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
                      _ci(r["log_odds_low"], r["log_odds_high"], 1, 2, True), _p(r["p_value"]),
                      _p(r["p_holm"]), *strat, _num(100 * r["raw_diff"], 1, True)])
         classes.append("sig" if tested and r["significant"] else "")
+    holm_head = f"p ({b.attrs['holm']} over {int(b.attrs.get('tested', 0))} buildings)"
     header = ["building", "rank", "completed (share)", "win rate: completed", "not",
-              "effect (points)", "95% interval", "p (Holm)", "stratified", "95% interval"]
+              "effect (points)", "95% interval", holm_head, "stratified", "95% interval"]
     full_header = ["building", "rank", "completed (share)", "win rate: completed", "not",
-                   "effect (points)", "95% interval", "odds ratio", "log-odds 95% interval", "p",
-                   "p (Holm)", "stratified", "95% interval", "raw difference"]
+                   "effect (points)", "95% interval", "odds ratio", "log-odds 95% interval",
+                   "p (unadjusted)", holm_head, "stratified", "95% interval",
+                   "raw difference"]
     figure("buildings", "building strength forest plot")
     tested_n = int(b["effect"].notna().sum())
     if tested_n > 17:
@@ -729,11 +844,15 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
     add(_html_table(rows, [{"num_players": "players"}.get(k, k) for k in keys] + ["games"]
                     + [F.END_LABELS.get(r, r) for r in reasons], left=len(keys)))
     rows = [[_e(v) for v in (idx if isinstance(idx, tuple) else (idx,))]
-            + [_count(r["games"]), _pct(r["share"]), _ci(r["low"], r["high"])]
+            + [_count(r["games"]), _pct(r["share"]), _ci(r["low"], r["high"]),
+               _ci(r["wilson_low"], r["wilson_high"])]
             for idx, r in end.iterrows()]
     add("<details><summary>With counts and intervals</summary>"
+        + f'<p class="caption">95% interval: {_e(end.attrs["model"])}; beside it the Wilson '
+        "interval of the games taken as independent.</p>"
         + _html_table(rows, [{"num_players": "players", "end_reason": "end"}.get(k, k)
-                             for k in end.index.names] + ["games", "share", "95% interval"],
+                             for k in end.index.names]
+                      + ["games", "share", "95% interval", "Wilson (games independent)"],
                       left=len(keys) + 1) + "</details>")
     figure("end", "end conditions")
     length = t["length"]
@@ -773,8 +892,10 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
         if "variants" in t:
             v = t["variants"]
             conds = v.attrs["conditions"]
-            add('<p class="caption">The core measures under each rule variant. p: chi-square '
-                "test for rates and end conditions, Kruskal-Wallis for VP and length."
+            family = int(v.attrs["tested"])
+            add('<p class="caption">The core measures under each rule variant. p: '
+                + _e(v.attrs["test"]) + " (each deal's games taken together), and the same "
+                f"{_e(v.attrs['holm'])} over the {family} tests of the table."
                 + (f" {_e(report.notes['variants_scope'][0].upper() + report.notes['variants_scope'][1:])}."
                    if "variants_scope" in report.notes else "") + "</p>")
             rows = []
@@ -784,9 +905,10 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
                 for c in conds:
                     cells.append(_pct(r[c]) if pct else _count(r[c]) if measure == "games"
                                  else _num(r[c]))
-                cells.append(_p(r["p_value"]))
+                cells += [_p(r["p_value"]), _p(r["p_holm"])]
                 rows.append(cells)
-            add(_html_table(rows, ["measure", "", *conds, "p"], left=2))
+            add(_html_table(rows, ["measure", "", *conds, "p (unadjusted)",
+                                   f"p ({v.attrs['holm']} over {family} tests)"], left=2))
         else:
             add(f'<p class="note">{_e(report.notes["variants"])}</p>')
 
@@ -818,7 +940,7 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
 
 def _versions() -> dict[str, str]:
     out = {"glory_ai": __version__, "Python": platform.python_version()}
-    for package in ("numpy", "pandas", "scipy", "matplotlib", "openskill"):
+    for package in ("numpy", "pandas", "scipy", "statsmodels", "matplotlib"):
         try:
             out[package] = metadata.version(package)
         except metadata.PackageNotFoundError:   # pragma: no cover
@@ -868,6 +990,12 @@ def write_report_full(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
         if figure_files:
             fig_dir = out / FIGURES_DIR
             fig_dir.mkdir(exist_ok=True)
+            # a figure an earlier report of this folder drew and this one leaves out (a
+            # section left out in self-play) would otherwise stay beside the new ones
+            for old in fig_dir.iterdir():
+                if old.suffix in (".png", ".svg") and _FIGURE_NAME.fullmatch(old.stem) \
+                        and old.stem not in report.figures:
+                    old.unlink()
             for name, fig in report.figures.items():
                 (fig_dir / f"{name}.png").write_bytes(pngs[name])
                 (fig_dir / f"{name}.svg").write_bytes(F.figure_bytes(fig, "svg"))

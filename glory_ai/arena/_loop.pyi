@@ -1,9 +1,23 @@
 """Types of the compiled arena loop (glory_ai/arena/_loop.pyx)."""
 from collections.abc import Callable, Sequence
 
+from typing_extensions import disjoint_base
+
 from glory_ai.core.engine import State
 
+@disjoint_base     # a cdef class
+class Tally:
+    @property
+    def decisions(self) -> int: ...
+    def __new__(cls, num_players: int) -> Tally: ...
+    def results(self) -> tuple[list[float], list[int], list[dict[str, int]]]: ...
+
 def play_loop(
-    state: State, steps: Sequence[Callable[[State], int]], max_decisions: int
+    state: State,
+    steps: Sequence[Callable[[State], int]],
+    max_decisions: int,
+    move_time_limit: float = 0.0,
+    observers: Sequence[Callable[[State, int, int], object]] = (),
+    tally: Tally | None = None,
 ) -> tuple[list[float], list[int], list[dict[str, int]]]: ...
 def structures(state: State) -> list[dict[str, list[str]]]: ...

@@ -7,6 +7,7 @@ nanoseconds. The bots are still asked through their Python ``step`` and every ac
 goes through ``State.apply_action``, so the game, its legality checks and its history are
 exactly those of a plain loop.
 """
+cimport cython
 from libc.stdint cimport uint8_t
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
@@ -14,6 +15,7 @@ from glory_ai.core.engine cimport (
     State, Structure, GameState, MAX_PLAYERS, NO_ROLE, PH_LEAD, PH_OVER, S_COMPLETE, THINKER,
 )
 
+from glory_ai.bots.errors import BotError
 from glory_ai.cards import CARD_NAMES as _CARD_NAMES, ROLES as _ROLES
 
 #: role names by engine role id (the Thinker only ever as the role of a granted action)
@@ -28,52 +30,97 @@ cdef inline double _now() noexcept nogil:
     return ts.tv_sec + 1e-9 * ts.tv_nsec
 
 
-def play_loop(State state, steps, long max_decisions):
-    """Play ``state`` on until it is over or ``max_decisions`` decisions have been asked:
-    ``steps[player](state)`` gives the action of the player to move, applied with
-    ``state.apply_action`` (a ValueError if illegal). Returns ``(seconds, moves, roles_led)``
-    per player: the seconds spent in that player's ``step`` calls, the decisions it made and
-    the roles it led (``{role name: times}``, in the order first led)."""
-    cdef GameState* s = state.s
-    cdef int n = s.cfg.num_players
+@cython.auto_pickle(False)
+cdef class Tally:
+    """What :func:`play_loop` counts per player, over one or more calls on one game: the
+    seconds spent in the player's ``step`` calls (a call that fails counts too), the
+    decisions it made and the roles it led. ``results()`` gives ``(seconds, moves,
+    roles_led)`` as ``play_loop`` returns them; ``decisions`` is the sum of the moves."""
+    cdef int n
     cdef double seconds[MAX_PLAYERS]
     cdef long moves[MAX_PLAYERS]
     cdef int led[MAX_PLAYERS][THINKER + 1]
     cdef uint8_t order[MAX_PLAYERS][THINKER + 1]   # role ids in the order first led
     cdef int distinct[MAX_PLAYERS]
-    cdef int player, role, p, k
+    cdef readonly long decisions
+
+    def __cinit__(self, int num_players):
+        cdef int p, role
+        if not 1 <= num_players <= MAX_PLAYERS:
+            raise ValueError(f"Tally: players must be from 1 to {MAX_PLAYERS}, got {num_players}")
+        self.n = num_players
+        self.decisions = 0
+        for p in range(MAX_PLAYERS):
+            self.seconds[p] = 0.0
+            self.moves[p] = 0
+            self.distinct[p] = 0
+            for role in range(THINKER + 1):
+                self.led[p][role] = 0
+
+    def results(self):
+        cdef int p, k
+        roles_led = []
+        for p in range(self.n):
+            roles_led.append({_ROLE_NAMES[self.order[p][k]]: self.led[p][self.order[p][k]]
+                              for k in range(self.distinct[p])})
+        return ([self.seconds[p] for p in range(self.n)], [self.moves[p] for p in range(self.n)],
+                roles_led)
+
+
+def play_loop(State state, steps, long max_decisions, double move_time_limit=0.0,
+              observers=(), Tally tally=None):
+    """Play ``state`` on until it is over or ``max_decisions`` decisions have been asked:
+    ``steps[player](state)`` gives the action of the player to move, applied with
+    ``state.apply_action`` (a ValueError if illegal). Returns ``(seconds, moves, roles_led)``
+    per player: the seconds spent in that player's ``step`` calls, the decisions it made and
+    the roles it led (``{role name: times}``, in the order first led).
+
+    ``move_time_limit`` (seconds, 0: none): a step that took longer (wall clock) raises
+    :class:`~glory_ai.bots.errors.BotError` (reason ``time_limit``, the player as its seat)
+    and its action is not applied. ``observers``: callables ``(state, player, action)``
+    called after every action, in order. ``tally``: a :class:`Tally` to count into (and
+    to read after an exception); the results are then its totals."""
+    cdef GameState* s = state.s
+    cdef int n = s.cfg.num_players
+    cdef int player, role
     cdef bint leading
     cdef long made = 0
-    cdef double start
+    cdef double start, elapsed
+    cdef bint watched
     steps = list(steps)
+    observers = list(observers)
+    watched = len(observers) > 0
     if len(steps) != n:
         raise ValueError(f"play_loop: {len(steps)} bots for {n} players")
-    for p in range(n):
-        seconds[p] = 0.0
-        moves[p] = 0
-        distinct[p] = 0
-        for role in range(THINKER + 1):
-            led[p][role] = 0
+    if tally is None:
+        tally = Tally(n)
+    elif tally.n != n:
+        raise ValueError(f"play_loop: a tally of {tally.n} players for {n} players")
     while made < max_decisions and s.turn.phase != PH_OVER:
         player = s.turn.decider
         leading = s.turn.phase == PH_LEAD
         start = _now()
         action = steps[player](state)
-        seconds[player] += _now() - start
-        moves[player] += 1
+        elapsed = _now() - start
+        tally.seconds[player] += elapsed
+        if move_time_limit > 0.0 and elapsed > move_time_limit:
+            raise BotError("time_limit", f"took {elapsed:.3g} s to move, over the move time limit "
+                                         f"of {move_time_limit:g} s", player)
+        tally.moves[player] += 1
+        tally.decisions += 1
         made += 1
         state.apply_action(action)
         # after a lead the led role is set, unless the leader thought instead
         if leading and s.turn.led_role != NO_ROLE:
             role = s.turn.led_role
-            if led[player][role] == 0:
-                order[player][distinct[player]] = role
-                distinct[player] += 1
-            led[player][role] += 1
-    roles_led = []
-    for p in range(n):
-        roles_led.append({_ROLE_NAMES[order[p][k]]: led[p][order[p][k]] for k in range(distinct[p])})
-    return [seconds[p] for p in range(n)], [moves[p] for p in range(n)], roles_led
+            if tally.led[player][role] == 0:
+                tally.order[player][tally.distinct[player]] = role
+                tally.distinct[player] += 1
+            tally.led[player][role] += 1
+        if watched:
+            for observe in observers:
+                observe(state, player, action)
+    return tally.results()
 
 
 def structures(State state):

@@ -78,10 +78,33 @@ class GameTask:
     num_players: int
     mode: str
     variant: Mapping[str, Any]
+    #: how to play it beyond the config (glory_ai.arena.play.PlayOptions: users' bots
+    #: shipped to the worker, the move time limit, forfeits), set by run(); None: plainly
+    options: Any = None
 
-    @property
-    def order(self) -> tuple[int, int, int]:
-        return (self.deal, self.pairing, self.rotation)
+
+def _expected_score(elo: float) -> float:
+    """The score a logistic Elo difference predicts, 1 / (1 + 10^(-elo/400))."""
+    exponent = -elo * math.log(10.0) / 400.0
+    return 0.0 if exponent > 709.0 else 1.0 / (1.0 + math.exp(exponent))
+
+
+def _sprt_problem(values: tuple[float, ...]) -> str | None:
+    """What is wrong with SPRT parameters (elo0, elo1, alpha, beta), or None. The test itself
+    (glory_ai.analysis.stats.DealSPRT) is the caller's: the arena stores the parameters."""
+    elo0, elo1, alpha, beta = values
+    if not all(math.isfinite(v) for v in values):
+        return "each must be a finite number"
+    if not elo0 < elo1:
+        return f"elo0 ({elo0}) must be less than elo1 ({elo1})"
+    if not (0 < alpha < 1 and 0 < beta < 1):
+        return "alpha and beta must be strictly between 0 and 1"
+    if alpha + beta >= 1:
+        return "alpha + beta must be less than 1"
+    # the expected scores of the two hypotheses must not round to 0 or 1
+    if not (0.0 < _expected_score(elo0) and _expected_score(elo1) < 1.0):
+        return "elo0 and elo1 are too extreme: their expected scores round to 0 or 1"
+    return None
 
 
 def game_id(deal: int, pairing: int, rotation: int) -> str:
@@ -198,8 +221,6 @@ class RunConfig:
             raise ArenaError(f"a {fmt.replace('_', ' ')} takes at least 2 specs, got {n}")
 
     def _check_sprt(self) -> None:
-        from .stats import SPRT
-
         if self.format != "head_to_head":
             raise ArenaError(f"SPRT needs a head-to-head match (2 specs, 2 players), not a {self.format}")
         sprt = self.sprt
@@ -207,9 +228,11 @@ class RunConfig:
             raise ArenaError(f"sprt must be (elo0, elo1, alpha, beta), got {sprt!r}")
         try:
             values = tuple(float(x) for x in sprt)
-            SPRT(*values)
-        except (TypeError, ValueError) as exc:
-            raise ArenaError(f"bad SPRT parameters {tuple(sprt)!r}: {exc}") from None
+        except (TypeError, ValueError):
+            values = ()
+        problem = _sprt_problem(values) if len(values) == 4 else "each must be a number"
+        if problem:
+            raise ArenaError(f"bad SPRT parameters {tuple(sprt)!r}: {problem}")
         object.__setattr__(self, "sprt", values)
 
     # ---- the plan -----------------------------------------------------------------------

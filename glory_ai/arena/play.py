@@ -3,22 +3,32 @@
 Workers run :func:`play_batch` (a list of :class:`~glory_ai.arena.plan.GameTask`, the bots
 built in the worker from their specs and seeds) and send back plain dicts: one record per
 game, JSON-ready (docs/arena.md lists every field).
+
+A user's bot that fails (raises, changes the state it was handed, returns something that
+is not a legal action, or takes longer than the move time limit) stops the game with a
+:class:`BotFailure`, one line naming the bot, the game, its seeds and the decision; with
+``PlayOptions(forfeit=True)`` its player concedes instead and the game goes on, the record
+saying so (``forfeits``), so that it still replays.
 """
 from __future__ import annotations
 
+import math
+import sys
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
 
 from .. import __version__
-from ..bots import make_bot
+from ..bots import Bot, BotError, _builtin, _make_bot
 from ..game import Game, State
-from ._loop import play_loop, structures
-from .plan import ArenaError, GameTask
+from ._loop import Tally, play_loop, structures
+from .plan import ArenaError, GameTask, RunConfig
 
-__all__ = ["RECORD_VERSION", "TIMING_FIELDS", "encode_record", "play_game", "play_batch",
-           "play_batch_encoded", "replay", "record_key", "strip_timing"]
+__all__ = ["RECORD_VERSION", "TIMING_FIELDS", "BotFailure", "PlayOptions", "encode_record",
+           "play_game", "play_batch", "play_batch_encoded", "play_options", "replay", "record_key",
+           "strip_timing"]
 
 #: version of the record format (the fields below); bumped when a field changes meaning
 RECORD_VERSION = 1
@@ -47,6 +57,7 @@ def _adjudicated_winners(state: State) -> list[int]:
 
 def _results(state: State) -> dict[str, Any]:
     n = state.num_players()
+    end_reason: str | None          # an EndReason (a str), or the arena's "decision_limit"
     if state.is_terminal():
         winners, returns, end_reason = state.winners(), state.returns(), state.end_reason()
     else:
@@ -66,16 +77,142 @@ def _results(state: State) -> dict[str, Any]:
     }
 
 
+@dataclass(frozen=True)
+class PlayOptions:
+    """How the games of a run are played, beyond its config (not part of its identity):
+
+    ``move_time_limit``: seconds (wall clock) a bot may take over one decision, None for no
+    limit; ``forfeit``: a failing bot's player concedes the game and the game goes on,
+    instead of the run stopping; ``bots``: the users' bots of the run as its workers need
+    them (``glory_ai.bots.plugins.ship``: a bot file's source, a registered bot's factory).
+    """
+
+    move_time_limit: float | None = None
+    forfeit: bool = False
+    bots: Mapping[str, Any] = field(default_factory=dict)
+
+
+_PLAIN = PlayOptions()
+
+
+def play_options(config: RunConfig, *, move_time_limit: float | None = None,
+                 forfeit: bool = False) -> PlayOptions | None:
+    """The PlayOptions of a run of ``config`` (None when there is nothing to set: built-in
+    bots, no limit, no forfeits). Reads the users' bots once, in this process."""
+    if move_time_limit is not None:
+        if (isinstance(move_time_limit, bool) or not isinstance(move_time_limit, (int, float))
+                or not math.isfinite(move_time_limit) or move_time_limit <= 0):
+            raise ArenaError(f"the move time limit is a positive number of seconds, got {move_time_limit!r}")
+        move_time_limit = float(move_time_limit)
+    if not isinstance(forfeit, bool):
+        raise ArenaError(f"forfeit must be true or false, got {forfeit!r}")
+    bots: dict[str, Any] = {}
+    if any(_builtin(spec) is None for spec in config.specs):
+        from ..bots.plugins import ship
+
+        try:
+            bots = ship(config.specs)
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from None
+    if not bots and move_time_limit is None and not forfeit:
+        return None
+    return PlayOptions(move_time_limit, forfeit, bots)
+
+
+class BotFailure(ArenaError):
+    """A bot failed in a game (:class:`~glory_ai.bots.BotError`): one line naming the bot,
+    its seat, the game, the deal and bot seeds and the decision (0-based: the index its
+    action would have had in the record's ``actions``)."""
+
+    def __init__(self, message: str, *, spec: str = "", seat: int = -1, game_id: str = "",
+                 seed: int = 0, bot_seed: int = 0, decision: int = 0, reason: str = "") -> None:
+        super().__init__(message)
+        self.spec, self.seat, self.game_id, self.reason = spec, seat, game_id, reason
+        self.seed, self.bot_seed, self.decision = seed, bot_seed, decision
+
+    def __reduce__(self) -> Any:
+        # crosses process boundaries (joblib, Dask) with its fields
+        return (_failure, (str(self), self.spec, self.seat, self.game_id, self.seed,
+                           self.bot_seed, self.decision, self.reason))
+
+    @classmethod
+    def of(cls, task: GameTask, seat: int, state: State, error: BotError) -> BotFailure:
+        decision = len(state.history())
+        spec = task.seats[seat]
+        message = (f"bot {spec} (seat {seat}) {error.message}, in game {task.game_id} (deal seed "
+                   f"{task.seed}, bot seed {task.bot_seeds[seat]}) at decision {decision} (turn "
+                   f"{state.turn_number() + 1}); the finished games are kept: fix the bot and run the "
+                   "same command again to resume, or let a failing bot forfeit its game (--forfeit)")
+        return cls(message, spec=spec, seat=seat, game_id=task.game_id, seed=task.seed,
+                   bot_seed=task.bot_seeds[seat], decision=decision, reason=error.reason)
+
+
+def _failure(message: str, spec: str, seat: int, game_id: str, seed: int, bot_seed: int,
+             decision: int, reason: str) -> BotFailure:
+    return BotFailure(message, spec=spec, seat=seat, game_id=game_id, seed=seed,
+                      bot_seed=bot_seed, decision=decision, reason=reason)
+
+
+def _user_bots(bots: Sequence[Bot | None]) -> list[tuple[int, Any]]:
+    """(seat, bot) of the users' bots (glory_ai.bots.UserBot); the module defining them is
+    loaded only once a user's bot was made."""
+    plugins = sys.modules.get("glory_ai.bots.plugins")
+    if plugins is None:
+        return []
+    return [(seat, bot) for seat, bot in enumerate(bots) if isinstance(bot, plugins.UserBot)]
+
+
+def _never(state: State) -> int:
+    raise AssertionError("a player who conceded was asked to move")
+
+
 def play_game(task: GameTask) -> dict[str, Any]:
-    """Play one game of a run and return its record (a JSON-ready dict)."""
+    """Play one game of a run and return its record (a JSON-ready dict). A failing user bot
+    raises :class:`BotFailure`, or with ``task.options.forfeit`` concedes (the record's
+    ``forfeits``)."""
     if not isinstance(task, GameTask):
         raise TypeError(f"play_game takes a GameTask, got {type(task).__name__}")
+    options = task.options if isinstance(task.options, PlayOptions) else _PLAIN
     state = Game(task.num_players, task.mode, **task.variant).new_initial_state(task.seed)
-    bots = [make_bot(spec, seed) for spec, seed in zip(task.seats, task.bot_seeds, strict=True)]
     n = task.num_players
+    forfeits: list[dict[str, Any]] = []
+
+    def fail(seat: int, error: BotError) -> None:
+        if not options.forfeit:
+            raise BotFailure.of(task, seat, state, error) from None
+        forfeits.append({"seat": seat, "decision": len(state.history()), "reason": error.reason,
+                         "message": error.message})
+        if not state.is_terminal():
+            state.concede(seat)
+
+    bots: list[Bot | None] = []
+    for seat, (spec, seed) in enumerate(zip(task.seats, task.bot_seeds, strict=True)):
+        try:
+            bots.append(_make_bot(spec, seed, options.bots))
+        except BotError as error:
+            bots.append(None)
+            fail(seat, error)
+    users = _user_bots(bots)
+    for seat, bot in users:
+        if not state.is_terminal() and not state.has_conceded(seat):
+            try:
+                bot.new_game(state, seat)
+            except BotError as error:
+                fail(error.seat if error.seat is not None else seat, error)
+    observers = [(seat, bot.observe) for seat, bot in users if bot.observes]
+    steps = [_never if bot is None else bot.step for bot in bots]
+    tally = Tally(n)
     # the loop in C (_loop.pyx): per decision, whose turn and whether it is a lead read from
     # the state, the bot's step timed; the actions are applied as a plain loop would
-    seconds, moves, roles_led = play_loop(state, [bot.step for bot in bots], MAX_DECISIONS)
+    while True:
+        watching = [observe for seat, observe in observers if not state.has_conceded(seat)]
+        try:
+            play_loop(state, steps, MAX_DECISIONS - tally.decisions, options.move_time_limit or 0.0,
+                      watching, tally)
+            break
+        except BotError as error:
+            fail(error.seat if error.seat is not None else state.current_player(), error)
+    seconds, moves, roles_led = tally.results()
     actions = state.history()
     record: dict[str, Any] = {
         "record_version": RECORD_VERSION,
@@ -98,6 +235,11 @@ def play_game(task: GameTask) -> dict[str, Any]:
     record["seconds_per_decision"] = [round(s / m, 7) if m else 0.0
                                       for s, m in zip(seconds, moves, strict=True)]
     record["actions"] = actions
+    if forfeits:
+        record["forfeits"] = forfeits
+    trusted = [seat for seat, bot in users if not bot.fair_play]
+    if trusted:
+        record["trusted_seats"] = trusted
     return record
 
 
@@ -149,8 +291,12 @@ def replay(record: Mapping[str, Any]) -> State:
     except (TypeError, ValueError) as exc:
         raise ArenaError(f"game {gid}: cannot set up the game: {exc}") from None
     actions = record["actions"]
+    concessions = _concessions(record, len(actions), state.num_players())
     roles_led: list[dict[str, int]] = [{} for _ in range(state.num_players())]
     for i, action in enumerate(actions):
+        for seat in concessions.get(i, ()):
+            if not state.is_terminal():
+                state.concede(seat)
         if state.is_terminal():
             raise ArenaError(f"game {gid}: the game is over after {i} actions but the record "
                              f"has {len(actions)}")
@@ -164,6 +310,9 @@ def replay(record: Mapping[str, Any]) -> State:
             role = state.led_role()
             if role is not None:
                 roles_led[player][role] = roles_led[player].get(role, 0) + 1
+    for seat in concessions.get(len(actions), ()):
+        if not state.is_terminal():
+            state.concede(seat)
     if not state.is_terminal() and not (record.get("end_reason") == "decision_limit"
                                         and len(actions) == MAX_DECISIONS):
         raise ArenaError(f"game {gid}: the game is not over after the {len(actions)} recorded actions")
@@ -174,6 +323,25 @@ def replay(record: Mapping[str, Any]) -> State:
             raise ArenaError(f"game {gid}: {key} differs: recorded {record[key]!r}, "
                              f"replayed {found[key]!r}")
     return state
+
+
+def _concessions(record: Mapping[str, Any], actions: int, players: int) -> dict[int, list[int]]:
+    """The record's forfeits as {decision: [seats conceding before that action]}."""
+    gid = record.get("game_id", "?")
+    forfeits = record.get("forfeits") or []
+    out: dict[int, list[int]] = {}
+    if not isinstance(forfeits, list):
+        raise ArenaError(f"game {gid}: forfeits is a list, got {forfeits!r}")
+    for entry in forfeits:
+        seat = entry.get("seat") if isinstance(entry, Mapping) else None
+        decision = entry.get("decision") if isinstance(entry, Mapping) else None
+        if (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
+                or not isinstance(decision, int) or isinstance(decision, bool)
+                or not 0 <= decision <= actions):
+            raise ArenaError(f"game {gid}: a forfeit is {{\"seat\": 0..{players - 1}, \"decision\": "
+                             f"0..{actions}, ...}}, got {entry!r}")
+        out.setdefault(decision, []).append(seat)
+    return out
 
 
 def _normal(value: Any) -> Any:

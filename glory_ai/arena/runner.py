@@ -1,5 +1,6 @@
 """Running a config: games in batches on joblib workers, records streamed into the run
-folder as batches finish, a progress bar, SPRT stopping, resume and Ctrl-C.
+folder as batches finish, a progress bar, early stopping (a rule the caller gives, such as
+the SPRT of glory_ai.analysis.stats), resume and Ctrl-C.
 
 Backends: ``loky`` (processes, the default), ``threading``, ``dask`` (a ``dask.distributed``
 scheduler address or Client) and ``ray`` (optional extras). Workers receive lists of
@@ -8,27 +9,25 @@ scheduler address or Client) and ``ray`` (optional extras). Workers receive list
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import os
-import random
 import sys
 import time
 import warnings
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from joblib import Parallel, delayed, effective_n_jobs, parallel_config
 
+from .code import note_failure
 from .plan import ArenaError, GameTask, RunConfig
-from .play import play_batch_encoded, record_key
-from .storage import RunFolder
+from .play import BotFailure, play_batch_encoded, play_options, record_key
+from .storage import RunFolder, count_lines
 
-if TYPE_CHECKING:
-    import pandas as pd
-
-__all__ = ["BACKENDS", "RunInterrupted", "RunResult", "run", "default_batch_size"]
+__all__ = ["BACKENDS", "RunInterrupted", "RunResult", "StoppingRule", "run", "default_batch_size"]
 
 BACKENDS = ("loky", "threading", "dask", "ray")
 
@@ -47,6 +46,17 @@ class RunInterrupted(KeyboardInterrupt):
         return self.message
 
 
+class StoppingRule(Protocol):
+    """What ``run(..., stop=...)`` takes to end a run early (the SPRT of a head-to-head run:
+    ``glory_ai.analysis.stats.DealSPRT``). It is given the finished games, those found in
+    the folder first, then each batch as it comes back, in any order; it returns something
+    true once the run can stop."""
+
+    def add(self, records: Sequence[Mapping[str, Any]]) -> object: ...
+
+    def to_dict(self) -> dict[str, Any]: ...
+
+
 @dataclass
 class RunResult:
     """What a run left: the config, every finished record of it (sorted), the folder."""
@@ -57,24 +67,16 @@ class RunResult:
     played: int = 0                 # games played by this call (the rest were resumed)
     resumed: int = 0                # games found in the folder
     seconds: float = 0.0
-    sprt: dict[str, Any] | None = None
+    stopped: bool = False           # the stopping rule ended the run
+    stop: dict[str, Any] | None = None      # the stopping rule's state at the end (to_dict())
     backend: str = "loky"
     n_jobs: int = 1
     batch_size: int = 1
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def complete(self) -> bool:
-        """Every planned game played, or the SPRT decided."""
-        if self.sprt is not None and self.sprt.get("decision") is not None:
-            return True
-        return len(self.records) == self.config.total_games
-
-    def summary(self, **kwargs: Any) -> pd.DataFrame:
-        """:func:`glory_ai.arena.summarize` of the records."""
-        from .summary import summarize
-
-        return summarize(self.records, self.config, **kwargs)
+        """Every planned game played, or the stopping rule ended the run."""
+        return self.stopped or len(self.records) == self.config.total_games
 
 
 def default_batch_size(games: int, workers: int) -> int:
@@ -145,6 +147,12 @@ def _backend(backend: str, n_jobs: int, scheduler: Any) -> Iterator[None]:
             yield
     else:
         raise ArenaError(f"unknown backend {backend!r}; known: {', '.join(BACKENDS)}")
+
+
+def _batches(tasks: Sequence[GameTask], size: int) -> list[list[GameTask]]:
+    """The tasks cut into batches of ``size`` games, in plan order (the order they are
+    submitted in; the records do not depend on it)."""
+    return [list(tasks[i:i + size]) for i in range(0, len(tasks), size)]
 
 
 def _results(batches: Sequence[Sequence[GameTask]],
@@ -220,20 +228,12 @@ def _progress_enabled(progress: bool | None) -> bool:
     return bool(progress)
 
 
-def _count_lines(path: Path) -> int:
-    try:
-        with open(path, "rb") as fh:
-            return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
-    except OSError:
-        return 0
-
-
 # ---- run -----------------------------------------------------------------------------
 
 def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int | None = None,
         batch_size: int | None = None, backend: str = "loky", scheduler: Any = None,
-        progress: bool | None = None, _shuffle: int | None = None,
-        _stream: bool = True) -> RunResult:
+        progress: bool | None = None, stop: StoppingRule | None = None,
+        move_time_limit: float | None = None, forfeit: bool = False) -> RunResult:
     """Play the games of ``config`` and return a :class:`RunResult`.
 
     ``out``: a run folder (``config.json`` and ``games.jsonl``); a folder of the same config
@@ -243,9 +243,13 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
     (default: about 16 tasks per worker, at most 50 games). ``backend``: loky, threading,
     dask or ray; ``scheduler``: a dask scheduler address or ``distributed.Client`` (or the
     ray address). ``progress``: the tqdm bar (default: when stderr is a terminal).
+    ``stop``: a :class:`StoppingRule` that ends the run early; a config with an SPRT needs
+    one (``glory_ai.analysis.stats.DealSPRT.for_config(config)``, which decides over whole
+    deals in deal order, whatever the scheduling). ``move_time_limit``: seconds a bot may
+    take over one decision; ``forfeit``: a failing bot concedes its game instead of stopping
+    the run (docs/extending.md).
 
-    The records do not depend on n_jobs, batch size, backend or completion order. With
-    ``config.sprt`` the run stops once the test decides over whole deals in deal order.
+    The records do not depend on n_jobs, batch size, backend or completion order.
     Ctrl-C raises :class:`RunInterrupted` (a KeyboardInterrupt) once the finished games are
     safely on disk.
     """
@@ -257,8 +261,12 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
     if batch_size is not None and (isinstance(batch_size, bool) or not isinstance(batch_size, int)
                                    or batch_size < 1):
         raise ArenaError(f"batch_size must be a positive integer, got {batch_size!r}")
+    if config.sprt is not None and stop is None:
+        raise ArenaError("this run stops by an SPRT (config.sprt): give run() the test, "
+                         "stop=glory_ai.analysis.stats.DealSPRT.for_config(config)")
 
     started = time.perf_counter()
+    options = play_options(config, move_time_limit=move_time_limit, forfeit=forfeit)
     folder = RunFolder(out, config) if out is not None else None
     done: dict[str, dict[str, Any]] = {}
     if folder is not None:
@@ -266,15 +274,10 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
             done[rec["game_id"]] = rec
     resumed = len(done)
 
-    sprt = None
-    if config.sprt is not None:
-        from .summary import DealSPRT
-
-        sprt = DealSPRT(config.specs, config.games_per_deal, config.sprt)
-        sprt.add(sorted(done.values(), key=record_key))
-
-    todo = [] if sprt is not None and sprt.decision else \
-        [t for t in config.tasks() if t.game_id not in done]
+    stopped = bool(stop.add(sorted(done.values(), key=record_key))) if stop is not None else False
+    todo = [] if stopped else [t for t in config.tasks() if t.game_id not in done]
+    if options is not None:
+        todo = [dataclasses.replace(t, options=options) for t in todo]
     bar = _Progress(_progress_enabled(progress), config.total_games, len(done),
                     config.specs[0] if len(config.specs) == 1 else "games")
     bar.add(list(done.values()), shown=False)
@@ -288,23 +291,25 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
                 warnings.filterwarnings("ignore", message=r".*adjusting the input task iterator")
                 workers = effective_n_jobs()
                 size = batch_size or default_batch_size(len(todo), workers)
-                batches = [todo[i:i + size] for i in range(0, len(todo), size)]
-                if _shuffle is not None:            # tests: another submission order
-                    random.Random(_shuffle).shuffle(batches)
-                for records, text in _results(batches, stream=_stream):
+                for records, text in _results(_batches(todo, size)):
                     if folder is not None:
                         folder.append(records, text)
                     for rec in records:
                         done[rec["game_id"]] = rec
                     played += len(records)
                     bar.add(records)
-                    if sprt is not None and sprt.add(records) is not None:
+                    if stop is not None and stop.add(records):
+                        stopped = True
                         break
+    except BotFailure as failure:
+        if folder is not None:
+            note_failure(folder.path, failure)
+        raise
     except KeyboardInterrupt:
         finished = len(done)
         if folder is not None:
             folder.close()
-            finished = _count_lines(folder.games_path)
+            finished = count_lines(folder.games_path)
         bar.close()
         where = f" in {folder.path}" if folder is not None else ""
         hint = ("; run the same command (or run() with the same config and folder) again to "
@@ -320,6 +325,6 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
     return RunResult(
         config=config, records=sorted(done.values(), key=record_key),
         out=folder.path if folder is not None else None, played=played, resumed=resumed,
-        seconds=time.perf_counter() - started,
-        sprt=sprt.to_dict() if sprt is not None else None, backend=backend,
+        seconds=time.perf_counter() - started, stopped=stopped,
+        stop=stop.to_dict() if stop is not None else None, backend=backend,
         n_jobs=workers, batch_size=size)

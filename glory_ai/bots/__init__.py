@@ -1,4 +1,4 @@
-"""Bots: random, greedy, heuristic styles, flat Monte Carlo, PIMC and ISMCTS.
+"""Bots: random, greedy, heuristic styles, flat Monte Carlo, PIMC and ISMCTS, and users' own.
 
 Build one from a spec string ``name:key=value,...`` and ask it for moves:
 
@@ -16,20 +16,28 @@ Every bot is deterministic under its seed: its choice is a function of its spec,
 and what its player knows (it never reads a card its player cannot see: search bots deal
 the unknown cards themselves, from their own generator). ``registry()`` lists the bots,
 their parameters and defaults (also ``glory-ai bots``).
+
+A user's bot is any object with ``step(state) -> action`` made by a factory called as
+``factory(seed=SEED, **params)``: bring it with :func:`register`, an entry point in the group
+``glory_ai.bots``, or a spec naming it (``./my_bot.py:Cautious:risk=0.3``,
+``mypkg.bots:Cautious``). It plays behind a referee that hands it its player's fair view of
+the state and checks its answers (:mod:`glory_ai.bots.plugins`, docs/extending.md).
 """
 from __future__ import annotations
 
 import math
 import random as _random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.engine import State
 from .belief import Evidence
+from .errors import BotError
 from .styles import HEURISTIC_STYLES, STYLES
 
-__all__ = ["Bot", "BotInfo", "Param", "make_bot", "parse_spec", "registry", "SpecError"]
+__all__ = ["Bot", "BotError", "BotInfo", "ENTRY_POINT_GROUP", "Param", "UserBot", "make_bot",
+           "parse_spec", "register", "registry", "unregister", "SpecError"]
 
 
 class SpecError(ValueError):
@@ -47,6 +55,8 @@ class Param:
     low: float | None = None
     high: float | None = None
     choices: tuple[str, ...] = ()
+    #: a spec must give it (a user's factory parameter without a default)
+    required: bool = False
 
     def describe(self) -> str:
         if self.choices:
@@ -58,7 +68,9 @@ class Param:
                 return "" if bound is None else (f"{int(bound):,}" if self.kind is int else f"{bound:g}")
             low, high = show(self.low), show(self.high)
             accepted = f"{self.kind.__name__} {low}..{high}"
-        return f"{self.name}={self.default} ({accepted}): {self.help}"
+        shown = (f"{self.name} (required, {accepted})" if self.required
+                 else f"{self.name}={self.default} ({accepted})")
+        return f"{shown}: {self.help}" if self.help else shown
 
     def parse(self, text: str, bot: str) -> Any:
         where = f"bot spec {bot!r}, parameter {self.name!r}"
@@ -88,10 +100,17 @@ class Param:
 
 @dataclass(frozen=True)
 class BotInfo:
+    """A bot as the registry knows it: name, description, parameters, the factory
+    ``factory(spec, params, seed) -> Bot``, where it comes from (``origin``: ``built-in``,
+    ``registered``, ``entry point of DIST VERSION``, ``file PATH``, ``module NAME``) and
+    whether it plays behind the fair-play referee (users' bots; docs/extending.md)."""
+
     name: str
     description: str
     params: tuple[Param, ...]
     factory: Callable[..., Bot] = field(repr=False)
+    origin: str = "built-in"
+    fair_play: bool = True
 
     def defaults(self) -> dict[str, Any]:
         return {p.name: p.default for p in self.params}
@@ -275,21 +294,18 @@ _register("ismcts", "single-observer Information-Set MCTS (Cowling, Powley & Whi
 
 
 def registry() -> dict[str, BotInfo]:
-    """Every bot by name: description, parameters (type, default, range) and factory."""
-    return dict(_REGISTRY)
+    """Every bot by name: description, parameters (type, default, range) and factory; the
+    built-ins first, then those registered with :func:`register` and those of installed
+    distributions' entry points (group ``glory_ai.bots``)."""
+    from .plugins import user_registry
+
+    return {**_REGISTRY, **user_registry()}
 
 
-def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
-    """(bot name, full parameters with defaults) of a spec; SpecError if anything is wrong."""
-    if not isinstance(spec, str) or not spec.strip():
-        raise SpecError(f"a bot spec is a non-empty string like 'ismcts:iters=2000', got {spec!r}")
-    name, _, rest = spec.strip().partition(":")
-    name = name.strip().lower()
-    if name not in _REGISTRY:
-        raise SpecError(f"bot spec {spec!r}: unknown bot {name!r}; known: {', '.join(_REGISTRY)}")
-    info = _REGISTRY[name]
-    by_name = {p.name: p for p in info.params}
-    params = info.defaults()
+def _parse_params(spec: str, name: str, declared: tuple[Param, ...], rest: str) -> dict[str, Any]:
+    """The parameters of a spec (``key=value,...`` after the bot), defaults filled in."""
+    by_name = {p.name: p for p in declared}
+    params = {p.name: p.default for p in declared}
     seen = set()
     for part in filter(None, (p.strip() for p in rest.split(","))) if rest.strip() else ():
         key, eq, value = part.partition("=")
@@ -303,6 +319,40 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             raise SpecError(f"bot spec {spec!r}: parameter {key!r} given twice")
         seen.add(key)
         params[key] = by_name[key].parse(value.strip(), spec)
+    missing = [p.name for p in declared if p.required and p.name not in seen]
+    if missing:
+        raise SpecError(f"bot spec {spec!r}: give {', '.join(f'{m}=...' for m in missing)} "
+                        f"({name} requires {'it' if len(missing) == 1 else 'them'})")
+    return params
+
+
+def _unknown(spec: str, name: str) -> SpecError:
+    from .plugins import user_registry
+
+    known = ", ".join([*_REGISTRY, *user_registry()])
+    return SpecError(f"bot spec {spec!r}: unknown bot {name!r}; known: {known} (or a bot of "
+                     "your own: ./my_bot.py:ClassName or package.module:ClassName)")
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
+    """(bot name, full parameters with defaults) of a spec; SpecError if anything is wrong.
+    A user's bot's name is the spec's bot part (``./my_bot.py:Cautious``, ``mypkg.bots:Cautious``
+    or its registered name)."""
+    if not isinstance(spec, str) or not spec.strip():
+        raise SpecError(f"a bot spec is a non-empty string like 'ismcts:iters=2000', got {spec!r}")
+    if _builtin(spec) is None:
+        from .plugins import definition
+
+        user = definition(spec)
+        if user is not None:
+            found, rest = user
+            return found.key, _parse_params(spec, found.key, found.info.params, rest)
+    name, _, rest = spec.strip().partition(":")
+    name = name.strip().lower()
+    if name not in _REGISTRY:
+        raise _unknown(spec, name)
+    info = _REGISTRY[name]
+    params = _parse_params(spec, name, info.params, rest)
     if "iters" in params and params["iters"] == 0 and params.get("time_ms", 0) == 0:
         raise SpecError(f"bot spec {spec!r}: give iters > 0 or a time_ms budget")
     if "worlds" in params and params["iters"] and params["worlds"] > params["iters"]:
@@ -314,9 +364,46 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its spec string (``ismcts:iters=2000,c=0.7``), seeded."""
+    """A bot from its spec string (``ismcts:iters=2000,c=0.7``, ``./my_bot.py:Cautious``),
+    seeded. A user's bot comes behind its referee (:class:`UserBot`)."""
+    return _make_bot(spec, seed)
+
+
+def _builtin(spec: str) -> str | None:
+    """The built-in bot a spec names, or None (a user's bot, or no bot): the grammar's first
+    part, which for a built-in is its name (never a path)."""
+    name = spec.strip().partition(":")[0].strip().lower()
+    return name if name in _REGISTRY else None
+
+
+def _make_bot(spec: str, seed: int, shipped: Mapping[str, Any] | None = None) -> Bot:
+    """make_bot, with the user bots a run shipped to its workers (glory_ai.bots.plugins.ship)."""
     from ..core.engine import _seed_value
 
-    name, params = parse_spec(spec)
     seed = _seed_value(seed)
+    if isinstance(spec, str) and spec.strip() and _builtin(spec) is None:
+        from .plugins import definition
+
+        user = definition(spec, shipped)
+        if user is not None:
+            found, rest = user
+            params = _parse_params(spec, found.key, found.info.params, rest)
+            return found.info.factory(spec.strip(), params, seed)
+    name, params = parse_spec(spec)
     return _REGISTRY[name].factory(spec.strip(), params, seed)
+
+
+if TYPE_CHECKING:
+    from .plugins import ENTRY_POINT_GROUP, UserBot, register, unregister
+
+#: the names glory_ai.bots.plugins defines for this package (imported when first used: a
+#: run of built-in bots never loads it)
+_PLUGIN_NAMES = ("ENTRY_POINT_GROUP", "UserBot", "register", "unregister")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _PLUGIN_NAMES:
+        from . import plugins
+
+        return getattr(plugins, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,9 +8,11 @@ cdef int check_state(GameState* s) noexcept nogil:
     # 0 if every invariant holds, else the INV_* code of the first broken one
     cdef int cards[45]
     cdef int sites[6]
-    cdef int x, p, i, k, m, count
+    cdef int x, p, i, k, m, count, completed = 0, influence = 0
     cdef Player* pl
     cdef Structure* st
+    if s.overflow:
+        return INV_OVERFLOW
     memset(cards, 0, sizeof(cards))
     memset(sites, 0, sizeof(sites))
     for x in range(NUM_TYPES):
@@ -51,6 +53,7 @@ cdef int check_state(GameState* s) noexcept nogil:
             return INV_ZONE_SIZE
         for m in range(NMAT):
             sites[m] += pl.influence_sites[m]
+            influence += pl.influence_sites[m]
     for i in range(s.nstruct):
         st = &s.structures[i]
         if st.owner >= s.cfg.num_players or st.building == JACK:
@@ -66,12 +69,16 @@ cdef int check_state(GameState* s) noexcept nogil:
             sites[st.site] += 1
             if st.nmat >= material_value(st.site):
                 return INV_FULL_INCOMPLETE
+        else:
+            completed += 1
     for x in range(NUM_TYPES):
         if cards[x] != s.cfg.copies[x]:
             return INV_CARDS
     for m in range(NMAT):
         if sites[m] != 6:
             return INV_SITES
+    if completed > influence:                  # so structures <= sites (MAX_STRUCTURES)
+        return INV_COMPLETED_SITES
     if s.turn.phase != PH_OVER and s.turn.decider >= s.cfg.num_players:
         return INV_DECIDER
     if s.deck_size == 0 and s.turn.phase != PH_OVER and s.turn.pending_end == 0:

@@ -86,7 +86,7 @@ cdef int deal_unknown(GameState* s, int observer, uint64_t* rng, int focus) noex
     # seen to lack and, if `focus` >= 0, that leave the focus player (deciding now) a hand
     # with which the engine would ask its pending question. Returns the number of
     # unknown cards.
-    cdef uint8_t unknown[256]
+    cdef uint8_t unknown[DECK_CAP]   # unknown cards are Order cards: at most 255 in a game
     cdef int hidden_hand[5]
     cdef int hidden_vault[5]
     cdef int constrained[5]
@@ -180,7 +180,7 @@ cdef void deal_lacking_greedily(GameState* s, uint8_t* unknown, int n, int* cons
     # move to the front, hand by hand, the first cards each constrained hand may hold.
     # Not uniform, and a later hand can be left with lacked cards only if an earlier one
     # took the few it could hold.
-    cdef uint8_t order[256]
+    cdef uint8_t order[DECK_CAP]     # as many as `unknown`
     cdef int c, i, k, got, q, lacks
     k = 0
     for c in range(nconstrained):

@@ -12,6 +12,7 @@ cdef void start_legionary(GameState* s, int batch) noexcept nogil:
     cdef Turn* t = &s.turn
     cdef Player* pl = &s.players[t.actor]
     cdef int x
+    # a batch beyond 255 cannot matter: no hand holds more than 255 cards to reveal
     t.legionary_batch = batch if batch < 255 else 255
     t.legionary_revealed = 0
     t.pick_from = 1

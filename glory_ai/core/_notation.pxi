@@ -1,9 +1,27 @@
-# Notation (docs/notation.md): the action space table for Python, decoding action ids into
-# (block, arguments), and the readable text of an action in a state. Python-level code
-# (with the GIL); included by engine.pyx.
+# Notation (docs/notation.md): card, material and role names and their lookups, the action
+# space table for Python, decoding action ids into (block, arguments), and the readable text
+# of an action in a state. Python-level code (with the GIL); included by engine.pyx.
 
 _MATERIALS = ("Rubble", "Wood", "Concrete", "Brick", "Stone", "Marble")
 _ROLES = ("Laborer", "Craftsman", "Architect", "Legionary", "Merchant", "Patron", "Thinker")
+_MATERIAL_INDEX = {name.lower(): i for i, name in enumerate(_MATERIALS)}
+
+
+def card_id(name, field="card"):
+    """The card type of a name ("Jack" included); ValueError naming the field if unknown."""
+    if not isinstance(name, str):
+        raise ValueError(f"{field}: card names are strings, got {name!r:.80}")
+    try:
+        return _CARD_INDEX[name.strip().lower()]
+    except KeyError:
+        raise ValueError(f"{field}: unknown card name {name!r:.80}") from None
+
+
+def material_id(name, field="material"):
+    """The material id of a name; ValueError naming the field if unknown."""
+    if not isinstance(name, str) or name.strip().lower() not in _MATERIAL_INDEX:
+        raise ValueError(f"{field}: unknown material {name!r:.80}; expected one of {list(_MATERIALS)}")
+    return _MATERIAL_INDEX[name.strip().lower()]
 
 
 def _action_blocks():
@@ -25,7 +43,6 @@ def _action_blocks():
 
 
 ACTION_BLOCKS = _action_blocks()
-_BLOCK_STARTS = tuple(block[1] for block in ACTION_BLOCKS)
 
 
 def decode_action(int action):

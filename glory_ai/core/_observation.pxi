@@ -42,23 +42,25 @@ cdef void seat_features(GameState* m, int q, float[:] v, int i):
     cdef int stockpile = i + _SEAT_AT["stockpile"], vault = i + _SEAT_AT["vault"]
     cdef int clientele = i + _SEAT_AT["clientele"], sites = i + _SEAT_AT["influence_sites"]
     cdef int flags = i + _SEAT_AT["flags"], lacks = i + _SEAT_AT["lacks"]
+    cdef int hand_size = i + _SEAT_AT["hand_size"], vault_size = i + _SEAT_AT["vault_size"]
+    cdef int influence = i + _SEAT_AT["influence"], structures = i + _SEAT_AT["structures"]
     for x in range(NUM_TYPES):
         v[hand + x] = pl.hand[x]
         v[camp + x] = pl.camp[x]
         v[stockpile + x] = pl.stockpile[x]
         v[vault + x] = pl.vault[x]
         v[clientele + x] = pl.clientele[x]
-    v[i + _SEAT_AT["hand_size"]] = pl.hand_count
-    v[i + _SEAT_AT["vault_size"]] = pl.vault_count
+    v[hand_size] = pl.hand_count
+    v[vault_size] = pl.vault_count
     for x in range(6):
         v[sites + x] = pl.influence_sites[x]
         v[lacks + x] = (pl.lacks >> x) & 1
-    v[i + _SEAT_AT["influence"]] = influence_of(m, q)
+    v[influence] = influence_of(m, q)
     for x in range(m.nstruct):
         st = &m.structures[x]
         if st.owner != q:
             continue
-        base = i + _SEAT_AT["structures"] + (st.building - 1) * 5
+        base = structures + (st.building - 1) * 5
         v[base] = 0 if st.flags & S_COMPLETE else 1
         v[base + 1] = 1 if st.flags & S_COMPLETE else 0
         v[base + 2] = st.nmat
@@ -73,7 +75,7 @@ cdef object observation_tensor_of(GameState* m, int player):
     # the tensor of a state already masked for `player`
     import numpy as np
     cdef int n = m.cfg.num_players
-    cdef int seat, x, i
+    cdef int seat, x, i, who
     out = np.zeros(OBSERVATION_TENSOR_SIZE, dtype=np.float32)
     cdef float[:] v = out
     i = 0
@@ -85,7 +87,7 @@ cdef object observation_tensor_of(GameState* m, int player):
     i += GR_NUM_DECISION_PHASES + 1
     for who in (m.turn.decider, m.turn.leader, m.turn.actor):
         if m.turn.phase != PH_OVER:
-            v[i + (who - player) % n] = 1
+            v[i + (who - player + n) % n] = 1    # seats relative to the observer
         i += 5
     v[i + (0 if m.turn.led_role == NO_ROLE else 1 + m.turn.led_role)] = 1
     i += 7

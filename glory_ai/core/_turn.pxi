@@ -1,10 +1,10 @@
 # Turn flow (R-6, R-7): clients and the action queue, thinking, role payments and
-# petitions, the automatic phases, and the entry points legal_actions_into / apply_action_c.
+# petitions, and the automatic phases (advance).
 #
-# Control flow: a pending decision lives in s.turn.phase. apply_action_c() performs one
-# decision of the current decider, then advance() runs the automatic phases (next follower,
-# next action from the queue, Legionary victims, end of turn, ...) until the next decision
-# or the end of the game.
+# Control flow: a pending decision lives in s.turn.phase. apply_action_c() (_entry.pxi)
+# performs one decision of the current decider, then advance() runs the automatic phases
+# (next follower, next action from the queue, Legionary victims, end of turn, ...) until
+# the next decision or the end of the game.
 
 # ---------------------------------------------------------------------------------------
 # Clients and the action queue (R-6.3, R-6.4)
@@ -75,12 +75,15 @@ cdef inline void clear_stack(Turn* t) noexcept nogil:
     t.stack_size = 0
 
 cdef void push_entry(GameState* s, int kind, int role, int count) noexcept nogil:
-    # R-9.3.2, R-14.4: grants and interruptions go to the front of the actor's queue
+    # R-9.3.2, R-14.4: grants and interruptions go to the front of the actor's queue.
+    # count is an influence (at most 2 + the 6 sites of each material at its value: 74)
+    # or the parts of an action done (at most 7), so it fits the byte.
     cdef Turn* t = &s.turn
-    if count <= 0 or t.stack_size >= STACK_CAP:
+    if count <= 0:
         return
-    if count > 255:
-        count = 255
+    if t.stack_size >= STACK_CAP:
+        s.overflow |= OVERFLOW_STACK                # the entry is lost: say so
+        return
     t.stack_kind[t.stack_size] = kind
     t.stack_role[t.stack_size] = role
     t.stack_count[t.stack_size] = count
@@ -619,202 +622,3 @@ cdef void advance(GameState* s) noexcept nogil:
             step_new_turn(s)
         else:
             return
-
-# ---------------------------------------------------------------------------------------
-# The two entry points every client uses
-
-cdef int legal_actions_into(GameState* s, uint16_t* out) noexcept nogil:
-    cdef Turn* t = &s.turn
-    cdef int phase = t.phase
-    cdef int n
-    if phase == PH_LEAD:
-        n = gen_think_options(s, t.decider, out, True)
-        return n + gen_units(s, t.decider, NO_ROLE, out + n)
-    if phase == PH_FOLLOW:
-        n = gen_think_options(s, t.decider, out, True)
-        return n + gen_units(s, t.decider, t.led_role, out + n)
-    if phase == PH_ACTION:
-        n = gen_action(s, out, False)
-        out[n] = A_SKIP
-        return n + 1
-    if phase == PH_LEG_REVEAL or phase == PH_LEG_TAKE or phase == PH_LEG_GIVE or phase == PH_LEG_EXTRA:
-        return gen_legionary(s, out)
-    if phase == PH_PETITION:
-        return gen_petition_picks(s, out)
-    if phase == PH_PAY_MORE:
-        n = gen_units(s, t.decider, t.led_role, out)
-        out[n] = A_SKIP
-        return n + 1
-    if phase == PH_THINK:
-        n = gen_think_options(s, t.decider, out, True)
-        out[n] = A_SKIP
-        return n + 1
-    if phase == PH_THINK_CHOICE:
-        return gen_think_options(s, t.decider, out, False)
-    if phase == PH_TRIBUNAL:
-        out[0] = A_THINK_JACK
-        out[1] = A_SKIP
-        return 2
-    if phase == PH_FOUNTAIN:
-        return gen_fountain(s, out)
-    if phase == PH_STAIRWAY:
-        n = gen_stairway(s, out, False)
-        out[n] = A_SKIP
-        return n + 1
-    if phase == PH_PRISON:
-        n = gen_prison(s, out)
-        out[n] = A_SKIP
-        return n + 1
-    if phase == PH_SEWER:
-        return gen_sewer(s, out)
-    if phase == PH_SENATE:
-        out[0] = A_SENATE
-        out[1] = A_SKIP
-        return 2
-    return 0
-
-cdef int apply_action_c(GameState* s, int action) noexcept nogil:
-    # Applies a legal action of the current decider (legality is the caller's contract),
-    # then runs the game forward to the next decision.
-    cdef Turn* t = &s.turn
-    cdef int phase = t.phase
-    cdef int p = t.decider
-    t.decisions += 1
-    if phase == PH_LEAD or phase == PH_FOLLOW or phase == PH_THINK:
-        if action == A_SKIP:                        # declining a granted think
-            finish_think(s)
-        elif action == A_THINK_JACK or action == A_THINK_DRAW:
-            if phase != PH_THINK:
-                t.think_return = CTX_LEAD if phase == PH_LEAD else CTX_FOLLOW
-                s.players[p].flags |= P_THOUGHT
-            elif t.think_return == CTX_ACADEMY:
-                fire(s, B_ACADEMY)
-            do_think(s, p, action)
-        elif action < A_PLAY_CARD:
-            if phase != PH_THINK:
-                t.think_return = CTX_LEAD if phase == PH_LEAD else CTX_FOLLOW
-                s.players[p].flags |= P_THOUGHT
-            elif t.think_return == CTX_ACADEMY:
-                fire(s, B_ACADEMY)
-            think_discard(s, p, action)
-        else:
-            play_unit(s, action)
-    elif phase == PH_ACTION:
-        apply_role_action(s, action)
-    elif phase == PH_LEG_REVEAL or phase == PH_LEG_TAKE or phase == PH_LEG_GIVE or phase == PH_LEG_EXTRA:
-        apply_legionary(s, action)
-    elif phase == PH_PETITION:
-        if action == A_SKIP:
-            unit_done(s)
-        else:
-            hand_to_camp(&s.players[p], action - A_PETITION_PICK + 1)
-            t.petition_picked += 1
-            t.petition_from = action - A_PETITION_PICK + 1
-            petition_continue(s)
-    elif phase == PH_PAY_MORE:
-        if action == A_SKIP:
-            payment_done(s)
-        else:
-            play_unit(s, action)
-    elif phase == PH_THINK_CHOICE:
-        do_think(s, p, action)
-    elif phase == PH_TRIBUNAL:
-        if action == A_THINK_JACK:
-            fire(s, B_TRIBUNAL)
-            s.jack_pile -= 1
-            hand_add(&s.players[p], JACK, True)
-        finish_think(s)
-    elif phase == PH_FOUNTAIN:
-        apply_fountain(s, action)
-    elif phase == PH_STAIRWAY:
-        apply_stairway(s, action)
-    elif phase == PH_PRISON:
-        apply_prison(s, action)
-    elif phase == PH_SEWER or phase == PH_SENATE:
-        apply_end_of_turn(s, action)
-    else:
-        return -1                                   # PH_OVER: nothing to apply
-    advance(s)
-    return 0
-
-cdef int random_playout_c(GameState* s, uint64_t* rng, int max_decisions) noexcept nogil:
-    # Uniformly random legal actions until the end; returns the decisions made, or -1 if
-    # a non-terminal state had no legal action (an engine bug).
-    return recorded_playout(s, rng, max_decisions, NULL)
-
-cdef int recorded_playout(GameState* s, uint64_t* rng, int max_decisions,
-                          uint16_t* record) noexcept nogil:
-    # random_playout_c that also writes each action into record (room for max_decisions)
-    cdef uint16_t buf[MAX_LEGAL]
-    cdef int n, action, made = 0
-    while s.turn.phase != PH_OVER and made < max_decisions:
-        n = legal_actions_into(s, buf)
-        if n <= 0:
-            return -1
-        action = buf[gr_rng_below(rng, n)]
-        if record != NULL:
-            record[made] = action
-        apply_action_c(s, action)
-        made += 1
-    return made
-
-# ---------------------------------------------------------------------------------------
-# Setup (R-4)
-
-cdef void setup_game(GameState* s, uint64_t seed, const uint8_t* top, int ntop) noexcept nogil:
-    # R-4: shuffle, deal hands, deal for the first leader.
-    cdef int n = s.cfg.num_players
-    cdef int x, c, i, j, tmp, p, m, best, remaining
-    cdef int dealt[5]
-    cdef int candidates = (1 << n) - 1
-    cdef int unlisted[45]
-    s.rng = gr_rng_seed(seed)
-    s.deck_size = 0
-    for x in range(NUM_TYPES):
-        unlisted[x] = s.cfg.copies[x]
-    for i in range(ntop):                             # a known top of the deck (validated)
-        unlisted[top[i]] -= 1
-    for x in range(1, NUM_TYPES):
-        for c in range(unlisted[x]):
-            s.deck[s.deck_size] = x
-            s.deck_size += 1
-    for i in range(s.deck_size - 1, 0, -1):          # Fisher-Yates
-        j = gr_rng_below(&s.rng, i + 1)
-        tmp = s.deck[i]
-        s.deck[i] = s.deck[j]
-        s.deck[j] = tmp
-    for i in range(ntop - 1, -1, -1):                 # top[0] ends on top
-        s.deck[s.deck_size] = top[i]
-        s.deck_size += 1
-    s.jack_pile = 6
-    for m in range(NMAT):                             # R-4.2
-        s.in_town[m] = s.cfg.in_town_per_material
-        s.out_town[m] = 6 - s.cfg.in_town_per_material
-    for p in range(n):                                # R-4.5
-        for i in range(s.cfg.hand_orders):
-            hand_add(&s.players[p], deck_draw(s), False)
-        for i in range(s.cfg.hand_jacks):
-            s.jack_pile -= 1
-            hand_add(&s.players[p], JACK, True)
-    while True:                                       # R-4.6
-        if s.deck_size < n:
-            break                                     # (config guarantees enough cards)
-        best = NUM_TYPES
-        for p in range(n):
-            if (candidates >> p) & 1:
-                dealt[p] = deck_draw(s)
-                s.pool[dealt[p]] += 1
-                if dealt[p] < best:
-                    best = dealt[p]
-        remaining = 0
-        for p in range(n):
-            if (candidates >> p) & 1 and dealt[p] == best:
-                remaining |= 1 << p
-        candidates = remaining
-        if candidates & (candidates - 1) == 0:
-            break
-    p = 0
-    while not (candidates >> p) & 1:
-        p += 1
-    s.turn.leader = p
-    begin_turn(s)

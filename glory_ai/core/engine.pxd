@@ -14,6 +14,9 @@
 #   into another GameState of the same game, or over sizeof(GameState). Keep buffers that
 #   threads write 64-byte aligned and apart (see docs/engine.md).
 # * Only State objects (Python) use the engine's allocation pool, and only with the GIL.
+# * Fixed capacities: each is either unreachable (the bound and why, below) or, when
+#   reached, recorded in s.overflow: check_state reports INV_OVERFLOW, apply_action_c and
+#   random_playout_c return -2. Nothing is dropped silently.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 
 cdef extern from "cards.h":
@@ -73,7 +76,8 @@ cdef extern from "tables.h":
     enum:
         INV_CARDS, INV_SITES, INV_ZONE_SIZE, INV_KNOWN, INV_DECIDER, INV_STRUCTURES
         INV_FULL_INCOMPLETE, INV_EMPTY_DECK, INV_NO_LEGAL, INV_BAD_ACTION_ID
-        INV_DUPLICATE_ACTION, INV_ACTION_FAILED, INV_ENDLESS, GR_NUM_INVARIANTS, INV_AFTER_ACTION
+        INV_DUPLICATE_ACTION, INV_ACTION_FAILED, INV_ENDLESS, INV_COMPLETED_SITES, INV_OVERFLOW
+        GR_NUM_INVARIANTS, INV_AFTER_ACTION
     const char* GR_INVARIANT_TEXT[]
 
 cdef enum:
@@ -81,12 +85,31 @@ cdef enum:
     JACK = 0
     NMAT = 6
     MAX_PLAYERS = 5
+    # Order cards in a game, Config.copies: at most 255 (GameConfig refuses more), so every
+    # card array of that size (the deck, determinize's unknown cards) has room for all
     DECK_CAP = 256
+    # Structures of all players. Unreachable: each incomplete structure holds a site and
+    # each completion moves one into influence (Prison and Domus Aurea keep completed
+    # structures <= influence sites, check_state INV_COMPLETED_SITES), so with 36 sites
+    # there are at most 36 structures (tests/regressions/test_memory_safety.py)
     MAX_STRUCTURES = 40
-    STACK_CAP = 64        # front-of-queue entries: Bath->Patron nesting needs one per Marble hire
-    MAX_LEGAL = 4096      # a legal_actions_into buffer must hold this many ids
+    # Front-of-queue entries (Turn.stack_*). Reachable: a Bath->Patron chain adds one entry
+    # per Marble client hired, so a variant deck with many Marble cards can fill it; the
+    # entry that does not fit sets OVERFLOW_STACK (tests/regressions/test_memory_safety.py)
+    STACK_CAP = 64
+    # A legal_actions_into buffer holds this many ids. Unreachable: the most options are an
+    # Architect action's, 49 foundations + 88 materials (44 from the stockpile, 44 from the
+    # pool with Archway) per own incomplete structure (<= 36) + Fountain + skip = 3,219; the
+    # Stairway part has 88 per opponent's completed structure + skip <= 3,169
+    # (tests/regressions/test_memory_safety.py)
+    MAX_LEGAL = 4096
     NO_ROLE = 255
     NUM_DISTINCT_ACTIONS = GR_NUM_ACTIONS
+
+# GameState.overflow: a fixed capacity was reached and something had to be dropped, so the
+# state no longer follows the rules exactly.
+cdef enum:
+    OVERFLOW_STACK = 1    # the actor's front-of-queue stack was full (STACK_CAP entries)
 
 # Materials; the role of a card is the role of its material (Rubble = Laborer, ...).
 cdef enum:
@@ -247,6 +270,9 @@ ctypedef struct GameState:
     uint8_t jack_pile
     uint8_t in_town[6]
     uint8_t out_town[6]
+    uint8_t overflow           # OVERFLOW_* bits (0 in a sound state); this byte was alignment
+                               # padding, so the layout and every byte of a sound state are
+                               # unchanged (information-state keys seed the searches)
     uint16_t deck_size
     uint8_t deck[256]          # deck[deck_size - 1] is the top card
     uint64_t rng
@@ -342,12 +368,14 @@ cdef void setup_game(GameState* s, uint64_t seed, const uint8_t* top, int ntop) 
 cdef int legal_actions_into(GameState* s, uint16_t* out) noexcept nogil
 
 # Apply a legal action of the current player and run the game to the next decision.
-# Legality is the caller's contract (an illegal id corrupts the state); returns 0, or -1
-# if the game is over.
+# Legality is the caller's contract (an illegal id corrupts the state); returns 0, -1 if
+# the game is over, or -2 if a fixed capacity was exceeded (s.overflow: the state is no
+# longer exact).
 cdef int apply_action_c(GameState* s, int action) noexcept nogil
 
 # Uniformly random legal actions (drawn from *rng) until the end or max_decisions; returns
-# the decisions made, or -1 if a live state had no legal action (an engine bug).
+# the decisions made, -1 if a live state had no legal action (an engine bug), or -2 if a
+# fixed capacity was exceeded (s.overflow).
 cdef int random_playout_c(GameState* s, uint64_t* rng, int max_decisions) noexcept nogil
 
 # Victory points of player p now (R-12), computable at any time.

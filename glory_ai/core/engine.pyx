@@ -1,34 +1,47 @@
 # The Cython core: the nogil rules engine (the _*.pxi includes, one compilation unit so
 # that nothing stops inlining) and State, a thin Python object owning one GameState.
-# The C API other Cython modules use is declared in engine.pxd; the validated, documented
-# Python face is glory_ai.game. Map of the files: docs/engine.md.
+# The C API other Cython modules use is declared in engine.pxd; the documented Python face
+# is State's methods here and the package's Game. Nothing here imports from the package
+# above the core: what the engine needs from Python (enums, errors, the text display, the
+# rule variants) lives in glory_ai.core as well. Map of the files: docs/engine.md.
 from libc.string cimport memcpy, memmove, memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
 from cpython.bytes cimport PyBytes_FromStringAndSize
+cimport cython
 
 include "_basics.pxi"       # helpers, limits, scoring, the end of the game
-include "_turn.pxi"         # turn flow, thinking, payments, entry points, setup
-include "_building.pxi"     # building and the role actions
+include "_turn.pxi"         # turn flow, thinking, payments, the automatic phases
+include "_building.pxi"     # building: foundations, materials, completion
+include "_roles.pxi"        # the role actions but Legionary; Fountain, Stairway, Prison
 include "_legionary.pxi"    # Legionary demands
+include "_entry.pxi"        # legal actions, apply, random playouts
+include "_setup.pxi"        # the deal of a new game
 include "_hidden.pxi"       # masking, information-state keys, determinization
 include "_checks.pxi"       # invariant checks, checked playouts
 
 import operator
+from collections.abc import Mapping
+
+from glory_ai.core.display import render
+from glory_ai.core.enums import EndReason, Phase
+from glory_ai.core.errors import ActionParseError, IllegalActionError
 
 TERMINAL = -4
 NUM_ACTIONS = NUM_DISTINCT_ACTIONS
 
 _PHASE_LABEL = tuple(GR_PHASE_NAME[p].decode() for p in range(GR_NUM_PHASES))
-#: the decision phases (and "over") by id
-PHASE_NAMES = {p: _PHASE_LABEL[p] for p in range(GR_NUM_DECISION_PHASES)}
-PHASE_NAMES[PH_OVER] = "over"
+#: the decision phases (and Phase.OVER) by id; Phase(...) fails at import should
+#: csrc/tables.h and glory_ai.core.enums.Phase ever disagree
+PHASE_NAMES = {p: Phase(_PHASE_LABEL[p]) for p in range(GR_NUM_DECISION_PHASES)}
+PHASE_NAMES[PH_OVER] = Phase.OVER
+if list(PHASE_NAMES.values()) != list(Phase):
+    raise ImportError("glory_ai.core.enums.Phase does not list the phases of csrc/tables.h in order")
 #: what each code of the invariant checker means (0: every invariant holds)
 INVARIANT_TEXT = {code: GR_INVARIANT_TEXT[code].decode() for code in range(GR_NUM_INVARIANTS + 1)}
-_END_REASON_NAMES = {END_NONE: None, END_DECK: "deck", END_SITES: "sites",
-                     END_CATACOMB: "catacomb", END_FORUM: "forum", END_CONCESSION: "concession"}
-# the players[k].turn_state flag of a player who conceded (for the position loader)
-CONCEDED_FLAG = P_CONCEDED
+# the engine's END_* codes (END_NONE: the game goes on)
+_END_REASON_OF = {END_DECK: EndReason.DECK, END_SITES: EndReason.SITES, END_CATACOMB: EndReason.CATACOMB,
+                  END_FORUM: EndReason.FORUM, END_CONCESSION: EndReason.CONCESSION}
 
 
 def _card_tables():
@@ -44,7 +57,7 @@ _NAMES = _card_tables()[0]
 _CARD_INDEX = {name.lower(): i for i, name in enumerate(_NAMES)}
 
 include "_notation.pxi"     # action blocks, decoding, action text
-include "_positions.pxi"    # the public turn format, position setters
+include "_positions.pxi"    # the position format: to_dict and from_dict
 include "_observation.pxi"  # observation tensors
 
 
@@ -116,6 +129,12 @@ cdef bint is_legal_c(GameState* s, int action) noexcept:
     return False
 
 
+cdef void _raise_overflow(GameState* s) except *:
+    # a fixed capacity was exceeded (engine.pxd, GameState.overflow): never silent
+    raise RuntimeError(f"engine limit reached: {INVARIANT_TEXT[INV_OVERFLOW]} "
+                       f"(the queue holds {STACK_CAP} entries)")
+
+
 cdef list _history_list(object history):
     # history is None or (earlier history, item): an action id, or the actions of a C-level
     # playout as the bytes of a uint16 array (one object per playout, not per action)
@@ -135,7 +154,7 @@ cdef list _history_list(object history):
 
 cdef class State:
     """One game state. Build one with Game(...).new_initial_state(seed) or
-    State.from_dict(position); the documented API is described in glory_ai.game."""
+    State.from_dict(position); the documented API is in docs/notation.md."""
 
     def __cinit__(self):
         self.s = state_alloc()      # filled by the creator: clone, _load_config
@@ -155,10 +174,12 @@ cdef class State:
     @staticmethod
     def _new_game(config, seed, deck_top=None):
         cdef State st = State.__new__(State)
-        cdef uint8_t top[256]
+        cdef uint8_t top[DECK_CAP]
         cdef int i, ntop = 0
         st._load_config(config)
         if deck_top is not None:
+            if len(deck_top) >= DECK_CAP:           # Game.new_initial_state checks the copies
+                raise ValueError("deck: more cards than the deck holds")
             ntop = len(deck_top)
             for i in range(ntop):
                 top[i] = deck_top[i]
@@ -201,18 +222,13 @@ cdef class State:
         return PyBytes_FromStringAndSize(<char*>self.s, used_size(self.s))
 
     def _set_raw_bytes(self, bytes raw):
-        if len(raw) != used_size(self.s):
+        if <size_t>len(raw) != used_size(self.s):
             raise ValueError("raw state has the wrong size for this build")
         memcpy(self.s, <char*>raw, len(raw))
 
     def config(self):
         """The GameConfig (player count, mode, rule variants) of this game."""
         return self._config
-
-    def get_game(self):
-        """The Game this state belongs to."""
-        from glory_ai.game import Game
-        return Game.from_config(self._config)
 
     def num_players(self):
         return self.s.cfg.num_players
@@ -246,23 +262,27 @@ cdef class State:
         return mask
 
     def apply_action(self, action):
-        """Apply one legal action; ValueError (state unchanged) if it is not legal."""
+        """Apply one legal action. IllegalActionError (a ValueError; the state unchanged) for
+        an action id that is not legal here or any action once the game is over, ValueError
+        for an integer outside the action space."""
         action = _integer(action, "an action")
         if self.s.turn.phase == PH_OVER:
-            raise ValueError("the game is over: no action can be applied")
+            raise IllegalActionError("the game is over: no action can be applied")
         if action < 0 or action >= NUM_DISTINCT_ACTIONS or not is_legal_c(self.s, action):
-            raise ValueError(
+            error = IllegalActionError if 0 <= action < NUM_DISTINCT_ACTIONS else ValueError
+            raise error(
                 f"illegal action {action} ({self._describe(action)}) for player "
                 f"{self.s.turn.decider} in phase '{PHASE_NAMES.get(self.s.turn.phase)}'; "
                 f"legal: {self.legal_action_strings()}")
-        apply_action_c(self.s, action)
-        self._history = (self._history, action)
+        self._apply_unchecked(action)
 
     def _apply_unchecked(self, int action):
         """Apply an action without the legality check (fast path for trusted callers: an
         illegal id corrupts the state)."""
-        apply_action_c(self.s, action)
+        cdef int result = apply_action_c(self.s, action)
         self._history = (self._history, action)
+        if result == -2:
+            _raise_overflow(self.s)
 
     def history(self):
         """The actions applied since the deal (or since the position was loaded, or since a
@@ -283,6 +303,8 @@ cdef class State:
                 chunk = min(4096, budget - total)
                 with nogil:
                     made = recorded_playout(self.s, &rng, chunk, record)
+                if made == -2:
+                    _raise_overflow(self.s)
                 if made < 0:
                     raise RuntimeError("engine bug: a non-terminal state has no legal action")
                 if made:
@@ -367,7 +389,6 @@ cdef class State:
     def observation_string(self, player):
         """What `player` knows, as the readable position text (others' hidden cards shown
         as counts)."""
-        from glory_ai._display import render
         return render(self, observer=self._check_player(player))
 
     def observation_tensor(self, player):
@@ -474,10 +495,11 @@ cdef class State:
         return [(1.0 / len(win) if p in win else 0.0) for p in range(self.s.cfg.num_players)]
 
     def end_reason(self):
-        """None, or why the game ended: 'deck', 'sites', 'catacomb', 'forum', 'concession'."""
+        """None, or why the game ended: an EndReason (DECK, SITES, CATACOMB, FORUM or
+        CONCESSION), equal to its string ('deck', ...)."""
         if self.s.turn.phase != PH_OVER:
             return None
-        return _END_REASON_NAMES[self.s.turn.end_reason]
+        return _END_REASON_OF[self.s.turn.end_reason]
 
     def concede(self, player):
         """The player leaves the game (R-11.1(5)); the last one remaining wins.
@@ -507,7 +529,8 @@ cdef class State:
                 advance(self.s)
                 continue
             legal = self.legal_actions()
-            apply_action_c(self.s, A_SKIP if A_SKIP in legal else legal[0])
+            if apply_action_c(self.s, A_SKIP if A_SKIP in legal else legal[0]) == -2:
+                _raise_overflow(self.s)
 
     def has_conceded(self, player):
         player = self._check_player(player)
@@ -540,12 +563,12 @@ cdef class State:
 
     def is_active(self, player, building):
         """Whether `building`'s function is active for `player` (R-10.6)."""
-        from glory_ai.cards import card_id
         player = self._check_player(player)
         return bool(is_active(self.s, player, card_id(building, "building")))
 
     def phase(self):
-        """The pending decision ('lead', 'follow', 'legionary_give', ...) or 'over'."""
+        """The pending decision as a Phase (Phase.LEAD, ...; equal to its string 'lead', ...),
+        Phase.OVER at the end."""
         return PHASE_NAMES[self.s.turn.phase]
 
     def leader(self):
@@ -602,12 +625,16 @@ cdef class State:
         return [action_text(self.s, a) for a in self.legal_actions()]
 
     def string_to_action(self, str text not None):
-        """The legal action whose string is `text` (case and outer blanks ignored)."""
+        """The legal action whose string is `text` (case and extra blanks ignored).
+        IllegalActionError for an action string that is not legal here, ActionParseError for
+        a text that is no action string (docs/notation.md, "Grammar"); both are ValueErrors."""
+        from glory_ai.core.grammar import is_action_string     # it reads the card names
         wanted = " ".join(text.split()).lower()
         for a in self.legal_actions():
             if action_text(self.s, a).lower() == wanted:
                 return a
-        raise ValueError(f"{text!r} is not a legal action here; legal: {self.legal_action_strings()}")
+        error = IllegalActionError if is_action_string(text) else ActionParseError
+        raise error(f"{text!r} is not a legal action here; legal: {self.legal_action_strings()}")
 
     def apply_action_string(self, str text not None):
         self.apply_action(self.string_to_action(text))
@@ -617,56 +644,13 @@ cdef class State:
     def to_dict(self):
         """A JSON-safe dict that State.from_dict turns back into this exact state
         (docs/notation.md, "Positions")."""
-        cdef Player* pl
-        cdef Structure* st
-        cdef int p, i, k
-        players = []
-        for p in range(self.s.cfg.num_players):
-            pl = &self.s.players[p]
-            structures = []
-            for i in range(self.s.nstruct):
-                st = &self.s.structures[i]
-                if st.owner != p:
-                    continue
-                d = {"building": _NAMES[st.building], "site": _MATERIALS[st.site],
-                     "out_of_town": bool(st.flags & S_OUT_OF_TOWN),
-                     "materials": [_NAMES[st.materials[k]] for k in range(st.nmat)],
-                     "complete": bool(st.flags & S_COMPLETE)}
-                if st.stairway:
-                    d["stairway"] = _NAMES[st.stairway]
-                structures.append(d)
-            players.append({
-                "hand": _zone(pl.hand), "camp": _zone(pl.camp), "stockpile": _zone(pl.stockpile),
-                "vault": _zone(pl.vault), "clientele": _zone(pl.clientele),
-                "influence": _materials(pl.influence_sites), "structures": structures,
-                "known_hand": _zone(pl.hand_known), "known_vault": _zone(pl.vault_known),
-                "turn_state": {"camp_units": pl.camp_units, "flags": pl.flags,
-                               "jacks_played": pl.jacks_played},
-                "lacks": [_MATERIALS[m] for m in range(NMAT) if (pl.lacks >> m) & 1],
-            })
-        return {
-            "format": POSITION_FORMAT, "version": POSITION_VERSION,
-            "num_players": self.s.cfg.num_players,
-            "mode": self._config.mode,
-            "variant": self._config.variant(),
-            "leader": self.s.turn.leader,
-            "pool": _zone(self.s.pool),
-            "deck": self.zone("deck"),
-            "out_of_play": _zone(self.s.out_of_play),
-            "jack_pile": self.s.jack_pile,
-            "sites": {"in_town": {_MATERIALS[m]: self.s.in_town[m] for m in range(NMAT)},
-                      "out_of_town": {_MATERIALS[m]: self.s.out_town[m] for m in range(NMAT)}},
-            "players": players,
-            "turn": turn_to_public(self.s),
-            "functions_used": self.functions_used(),
-            "rng": str(self.s.rng),
-        }
+        return position_of(self)
 
     @staticmethod
     def from_dict(d):
-        """Build a state from a to_dict() output or a hand-written position (docs/notation.md)."""
-        from glory_ai._positions import load_position
-        return load_position(d)
+        """Build a state from a to_dict() output or a hand-written position (docs/notation.md);
+        ValueError naming the field for anything that cannot be."""
+        return _read_position(d)
 
     # ---- display -----------------------------------------------------------------------
 
@@ -675,7 +659,6 @@ cdef class State:
                 f"phase {self.phase()} player {self.current_player()}>")
 
     def __str__(self):
-        from glory_ai._display import render
         return render(self)
 
 
@@ -689,7 +672,7 @@ def _state_from_bytes(config, raw, history=()):
 
 
 def _new_blank_state(config, seed):
-    """A zeroed state of this config with its generator seeded (the position loader fills it)."""
+    """A zeroed state of this config with its generator seeded (the position reader fills it)."""
     cdef State st = State.__new__(State)
     st._load_config(config)
     st.s.rng = gr_rng_seed(<uint64_t>_seed_value(seed))

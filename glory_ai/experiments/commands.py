@@ -28,7 +28,8 @@ def main_run(args: argparse.Namespace) -> int:
 
     try:
         folder = run_experiment(args.config, args.results, jobs=args.jobs, backend=args.backend,
-                                progress=None if args.progress else False, out=args.out)
+                                progress=None if args.progress else False, out=args.out,
+                                fresh=args.fresh)
     except (ExperimentError, ArenaError, ValueError, FileNotFoundError) as exc:
         print(f"glory-ai: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -46,18 +47,22 @@ def main_run(args: argparse.Namespace) -> int:
 
 
 def main_reproduce(args: argparse.Namespace) -> int:
+    from ..analysis.stats import RERUN_ALPHA
     from ..arena import ArenaError
     from .runner import reproduce
 
     try:
-        report = reproduce(args.folder, jobs=args.jobs, progress=None if args.progress else False)
+        report = reproduce(args.folder, jobs=args.jobs, progress=None if args.progress else False,
+                           allow_code_change=args.allow_code_change)
     except (ExperimentError, ArenaError, ValueError) as exc:
         print(f"glory-ai: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("glory-ai: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    what = "records" if report.reproducible else "win rates (time budgets: records depend on the machine)"
+    what = "records" if report.reproducible else (
+        "win rates (time budgets: records depend on the machine; Welch t-test on per-deal win "
+        f"shares, Holm-adjusted across specs, alpha = {RERUN_ALPHA:g})")
     for run in report.runs:
         status = "identical" if not run["differences"] else f"{len(run['differences'])} differ"
         print(f"{run['run']}: {run['games']} games, {status}")
@@ -88,6 +93,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--backend", default=None, choices=["loky", "threading", "dask", "ray"],
                      help="parallel backend (default: the config's [run].backend)")
     run.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    run.add_argument("--fresh", action="store_true",
+                     help="start over: move an existing results folder aside to NAME.old-N first "
+                          "(needed when its games were made by other code)")
     run.set_defaults(func=main_run)
 
     rep = sub.add_parser(
@@ -101,6 +109,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("folder", help="a results folder written by glory-ai run")
     rep.add_argument("--jobs", type=_jobs, default=None, help="parallel workers")
     rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    rep.add_argument("--allow-code-change", action="store_true",
+                     help="re-run even runs recorded with other code (code.json) than this")
     rep.set_defaults(func=main_reproduce)
 
 

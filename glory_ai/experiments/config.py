@@ -25,7 +25,7 @@ class ExperimentError(ValueError):
 
 _TOP_KEYS = {"name", "description", "question", "seed", "matchup", "run", "analysis"}
 _MATCHUP_KEYS = {"name", "format", "specs", "players", "deals", "rotate", "grid", "variants", "sprt"}
-_RUN_KEYS = {"backend", "jobs", "batch_size", "scheduler"}
+_RUN_KEYS = {"backend", "jobs", "batch_size", "scheduler", "move_time_limit", "forfeit"}
 _ANALYSIS_KEYS = {"report", "figures"}
 _VARIANT_KEYS = {"mode", "petition_size", "refill_size", "in_town_sites", "copies", "removed"}
 FIGURES = ("win_rates", "pairwise", "ratings", "seat_advantage", "building_strength",
@@ -216,6 +216,12 @@ def parse_experiment(data: dict[str, Any], name: str, source: str = "",
         _int(run["jobs"], f"{where}: [run].jobs", -1, 10_000)
     if "batch_size" in run:
         _int(run["batch_size"], f"{where}: [run].batch_size", 1, 100_000)
+    limit = run.get("move_time_limit")
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
+                              or not 0 < limit < float("inf")):
+        raise ExperimentError(f"{where}: [run].move_time_limit: expected a positive number of seconds")
+    if not isinstance(run.get("forfeit", False), bool):
+        raise ExperimentError(f"{where}: [run].forfeit: expected true or false")
     analysis = data.get("analysis", {})
     if not isinstance(analysis, dict):
         raise ExperimentError(f"{where}: [analysis]: expected a table")

@@ -14,10 +14,8 @@ its games.jsonl (docs/arena.md).
 """
 from __future__ import annotations
 
-import gzip
 import importlib.metadata
 import json
-import os
 import platform
 import subprocess
 import tempfile
@@ -28,18 +26,16 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..arena import RunConfig, load_records, run, strip_timing, summarize
-from ..arena.play import encode_record, record_key
-from ..arena.storage import COMPRESSED_GAMES_FILE as COMPRESSED_GAMES
-from ..arena.storage import CONFIG_FILE, GAMES_FILE, check_config
+from ..arena import RunConfig, RunResult, load_records, run, strip_timing
+from ..arena.storage import CONFIG_FILE, check_config, compress_run, is_compressed
 from .config import Experiment, ExperimentError, PlannedRun, load_experiment
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["COMPRESSED_GAMES", "ReproduceReport", "run_experiment", "reproduce", "manifest"]
+__all__ = ["ReproduceReport", "run_experiment", "reproduce", "manifest"]
 
-_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib", "joblib", "openskill", "Cython", "tqdm")
+_LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib", "joblib", "statsmodels", "orjson", "Cython", "tqdm")
 
 
 def _git(args: list[str]) -> str | None:
@@ -77,30 +73,59 @@ def manifest(experiment: Experiment, options: dict[str, Any]) -> dict[str, Any]:
         "backend": options.get("backend", "loky"),
         "jobs": options.get("jobs"),
         "batch_size": options.get("batch_size"),
+        "code": _code(experiment),
     }
 
 
-def _compress(folder: Path) -> None:
-    # the run is complete: its records sorted, gzip without a timestamp (same bytes for the
-    # same games), the plain file removed
-    plain = folder / GAMES_FILE
-    records = sorted(load_records(plain), key=record_key)
-    data = "".join(encode_record(r) + "\n" for r in records).encode()
-    target = folder / COMPRESSED_GAMES
-    with open(target.with_suffix(".tmp"), "wb") as raw:
-        with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as fh:
-            fh.write(data)
-    os.replace(target.with_suffix(".tmp"), target)
-    plain.unlink()
+def _code(experiment: Experiment) -> dict[str, Any]:
+    """The code identity of the experiment's runs (glory_ai and every user bot of them;
+    each run folder's code.json holds its own)."""
+    from ..arena.code import code_identity
+
+    identity: dict[str, Any] = {"bots": {}}
+    for planned in experiment.runs():
+        current = code_identity(planned.config)
+        identity["glory_ai"] = current["glory_ai"]
+        identity["bots"].update(current["bots"])
+    return identity
+
+
+def _build_changed(folder: Path, log: Callable[[str], object]) -> None:
+    """Warn when the results in ``folder`` were made by another build than this one (the
+    run folders' code.json refuses to mix code; older results record only the build)."""
+    from .. import build_info
+
+    try:
+        previous = json.loads((folder / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return
+    before = (previous.get("build") or {}).get("source_hash") if isinstance(previous, dict) else None
+    now = build_info().get("source_hash")
+    if before and now and before != now:
+        log(f"warning: {folder} was made by the build {before[:12]}; this is {now[:12]} "
+            "(glory_ai.build_info()): its records need not be what this build plays")
 
 
 def _finished_games(folder: Path, config: RunConfig) -> int | None:
     """The number of games of a finished (compressed) run in ``folder``, else None."""
-    if not (folder / COMPRESSED_GAMES).exists():
+    if not is_compressed(folder):
         return None
     check_config(folder, config, warn=False)
     games = len(load_records(folder))
     return games if games == config.total_games or config.sprt is not None else None
+
+
+def _run(config: RunConfig, out: Path, options: Mapping[str, Any], progress: bool | None) -> RunResult:
+    """One arena run with the experiment's scheduling options (stopped by its SPRT, if any)."""
+    stop = None
+    if config.sprt is not None:
+        from ..analysis.stats import DealSPRT
+
+        stop = DealSPRT.for_config(config)
+    return run(config, out=out, n_jobs=options.get("jobs"), batch_size=options.get("batch_size"),
+               backend=options.get("backend", "loky"), scheduler=options.get("scheduler"),
+               progress=progress, stop=stop, move_time_limit=options.get("move_time_limit"),
+               forfeit=options.get("forfeit", False))
 
 
 def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
@@ -109,16 +134,16 @@ def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
     finished = _finished_games(folder, planned.config)
     if finished is not None:
         return {"run": planned.name, "games": finished, "played": 0, "seconds": 0.0}
-    result = run(planned.config, out=folder, n_jobs=options.get("jobs"),
-                 batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
-                 scheduler=options.get("scheduler"), progress=progress)
-    _compress(folder)
+    result = _run(planned.config, folder, options, progress)
+    compress_run(folder)
     return {"run": planned.name, "games": len(result.records), "played": result.played,
             "seconds": round(time.time() - started, 1)}
 
 
 def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
     import pandas as pd
+
+    from ..analysis.stats import summarize
 
     frames = []
     for planned in experiment.runs():
@@ -230,10 +255,12 @@ def _merge_sessions(meta: dict[str, Any], path: Path) -> None:
 
 def run_experiment(experiment: Experiment | str | Path, results: str | Path = "results", *,
                    jobs: int | None = None, backend: str | None = None, progress: bool | None = None,
-                   out: str | Path | None = None, log: Callable[[str], object] = print) -> Path:
+                   out: str | Path | None = None, log: Callable[[str], object] = print,
+                   fresh: bool = False) -> Path:
     """Run every arena run of an experiment into ``results/NAME/`` (or ``out``), then the
     summary, the report and the README; returns the folder. Finished runs are kept, so an
-    interrupted experiment resumes."""
+    interrupted experiment resumes; a folder whose games were made by other code is refused
+    (naming what changed), or with ``fresh`` moved aside to ``NAME.old-N`` first."""
     if not isinstance(experiment, Experiment):
         experiment = load_experiment(experiment)
     options = dict(experiment.run_options)
@@ -242,6 +269,14 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
     if backend is not None:
         options["backend"] = backend
     folder = Path(out) if out is not None else Path(results) / experiment.name
+    if fresh:
+        from ..arena.code import set_aside
+
+        moved = set_aside(folder)
+        if moved is not None:
+            log(f"--fresh: the earlier results of {folder} are kept in {moved}")
+    else:
+        _build_changed(folder, log)
     folder.mkdir(parents=True, exist_ok=True)
     stored = folder / "experiment.toml"
     if stored.exists() and stored.read_text() != experiment.source:
@@ -295,6 +330,27 @@ class ReproduceReport:
         return all(not r["differences"] for r in self.runs)
 
 
+def _check_code(folder: Path, experiment: Experiment, allow: bool,
+                log: Callable[[str], object]) -> None:
+    """Refuse (or, allowed, report) runs recorded with other code than this."""
+    from ..arena.code import code_changes
+
+    legacy = False
+    for planned in experiment.runs():
+        changes = code_changes(folder / "runs" / planned.name, planned.config)
+        if changes is None:
+            legacy = True
+        elif changes:
+            what = "; ".join(changes)
+            if not allow:
+                raise ExperimentError(f"{folder}/runs/{planned.name} was played by other code ({what}): "
+                                      "its records would not reproduce; run with the code that made "
+                                      "them, or pass --allow-code-change to compare anyway")
+            log(f"note: {planned.name} was played by other code ({what})")
+    if legacy:
+        _build_changed(folder, log)
+
+
 def _first_difference(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     for key in sorted(set(a) | set(b)):
         if a.get(key) != b.get(key):
@@ -303,11 +359,14 @@ def _first_difference(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
 
 
 def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | None = None,
-              log: Callable[[str], object] = print) -> ReproduceReport:
+              log: Callable[[str], object] = print, allow_code_change: bool = False) -> ReproduceReport:
     """Re-run a result folder's experiment from its stored config and compare: the game
     records must be identical (timing fields aside). An experiment with time budgets is
-    not reproducible game by game: its win rates are compared instead (each new rate must
-    fall within the stored 95% interval)."""
+    not reproducible game by game: its win rates are compared instead, by Welch's t-test on
+    per-deal win shares, Holm-adjusted across each run's specs, a difference flagged at
+    alpha = 0.01 (``glory_ai.analysis.stats.compare_reruns``). A run whose recorded code
+    (code.json) differs from the code here is refused, naming what changed, unless
+    ``allow_code_change``."""
     folder = Path(folder)
     source = folder / "experiment.toml"
     if not source.exists():
@@ -316,6 +375,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | N
     options = dict(experiment.run_options)
     if jobs is not None:
         options["jobs"] = jobs
+    _check_code(folder, experiment, allow_code_change, log)
     reports = []
     with tempfile.TemporaryDirectory(prefix="glory-reproduce-") as scratch:
         for planned in experiment.runs():
@@ -324,9 +384,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | N
                 raise ExperimentError(f"{stored_folder}: missing (the experiment was not run to the end)")
             stored = {r["game_id"]: r for r in load_records(stored_folder)}
             log(f"re-running {planned.name} ({len(stored)} games)")
-            again = run(planned.config, out=Path(scratch) / planned.name, n_jobs=options.get("jobs"),
-                        batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
-                        progress=progress)
+            again = _run(planned.config, Path(scratch) / planned.name, options, progress)
             fresh = {r["game_id"]: r for r in again.records}
             differences = []
             if experiment.reproducible:
@@ -339,14 +397,9 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | N
                         differences.append({"game_id": gid,
                                             "field": _first_difference(strip_timing(a), strip_timing(b))})
             else:
-                old = summarize(list(stored.values()), planned.config)
-                new = summarize(again.records, planned.config)
-                for spec in old.index:
-                    rate = float(new.loc[spec, "win_rate"])
-                    if not float(old.loc[spec, "win_low"]) <= rate <= float(old.loc[spec, "win_high"]):
-                        differences.append({
-                            "game_id": "*",
-                            "field": f"{spec} win rate {rate:.3f} outside "
-                                     f"[{old.loc[spec, 'win_low']:.3f}, {old.loc[spec, 'win_high']:.3f}]"})
+                from ..analysis.stats import compare_reruns
+
+                check = compare_reruns(list(stored.values()), again.records, planned.config)
+                differences += [{"game_id": "*", "field": text} for text in check.attrs["texts"]]
             reports.append({"run": planned.name, "games": len(stored), "differences": differences})
     return ReproduceReport(folder, experiment.reproducible, reports)

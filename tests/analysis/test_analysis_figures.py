@@ -3,17 +3,17 @@ from __future__ import annotations
 
 import pytest
 
-from glory_ai.analysis import (
+from glory_ai.analysis import figures as F
+from glory_ai.analysis.load import load_runs
+from glory_ai.analysis.stats import (
     building_strength,
     end_conditions,
-    load_runs,
+    finishing_matrix,
     ratings,
     seat_advantage,
     vp_breakdown,
-    win_matrix,
     win_rates,
 )
-from glory_ai.analysis import figures as F
 
 
 @pytest.fixture(scope="module")
@@ -25,9 +25,9 @@ def _figures(frame):
     colors = F.spec_colors(frame["spec"].unique())
     return {
         "win_rates": lambda: F.plot_win_rates(win_rates(frame, by="num_players"), colors),
-        "matrix": lambda: F.plot_win_matrix(win_matrix(frame, num_players=2)),
-        "ratings_bt": lambda: F.plot_ratings(ratings(frame, num_players=2), colors),
-        "ratings_pl": lambda: F.plot_ratings(ratings(frame, num_players=3), colors),
+        "matrix": lambda: F.plot_finishing_matrix(finishing_matrix(frame, num_players=2)),
+        "ratings_2": lambda: F.plot_ratings(ratings(frame, num_players=2), colors),
+        "ratings_3": lambda: F.plot_ratings(ratings(frame, num_players=3), colors),
         "seat": lambda: F.plot_seat_advantage(seat_advantage(frame)),
         "buildings": lambda: F.plot_building_strength(building_strength(frame)),
         "vp": lambda: F.plot_vp_breakdown(vp_breakdown(frame, by="num_players")),
@@ -36,7 +36,7 @@ def _figures(frame):
     }
 
 
-@pytest.mark.parametrize("name", ["win_rates", "matrix", "ratings_bt", "ratings_pl", "seat",
+@pytest.mark.parametrize("name", ["win_rates", "matrix", "ratings_2", "ratings_3", "seat",
                                   "buildings", "vp", "end", "length"])
 def test_figures_are_deterministic(frame, tmp_path, name):
     make = _figures(frame)[name]

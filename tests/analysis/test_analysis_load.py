@@ -10,8 +10,8 @@ import sys
 import numpy as np
 import pytest
 
-from glory_ai.analysis import BUILDINGS, AnalysisError, games, load_runs
-from glory_ai.analysis.load import COMPLETED, VP_COLUMNS, variant_key
+from glory_ai.analysis import AnalysisError
+from glory_ai.analysis.load import BUILDINGS, COMPLETED, VP_COLUMNS, games, load_runs, variant_key
 
 
 def test_real_run_frame(real_runs):
@@ -190,9 +190,9 @@ def test_import_is_light():
 
 def test_standard_json_reads_the_same(real_runs, monkeypatch):
     # the records are written and parsed with orjson; they are standard JSON all the same
-    from glory_ai.analysis import load as load_mod
+    from glory_ai.arena import storage
     fast = load_runs(real_runs)
-    monkeypatch.setattr(load_mod, "_loads", json.loads)
+    monkeypatch.setattr(storage, "_loads", json.loads)
     slow = load_runs(real_runs)
     plain = [c for c in fast.columns if c not in ("completed", "variant_dict")]
     assert fast[plain].equals(slow[plain])
@@ -219,5 +219,5 @@ def test_a_finished_experiment_run_is_read_from_its_compressed_records(tmp_path)
     # a cut-off compressed file is a clear error, not a traceback
     data = (packed / "games.jsonl.gz").read_bytes()
     (packed / "games.jsonl.gz").write_bytes(data[: len(data) // 2])
-    with pytest.raises(AnalysisError, match="games.jsonl.gz: cannot read"):
+    with pytest.raises(AnalysisError, match="games.jsonl.gz: not a readable gzip file"):
         load_runs(packed)

@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 import csv
+import math
 import re
 import subprocess
 import sys
 
 import pytest
 
-from glory_ai.analysis import AnalysisError, findings, load_runs, write_report
+from glory_ai.analysis import AnalysisError
 from glory_ai.analysis.commands import main_report
+from glory_ai.analysis.load import load_runs
+from glory_ai.analysis.report import findings, write_report
 
 SECTIONS = ["summary", "win-rates", "ratings", "seats", "buildings", "scoring", "endings", "manifest"]
 
@@ -22,7 +25,7 @@ def test_report_from_real_runs(real_runs, tmp_path):
     for anchor in SECTIONS:
         assert f'id="{anchor}"' in page
     for title in ("Win rates", "Seat advantage", "Building strength", "How players score",
-                  "Endings and game length", "Runs", "Ratings and head-to-head scores"):
+                  "Endings and game length", "Runs", "Ratings and head-to-head results"):
         assert title in page
     # self-contained: figures inline, no external resources
     assert page.count('src="data:image/png;base64,') >= 9
@@ -37,8 +40,11 @@ def test_report_from_real_runs(real_runs, tmp_path):
     rows = list(csv.DictReader(csv_path.open()))
     assert {r["num_players"] for r in rows} == {"2", "3"}
     assert {r["spec"] for r in rows} == {"random", "greedy", "heuristic:style=builder"}
-    assert {"win_rate", "win_low", "win_high", "rating", "rating_method"} <= set(rows[0])
-    assert {r["rating_method"] for r in rows} == {"bradley_terry", "plackett_luce"}
+    assert {"win_rate", "win_low", "win_high", "interval", "wilson_low", "wilson_high", "rating",
+            "rating_interval"} <= set(rows[0])
+    # a round robin and a field: deal-bootstrap intervals, finite ratings, one model
+    assert {r["interval"] for r in rows} == {"deal bootstrap"}
+    assert all(math.isfinite(float(r["rating"])) for r in rows)
     figures = sorted(p.name for p in (tmp_path / "out" / "figures").iterdir())
     assert "buildings.svg" in figures and "seat.png" in figures and "win_rates.png" in figures
 
@@ -63,8 +69,9 @@ def test_findings_say_what_is_significant(synth, run_folder):
     strong = findings(load_runs(run_folder(_seat_records(synth, 1000, lambda i: int(i % 10 >= 6)),
                                            "strong")))
     seat = [s for s in strong if s.startswith("P1 wins")][0]
-    assert seat.startswith("P1 wins 60.0% ± 3.0% of 2-player games")
+    assert seat.startswith("P1 wins 60.0% ± 3.1% of 2-player games")
     assert "a significant seat advantage, for P1" in seat
+    assert "t-test of P1's per-deal share, p < 0.001, a single test, unadjusted" in seat
     # P1 wins half the games, and so does each strategy
     equal = findings(load_runs(run_folder(_seat_records(synth, 1000, lambda i: int(i % 4 >= 2)),
                                           "equal")))
@@ -163,3 +170,97 @@ def test_buildings_outside_the_deck_are_not_called_never_completed(synth, run_fo
     assert "Circus" not in never and "Senate" not in never
     absent = [line for line in text if "not in the deck" in line][0]
     assert absent.startswith("Circus, Colosseum, Forum, Senate were not in the deck")
+
+
+# a hand-made 3-player run: in game 1 builder wins and greedy (25 VP) finishes ahead of random
+# (18 VP), two players who both lost; in game 4 the two losers have the same VP
+THREE_PLAYER = [      # deal, rotation, seats, winners, VP
+    (0, 0, ["greedy", "random", "builder"], [2], [25, 18, 30]),
+    (0, 1, ["builder", "greedy", "random"], [1], [20, 31, 12]),
+    (0, 2, ["random", "builder", "greedy"], [1, 2], [15, 28, 28]),
+    (1, 0, ["greedy", "random", "builder"], [2], [22, 22, 27]),
+    (1, 1, ["builder", "greedy", "random"], [0], [30, 20, 25]),
+    (1, 2, ["random", "builder", "greedy"], [1], [10, 33, 21]),
+]
+
+
+def _three_player_run(synth, run_folder):
+    records = []
+    for deal, rotation, seats, winners, scores in THREE_PLAYER:
+        rec = synth(deal, seats, winners, scores=scores)
+        rec.update({"rotation": rotation, "game_id": f"{deal}-0-{rotation}"})
+        records.append(rec)
+    return run_folder(records, "three")
+
+
+def test_the_heatmap_is_finishing_order_as_its_caption_says(synth, run_folder, tmp_path):
+    from glory_ai.analysis.report import write_report_full
+    from glory_ai.analysis.stats import paired
+
+    html_path, _, report = write_report_full(_three_player_run(synth, run_folder), tmp_path / "r",
+                                             figure_files=False)
+    matrix = report.tables["matrix_3"]
+    # greedy against random, game by game: ahead (25 > 18), ahead (31 > 12), ahead (a winner),
+    # level (22 = 22), behind (20 < 25), ahead (21 > 10) -> (4 + 0.5) / 6
+    assert matrix.loc["greedy", "random"] == pytest.approx(4.5 / 6)
+    assert matrix.loc["random", "greedy"] == pytest.approx(1.5 / 6)
+    # what the win shares would say: two losers tie, so 0.5 in four of the six games
+    assert matrix.loc["greedy", "random"] != pytest.approx((0.5 + 1 + 1 + 0.5 + 0 + 0.5) / 6)
+    frame = load_runs(_three_player_run(synth, run_folder))
+    assert matrix.equals(paired.finishing_matrix(frame).rename_axis(index="spec"))
+    assert "matrix_3" in report.figures
+    page = html_path.read_text()
+    assert paired.FINISHING_CAPTION in page and "row&#x27;s pairwise score" not in page
+    # the head-to-head rows: per-deal finishing order, deals as the unit, Holm over the pairs
+    pairs = report.tables["pairwise_3"]
+    row = pairs[(pairs["spec"] == "greedy") & (pairs["opponent"] == "random")].iloc[0]
+    assert row["score"] == pytest.approx(4.5 / 6) and row["deals"] == 2
+    assert row["interval"] == paired.INTERVAL_DEAL_T
+    assert f"p (Holm-adjusted over {len(pairs)} pairs)" in page
+
+
+def test_a_self_play_report_leaves_out_what_is_equal_by_construction(synth, run_folder, tmp_path):
+    from glory_ai.analysis.report import write_report_full
+
+    greedy = [synth(i, ["greedy", "greedy"], [i % 2]) for i in range(40)]
+    search = [synth(i, ["ismcts:iters=10"] * 3, [i % 3]) for i in range(30)]
+    html_path, csv_path, report = write_report_full([run_folder(greedy), run_folder(search)],
+                                                    tmp_path / "r", figure_files=False)
+    page = html_path.read_text()
+    assert report.compared == []
+    for gone in ('id="win-rates"', 'id="ratings"', 'href="#win-rates"', "Finishing ahead",
+                 "Head to head"):
+        assert gone not in page, gone
+    assert not any(name.startswith(("win_rates", "matrix_", "ratings_")) for name in report.figures)
+    assert 'id="seats"' in page and "seat" in report.figures
+    # summary.csv still lists the specs' win rates, without ratings
+    rows = list(csv.DictReader(csv_path.open()))
+    assert {r["spec"] for r in rows} == {"greedy", "ismcts:iters=10"}
+    assert all(r["rating"] == "" for r in rows)
+
+
+def test_every_p_value_says_whether_it_is_adjusted(real_runs, tmp_path):
+    html_path, _ = write_report(real_runs, tmp_path / "out", figure_files=False)
+    page = html_path.read_text()
+    assert "p (Holm-adjusted over 3 pairs)" in page                    # each player count: 3 pairs
+    assert "p (Holm-adjusted over 2 player counts)" in page           # the seat tests
+    assert re.search(r"p \(Holm-adjusted over \d+ buildings\)", page)
+    assert "p (unadjusted)" in page                                   # the full building table
+    sentences = findings(load_runs(real_runs))
+    edge = [s for s in sentences if "has the highest win rate in 2-player games" in s][0]
+    assert "unadjusted" in edge and "Holm-adjusted over 3 pairs" in edge
+    seat = [s for s in sentences if s.startswith("P1 wins")][0]
+    assert "Holm-adjusted over 2 player counts" in seat
+
+
+def test_figures_an_earlier_report_drew_are_removed_with_their_section(synth, run_folder, tmp_path):
+    out = tmp_path / "out"
+    mixed = run_folder([synth(i, ["greedy", "random"] if i % 2 else ["random", "greedy"], [0])
+                        for i in range(20)], "mixed")
+    write_report(mixed, out)
+    assert (out / "figures" / "win_rates.png").exists() and (out / "figures" / "matrix_2.svg").exists()
+    (out / "figures" / "grid-scaling.png").write_bytes(b"not the report's")
+    write_report(run_folder([synth(i, ["greedy", "greedy"], [i % 2]) for i in range(20)], "self"), out)
+    left = sorted(p.name for p in (out / "figures").iterdir())
+    assert "win_rates.png" not in left and "matrix_2.svg" not in left and "ratings_2.png" not in left
+    assert "grid-scaling.png" in left and "seat.png" in left

@@ -7,24 +7,28 @@ import numpy as np
 import pandas as pd
 import pytest
 from scipy import special
+from scipy import stats as sps
 
-from glory_ai.analysis import (
-    AnalysisError,
+from glory_ai.analysis import AnalysisError, stats
+from glory_ai.analysis.load import load_runs
+from glory_ai.analysis.stats import (
     building_strength,
     compare_variants,
     end_conditions,
+    finishing_matrix,
+    fit_logistic,
     game_length,
-    load_runs,
+    holm,
+    paired,
+    profile_interval,
     ratings,
     roles_led,
     seat_advantage,
     seat_tests,
+    stratified_difference,
     vp_breakdown,
-    win_matrix,
     win_rates,
 )
-from glory_ai.analysis.models import fit_logistic, holm, profile_interval, stratified_difference
-from glory_ai.arena import stats
 
 
 def _frame(run_folder, records, name=None):
@@ -48,7 +52,13 @@ def test_win_rates_known(synth, run_folder):
     a = table.loc["a"]
     assert a["games"] == 44 and a["wins"] == 32
     assert a["win_rate"] == pytest.approx(32 / 44)
-    assert (a["win_low"], a["win_high"]) == pytest.approx(stats.wilson_interval(32, 44))
+    # one game per deal, both specs in every game: a head-to-head match without seat
+    # rotation, so its deals are single games and the interval is their t interval
+    scores = [1.0] * 30 + [0.0] * 10 + [0.5] * 4
+    assert (a["win_low"], a["win_high"]) == pytest.approx(paired.mean_interval(scores)[1:])
+    assert a["interval"] == "t over deals"
+    assert (a["wilson_low"], a["wilson_high"]) == pytest.approx(
+        tuple(x[0] for x in paired.wilson(32, 44)))
     assert a["expected"] == 0.5 and a["mean_rank"] == pytest.approx(1 + 10 / 44)   # lost 10
     by_seat = win_rates(frame, by="seat")
     assert by_seat.index.names == ["seat", "spec"] and by_seat["games"].sum() == 88
@@ -76,8 +86,12 @@ def test_seat_advantage_detected(synth, run_folder):
     assert seats.loc[(2, 0), "win_low"] < 0.6 < seats.loc[(2, 0), "win_high"]
     assert seats.loc[(2, 1), "diff"] == pytest.approx(-0.1)
     test = seat_tests(frame).loc[2]
-    assert test["test"] == "binomial" and test["decisive"] == 1000 and test["statistic"] == 600
+    # one game per deal: P1's per-deal win share is its result in the game
+    p1 = np.array([1.0 if i % 5 < 3 else 0.0 for i in range(1000)])
+    assert test["test"] == stats.tables.SEAT_TEST_2 and test["deals"] == 1000
+    assert test["statistic"] == pytest.approx(sps.ttest_1samp(p1, 0.5).statistic)
     assert test["p_value"] < 1e-8 and test["best_seat"] == 0 and test["balanced"]
+    assert test["p_holm"] == test["p_value"]                # one player count: nothing to adjust
 
 
 def test_equal_seats_large_p(synth, run_folder):
@@ -89,7 +103,13 @@ def test_seat_advantage_three_players(synth, run_folder):
     # P1 wins half the games, P2 and P3 a quarter each
     frame = _frame(run_folder, _seat_games(synth, 600, lambda i: [0, 0, 1, 2][i % 4], players=3))
     test = seat_tests(frame).loc[3]
-    assert test["test"] == "chi-square" and test["dof"] == 2 and test["p_value"] < 1e-10
+    assert test["test"] == stats.tables.SEAT_TEST_K and test["p_value"] < 1e-10
+    # Hotelling's T² by hand: the per-deal shares of P1 and P2 against 1/3 each
+    shares = np.eye(3)[[[0, 0, 1, 2][i % 4] for i in range(600)]][:, :2]
+    diff = shares.mean(axis=0) - 1 / 3
+    t2 = 600 * diff @ np.linalg.solve(np.cov(shares, rowvar=False), diff)
+    assert test["statistic"] == pytest.approx(t2)
+    assert test["p_value"] == pytest.approx(sps.f.sf(t2 * (600 - 2) / (2 * 599), 2, 598))
     uniform = _frame(run_folder, _seat_games(synth, 600, lambda i: (i // 3) % 3, players=3))
     assert seat_tests(uniform).loc[3, "p_value"] > 0.9
 
@@ -233,28 +253,62 @@ def test_stratified_difference_and_holm():
     # a group that always won keeps a variance: the interval is not degenerate
     d3, lo3, hi3 = stratified_difference([4], [4], [4], [36], [16], [16])
     assert d3 == pytest.approx(1 - 16 / 36) and hi3 - lo3 > 0.5
-    assert holm(np.array([0.01, 0.02, 0.04])).tolist() == pytest.approx([0.03, 0.04, 0.04])
+    assert holm(np.array([0.01, 0.02, 0.04]))[0].tolist() == pytest.approx([0.03, 0.04, 0.04])
 
 
 # ---- pairwise, ratings ------------------------------------------------------------------------
 
-def test_win_matrix_matches_arena_stats(synth, run_folder):
+def test_finishing_matrix_by_brute_force(synth, run_folder):
     rng = np.random.default_rng(5)
     recs = []
     for i in range(120):
         seats = list(rng.permutation(["a", "b", "c", "d"])[:3])
         winners = [0, 1] if i % 17 == 0 else [int(rng.integers(0, 3))]
-        recs.append(synth(i, seats, winners))
+        scores = [int(x) for x in rng.integers(10, 14, size=3)]    # ties among losers too
+        recs.append(synth(i, seats, winners, scores=scores))
     frame = _frame(run_folder, recs)
-    matrix = win_matrix(frame)
-    shares = [{r["seats"][s]: r["returns"][s] for s in range(3)} for r in recs]
-    names, mean, count = stats.win_matrix(shares)
-    assert list(matrix.index) == names
-    np.testing.assert_allclose(matrix.to_numpy(), mean, equal_nan=True)
-    assert matrix.attrs["games"] == count.tolist() and matrix.attrs["num_players"] == 3
+    matrix = finishing_matrix(frame)
+    names = ["a", "b", "c", "d"]
+    points = {(x, y): [0.0, 0] for x in names for y in names}
+    for r in recs:
+        # places: winners first, then by VP
+        key = [(0 if s in r["winners"] else 1, -r["scores"][s]) for s in range(3)]
+        for s in range(3):
+            for t in range(3):
+                if s != t:
+                    ahead = 1.0 if key[s] < key[t] else 0.5 if key[s] == key[t] else 0.0
+                    cell = points[(r["seats"][s], r["seats"][t])]
+                    cell[0] += ahead
+                    cell[1] += 1
+    for x in names:
+        for y in names:
+            total, n = points[(x, y)]
+            expected = total / n if n else math.nan
+            assert matrix.loc[x, y] == pytest.approx(expected, nan_ok=True), (x, y)
+    assert matrix.attrs["num_players"] == 3 and matrix.attrs["caption"] == paired.FINISHING_CAPTION
 
 
-def test_ratings_two_players_is_bradley_terry(synth, run_folder):
+def _map_ratings(results, names, prior_sd=400.0):
+    """Bradley-Terry with a N(0, prior_sd²) prior on every rating (Elo scale), the posterior
+    mode found by a generic optimizer: the reference for the ratings."""
+    from scipy import optimize
+
+    index = {n: i for i, n in enumerate(names)}
+    scale = 400 / math.log(10)
+
+    def minus_log_posterior(r):
+        total = 0.0
+        for x, y, score in results:
+            d = (r[index[x]] - r[index[y]]) / scale
+            total += score * special.log_expit(d) + (1 - score) * special.log_expit(-d)
+        return -total + 0.5 * float(np.sum((r / prior_sd) ** 2))
+
+    fit = optimize.minimize(minus_log_posterior, np.zeros(len(names)), method="BFGS",
+                            options={"gtol": 1e-9})
+    return dict(zip(names, fit.x - fit.x.mean(), strict=True))
+
+
+def test_ratings_are_bradley_terry_with_a_prior(synth, run_folder):
     recs = []
     for i in range(60):
         pair = [["a", "b"], ["b", "c"], ["a", "c"]][i % 3]
@@ -262,46 +316,53 @@ def test_ratings_two_players_is_bradley_terry(synth, run_folder):
         strong = min(pair)                                        # a > b > c mostly
         winner = seats.index(strong) if i % 5 else 1 - seats.index(strong)
         recs.append(synth(i, seats, [winner]))
-    recs.append(synth(60, ["a", "a"], [0]))                       # self-play: not rated
+    recs.append(synth(60, ["a", "a"], [0]))                       # self-play: no comparison
     frame = _frame(run_folder, recs)
     table = ratings(frame)
-    triples = [(r["seats"][0], r["seats"][1], r["returns"][0]) for r in recs[:60]]
-    expected = stats.bradley_terry(triples, bootstrap=200, seed=0)
-    assert list(table.index) == [r.name for r in expected] == ["a", "b", "c"]
-    assert table["rating"].tolist() == pytest.approx([r.rating for r in expected])
-    assert table["low"].tolist() == pytest.approx([r.low for r in expected])
-    assert table.attrs["method"] == "bradley_terry" and table.attrs["games"] == 60
+    results = [(r["seats"][0], r["seats"][1], r["returns"][0]) for r in recs[:60]]
+    expected = _map_ratings(results, ["a", "b", "c"])
+    assert list(table.index) == ["a", "b", "c"]
+    assert table["rating"].to_dict() == pytest.approx(expected, abs=1e-3)
+    assert (table["low"] < table["rating"]).all() and (table["rating"] < table["high"]).all()
+    assert set(table["interval"]) == {paired.RATING_BOOTSTRAP}
+    assert table.attrs["num_players"] == 2 and table.loc["a", "comparisons"] == 40
+    assert table.equals(paired.ratings(frame).assign())  # the table is paired.ratings
 
 
-def test_ratings_multiplayer_and_mixed_counts(synth, run_folder):
+def test_ratings_of_three_players_and_mixed_counts(synth, run_folder):
     recs = [synth(i, ["a", "b", "c"][i % 3:] + ["a", "b", "c"][:i % 3],
                   [(["a", "b", "c"][i % 3:] + ["a", "b", "c"][:i % 3]).index("a")])
             for i in range(30)]
-    # a game with the losers tied on VP, one with two winners, one with a repeated spec (skipped)
+    # a game with the losers tied on VP, one with two winners, one with a repeated spec
     recs.append(synth(30, ["c", "b", "a"], [0], scores=[30, 20, 20]))
     recs.append(synth(31, ["b", "c", "a"], [0, 2], scores=[30, 25, 30]))
     recs.append(synth(32, ["a", "a", "b"], [2]))
     three = _frame(run_folder, recs, "three")
     table = ratings(three)
-    assert table.attrs["method"] == "plackett_luce" and table.index[0] == "a"
-    assert {"sigma", "ordinal"} <= set(table.columns) and table.attrs["games"] == 32
-    # the first 30: a wins, the two others tie on 20 VP
-    places = [["a", ["b", "c"]]] * 30 + [["c", ["a", "b"]], [["a", "b"], "c"]]
-    expected = stats.plackett_luce_ratings(places, ["a", "b", "c"])
-    assert table["rating"].tolist() == pytest.approx([r.rating for r in expected])
-    assert list(table.index) == [r.name for r in expected]
+    assert table.index[0] == "a" and np.isfinite(table[["rating", "low", "high"]].to_numpy()).all()
+    # every pair of seats holding two different specs is one comparison
+    results = []
+    for r in recs:
+        key = [(0 if s in r["winners"] else 1, -r["scores"][s]) for s in range(3)]
+        for s in range(3):
+            for t in range(s + 1, 3):
+                if r["seats"][s] != r["seats"][t]:
+                    ahead = 1.0 if key[s] < key[t] else 0.5 if key[s] == key[t] else 0.0
+                    results.append((r["seats"][s], r["seats"][t], ahead))
+    assert table["rating"].to_dict() == pytest.approx(_map_ratings(results, ["a", "b", "c"]),
+                                                      abs=1e-3)
     two = run_folder([synth(i, ["a", "b"], [0]) for i in range(10)], "two")
     mixed = load_runs([two, run_folder(recs, "three-again")])
     with pytest.raises(AnalysisError, match=r"ratings needs games of one player count.*"
                                             r"2-player games in two; 3-player games in three-again"):
         ratings(mixed)
-    with pytest.raises(AnalysisError, match="win_matrix needs games of one player count"):
-        win_matrix(mixed)
+    with pytest.raises(AnalysisError, match="finishing_matrix needs games of one player count"):
+        finishing_matrix(mixed)
     assert ratings(mixed, num_players=2).attrs["num_players"] == 2
     with pytest.raises(AnalysisError, match="no 4-player games"):
         ratings(mixed, num_players=4)
     selfplay = _frame(run_folder, [synth(i, ["a", "a"], [i % 2]) for i in range(6)])
-    assert ratings(selfplay).attrs["method"] is None and ratings(selfplay).empty
+    assert ratings(selfplay).attrs["model"] is None and ratings(selfplay).empty
 
 
 # ---- scoring, endings, length, roles -------------------------------------------------------------
@@ -319,6 +380,10 @@ def test_vp_end_length(synth, run_folder):
     assert ends.loc["sites", "games"] == 2 and ends.loc["deck", "share"] == pytest.approx(1 / 3)
     by = end_conditions(frame, by="num_players")
     assert by.loc[(2, "sites"), "share"] == pytest.approx(2 / 3)
+    # three deals of one game: the bootstrap of whole deals, the Wilson interval beside it
+    assert by.loc[(2, "sites"), "low"] < 2 / 3 < by.loc[(2, "sites"), "high"]
+    assert by.loc[(2, "sites"), "wilson_low"] == pytest.approx(paired.wilson(2, 3)[0][0])
+    assert "deal bootstrap" in by.attrs["model"]
     length = game_length(frame)
     assert length.loc[2, "turns_mean"] == 60 and length.loc[2, "decisions_median"] == 200
     assert length.loc[2, "turns_min"] == 40 and length.loc[2, "games"] == 3
@@ -350,11 +415,19 @@ def test_compare_variants(synth, run_folder):
     assert conds == ["imperium refill_size=5", "republic petition_size=2 refill_size=5"]
     assert table.loc[("win rate", "a"), conds[0]] == pytest.approx(0.8)
     assert table.loc[("win rate", "a"), "p_value"] < 1e-6
+    # the test: Welch's t on the per-deal win shares of a (one game per deal here)
+    shares = [frame.loc[(frame["spec"] == "a") & (frame["mode"] == mode), "win_share"].to_numpy()
+              for mode in ("imperium", "republic")]
+    assert table.loc[("win rate", "a"), "p_value"] == pytest.approx(
+        sps.ttest_ind(shares[1], shares[0], equal_var=False).pvalue)
     assert table.loc[("games", "all"), conds[1]] == 400
+    tested = table["p_value"].notna()
+    assert table.attrs["tested"] == tested.sum() and table.attrs["holm"] == "Holm-adjusted"
+    assert (table.loc[tested, "p_holm"] >= table.loc[tested, "p_value"]).all()
     assert table.loc[("end", "deck"), "p_value"] < 1e-6
     assert table.loc[("P1 win rate", "2 players"), conds[1]] == pytest.approx(0.75)
     by_mode = compare_variants(frame, by="mode")
-    assert list(by_mode.columns) == ["imperium", "republic", "p_value"]
+    assert list(by_mode.columns) == ["imperium", "republic", "p_value", "p_holm"]
     with pytest.raises(AnalysisError, match="needs games of two or more rules values"):
         compare_variants(load_runs(run_folder(rep, "rep-only")))
     three = run_folder([synth(i, ["a", "b", "c"], [0], mode="imperium") for i in range(5)], "imp3")
@@ -366,5 +439,31 @@ def test_compare_variants(synth, run_folder):
 def test_table_input_errors():
     with pytest.raises(AnalysisError, match="takes the DataFrame of load_runs"):
         win_rates([1, 2])
-    with pytest.raises(AnalysisError, match="no column 'win_share'"):
+    with pytest.raises(AnalysisError, match="no column .*'win_share'"):
         win_rates(pd.DataFrame({"spec": ["a"], "num_players": [2]}))
+
+
+def test_the_tests_of_two_specs_take_the_deal_as_the_unit(synth, run_folder):
+    from glory_ai.analysis.stats import conditions_test, rates_test
+
+    # a gauntlet: c plays a on deals 0-29 and b on the same deals; a and b never meet
+    recs = []
+    for deal in range(30):
+        for pairing, other in enumerate(["a", "b"]):
+            for rotation in range(2):
+                seats = ["c", other] if rotation == 0 else [other, "c"]
+                c_wins = (deal + rotation) % (3 if other == "a" else 4) == 0
+                winner = seats.index("c") if c_wins else seats.index(other)
+                rec = synth(deal, seats, [winner])
+                rec.update({"pairing": pairing, "rotation": rotation,
+                            "game_id": f"{deal}-{pairing}-{rotation}"})
+                recs.append(rec)
+    frame = _frame(run_folder, recs)
+    per_deal = {spec: frame[frame["spec"] == spec].groupby("deal")["win_share"].mean().to_numpy()
+                for spec in ("a", "b")}
+    assert rates_test(frame, "a", "b") == pytest.approx(
+        sps.ttest_ind(per_deal["b"], per_deal["a"], equal_var=False).pvalue)
+    assert np.isnan(conditions_test([[0.5, 0.5], [0.5, 0.5]]))         # nothing varies
+    three = [[0.2, 0.4, 0.3], [0.6, 0.8, 0.7, 0.9], [0.1, 0.3]]
+    assert conditions_test(three) == pytest.approx(sps.alexandergovern(*three).pvalue)
+    assert np.isnan(conditions_test([[0.5, 0.6], [0.7]]))      # one condition of two deals

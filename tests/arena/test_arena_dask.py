@@ -20,7 +20,7 @@ def _stripped(records):
     return [strip_timing(r) for r in records]
 
 
-def test_dask_by_scheduler_address_and_by_client(cluster, tmp_path):
+def test_dask_by_scheduler_address_and_by_client(cluster, tmp_path, shuffle_batches):
     expected = _stripped(run(CONFIG, n_jobs=1).records)
     by_address = run(CONFIG, tmp_path / "run", backend="dask", scheduler=cluster.scheduler_address,
                      batch_size=3)
@@ -29,5 +29,6 @@ def test_dask_by_scheduler_address_and_by_client(cluster, tmp_path):
     assert _stripped(load_records(tmp_path / "run")) == expected
     with distributed.Client(cluster) as client:
         assert _stripped(run(CONFIG, backend="dask", scheduler=client, batch_size=1).records) == expected
-        # the default client, as joblib's own dask backend uses it
-        assert _stripped(run(CONFIG, backend="dask", batch_size=2, _shuffle=3).records) == expected
+        # the default client, as joblib's own dask backend uses it; batches in another order
+        shuffle_batches(3)
+        assert _stripped(run(CONFIG, backend="dask", batch_size=2).records) == expected

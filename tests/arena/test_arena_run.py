@@ -9,7 +9,7 @@ import sys
 import orjson
 import pytest
 
-from glory_ai.arena import ArenaError, RunConfig, RunInterrupted, load_records, run, strip_timing, summarize
+from glory_ai.arena import ArenaError, RunConfig, RunInterrupted, load_records, run, strip_timing
 from glory_ai.arena import runner as runner_module
 from glory_ai.arena.storage import RunFolder
 
@@ -27,15 +27,20 @@ def reference():
 
 
 @pytest.mark.parametrize("config", [H2H, FIELD], ids=["head_to_head", "field"])
-@pytest.mark.parametrize("options", [
-    dict(n_jobs=2, batch_size=7),
-    dict(n_jobs=2, batch_size=1, _shuffle=5),
-    dict(n_jobs=1, batch_size=7, _shuffle=9),
-    dict(n_jobs=2, backend="threading", batch_size=3, _shuffle=1),
-    dict(n_jobs=2, batch_size=2, _stream=False),      # the list path (Ray's backend)
+@pytest.mark.parametrize("options, shuffle, lists", [
+    (dict(n_jobs=2, batch_size=7), None, False),
+    (dict(n_jobs=2, batch_size=1), 5, False),
+    (dict(n_jobs=1, batch_size=7), 9, False),
+    (dict(n_jobs=2, backend="threading", batch_size=3), 1, False),
+    (dict(n_jobs=2, batch_size=2), None, True),
 ], ids=["jobs2-batch7", "jobs2-batch1-shuffled", "jobs1-batch7-shuffled", "threading",
         "lists"])
-def test_records_do_not_depend_on_scheduling(reference, config, options):
+def test_records_do_not_depend_on_scheduling(reference, config, options, shuffle, lists,
+                                             shuffle_batches, results_as_lists):
+    if shuffle is not None:
+        shuffle_batches(shuffle)
+    if lists:
+        results_as_lists()
     result = run(config, **options)
     assert len(result.records) == config.total_games
     assert [r["game_id"] for r in result.records] == config.game_ids()
@@ -124,23 +129,45 @@ def test_a_folder_of_another_config_is_refused(tmp_path):
         run(small, tmp_path / "run")
 
 
-def test_sprt_stops_a_lopsided_match_on_a_whole_deal(tmp_path):
-    config = RunConfig(specs=("greedy", "random"), deals=200, seed=3, sprt=(0, 50, 0.05, 0.05))
-    one = run(config, tmp_path / "one", n_jobs=1, batch_size=2)
-    two = run(config, tmp_path / "two", n_jobs=2, batch_size=3)
-    for result in (one, two):
-        assert result.sprt["decision"] == "H1" and result.complete
-    assert one.sprt == two.sprt
-    used = one.sprt["games"]
-    assert used % config.games_per_deal == 0 and used == 2 * one.sprt["deals"]
-    assert used < 100 and len(one.records) < config.total_games
-    summary = summarize(two.records, config)
-    assert summary.attrs["sprt"]["decision"] == "H1"
-    assert summary.attrs["games"] == used == summary["games"].sum() / 2
-    assert summary.loc["greedy", "win_rate"] > 0.8
-    # resuming a decided run plays nothing
-    again = run(config, tmp_path / "one")
-    assert again.played == 0 and again.sprt == one.sprt
+class FirstDeals:
+    """A stopping rule: stop once deals 0 .. deals - 1 have all their games (in deal order,
+    as the SPRT of glory_ai.analysis.stats counts them)."""
+
+    def __init__(self, deals, games_per_deal):
+        self.deals, self.games_per_deal = deals, games_per_deal
+        self.seen = {}
+        self.calls = 0
+
+    def add(self, records):
+        self.calls += 1
+        for r in records:
+            self.seen[r["deal"]] = self.seen.get(r["deal"], 0) + 1
+        return all(self.seen.get(d, 0) == self.games_per_deal for d in range(self.deals))
+
+    def to_dict(self):
+        return {"deals": self.deals, "games": sum(self.seen.values())}
+
+
+def test_a_stopping_rule_ends_the_run_and_a_stopped_run_resumes_to_nothing(tmp_path):
+    config = RunConfig(specs=("greedy", "random"), deals=60, seed=3)
+    rule = FirstDeals(4, config.games_per_deal)
+    result = run(config, tmp_path / "run", n_jobs=1, batch_size=2, stop=rule)
+    assert result.stopped and result.complete and result.stop == rule.to_dict()
+    # it stopped at the first batch that completed deal 3: a batch of 2 is one deal here
+    assert [r["game_id"] for r in result.records] == config.game_ids()[:8]
+    assert len(load_records(tmp_path / "run")) == 8
+    again = run(config, tmp_path / "run", stop=FirstDeals(4, config.games_per_deal))
+    assert again.played == 0 and again.stopped and len(again.records) == 8
+    # without the rule the same folder resumes to the end
+    rest = run(config, tmp_path / "run", n_jobs=1)
+    assert rest.played == config.total_games - 8 and rest.complete and not rest.stopped
+
+
+def test_a_config_with_an_sprt_needs_its_test(tmp_path):
+    config = RunConfig(specs=("greedy", "random"), deals=10, sprt=(0, 50, 0.05, 0.05))
+    with pytest.raises(ArenaError, match=r"stop=glory_ai.analysis.stats.DealSPRT"):
+        run(config, tmp_path / "run")
+    assert not (tmp_path / "run").exists()
 
 
 def test_ray_without_ray_names_the_extra(monkeypatch):
@@ -210,10 +237,12 @@ def test_compressed_records_read_alike_and_damage_is_named(tmp_path):
         fh.write(raw)
     assert load_records(packed) == load_records(tmp_path / "run")
     lines = raw.split(b"\n")
-    for damage in (b"\xff\xfe not text", b'{"game_id": ', b"[1, 2]"):
+    for damage, message in ((b"\xff\xfe not text", "is not valid JSON"),
+                            (b'{"game_id": ', "is not valid JSON"),
+                            (b"[1, 2]", r"is not a game record \(a JSON list, not an object\)")):
         with gzip.open(packed / "games.jsonl.gz", "wb") as fh:
             fh.write(b"\n".join([lines[0], damage] + lines[1:]))
-        with pytest.raises(ArenaError, match=r"games.jsonl.gz: line 2 is not a game record"):
+        with pytest.raises(ArenaError, match=r"games.jsonl.gz: line 2 " + message):
             load_records(packed)
     (packed / "games.jsonl.gz").write_bytes(b"not gzip")
     with pytest.raises(ArenaError, match="not a readable gzip file"):

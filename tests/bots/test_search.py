@@ -360,16 +360,30 @@ def test_the_availability_stamps_wrap_without_changing_the_search():
     assert wrapped._searcher._tree(0) == fresh._searcher._tree(0)
 
 
+def _broken_state_without_legal_actions():
+    def give(material):
+        position = glory_ai.Game(2).new_initial_state(1).to_dict()
+        position["turn"].update(phase="legionary_give", decider=0, actor=1, led_role="Legionary")
+        position["turn"]["legionary"].update(demand=["Marble", "Stone"], give_left=["Marble", "Stone"],
+                                             give_material=material)
+        return glory_ai.State.from_dict(position)
+
+    marble, stone = give("Marble"), give("Stone")
+    raw = bytearray(marble._raw_bytes())
+    differing = [i for i, (a, b) in enumerate(zip(raw, stone._raw_bytes(), strict=True)) if a != b]
+    assert len(differing) == 1, differing            # the byte of the material being given
+    raw[differing[0]] = glory_ai.MATERIALS.index("Rubble")
+    marble._set_raw_bytes(bytes(raw))
+    return marble
+
+
 @pytest.mark.parametrize("spec", ["ismcts:iters=10", "pimc:iters=10,worlds=2", "flatmc:iters=10",
                                   "ismcts:iters=10,trees=2,threads=2", "greedy", "random"])
 def test_an_engine_state_without_legal_actions_is_an_error_not_a_move(spec):
-    # a broken position (the engine's hook sets a Legionary give with no demand): a bot
-    # says so at the root, and the search, which meets such states without the GIL deep
-    # in its trees, stops with the same error instead of backing up made-up rewards
-    from glory_ai.core.engine import _set_turn
-
-    state = glory_ai.Game(2).new_initial_state(1)
-    _set_turn(state, {"phase": "legionary_give"})
+    # a broken position: the position reader refuses a turn without a legal action, so the
+    # state's bytes are edited. A Legionary give of Marble and Stone, with the material the
+    # victim is choosing set to Rubble, which nobody asked for: nothing can be given.
+    state = _broken_state_without_legal_actions()
     assert not state.is_terminal() and state.legal_actions() == []
     bot = make_bot(spec, seed=1)
     with pytest.raises(RuntimeError, match="no legal action.*engine bug"):

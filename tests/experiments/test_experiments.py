@@ -208,3 +208,27 @@ report = true
     first = curve.read_bytes()
     run_experiment(_write(tmp_path, text, "grid"), tmp_path / "results", log=lambda *a: None, progress=False)
     assert curve.read_bytes() == first
+
+
+def test_a_matchup_with_an_sprt_stops_once_decided_and_reproduces(tmp_path):
+    # the experiment gives the arena the SPRT of glory_ai.analysis.stats as its stopping rule
+    config = _write(tmp_path, """
+seed = 3
+[[matchup]]
+name = "lopsided"
+specs = ["greedy", "random"]
+deals = 200
+sprt = [0, 50, 0.05, 0.05]
+[run]
+jobs = 1
+batch_size = 2
+[analysis]
+report = false
+""", name="sprt")
+    folder = run_experiment(config, tmp_path / "results", log=lambda line: None)
+    records = load_records(folder / "runs" / "lopsided")
+    assert 0 < len(records) < 100 and len(records) % 2 == 0
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["runs"][0]["games"] == len(records)
+    again = reproduce(folder, log=lambda line: None)
+    assert again.identical and again.runs[0]["games"] == len(records)

@@ -391,3 +391,20 @@ def test_a_position_with_an_ill_typed_variant_is_a_value_error(variant):
     position["variant"] = variant
     with pytest.raises(ValueError, match="variant"):
         State.from_dict(position)
+
+
+def test_a_zone_of_more_than_255_cards_is_refused_by_name():
+    # zone sizes are 8-bit counters: a position asking for more is refused (not overflowed)
+    from glory_ai.cards import CARD_MODE
+    republic = [name for x, name in enumerate(CARD_NAMES) if x and CARD_MODE[x] != 1]
+    copies = {name: 12 for name in republic[:21]}     # 21 types x 12 = 252 Orders
+    copies.update({name: 1 for name in republic[21:24]})
+    game = {"num_players": 2, "variant": {"copies": copies, "removed": republic[24:]}}
+    orders = [name for name, count in copies.items() for _ in range(count)]
+    assert len(orders) == 255
+    hand = ["Jack"] * 6 + orders[:250]
+    with pytest.raises(ValueError, match=r"^players\[0\]\.hand: more than 255 cards$"):
+        State.from_dict({**game, "players": [{"hand": hand}, {}]})
+    # 255 is fine
+    state = State.from_dict({**game, "players": [{"hand": hand[:255]}, {}]})
+    assert len(state.zone("hand", 0)) == 255

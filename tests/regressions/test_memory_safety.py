@@ -18,6 +18,7 @@ import textwrap
 
 import pytest
 
+import glory_ai
 from support.cards import CARDS, MATERIALS, mode_cards
 from support.positions import play, state_of
 
@@ -111,3 +112,133 @@ def test_R_9_1_1_statue_as_the_only_foundation_card_does_not_overflow_the_probe(
     play(state, "lead Craftsman with Dock", "think: take Jack")
     assert len(state.legal_actions()) == 7      # Statue on each of 6 sites, or skip
     state._check_invariants()
+
+
+# ---------------------------------------------------------------------------------------
+# Fixed capacities (engine.pxd): each is unreachable, or reported when reached
+
+def _marble_chain_position(hand_marble: int) -> dict:
+    """P0 leads Patron with completed Bath and Aqueduct, a hand of Marble cards and room for
+    76 clients: each client hired from hand acts at once (Bath, R-8.1.5) as a Patron action
+    that hires the next, so the actor's queue of pending actions grows by one per hire. A
+    variant deck with 12 of each Marble building makes the chain long enough."""
+    marble = [name for name in sorted(CARDS) if CARDS[name][0] == "Marble" and mode_cards()[name]]
+    hand = ["Jack"] + [name for name in marble for _ in range(12)][:hand_marble]
+    return {"num_players": 2, "variant": {"copies": {name: 12 for name in marble}},
+            "players": [{"hand": hand, "influence": ["Marble"] * 6 + ["Stone"] * 6,
+                         "structures": [{"building": "Bath", "complete": True, "materials": []},
+                                        {"building": "Aqueduct", "complete": True, "materials": []}]},
+                        {}]}
+
+
+def _start_the_chain(state):
+    play(state, "lead Patron with Jack")
+    while state.current_player() != 0:
+        state.apply_action(state.legal_actions()[0])
+
+
+def _hire_from_hand(state):
+    state.apply_action_string(next(t for t in state.legal_action_strings() if t.endswith("from hand")))
+
+
+def test_a_full_action_queue_is_reported_not_dropped():
+    """STACK_CAP (64 entries): the 64th nested hire's Bath action does not fit. It used to be
+    dropped silently (the client never acted); now the state records it, the invariant
+    checker names it and apply_action raises."""
+    from glory_ai.core import engine
+    overflow = next(code for code, text in engine.INVARIANT_TEXT.items() if "capacity" in text)
+    state = glory_ai.State.from_dict(_marble_chain_position(70))
+    _start_the_chain(state)
+    for _ in range(63):
+        _hire_from_hand(state)
+    assert len(state.to_dict()["turn"]["queue"]["front"]) == 63 and state._invariant_code() == 0
+    with pytest.raises(RuntimeError, match="engine limit reached: .*queue of pending actions is full"):
+        _hire_from_hand(state)
+    assert state._invariant_code() == overflow
+    with pytest.raises(AssertionError, match="capacity"):
+        state._check_invariants()
+
+
+def test_the_deepest_action_queue_that_fits_unwinds_by_the_rules():
+    """63 nested hires (the most that fit) unwind: each Bath action ends, each interrupted
+    Patron action resumes with nothing left to hire, and the turn goes on."""
+    state = glory_ai.State.from_dict(_marble_chain_position(63))
+    _start_the_chain(state)
+    for _ in range(63):
+        _hire_from_hand(state)
+    assert state.zone("hand", 0) == [] and len(state.zone("clientele", 0)) == 63
+    assert state.current_player() != 0 or state.phase() != "action"
+    code, _ = state._stress(5, try_all=True)      # to the end, every legal action tried
+    assert code == 0 and state.is_terminal()
+
+
+def _all_sites_built(completed: bool) -> dict:
+    """36 structures, one on each site of the game: 18 per player (a player owns one of each
+    building), completed (sites in influence) or not."""
+    by_material = {m: [n for n in sorted(CARDS) if CARDS[n][0] == m and mode_cards()[n]
+                       and n != "Statue"] for m in MATERIALS}
+    structures: list[list[dict]] = [[], []]
+    for m in MATERIALS:
+        names = by_material[m]
+        for k in range(6):
+            player, name = k % 2, names[(k // 2) % len(names)]
+            if name in [s["building"] for s in structures[player]]:
+                name = next(n for n in names if n not in [s["building"] for s in structures[player]])
+            structures[player].append({"building": name, "site": m, "materials": [],
+                                       "complete": completed})
+    return {"num_players": 2, "players": [{"structures": s, "hand": ["Jack"]} for s in structures],
+            "sites": {"in_town": {m: 0 for m in MATERIALS}, "out_of_town": {m: 0 for m in MATERIALS}},
+            "turn": {"phase": "lead", "pending_end": False}}
+
+
+def test_structures_never_outnumber_the_sites():
+    """MAX_STRUCTURES (40) is out of reach: every structure holds its site or, completed, put
+    it into influence, so 36 sites make at most 36 structures. The worst case, every site
+    built on, plays to the end; a position with more completed structures than influence
+    sites is refused (with 40 of them and no influence, laying one more foundation wrote
+    past the structure table into player 0's hand)."""
+    for completed in (False, True):
+        d = _all_sites_built(completed)
+        d.pop("turn")
+        state = glory_ai.State.from_dict(d)
+        assert sum(len(p["structures"]) for p in state.to_dict()["players"]) == 36
+        code, _ = state.clone()._stress(3, try_all=True)
+        assert code == 0
+    d = _all_sites_built(True)
+    d.pop("turn")
+    d.pop("sites")
+    d["players"][0]["influence"] = []
+    with pytest.raises(ValueError, match=r"^players: 36 completed structures but 18 sites in influence"):
+        glory_ai.State.from_dict(d)
+
+
+def test_the_most_legal_actions_fit_the_buffer():
+    """MAX_LEGAL (4096 ids per legal_actions_into buffer) is out of reach. The widest
+    decisions are an Architect action (49 foundations, and per own incomplete structure 44
+    materials from the stockpile and 44 from the pool with Archway: 88 x 36 + 49 + 2) and
+    the Stairway part (88 per opponent's completed structure, + skip); with at most 36
+    structures both stay far below it. A wide Architect action here: Road, Tower,
+    Scriptorium and Archway let many materials fit 30 incomplete structures."""
+    from glory_ai.core import engine
+    bound = max(49 + 88 * 36 + 2, 88 * 36 + 1)
+    assert bound < 4096
+    helpers = [{"building": b, "complete": True, "materials": []}
+               for b in ("Road", "Tower", "Scriptorium", "Archway")]
+    used = {"Road", "Tower", "Scriptorium", "Archway"}
+    incomplete = []
+    for m in MATERIALS:
+        names = [n for n in sorted(CARDS) if CARDS[n][0] == m and mode_cards()[n] and n not in used]
+        for name in names[:6 - sum(CARDS[b][0] == m for b in used)]:
+            incomplete.append({"building": name, "site": m, "materials": [], "complete": False})
+    loose = [n for n in sorted(CARDS) if mode_cards()[n] >= 3]
+    d = {"num_players": 2, "leader": 0,
+         "pool": loose, "players": [{"hand": ["Jack"], "stockpile": loose,
+                                     "structures": helpers + incomplete}, {}]}
+    state = glory_ai.State.from_dict(d)
+    play(state, "lead Architect with Jack")
+    while state.current_player() != 0:
+        state.apply_action(state.legal_actions()[0])
+    n = len(state.legal_actions())
+    assert state.phase() == "action" and 1000 < n <= bound, n
+    assert len(set(state.legal_actions())) == n
+    assert engine.NUM_ACTIONS > 4096          # the action space alone would not bound it

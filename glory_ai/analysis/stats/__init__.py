@@ -1,0 +1,81 @@
+"""The one statistics layer: every statistic of glory_ai, used alike by ``glory-ai compare``
+(:func:`summarize`, :func:`format_table`) and by ``report.html`` (the tables). Every
+interval and test takes the deal as the unit, since every deal is played in every seat
+rotation (docs/statistics.md).
+
+=====================================  ========================================================
+module                                 statistics
+=====================================  ========================================================
+:mod:`.paired`                         the statistics of paired deals: the pentanomial model
+                                       of a head-to-head match (:func:`head_to_head`, its
+                                       Elo and normalized Elo), fishtest's generalized SPRT,
+                                       the deal bootstrap of win shares, the finishing-ahead
+                                       matrix and :func:`pairwise` results, Bradley-Terry
+                                       :func:`ratings` with a prior, the re-run test,
+                                       Wilson intervals and :func:`holm`
+:mod:`.sprt`                           :class:`DealSPRT`, the SPRT over whole deals that
+                                       stops a head-to-head run
+:mod:`.models`                         :func:`fit_logistic`, :func:`profile_interval`,
+                                       :func:`stratified_difference` (Mantel-Haenszel)
+:mod:`.tables`                         functions of the frame of
+                                       :func:`glory_ai.analysis.load.load_runs`, each a
+                                       DataFrame: :func:`win_rates`, :func:`finishing_matrix`,
+                                       :func:`pairwise`, :func:`ratings`,
+                                       :func:`seat_advantage`, :func:`seat_tests`,
+                                       :func:`building_strength`, :func:`vp_breakdown`,
+                                       :func:`end_conditions`, :func:`game_length`,
+                                       :func:`roles_led`, :func:`compare_variants`; and
+                                       :func:`rates_test` for two specs that never met
+:mod:`.summary`                        :func:`summarize` (one run's records: the table of
+                                       ``glory-ai compare``, from the tables above),
+                                       :func:`finishing_frame`, :func:`format_table`, and
+                                       :func:`compare_reruns` (``glory-ai reproduce`` of
+                                       time-budget runs)
+:mod:`.calibration`                    the simulator that measures the coverage and error
+                                       rates of :mod:`.paired` (imported on its own)
+=====================================  ========================================================
+
+docs/analysis.md and docs/statistics.md give the formulas.
+"""
+from .models import LogisticFit, fit_logistic, profile_interval, stratified_difference
+from .paired import (
+    HOLM_LABEL,
+    RERUN_ALPHA,
+    HeadToHead,
+    elo_from_score,
+    elo_text,
+    format_elo,
+    head_to_head,
+    holm,
+    paired_estimate,
+    wilson,
+)
+from .sprt import DealSPRT
+from .summary import COLUMNS, compare_reruns, finishing_frame, format_table, summarize
+from .tables import (
+    PRIOR_SD,
+    building_strength,
+    compare_variants,
+    conditions_test,
+    end_conditions,
+    finishing_matrix,
+    game_length,
+    pairwise,
+    rates_test,
+    ratings,
+    roles_led,
+    seat_advantage,
+    seat_tests,
+    specs_met,
+    vp_breakdown,
+    win_rates,
+)
+
+__all__ = [
+    "COLUMNS", "HOLM_LABEL", "PRIOR_SD", "RERUN_ALPHA", "DealSPRT", "HeadToHead", "LogisticFit",
+    "building_strength", "compare_reruns", "compare_variants", "conditions_test", "elo_from_score",
+    "elo_text", "end_conditions", "finishing_matrix", "fit_logistic", "format_elo", "format_table",
+    "game_length", "head_to_head", "holm", "paired_estimate", "pairwise", "profile_interval",
+    "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests", "specs_met",
+    "stratified_difference", "summarize", "vp_breakdown", "wilson", "finishing_frame", "win_rates",
+]

@@ -1,0 +1,695 @@
+"""The tables: each a function from the frame of :func:`~glory_ai.analysis.load.load_runs`
+(or :func:`~glory_ai.analysis.load.frame_of_records`) to a pandas DataFrame; the report
+and compare's summary are made of them (docs/analysis.md describes every column and model).
+Every interval and test takes the deal as the unit (:mod:`.paired`, docs/statistics.md),
+except the building model, which takes seat-games as independent.
+
+=============================  =================================================================
+:func:`win_rates`              win rate (shared wins split) per spec with its 95% interval
+                               (pentanomial for a head-to-head match, deal bootstrap otherwise)
+                               and the Wilson interval beside it; ``by="num_players"``,
+                               ``"seat"``, ``"rules"``, ... to split it
+:func:`finishing_matrix`       how often each spec finished ahead of each other (one player
+                               count)
+:func:`pairwise`               every two specs that met: score, interval, Elo and the
+                               Holm-adjusted test of "evenly matched" (one player count)
+:func:`ratings`                Bradley-Terry ratings on pairwise finishing order with a
+                               Gaussian prior, deal-bootstrap intervals (one player count)
+:func:`rates_test`             the test of "same win rate" for two specs that never met
+:func:`seat_advantage`         win rate by seat for each player count, with intervals
+:func:`seat_tests`             per player count, the test of "no seat advantage" on per-deal
+                               seat shares (t for 2 seats, Hotelling's T² for 3-5), Holm over
+                               the counts
+:func:`building_strength`      for each building, win rate of players who completed it against
+                               those who did not: raw, stratified (Mantel-Haenszel) and from a
+                               logistic regression controlling for spec, seat and player count
+:func:`vp_breakdown`           mean VP by component (influence, vault, merchant bonus, statue,
+                               wall) per spec
+:func:`end_conditions`         how games end, with shares and intervals
+:func:`game_length`            turns and decisions per game
+:func:`roles_led`              turns leading each role, per spec (records with ``roles_led``)
+:func:`compare_variants`       the core measures side by side for two or more rule variants
+                               or modes, with tests of "no difference" on per-deal means
+=============================  =================================================================
+
+The statistics come from the modules beside this one: :mod:`.paired` (the statistics of
+paired deals: intervals, tests, ratings, Holm's correction) and :mod:`.models` (logistic
+regression, Mantel-Haenszel), and scipy and statsmodels (tests).
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import special
+from scipy import stats as sps
+from statsmodels.stats.multivariate import test_mvmean
+
+from .. import AnalysisError
+from ..load import END_REASONS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
+from . import paired
+from .models import fit_logistic, profile_interval, stratified_difference
+
+__all__ = [
+    "PRIOR_SD", "SEAT_TEST_2", "SEAT_TEST_K", "VARIANT_TEST", "building_strength",
+    "compare_variants", "conditions_test", "end_conditions", "finishing_matrix", "game_length",
+    "pairwise", "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests",
+    "specs_met", "vp_breakdown", "win_rates",
+]
+
+#: standard deviation of the Gaussian prior on the logistic coefficients (log-odds)
+PRIOR_SD = 10.0
+
+
+# ---- helpers ----------------------------------------------------------------------------------
+
+def _need(frame: pd.DataFrame, columns: Sequence[str], what: str) -> None:
+    if not isinstance(frame, pd.DataFrame):
+        raise AnalysisError(f"{what} takes the DataFrame of load_runs, got {type(frame).__name__}")
+    missing = [c for c in columns if c not in frame.columns]
+    if missing:
+        raise AnalysisError(f"{what}: the frame has no column {', '.join(map(repr, missing))} "
+                            "(load it with load_runs)")
+    if frame.empty:
+        raise AnalysisError(f"{what}: no games (the frame is empty)")
+
+
+def _by(by: str | Sequence[str] | None) -> list[str]:
+    if by is None:
+        return []
+    if isinstance(by, str):
+        return [by]
+    return list(by)
+
+
+def _runs_by_count(frame: pd.DataFrame) -> str:
+    pairs = frame.groupby("num_players", observed=True)["run"].unique() if "run" in frame else None
+    if pairs is None:
+        return ", ".join(f"{k}-player" for k in sorted(frame["num_players"].unique()))
+    return "; ".join(f"{k}-player games in {', '.join(map(str, runs))}" for k, runs in pairs.items())
+
+
+def _one_count(frame: pd.DataFrame, num_players: int | None, what: str) -> tuple[pd.DataFrame, int]:
+    """The rows of one player count (``num_players``, or the only one in the frame)."""
+    counts = sorted(int(k) for k in frame["num_players"].unique())
+    if num_players is None:
+        if len(counts) > 1:
+            raise AnalysisError(f"{what} needs games of one player count, and these runs mix "
+                                f"them ({_runs_by_count(frame)}); pass num_players= one of "
+                                f"{counts}")
+        return frame, counts[0]
+    if num_players not in counts:
+        raise AnalysisError(f"{what}: no {num_players}-player games (the runs hold "
+                            f"{', '.join(map(str, counts))}-player games)")
+    return frame[frame["num_players"] == num_players], int(num_players)
+
+
+def _seat_matrix(frame: pd.DataFrame, k: int, columns: Sequence[str], what: str) -> list[np.ndarray]:
+    """(games x k) arrays of ``columns``, rows in game order and columns in seat order;
+    every seat of every game must be present."""
+    if not (frame["game"].is_monotonic_increasing):
+        frame = frame.sort_values(["game", "seat"], kind="stable")
+    seats = frame["seat"].to_numpy()
+    if len(seats) % k or not np.array_equal(seats, np.tile(np.arange(k), len(seats) // k)) \
+            or not (frame["game"].to_numpy()[::k].repeat(k) == frame["game"].to_numpy()).all():
+        raise AnalysisError(f"{what}: every seat of every game must be in the frame (rows of "
+                            "a game were filtered out?)")
+    out = []
+    for c in columns:
+        col = frame[c]
+        values = col.astype(str).to_numpy() if isinstance(col.dtype, pd.CategoricalDtype) \
+            else col.to_numpy()
+        out.append(values.reshape(-1, k))
+    return out
+
+
+def _sort_within(out: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
+    keys = list(out.index.names)
+    flat = out.reset_index()
+    flat = flat.sort_values([*by, column, keys[-1]], ascending=[True] * len(by) + [False, True],
+                            kind="stable")
+    return flat.set_index(keys)
+
+
+# ---- win rates --------------------------------------------------------------------------------
+
+def _head_to_head_specs(sub: pd.DataFrame) -> tuple[str, str] | None:
+    """The two specs when the rows are whole 2-player games each between the same two
+    specs (a head-to-head match), else None."""
+    if sub.empty or not (sub["num_players"] == 2).all():
+        return None
+    names = sorted(str(x) for x in sub["spec"].unique())
+    if len(names) != 2 or len(sub) % 2:
+        return None
+    ordered = sub.sort_values(["game", "seat"], kind="stable")
+    game = ordered["game"].to_numpy()
+    spec = ordered["spec"].astype(str).to_numpy()
+    if (game[::2] != game[1::2]).any() or (spec[::2] == spec[1::2]).any():
+        return None
+    return names[0], names[1]
+
+
+def _interval_rows(sub: pd.DataFrame, resamples: int, seed: int
+                   ) -> dict[str, tuple[float, float, str]]:
+    """The 95% interval of each spec's win rate in a group of rows: the pentanomial model
+    for a head-to-head match, the deal bootstrap otherwise."""
+    head = _head_to_head_specs(sub)
+    if head is not None:
+        a, b = head
+        h = paired.head_to_head(sub, a, b)
+        other = h.flipped()
+        return {a: (h.estimate.low, h.estimate.high, h.interval),
+                b: (other.estimate.low, other.estimate.high, other.interval)}
+    shares = paired.win_shares(sub, resamples, seed)
+    return {str(spec): (r["low"], r["high"], paired.INTERVAL_BOOTSTRAP)
+            for spec, r in shares.iterrows()}
+
+
+def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
+              resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """Win rate per spec, with its 95% interval; one row per spec (index ``spec``), or per
+    (``by`` ..., spec) with ``by`` columns such as ``"num_players"``, ``"seat"``,
+    ``"rules"`` or ``"run"``. Sorted by win rate within each group.
+
+    The interval takes the deal as the unit (docs/statistics.md): in a group that is a
+    head-to-head match (whole 2-player games, all between the same two specs) the
+    pentanomial model (:func:`.paired.head_to_head`), otherwise the deal bootstrap
+    (:func:`.paired.win_shares`, ``resamples`` seeded with ``seed``); column ``interval``
+    names it per row, ``attrs["models"]`` maps the names to their descriptions. The Wilson
+    interval of the seat-games taken as independent is beside it.
+
+    Columns: ``games`` (seat-games: a spec in two seats of a game counts twice), ``wins``
+    (a win shared by k players counts 1/k), ``win_rate``, ``win_low``, ``win_high``,
+    ``interval``, ``wilson_low``, ``wilson_high``, ``expected`` (the equal share, mean of
+    1/players), ``mean_score``, ``mean_rank``."""
+    by = _by(by)
+    _need(frame, ["game", "seat", "spec", "deal", "win_share", "score", "rank", "num_players",
+                  *by], "win_rates")
+    data = frame.assign(_expected=1.0 / frame["num_players"])
+    out = data.groupby([*by, "spec"], observed=True, sort=True).agg(
+        games=("win_share", "size"), wins=("win_share", "sum"), expected=("_expected", "mean"),
+        mean_score=("score", "mean"), mean_rank=("rank", "mean"))
+    out["win_rate"] = out["wins"] / out["games"]
+    intervals: dict[tuple[Any, ...], tuple[float, float, str]] = {}
+    groups = frame.groupby(by, observed=True, sort=True) if by else [((), frame)]
+    for key, sub in groups:
+        for spec, value in _interval_rows(sub, resamples, seed).items():
+            intervals[(*key, spec)] = value
+    flat = out.reset_index()
+    keys = list(zip(*(flat[c] for c in by), flat["spec"].astype(str), strict=True))
+    out["win_low"] = [intervals[k][0] for k in keys]
+    out["win_high"] = [intervals[k][1] for k in keys]
+    out["interval"] = [intervals[k][2] for k in keys]
+    out["wilson_low"], out["wilson_high"] = paired.wilson(out["wins"], out["games"])
+    out = out[["games", "wins", "win_rate", "win_low", "win_high", "interval", "wilson_low",
+               "wilson_high", "expected", "mean_score", "mean_rank"]]
+    out = _sort_within(out, by, "win_rate")
+    used = list(dict.fromkeys(out["interval"]))
+    out.attrs.update({"models": {m: paired.MODEL_TEXT[m] if m != paired.INTERVAL_BOOTSTRAP
+                                 else paired._bootstrap_model(resamples) for m in used},
+                      "resamples": resamples, "seed": seed})
+    return out
+
+
+# ---- pairwise results and ratings -------------------------------------------------------------
+
+def specs_met(frame: pd.DataFrame) -> bool:
+    """Whether some game of the frame seats two different specs (otherwise every game is
+    self-play, and the specs' win rates are equal shares by construction)."""
+    _need(frame, ["game", "spec"], "specs_met")
+    return bool((frame.groupby("game", observed=True)["spec"].nunique() > 1).any())
+
+
+def finishing_matrix(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFrame:
+    """The fraction of games in which the row spec finished ahead of the column spec
+    (:func:`.paired.finishing_matrix`, caption in ``attrs["caption"]``), for one player
+    count; ``attrs["num_players"]`` says which."""
+    sub, k = _one_count(frame, num_players, "finishing_matrix")
+    out = paired.finishing_matrix(sub)
+    out.attrs["num_players"] = k
+    return out
+
+
+def pairwise(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFrame:
+    """Every two specs that met in games of one player count, with the score of one against
+    the other, its interval and the Holm-adjusted test of "evenly matched"
+    (:func:`.paired.pairwise`: the pentanomial model for 2 players, per-deal finishing-ahead
+    scores for 3-5)."""
+    sub, _ = _one_count(frame, num_players, "pairwise")
+    return paired.pairwise(sub)
+
+
+def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
+            resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """Ratings of the specs in games of one player count (index ``spec``, best first):
+    :func:`.paired.ratings`, Bradley-Terry on pairwise finishing order with a Gaussian
+    prior, finite for any record, on the logistic Elo scale (mean 0), with deal-bootstrap
+    intervals (``resamples`` seeded with ``seed``; a perfect record: the profile likelihood).
+    Columns ``rating``, ``low``, ``high``, ``interval``, ``comparisons``, ``games``;
+    ``attrs``: ``model`` (None, and no rows, when no game pits two different specs against
+    each other), ``num_players`` and those of :func:`.paired.ratings`."""
+    _need(frame, ["game", "seat", "spec", "rank", "num_players", "deal"], "ratings")
+    sub, k = _one_count(frame, num_players, "ratings")
+    if not specs_met(sub):
+        out = pd.DataFrame(columns=["rating", "low", "high", "interval", "comparisons", "games"],
+                           index=pd.Index([], name="spec"))
+        out.attrs.update({"model": None, "num_players": k})
+        return out
+    out = paired.ratings(sub, resamples=resamples, seed=seed)
+    out.attrs["num_players"] = k
+    return out
+
+
+def rates_test(frame: pd.DataFrame, spec: str, other: str) -> float:
+    """The p-value of "the same win rate" for two specs that did not meet: Welch's t-test
+    (:func:`.paired.welch_test`) on their per-deal win shares (:func:`.paired.deal_scores`),
+    the deals being the independent units."""
+    return paired.welch_test(paired.deal_scores(frame, spec), paired.deal_scores(frame, other))[1]
+
+
+# ---- seats ------------------------------------------------------------------------------------
+
+def seat_advantage(frame: pd.DataFrame, *, resamples: int = paired.BOOTSTRAP_RESAMPLES,
+                   seed: int = 0) -> pd.DataFrame:
+    """Win rate by seat for each player count (index ``num_players``, ``seat``; seat 0 is P1,
+    who leads the first turn): ``games``, ``wins`` (shared wins split), ``win_rate`` with its
+    95% deal-bootstrap interval (``win_low``, ``win_high``: whole deals resampled,
+    :func:`.paired.win_shares`), the Wilson interval of the games taken as independent
+    (``wilson_low``, ``wilson_high``), ``expected`` (1/players) and ``diff`` (win rate -
+    expected)."""
+    _need(frame, ["num_players", "seat", "deal", "win_share"], "seat_advantage")
+    parts = []
+    for k, sub in frame.groupby("num_players", sort=True):
+        shares = paired.win_shares(sub, resamples, seed, label="seat").sort_index()
+        part = pd.DataFrame({"games": shares["games"], "wins": shares["wins"],
+                             "win_rate": shares["win_share"], "win_low": shares["low"],
+                             "win_high": shares["high"], "wilson_low": shares["independent_low"],
+                             "wilson_high": shares["independent_high"]})
+        part.index = pd.MultiIndex.from_arrays([np.full(len(part), int(k)), part.index.astype(int)],
+                                               names=["num_players", "seat"])
+        parts.append(part)
+    out = pd.concat(parts)
+    out["expected"] = 1.0 / out.index.get_level_values("num_players")
+    out["diff"] = out["win_rate"] - out["expected"]
+    out.attrs.update({"model": paired._bootstrap_model(resamples), "resamples": resamples,
+                      "seed": seed})
+    return out
+
+
+SEAT_TEST_2 = "t-test of P1's per-deal win share against 1/2"
+SEAT_TEST_K = "Hotelling's T² of the per-deal win shares of the seats against 1/k"
+
+
+def seat_tests(frame: pd.DataFrame) -> pd.DataFrame:
+    """The test of "no seat advantage" for each player count (index ``num_players``), on the
+    deals as independent units: each deal's games (its rotations and pairings) give every
+    seat its mean win share in the deal (a shared win split).
+
+    2 players: Student's t-test of P1's per-deal win share against 1/2
+    (:func:`.paired.mean_test`); 3-5 players: Hotelling's T² test (statsmodels
+    ``test_mvmean``, F distribution) of the per-deal shares of seats P1 .. P(k-1) against
+    1/k each (the last seat's share is the rest). Columns: ``games``, ``deals``, ``test``,
+    ``statistic`` (t or T²), ``p_value``, ``p_holm`` (Holm-adjusted over the player counts
+    tested, :func:`.paired.holm`), ``best_seat`` and ``best_rate`` (the seat with the
+    highest win rate), ``balanced`` (every spec sat equally often in every seat: otherwise
+    a seat effect is mixed up with the strength of the specs that sat there)."""
+    _need(frame, ["num_players", "seat", "win_share", "game", "spec", "deal"], "seat_tests")
+    rows = {}
+    for k, sub in frame.groupby("num_players", sort=True):
+        k = int(k)
+        sums, counts, _ = paired._deal_sums(sub, "win_share", "seat")
+        with np.errstate(invalid="ignore", divide="ignore"):
+            per_deal = sums / counts
+        per_deal = per_deal[np.isfinite(per_deal).all(axis=1)]
+        statistic, p = math.nan, math.nan
+        if k == 2:
+            test = SEAT_TEST_2
+            first = per_deal[:, 0]
+            p = paired.mean_test(first)
+            if len(first) >= 2 and np.ptp(first) > 0:
+                statistic = float(sps.ttest_1samp(first, 0.5).statistic)
+        else:
+            test = SEAT_TEST_K
+            if len(per_deal) > k:
+                try:
+                    result = test_mvmean(per_deal[:, :-1], np.full(k - 1, 1.0 / k))
+                    statistic, p = float(result.t2), float(result.pvalue)
+                except np.linalg.LinAlgError:       # no spread in some direction
+                    pass
+        rates = sub.groupby("seat")["win_share"].mean()
+        table = sub.groupby(["spec", "seat"], observed=True).size().unstack("seat", fill_value=0)
+        balanced = bool(table.shape[1] == k and (table.nunique(axis=1) == 1).all())
+        rows[k] = {"games": int(sub["game"].nunique()), "deals": len(per_deal), "test": test,
+                   "statistic": statistic, "p_value": p, "best_seat": int(rates.idxmax()),
+                   "best_rate": float(rates.max()), "balanced": balanced}
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index.name = "num_players"
+    out["p_holm"], label = paired.holm(out["p_value"].to_numpy(float))
+    out.attrs["holm"] = label
+    return out
+
+
+# ---- buildings --------------------------------------------------------------------------------
+
+def _cells(frame: pd.DataFrame, controls: list[str]) -> tuple[np.ndarray, pd.DataFrame]:
+    grouped = frame.groupby(controls, observed=True, sort=True)
+    codes = grouped.ngroup().to_numpy()
+    keys = grouped.size().index.to_frame(index=False)
+    return codes, keys
+
+
+def _dummies(keys: pd.DataFrame, factors: list[list[str]]) -> np.ndarray:
+    """Treatment-coded indicator columns (first level dropped) of each factor (a factor can
+    combine several columns, as players x seat)."""
+    blocks = []
+    for cols in factors:
+        level = keys[cols].astype(str).agg("|".join, axis=1) if len(cols) > 1 else keys[cols[0]].astype(str)
+        codes, uniques = pd.factorize(level, sort=True)
+        if len(uniques) > 1:
+            blocks.append(np.eye(len(uniques))[codes][:, 1:])
+    return np.hstack(blocks) if blocks else np.zeros((len(keys), 0))
+
+
+def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.DataFrame:
+    """For each building (index ``building``: the 44 and any other name in the records),
+    the win rate of seat-games that completed it against those that did not, ranked by the
+    adjusted effect (largest first; buildings never or always completed last, with NaN).
+
+    * raw: ``win_rate_completed``, ``win_rate_not`` and ``raw_diff``;
+    * stratified: ``mh_diff`` with ``mh_low``/``mh_high``, the difference within strata of
+      spec x player count (x rules when several), pooled with Mantel-Haenszel weights;
+    * logistic: ``win ~ completed + spec + players:seat (+ rules)`` fitted on the win share
+      (:func:`.models.fit_logistic`, a weak N(0, ``prior_sd``^2) prior on the
+      coefficients): ``log_odds`` (the coefficient of ``completed``) with its profile-likelihood
+      interval (which excludes 0 exactly when the likelihood-ratio test below rejects at 5%),
+      ``odds_ratio``, and ``effect``: the average marginal effect, in win-rate points
+      (0.12 = +12 points), of completing the building, with ``effect_low``/``effect_high`` the
+      effects at the ends of the log-odds interval (the other coefficients as estimated);
+      ``p_value`` is the likelihood-ratio test of ``log_odds = 0`` and ``p_holm`` its Holm
+      adjustment over the buildings tested; ``significant`` is ``p_holm < 0.05``.
+
+    Also ``n_completed`` (seat-games that completed it), ``completion_rate`` and ``rank``.
+    These are associations, not causes: completing buildings scores influence, and strong
+    positions complete more of them (docs/analysis.md)."""
+    cols = completed_columns(frame)
+    _need(frame, ["spec", "num_players", "seat", "win_share", *cols[:1]], "building_strength")
+    if not cols:
+        raise AnalysisError("building_strength: the frame has no completed:NAME columns "
+                            "(load it with load_runs)")
+    names = [c[len("completed:"):] for c in cols]
+    many_rules = "rules" in frame.columns and frame["rules"].nunique() > 1
+    controls = ["spec", "num_players", "seat"] + (["rules"] if many_rules else [])
+    cell, keys = _cells(frame, controls)
+    m = len(keys)
+    nb = len(cols)
+    y = frame["win_share"].to_numpy(dtype=float)
+    n_cell = np.bincount(cell, minlength=m).astype(float)
+    y_cell = np.bincount(cell, weights=y, minlength=m)
+    q_cell = np.bincount(cell, weights=y * y, minlength=m)
+    rows_idx, b_idx = np.nonzero(frame[cols].to_numpy(dtype=bool))
+    flat = cell[rows_idx] * nb + b_idx
+    n1 = np.bincount(flat, minlength=m * nb).reshape(m, nb).astype(float)
+    s1 = np.bincount(flat, weights=y[rows_idx], minlength=m * nb).reshape(m, nb)
+    q1 = np.bincount(flat, weights=y[rows_idx] ** 2, minlength=m * nb).reshape(m, nb)
+    n0 = n_cell[:, None] - n1
+    s0 = y_cell[:, None] - s1
+    q0 = q_cell[:, None] - q1
+
+    # strata of the stratified difference: spec x players (x rules)
+    strata_cols = ["spec", "num_players"] + (["rules"] if many_rules else [])
+    stratum = keys.groupby(strata_cols, observed=True, sort=True).ngroup().to_numpy()
+    n_strata = int(stratum.max()) + 1
+
+    def to_strata(a: np.ndarray) -> np.ndarray:
+        out = np.zeros((n_strata, a.shape[1]))
+        np.add.at(out, stratum, a)
+        return out
+
+    sn1, ss1, sq1, sn0, ss0, sq0 = (to_strata(a) for a in (n1, s1, q1, n0, s0, q0))
+
+    # logistic design per cell: intercept, [completed], spec, players:seat, rules
+    factors = [["spec"], ["num_players", "seat"]] + ([["rules"]] if many_rules else [])
+    dummies = _dummies(keys, factors)
+    base = np.hstack([np.ones((m, 1)), dummies])            # without the completed column
+    lam_base = np.r_[0.0, np.full(dummies.shape[1], 1.0 / prior_sd ** 2)]
+    null = fit_logistic(base, y_cell, n_cell, penalty=lam_base)
+    lam = np.r_[0.0, 1.0 / prior_sd ** 2, lam_base[1:]]
+    total = n_cell.sum()
+
+    out = {}
+    for j, name in enumerate(names):
+        k1, k0 = n1[:, j].sum(), n0[:, j].sum()
+        row: dict[str, float] = {
+            "n_completed": int(k1), "completion_rate": k1 / total,
+            "win_rate_completed": s1[:, j].sum() / k1 if k1 else math.nan,
+            "win_rate_not": s0[:, j].sum() / k0 if k0 else math.nan,
+        }
+        row["raw_diff"] = row["win_rate_completed"] - row["win_rate_not"]
+        row["mh_diff"], row["mh_low"], row["mh_high"] = stratified_difference(
+            sn1[:, j], ss1[:, j], sq1[:, j], sn0[:, j], ss0[:, j], sq0[:, j])
+        keys_nan = ("log_odds", "log_odds_low", "log_odds_high", "odds_ratio", "effect",
+                    "effect_low", "effect_high", "p_value")
+        if k1 == 0 or k0 == 0:
+            row.update(dict.fromkeys(keys_nan, math.nan))
+            out[name] = row
+            continue
+        has1, has0 = n1[:, j] > 0, n0[:, j] > 0
+        x = np.vstack([np.hstack([base[has0][:, :1], np.zeros((has0.sum(), 1)), base[has0][:, 1:]]),
+                       np.hstack([base[has1][:, :1], np.ones((has1.sum(), 1)), base[has1][:, 1:]])])
+        fit = fit_logistic(x, np.r_[s0[has0, j], s1[has1, j]], np.r_[n0[has0, j], n1[has1, j]],
+                           penalty=lam)
+        beta = float(fit.coef[1])
+        # average marginal effect over every seat-game: completed vs not, all else as is
+        x0 = np.hstack([base[:, :1], np.zeros((m, 1)), base[:, 1:]])
+        eta0 = x0 @ fit.coef                                 # without the building's term
+        base_p = special.expit(eta0)
+
+        def ame(b: float, eta0: np.ndarray = eta0, base_p: np.ndarray = base_p) -> float:
+            return float(np.sum(n_cell * (special.expit(eta0 + b) - base_p)) / total)
+
+        # the profile-likelihood interval: it agrees with the likelihood-ratio p-value below
+        low, high = profile_interval(x, np.r_[s0[has0, j], s1[has1, j]], np.r_[n0[has0, j], n1[has1, j]],
+                                     fit, 1, penalty=lam)
+        lr = max(2.0 * (fit.loglik - null.loglik), 0.0)
+        row.update({
+            "log_odds": beta, "log_odds_low": low, "log_odds_high": high,
+            "odds_ratio": math.exp(beta), "effect": ame(beta), "effect_low": ame(low),
+            "effect_high": ame(high), "p_value": float(sps.chi2.sf(lr, 1)),
+        })
+        out[name] = row
+    table = pd.DataFrame.from_dict(out, orient="index")
+    table.index.name = "building"
+    table["p_holm"], label = paired.holm(table["p_value"].to_numpy(float))
+    table["significant"] = table["p_holm"] < 0.05
+    table = table.sort_values(["effect", "n_completed"], ascending=[False, False],
+                              na_position="last", kind="stable")
+    table["rank"] = np.where(table["effect"].notna(), np.arange(1, len(table) + 1), 0)
+    table["rank"] = table["rank"].astype(int)
+    table.attrs.update({"controls": controls, "strata": strata_cols, "prior_sd": prior_sd,
+                        "tested": int(table["p_value"].notna().sum()), "holm": label})
+    return table
+
+
+# ---- scoring, endings, length -----------------------------------------------------------------
+
+def vp_breakdown(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.DataFrame:
+    """Mean VP per seat-game by component (``influence``, ``vault``, ``merchant_bonus``,
+    ``statue``, ``wall``) and in all (``total``), per spec (index ``spec``, or (``by``...,
+    spec)), with ``games``."""
+    by = _by(by)
+    _need(frame, ["spec", "score", *VP_COLUMNS, *by], "vp_breakdown")
+    grouped = frame.groupby([*by, "spec"], observed=True, sort=True)
+    out = grouped[list(VP_COLUMNS)].mean()
+    out.columns = list(VP_COMPONENTS)
+    out["total"] = grouped["score"].mean()
+    out.insert(0, "games", grouped.size())
+    return _sort_within(out, by, "total")
+
+
+def _reason_order(values: Sequence[str]) -> list[str]:
+    known = [r for r in END_REASONS if r in values]
+    return known + sorted(set(values) - set(END_REASONS))
+
+
+def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
+                   resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """How games end: per end reason (index ``end_reason``, or (``by``..., end_reason) with
+    per-game columns such as ``num_players`` or ``rules``), ``games``, ``share`` and its 95%
+    deal-bootstrap interval (``low``, ``high``: whole deals resampled,
+    :func:`.paired.bootstrap_rates`), with the Wilson interval of the games taken as
+    independent beside it (``wilson_low``, ``wilson_high``). Reasons seen anywhere appear
+    in every group."""
+    by = _by(by)
+    _need(frame, ["game", "seat", "deal", "end_reason", *by], "end_conditions")
+    per_game = frame[frame["seat"] == 0]
+    reasons = _reason_order([str(r) for r in per_game["end_reason"].unique()])
+    code = pd.Categorical(per_game["end_reason"].astype(str), categories=reasons).codes
+    per_game = per_game.assign(_reason=code)
+    groups = per_game.groupby(by, observed=True, sort=True) if by else [((), per_game)]
+    parts = []
+    for key, sub in groups:
+        unit = paired._unit_keys(sub, ["run", "deal"])
+        n_units, n_reasons = int(unit.max()) + 1, len(reasons)
+        ended = np.bincount(unit * n_reasons + sub["_reason"].to_numpy(),
+                            minlength=n_units * n_reasons).reshape(n_units, n_reasons)
+        played = np.repeat(np.bincount(unit, minlength=n_units)[:, None], n_reasons, axis=1)
+        low, high = paired.bootstrap_rates(ended.astype(float), played.astype(float), resamples, seed)
+        games, total = ended.sum(axis=0), played[:, 0].sum()
+        w_low, w_high = paired.wilson(games, np.full(n_reasons, total))
+        index = pd.MultiIndex.from_tuples([(*key, r) for r in reasons], names=[*by, "end_reason"]) \
+            if by else pd.Index(reasons, name="end_reason")
+        parts.append(pd.DataFrame({"games": games, "share": games / total, "low": low,
+                                   "high": high, "wilson_low": w_low, "wilson_high": w_high},
+                                  index=index))
+    out = pd.concat(parts)
+    out.attrs.update({"model": paired._bootstrap_model(resamples), "resamples": resamples,
+                      "seed": seed})
+    return out
+
+
+def game_length(frame: pd.DataFrame, by: str | Sequence[str] | None = "num_players") -> pd.DataFrame:
+    """Turns and decisions per game: ``games`` and, for ``turns`` and ``decisions``, the mean,
+    standard deviation, minimum, quartiles and maximum (``turns_mean``, ``turns_sd``,
+    ``turns_min``, ``turns_q25``, ``turns_median``, ``turns_q75``, ``turns_max``, ...), per
+    group of ``by`` (default: per player count; None: all games, index ``all``)."""
+    by = _by(by)
+    _need(frame, ["game", "seat", "turns", "decisions", *by], "game_length")
+    per_game = frame[frame["seat"] == 0]
+    if by:
+        grouped = per_game.groupby(by, observed=True, sort=True)
+    else:
+        grouped = per_game.assign(_all="all").groupby("_all")
+    parts = {"games": grouped.size()}
+    for col in ("turns", "decisions"):
+        g = grouped[col]
+        parts.update({f"{col}_mean": g.mean(), f"{col}_sd": g.std(), f"{col}_min": g.min(),
+                      f"{col}_q25": g.quantile(0.25), f"{col}_median": g.median(),
+                      f"{col}_q75": g.quantile(0.75), f"{col}_max": g.max()})
+    out = pd.DataFrame(parts)
+    if not by:
+        out.index.name = None
+    return out
+
+
+def roles_led(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.DataFrame:
+    """Mean turns per seat-game leading each role, per spec (index ``spec``, or (``by``...,
+    spec)), from the ``led:ROLE`` columns (records carrying ``roles_led``), and ``games``
+    (seat-games with the information)."""
+    by = _by(by)
+    cols = led_columns(frame)
+    if not cols:
+        raise AnalysisError("roles_led: these records carry no roles_led (older records)")
+    _need(frame, ["spec", *by, *cols], "roles_led")
+    known = frame[frame[cols[0]].notna()]
+    if known.empty:
+        raise AnalysisError("roles_led: no record carries roles_led")
+    grouped = known.groupby([*by, "spec"], observed=True, sort=True)
+    out = grouped[cols].mean()
+    out.columns = [c[len("led:"):] for c in cols]
+    out.insert(0, "games", grouped.size())
+    return out
+
+
+# ---- rule variants ------------------------------------------------------------------------------
+
+def conditions_test(groups: Sequence[Any]) -> float:
+    """The p-value of "the same mean in every condition" for per-deal values (one array per
+    condition, the deals being the independent units): Welch's t-test for two conditions
+    (:func:`.paired.welch_test`), the Alexander-Govern test (scipy; one-way, unequal
+    variances) for more. Conditions with fewer than two deals are left out; NaN when fewer
+    than two conditions remain or every value is the same."""
+    kept = [np.asarray(g, dtype=float) for g in groups if len(g) >= 2]
+    if len(kept) < 2 or np.ptp(np.concatenate(kept)) == 0:
+        return math.nan
+    if len(kept) == 2:
+        return paired.welch_test(kept[0], kept[1])[1]
+    if any(np.ptp(g) == 0 for g in kept):            # a constant condition: no variance to weigh
+        return math.nan
+    return float(sps.alexandergovern(*kept).pvalue)
+
+
+VARIANT_TEST = ("Welch's t-test (two conditions) or the Alexander-Govern test (more) on "
+                "per-deal means")
+
+
+def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
+    """The core measures side by side for each value of ``by`` (``"rules"``: mode and
+    variant, default; or ``"mode"``, ``"variant"``, ``"run"``): one column per condition, and
+    ``p_value``, the test that the measure is the same in every condition, and ``p_holm``,
+    its Holm adjustment over every test of the table (:func:`.paired.holm`):
+
+    ========================  ==========================================================
+    rows (measure, item)      value
+    ========================  ==========================================================
+    games, all                games (no test)
+    win rate, SPEC            win rate of SPEC
+    mean VP, SPEC             mean final VP of SPEC
+    P1 win rate, K players    win rate of seat 0 in K-player games
+    turns, mean               mean turns per game
+    decisions, mean           mean decisions per game
+    end, REASON               share of games ending so
+    ========================  ==========================================================
+
+    Every test takes the deal as the unit: each deal (run and deal) of a condition gives
+    the measure's mean over its games, and :func:`conditions_test` compares those per-deal
+    means between the conditions (:data:`VARIANT_TEST`).
+
+    Needs two or more conditions with the same player counts (otherwise a difference
+    between conditions would be one between player counts: AnalysisError)."""
+    _need(frame, ["game", "seat", "spec", "deal", "win_share", "score", "num_players", "turns",
+                  "decisions", "end_reason", by], "compare_variants")
+    values = [str(v) for v in frame[by].astype(str).unique()]
+    conditions = sorted(values)
+    if len(conditions) < 2:
+        raise AnalysisError(f"compare_variants needs games of two or more {by} values; all "
+                            f"these games have {by} = {conditions[0]!r}")
+    key = frame[by].astype(str)
+    counts = frame.groupby(key, observed=True)["num_players"].unique()
+    sets = {c: sorted(int(x) for x in counts[c]) for c in conditions}
+    if len({tuple(s) for s in sets.values()}) > 1:
+        detail = "; ".join(f"{c}: {', '.join(map(str, s))}-player" for c, s in sets.items())
+        raise AnalysisError(f"compare_variants: the {by} values have different player counts "
+                            f"({detail}); compare runs with the same player counts")
+    rows: dict[tuple[str, str], dict[str, float]] = {}
+    per_game = frame[frame["seat"] == 0]
+    game_key = per_game[by].astype(str)
+
+    def add(measure: str, item: str, rows_of: pd.DataFrame, keys: pd.Series, column: str) -> None:
+        """The measure's mean of ``column`` per condition and the test on per-deal means."""
+        vals, deals = {}, []
+        for c in conditions:
+            part = rows_of[(keys == c).to_numpy()]
+            if len(part):
+                vals[c] = float(part[column].mean())
+                deals.append(paired.deal_means(part, column))
+        rows[(measure, item)] = {**{c: vals.get(c, math.nan) for c in conditions},
+                                 "p_value": conditions_test(deals)}
+
+    rows[("games", "all")] = {**{c: float((game_key == c).sum()) for c in conditions},
+                              "p_value": math.nan}
+    specs = sorted(str(s) for s in frame["spec"].unique())
+    spec_text = frame["spec"].astype(str)
+    for spec in specs:
+        mask = (spec_text == spec).to_numpy()
+        add("win rate", spec, frame[mask], key[mask], "win_share")
+    for spec in specs:
+        mask = (spec_text == spec).to_numpy()
+        add("mean VP", spec, frame[mask], key[mask], "score")
+    for k in sorted(int(x) for x in frame["num_players"].unique()):
+        mask = ((frame["seat"] == 0) & (frame["num_players"] == k)).to_numpy()
+        add("P1 win rate", f"{k} players", frame[mask], key[mask], "win_share")
+    for col in ("turns", "decisions"):
+        add(col, "mean", per_game, game_key, col)
+    reason = per_game["end_reason"].astype(str)
+    for r in _reason_order(sorted(set(reason))):
+        add("end", r, per_game.assign(_ended=(reason == r).to_numpy(float)), game_key, "_ended")
+    out = pd.DataFrame.from_dict(rows, orient="index")
+    out.index = pd.MultiIndex.from_tuples(out.index, names=["measure", "item"])
+    out.columns.name = by
+    out["p_holm"], label = paired.holm(out["p_value"].to_numpy(float))
+    out.attrs.update({"by": by, "conditions": conditions, "holm": label, "test": VARIANT_TEST,
+                      "tested": int(out["p_value"].notna().sum())})
+    return out

@@ -1,0 +1,207 @@
+"""The code that made a run's games: ``code.json`` in the run folder (docs/arena.md).
+
+A run records, when it starts, the identity of the code that plays it
+(:func:`code_identity`: glory_ai's version, build hash and play-deciding Python sources, and
+for every user bot where it comes from, its distribution's version and its source hash). A
+run folder holding games made by other code is not resumed (:func:`code_problem` names
+what changed), with one exception: a run stopped by a failing user bot resumes once that
+bot is fixed (its source changed, nothing else), and ``code.json`` keeps the code of the
+earlier games under ``earlier``. :func:`set_aside` moves a folder out of the way for a
+fresh start (``--fresh``).
+
+::
+
+    {"format": "glory_ai/run-code", "format_version": 1,
+     "code": {"glory_ai": {"version": ..., "build": ..., "sources": ...},
+              "bots": {"./my_bot.py:Cautious": {"kind": "file", "target": ..., "path": ...,
+                                                "sha256": ..., "fair_play": true}}},
+     "failure": {"bot": ..., "game_id": ..., "decision": ..., "reason": ..., "message": ...},
+     "earlier": [{"code": {...}, "games": 56, "failure": {...}}]}
+"""
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .plan import ArenaError, RunConfig
+
+if TYPE_CHECKING:
+    from .play import BotFailure
+
+__all__ = ["CODE_FILE", "CODE_FORMAT", "code_identity", "code_changes", "code_problem",
+           "note_failure", "read_code", "record_code", "set_aside"]
+
+log = logging.getLogger("glory_ai.arena")
+
+CODE_FILE = "code.json"
+CODE_FORMAT = "glory_ai/run-code"
+CODE_VERSION = 1
+
+
+def code_identity(config: RunConfig) -> dict[str, Any]:
+    """The identity of the code that plays ``config`` here: ``{"glory_ai": ..., "bots":
+    {bot: ...}}`` (glory_ai.bots.identity), the users' bots read as a run would read them."""
+    from ..bots import _builtin
+    from ..bots.identity import package_identity
+
+    bots: dict[str, Any] = {}
+    if any(_builtin(spec) is None for spec in config.specs):
+        from ..bots.plugins import identities
+
+        try:
+            bots = identities(config.specs)
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from None
+    return {"glory_ai": dict(package_identity()), "bots": bots}
+
+
+def read_code(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
+    """The contents of a run folder's ``code.json``, or None when there is none (a new run,
+    or a folder made before glory_ai recorded code); ArenaError if it cannot be read."""
+    path = Path(folder) / CODE_FILE
+    if not path.exists():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ArenaError(f"{path}: not a readable code record ({exc})") from None
+    if (not isinstance(data, dict) or data.get("format") != CODE_FORMAT
+            or not isinstance(data.get("code"), dict)):
+        raise ArenaError(f"{path}: not a code record (format {CODE_FORMAT!r})")
+    return data
+
+
+def _write(folder: Path, data: Mapping[str, Any]) -> None:
+    path = folder / CODE_FILE
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps({"format": CODE_FORMAT, "format_version": CODE_VERSION, **data},
+                              indent=2) + "\n", encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def _has_games(folder: Path) -> bool:
+    from .storage import COMPRESSED_GAMES_FILE, GAMES_FILE
+
+    plain = folder / GAMES_FILE
+    return (plain.exists() and plain.stat().st_size > 0) or (folder / COMPRESSED_GAMES_FILE).exists()
+
+
+def _changed_bots(there: Mapping[str, Any], here: Mapping[str, Any]) -> set[str] | None:
+    """The user bots whose identity differs, or None when glory_ai's does."""
+    from ..bots.identity import identity_changes
+
+    if identity_changes({"glory_ai": there.get("glory_ai")}, {"glory_ai": here.get("glory_ai")}):
+        return None
+    old, new = dict(there.get("bots") or {}), dict(here.get("bots") or {})
+    return {key for key in set(old) | set(new)
+            if identity_changes({"bots": {key: old.get(key)}}, {"bots": {key: new.get(key)}})}
+
+
+def code_changes(folder: str | os.PathLike[str], config: RunConfig) -> list[str] | None:
+    """What differs between the code recorded in ``folder`` and the code that would play
+    ``config`` here (one phrase each; empty: the same code), or None when the folder records
+    no code."""
+    from ..bots.identity import identity_changes
+
+    data = read_code(folder)
+    if data is None:
+        return None
+    return identity_changes(data["code"], code_identity(config))
+
+
+def _accepted_fix(data: Mapping[str, Any], current: Mapping[str, Any]) -> bool:
+    # the run stopped because a user bot failed, and only that bot's code changed since
+    failure = data.get("failure")
+    if not isinstance(failure, Mapping):
+        return False
+    changed = _changed_bots(data["code"], current)
+    return bool(changed) and changed == {failure.get("bot")}
+
+
+def code_problem(folder: str | os.PathLike[str], config: RunConfig) -> str | None:
+    """Why ``folder`` cannot be resumed with the code here (one line naming what changed),
+    or None: same code, no code recorded, no games yet, or a failed bot fixed."""
+    from ..bots.identity import identity_changes
+
+    folder = Path(folder)
+    data = read_code(folder)
+    if data is None or not _has_games(folder):
+        return None
+    current = code_identity(config)
+    changes = identity_changes(data["code"], current)
+    if not changes or _accepted_fix(data, current):
+        return None
+    return (f"{folder} holds games played by other code ({'; '.join(changes)}): resuming would "
+            f"mix the two; run again with --fresh to start over (the old games are moved to "
+            f"{_aside_name(folder).name}), or use another output folder")
+
+
+def record_code(folder: str | os.PathLike[str], config: RunConfig, games: int) -> None:
+    """Record the code that plays ``config`` now, as a run (re)opens ``folder`` holding
+    ``games`` finished games (after :func:`code_problem` let it through)."""
+    folder = Path(folder)
+    current = code_identity(config)
+    data = read_code(folder)
+    if data is None:
+        earlier = [{"code": None, "games": games}] if games else []
+        _write(folder, {"code": current, **({"earlier": earlier} if earlier else {})})
+        return
+    earlier = list(data.get("earlier") or [])
+    if games and _accepted_fix(data, current):
+        failure = data["failure"]
+        log.warning("%s: resuming with %s changed since it failed in game %s; the %d games "
+                    "played before are kept (%s records their code under 'earlier')",
+                    folder, failure.get("bot"), failure.get("game_id"), games, CODE_FILE)
+        earlier.append({"code": data["code"], "games": games, "failure": failure})
+    _write(folder, {"code": current, **({"earlier": earlier} if earlier else {})})
+
+
+def note_failure(folder: str | os.PathLike[str], failure: BotFailure) -> None:
+    """Record in ``code.json`` that the run stopped because a bot failed (so the run may
+    resume once that bot's code is fixed)."""
+    from ..bots import parse_spec
+
+    folder = Path(folder)
+    data = read_code(folder)
+    if data is None:
+        return
+    try:
+        bot = parse_spec(failure.spec)[0]
+    except ValueError:
+        bot = failure.spec
+    data = {k: v for k, v in data.items() if k not in ("format", "format_version")}
+    data["failure"] = {"bot": bot, "game_id": failure.game_id, "decision": failure.decision,
+                       "reason": failure.reason, "message": str(failure)}
+    _write(folder, data)
+
+
+def _aside_name(folder: Path) -> Path:
+    n = 1
+    while True:
+        candidate = folder.with_name(f"{folder.name}.old-{n}")
+        if not candidate.exists():
+            return candidate
+        n += 1
+
+
+def set_aside(folder: str | os.PathLike[str]) -> Path | None:
+    """Move ``folder`` to ``FOLDER.old-N`` (the first free N) so that a run can start afresh
+    in ``folder``; returns where it went, or None when there was nothing to move. A folder
+    another process is writing into (its lock, glory_ai.arena.lock) is refused."""
+    from .lock import FolderLock
+
+    folder = Path(folder)
+    if not folder.exists():
+        return None
+    target = _aside_name(folder)
+    # not while another process writes into it (FolderLocked names that process)
+    with FolderLock(folder):
+        try:
+            os.rename(folder, target)
+        except OSError as exc:
+            raise ArenaError(f"cannot move {folder} aside to {target} ({exc.strerror or exc})") from None
+    return target

@@ -1,0 +1,19 @@
+"""Type stubs for the referee of users' bots (glory_ai/bots/_fairplay.pyx).
+
+Checked against the built extension by ``python3 -m mypy.stubtest glory_ai.bots._fairplay``.
+"""
+from collections.abc import Callable
+
+from typing_extensions import disjoint_base
+
+from glory_ai.core.engine import State
+
+def fair_view(state: State, player: int, seed: int) -> State: ...
+def describe_exception(exc: BaseException) -> str: ...
+@disjoint_base     # a cdef class
+class Referee:
+    @property
+    def fair_play(self) -> bool: ...
+    def __new__(cls, step: Callable[[State], object], seed: int, fair_play: bool = True) -> Referee: ...
+    def view(self, state: State, player: int) -> State: ...
+    def step(self, state: State) -> int: ...

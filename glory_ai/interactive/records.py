@@ -1,0 +1,252 @@
+"""Game records of played games, in the arena's format (docs/arena.md), and reading games
+back from records, run folders and notation files.
+
+A game a person played is written as the arena writes a bot game: the same fields, the
+person's seat named ``"human"``. A concession is not an action (``State.concede``), so a
+game with one also lists ``concessions``: ``[{"decision": i, "seat": p}]``, the seat
+conceding when ``i`` actions had been played. :func:`check_record` replays a record and
+checks its result (the arena's :func:`glory_ai.arena.replay` for records without
+concessions).
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..arena.plan import ArenaError
+from ..arena.play import RECORD_VERSION, RESULT_FIELDS, encode_record, replay
+from ..game import Game, State
+
+__all__ = ["HUMAN", "GameError", "build_record", "check_record", "load_game", "load_games",
+           "new_game", "states", "state_at", "append_record", "roles_led"]
+
+#: the seat spec of a person in a record
+HUMAN = "human"
+
+
+class GameError(ValueError):
+    """A game file that cannot be read or does not replay: one line for the user."""
+
+
+def new_game(record: Mapping[str, Any]) -> State:
+    """The initial state of a recorded game (its seed and rules)."""
+    gid = record.get("game_id", "?")
+    missing = [k for k in ("seed", "num_players", "mode", "actions") if k not in record]
+    if missing:
+        raise GameError(f"game {gid}: the record has no {', '.join(missing)}")
+    try:
+        game = Game(record["num_players"], record["mode"], **(record.get("variant") or {}))
+        return game.new_initial_state(record["seed"])
+    except (TypeError, ValueError) as exc:
+        raise GameError(f"game {gid}: cannot set up the game: {exc}") from None
+
+
+def _concessions(record: Mapping[str, Any]) -> dict[int, list[int]]:
+    out: dict[int, list[int]] = {}
+    for c in record.get("concessions") or ():
+        try:
+            out.setdefault(int(c["decision"]), []).append(int(c["seat"]))
+        except (KeyError, TypeError, ValueError):
+            raise GameError(f"game {record.get('game_id', '?')}: a concession is "
+                            f"{{\"decision\": i, \"seat\": p}}, got {c!r:.60}") from None
+    return out
+
+
+def states(record: Mapping[str, Any]) -> Iterator[tuple[State, int | None]]:
+    """Every state of a recorded game with the action played from it: (state before
+    decision i, action i) for each action, then (final state, None). The states are
+    copies; concessions are applied where recorded."""
+    state = new_game(record)
+    conceded = _concessions(record)
+    gid = record.get("game_id", "?")
+    actions = record["actions"]
+    for i, action in enumerate(actions):
+        for seat in conceded.get(i, ()):
+            _concede(state, seat, gid, i)
+        if state.is_terminal():
+            raise GameError(f"game {gid}: the game is over after {i} actions but the record has "
+                            f"{len(actions)}")
+        if not isinstance(action, int) or isinstance(action, bool) or action not in state.legal_actions():
+            raise GameError(f"game {gid}: action {i} ({action!r}) is not legal for P{state.current_player()}")
+        yield state.clone(), action
+        state.apply_action(action)
+    for seat in conceded.get(len(actions), ()):
+        _concede(state, seat, gid, len(actions))
+    yield state.clone(), None
+
+
+def _concede(state: State, seat: int, gid: Any, i: int) -> None:
+    try:
+        state.concede(seat)
+    except ValueError as exc:
+        raise GameError(f"game {gid}: the concession of P{seat} at decision {i} cannot be "
+                        f"applied: {exc}") from None
+
+
+def state_at(record: Mapping[str, Any], decision: int) -> State:
+    """The state after `decision` actions (concessions recorded there included)."""
+    for i, (state, _) in enumerate(states(record)):
+        if i == decision:
+            return state
+    raise GameError(f"the game has {len(record['actions'])} decisions, not {decision}")
+
+
+def roles_led(record: Mapping[str, Any]) -> list[dict[str, int]]:
+    """Per seat, how many turns it led each role (the record's ``roles_led``)."""
+    out: list[dict[str, int]] = [{} for _ in range(record["num_players"])]
+    previous: State | None = None
+    leader = -1
+    for state, _ in states(record):
+        if previous is not None and leader >= 0:
+            role = state.led_role()
+            if role is not None:
+                out[leader][role] = out[leader].get(role, 0) + 1
+        leader = state.current_player() if not state.is_terminal() and state.phase() == "lead" else -1
+        previous = state
+    return out
+
+
+def build_record(*, num_players: int, mode: str, variant: Mapping[str, Any], seed: int,
+                 seats: Sequence[str], bot_seeds: Sequence[int], actions: Sequence[int],
+                 concessions: Sequence[Mapping[str, int]] = (), seconds: Sequence[float] | None = None,
+                 game_id: str = "0-0-0", deal: int = 0) -> dict[str, Any]:
+    """The arena record of a finished game (docs/arena.md), checked by replaying it."""
+    from ..arena.play import _results  # the arena's own result fields, not a copy
+
+    record: dict[str, Any] = {
+        "record_version": RECORD_VERSION, "version": __version__, "game_id": game_id,
+        "deal": deal, "pairing": 0, "rotation": 0, "seed": seed, "bot_seeds": list(bot_seeds),
+        "seats": list(seats), "num_players": num_players, "mode": mode, "variant": dict(variant),
+        "actions": list(actions),
+    }
+    if concessions:
+        record["concessions"] = [{"decision": int(c["decision"]), "seat": int(c["seat"])}
+                                 for c in concessions]
+    final = None
+    seat_decisions = [0] * num_players
+    for state, action in states(record):
+        if action is None:
+            final = state
+        else:
+            seat_decisions[state.current_player()] += 1
+    assert final is not None
+    if not final.is_terminal():
+        raise GameError(f"game {game_id}: the game is not over after {len(actions)} actions")
+    seconds = list(seconds) if seconds is not None else [0.0] * num_players
+    out = {k: record[k] for k in ("record_version", "version", "game_id", "deal", "pairing", "rotation",
+                                  "seed", "bot_seeds", "seats", "num_players", "mode", "variant")}
+    out.update(_results(final))
+    out["seat_decisions"] = seat_decisions
+    out["roles_led"] = roles_led(record)
+    out["seconds"] = [round(s, 6) for s in seconds]
+    out["seconds_per_decision"] = [round(s / m, 7) if m else 0.0
+                                   for s, m in zip(seconds, seat_decisions, strict=True)]
+    if concessions:
+        out["concessions"] = record["concessions"]
+    out["actions"] = record["actions"]
+    check_record(out)
+    return out
+
+
+def check_record(record: Mapping[str, Any]) -> State:
+    """Replay a record and check its result (scores, winners, end reason, VP, ...); returns
+    the final state. GameError naming the first difference."""
+    if not record.get("concessions"):
+        try:
+            return replay(record)
+        except ArenaError as exc:
+            raise GameError(str(exc)) from None
+    from ..arena.play import _normal, _results
+
+    *_, (final, _) = states(record)
+    if not final.is_terminal():
+        raise GameError(f"game {record.get('game_id', '?')}: the game is not over after its actions")
+    found = _results(final)
+    found["roles_led"] = roles_led(record)
+    for key in RESULT_FIELDS:
+        if key in record and _normal(record[key]) != _normal(found[key]):
+            raise GameError(f"game {record.get('game_id', '?')}: {key} differs: recorded "
+                            f"{record[key]!r}, replayed {found[key]!r}")
+    return final
+
+
+def append_record(path: str | os.PathLike, record: Mapping[str, Any]) -> None:
+    """Append a record to a games.jsonl file as one line (the arena's encoding)."""
+    path = Path(path)
+    if path.parent and not path.parent.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(encode_record(record) + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def count_records(path: str | os.PathLike) -> int:
+    """How many games a games.jsonl file holds (0 if it does not exist)."""
+    path = Path(path)
+    if not path.exists():
+        return 0
+    with open(path, "rb") as fh:
+        return sum(1 for line in fh if line.strip())
+
+
+def load_games(path: str | os.PathLike) -> list[dict[str, Any]]:
+    """The games of a file: a run folder, a games.jsonl(.gz) file, one JSON record, or a
+    game in the notation (docs/play.md). GameError if it cannot be read."""
+    from ..arena.storage import load_records
+    from .notation import NotationError, parse_notation
+
+    path = Path(path)
+    if not path.exists():
+        raise GameError(f"{path}: no such file or folder")
+    if path.is_dir() or path.name.endswith((".jsonl", ".jsonl.gz")):
+        try:
+            records = load_records(path)
+        except ArenaError as exc:
+            raise GameError(str(exc)) from None
+        if not records:
+            raise GameError(f"{path}: holds no games")
+        return records
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise GameError(f"{path}: cannot read ({exc})") from None
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        import json
+
+        try:
+            record = json.loads(text)
+        except ValueError:
+            # several records, one per line, in a file not named .jsonl
+            try:
+                records = [json.loads(line) for line in text.splitlines() if line.strip()]
+            except ValueError as exc:
+                raise GameError(f"{path}: not a game record (invalid JSON: {exc})") from None
+            return records
+        if not isinstance(record, dict) or "actions" not in record:
+            raise GameError(f"{path}: not a game record (no actions)")
+        return [record]
+    try:
+        return [parse_notation(text)]
+    except NotationError as exc:
+        raise GameError(f"{path}: {exc}") from None
+
+
+def load_game(path: str | os.PathLike, game_id: str | None = None) -> dict[str, Any]:
+    """One game of a file (see :func:`load_games`): the one with `game_id`, or the only one."""
+    records = load_games(path)
+    if game_id is not None:
+        for record in records:
+            if str(record.get("game_id")) == game_id:
+                return record
+        ids = ", ".join(str(r.get("game_id")) for r in records[:8])
+        more = ", ..." if len(records) > 8 else ""
+        raise GameError(f"{path}: no game {game_id!r} (the games: {ids}{more})")
+    if len(records) > 1:
+        ids = ", ".join(str(r.get("game_id")) for r in records[:5])
+        raise GameError(f"{path} holds {len(records)} games: choose one with --game ID ({ids}, ...)")
+    return records[0]
