@@ -260,12 +260,17 @@ cdef double outcome_value(GameState* s, int p) noexcept nogil:
 cdef enum:
     STALL_TURNS = 200
 
+cdef enum:
+    POLICY_OVERFLOW = -2     # policy_choose: a trial state exceeded an engine capacity
+
 
 cdef int policy_choose(GameState* s, uint16_t* legal, int n, Style* w, double epsilon,
                        uint64_t* rng, GameState* scratch) noexcept nogil:
     # One-ply lookahead: the legal action after which eval_relative() is highest for the
     # player to move (ties broken at random); with probability epsilon a uniform random
     # action instead (rollout noise). `scratch` is caller memory for the trial states.
+    # POLICY_OVERFLOW when a trial exceeded a fixed capacity of the engine (its state is
+    # no longer exact, so no value of it can be trusted): the caller raises.
     cdef int p = s.turn.decider
     cdef int i, best = 0, ties = 0
     cdef double value, best_value = -1e18
@@ -280,7 +285,8 @@ cdef int policy_choose(GameState* s, uint16_t* legal, int n, Style* w, double ep
         if long_game and legal[i] == A_THINK_JACK and n > 1:
             continue                   # after STALL_TURNS turns: no Jack taken back (see below)
         memcpy(scratch, s, size)
-        apply_action_c(scratch, legal[i])
+        if apply_action_c(scratch, legal[i]) == -2:
+            return POLICY_OVERFLOW
         if scratch.turn.phase == PH_OVER:
             value = outcome_value(scratch, p) + eval_relative(scratch, p, w)
         else:

@@ -26,7 +26,7 @@ from glory_ai.core.engine cimport (
     S_COMPLETE, PH_OVER, PH_LEAD, PH_FOLLOW, PH_PAY_MORE, PH_PETITION, PH_THINK_CHOICE,
     PH_TRIBUNAL, PH_SEWER, PH_SENATE, A_VAULT_HAND, A_REVEAL, A_THINK_JACK, B_WALL, B_PALISADE, B_BRIDGE,
     A_STAIRWAY, A_SEWER, CTX_ACADEMY, END_FORUM, B_CATACOMB, B_FORUM, B_FORUM_ROMANUM,
-    INV_NO_LEGAL, gr_rng_next, gr_rng_below, gr_rng_seed, used_size, is_active, mat_of,
+    INV_NO_LEGAL, INV_OVERFLOW, gr_rng_next, gr_rng_below, gr_rng_seed, used_size, is_active, mat_of,
     material_value, clientele_limit, vault_limit, refill_size, owned_structure, conceded,
     legal_actions_into, apply_action_c, score_of, winners_mask_of, determinize_c,
     canonicalize_hidden, check_state,
@@ -83,6 +83,7 @@ cdef enum:
     SEARCH_OK = 0
     SEARCH_NO_LEGAL = 1      # a live state without legal actions (Tree.error_detail: the invariant code)
     SEARCH_NO_WINNER = 2     # a finished game without a winner
+    SEARCH_OVERFLOW = 3      # a move exceeded a fixed capacity of the engine (apply_action_c -2)
 
 ctypedef struct SearchConfig:
     int algorithm
@@ -385,20 +386,31 @@ cdef void rollout(Tree* t, GameState* s) noexcept nogil:
             for p in range(t.num_players):
                 t.rewards[p] = 0
             return
+        p = -1
         if t.cfg.solver:
             # every player takes a win it has in one action (decisive moves)
             p = decisive_action(s, t.legal, n, s.turn.decider, &t.scratch)
-            if p >= 0:
-                apply_action_c(s, p)
-                made += 1
-                continue
-        if t.cfg.rollout == ROLLOUT_HEURISTIC:
-            apply_action_c(s, policy_choose(s, t.legal, n, &t.cfg.style, t.cfg.epsilon, &t.rng, &t.scratch))
-        else:
-            apply_action_c(s, t.legal[gr_rng_below(&t.rng, n)])
+        if p == -1:
+            if t.cfg.rollout == ROLLOUT_HEURISTIC:
+                p = policy_choose(s, t.legal, n, &t.cfg.style, t.cfg.epsilon, &t.rng, &t.scratch)
+            else:
+                p = t.legal[gr_rng_below(&t.rng, n)]
+        if not apply_checked(t, s, p):
+            return
         made += 1
     terminal_rewards(t, s)
     finish_rewards(t, s)
+
+
+cdef inline bint apply_checked(Tree* t, GameState* s, int action) noexcept nogil:
+    # Apply an action in the search; False, with the tree's error set, when it exceeded a
+    # fixed capacity of the engine (apply_action_c -2, or -2 from a trial of the policy or
+    # of decisive_action): the state no longer follows the rules, so nothing searched
+    # from it can be trusted and the caller raises.
+    if action >= 0 and apply_action_c(s, action) != -2:
+        return True
+    t.error = SEARCH_OVERFLOW
+    return False
 
 
 cdef inline void finish_rewards(Tree* t, GameState* s) noexcept nogil:
@@ -509,26 +521,27 @@ cdef bint result_is_public(Tree* t, GameState* s, int action) noexcept nogil:
     return True
 
 
-cdef inline void play_step(Tree* t, GameState* w, int parent, int child, int depth) noexcept nogil:
+cdef inline bint play_step(Tree* t, GameState* w, int parent, int child, int depth) noexcept nogil:
     # Play a child's action on the world; with the solver, mark what it did: the game won
-    # by its mover (DECISIVE), a certain step of the observer, and a proven end.
+    # by its mover (DECISIVE), a certain step of the observer, and a proven end. False if
+    # the move exceeded an engine capacity (apply_checked).
     cdef Node* nd = &t.nodes[child]
     cdef int winners
     cdef bint watch
     if not t.cfg.solver:
-        apply_action_c(w, nd.action)
-        return
+        return apply_checked(t, w, nd.action)
     watch = (t.nodes[parent].flags & F_CERTAIN) and nd.mover == t.observer and depth + 1 < CERTAIN_DEPTH
     if watch:
         memcpy(&t.scratch, w, used_size(w))
-    apply_action_c(w, nd.action)
+    if not apply_checked(t, w, nd.action):
+        return False
     winners = winners_mask_of(w) if w.turn.phase == PH_OVER else 0
     if winners == (1 << nd.mover):
         nd.flags |= F_DECISIVE
     else:
         nd.flags &= ~F_DECISIVE
     if not watch:
-        return
+        return True
     if own_step_is_certain(t, &t.scratch, w) and (not winners or result_is_public(t, w, nd.action)):
         # (an end whose winners read hidden cards is not certain: it differs by world)
         nd.flags |= F_CERTAIN
@@ -538,6 +551,7 @@ cdef inline void play_step(Tree* t, GameState* w, int parent, int child, int dep
             nd.flags |= F_LOSS
     elif nd.flags & F_CERTAIN:
         t.certainty_conflicts += 1           # never expected: the tests count these
+    return True
 
 
 cdef void update_proofs(Tree* t, int depth) noexcept nogil:
@@ -624,13 +638,15 @@ cdef bint may_end_now(GameState* s, int p) noexcept nogil:
 
 cdef int decisive_action(GameState* s, uint16_t* actions, int n, int mover, GameState* scratch) noexcept nogil:
     # (solver) the first of the n actions after which the game is over with the mover its
-    # only winner, or -1; looked for only where the mover may end the game now
+    # only winner, or -1; looked for only where the mover may end the game now. -2 if a
+    # trial exceeded an engine capacity (apply_checked).
     cdef int i
     if not may_end_now(s, mover):
         return -1
     for i in range(n):
         memcpy(scratch, s, used_size(s))
-        apply_action_c(scratch, actions[i])
+        if apply_action_c(scratch, actions[i]) == -2:
+            return -2
         if scratch.turn.phase == PH_OVER and winners_mask_of(scratch) == (1 << mover):
             return actions[i]
     return -1
@@ -661,22 +677,29 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
         # tries every action, so that the shortest proven win is among its children)
         if untried > 0 and not t.full and not (decisive and depth > 0):
             pick = decisive_action(w, t.legal, untried, mover, &t.scratch) if t.cfg.solver else -1
+            if pick == -2:
+                t.error = SEARCH_OVERFLOW
+                return
             if pick < 0:
                 pick = t.legal[gr_rng_below(&t.rng, untried)]
             child = add_child(t, node, pick, mover)
             if child >= 0:
                 t.nodes[child].avail = 1
-                play_step(t, w, node, child, depth)
+                if not play_step(t, w, node, child, depth):
+                    return
                 depth += 1
                 t.path[depth] = child
                 break
         if best < 0:
             break                                  # tree full and nothing known here
-        play_step(t, w, node, best, depth)
+        if not play_step(t, w, node, best, depth):
+            return                                 # (nothing backed up: the search raises)
         node = best
         depth += 1
         t.path[depth] = node
     rollout(t, w)
+    if t.error == SEARCH_OVERFLOW:
+        return
     for i in range(depth + 1):
         nd = &t.nodes[t.path[i]]
         nd.visits += 1
@@ -729,11 +752,11 @@ cdef void run_tree(Tree* t) noexcept nogil:
                 iterate(t, False)
                 done += 1
                 t.iterations_done += 1
-                if root_settled(t):
+                if root_settled(t) or t.error:
                     break
                 if timed and out_of_time(t, done, start, (world_index + 1.0) / t.cfg.worlds):
                     break
-            if root_settled(t):
+            if root_settled(t) or t.error:
                 break
     else:
         while t.nodes[t.root_index].visits < MAX_ROOT_VISITS:
@@ -742,7 +765,7 @@ cdef void run_tree(Tree* t) noexcept nogil:
             iterate(t, True)
             done += 1
             t.iterations_done += 1
-            if root_settled(t):
+            if root_settled(t) or t.error:
                 break
             if timed and out_of_time(t, done, start, 1.0):
                 break
@@ -793,6 +816,11 @@ import random as _random
 from glory_ai.core.engine import INVARIANT_TEXT as _INVARIANT_TEXT
 
 _ALGORITHMS = {"ismcts": ALG_ISMCTS, "pimc": ALG_PIMC, "flatmc": ALG_FLATMC}
+
+
+def _overflow_message(who):
+    return (f"{who} met a move that exceeds a fixed capacity of the engine: "
+            f"{_INVARIANT_TEXT[INV_OVERFLOW]}; the position cannot be played on exactly")
 #: how the move is chosen from the root statistics (_order_rows)
 _FINAL_RULES = ("visits", "robust")
 
@@ -997,6 +1025,8 @@ cdef class Searcher:
                     f"(invariant {t.error_detail}: {_INVARIANT_TEXT.get(t.error_detail, '?')})")
             if t.error == SEARCH_NO_WINNER:
                 raise RuntimeError("the search met a finished game without a winner, an engine bug")
+            if t.error == SEARCH_OVERFLOW:
+                raise RuntimeError(_overflow_message("the search"))
 
     # ---- tree reuse ----
 
@@ -1462,6 +1492,8 @@ cdef class PolicyPlayer:
             determinize_c(self.world, player, &rng)
             n = legal_actions_into(self.world, legal)
             action = policy_choose(self.world, legal, n, &self.style, self.epsilon, &rng, self.scratch)
+        if action == POLICY_OVERFLOW:
+            raise RuntimeError(_overflow_message("the heuristic policy"))
         return action
 
 
@@ -1474,7 +1506,8 @@ cdef int turn_win_search(GameState* s, int player, uint32_t turn, GameState* sta
                          uint16_t* legal, int depth, long* budget) noexcept nogil:
     # Does `player` win alone, by force, before the turn `turn` is over? Its own decisions
     # are choices (one winning move suffices), everyone else's are replies (every one must
-    # fail to stop it). 1 yes, 0 no, -1 the node budget ran out.
+    # fail to stop it). 1 yes, 0 no, -1 the node budget ran out, -2 a move exceeded an
+    # engine capacity.
     cdef int n, i, result
     cdef bint own
     cdef GameState* child
@@ -1494,7 +1527,8 @@ cdef int turn_win_search(GameState* s, int player, uint32_t turn, GameState* sta
     child = &stack[depth]
     for i in range(n):
         memcpy(child, s, used_size(s))
-        apply_action_c(child, moves[i])
+        if apply_action_c(child, moves[i]) == -2:
+            return -2
         result = turn_win_search(child, player, turn, stack, legal, depth + 1, budget)
         if result < 0:
             return -1
@@ -1534,8 +1568,10 @@ def _turn_wins(State state, long max_nodes=1_000_000):
         for i in range(n):
             with nogil:
                 memcpy(child, state.s, used_size(state.s))
-                apply_action_c(child, first[i])
-                result = turn_win_search(child, player, turn, stack, legal, 1, &budget)
+                result = -2 if apply_action_c(child, first[i]) == -2 else turn_win_search(
+                    child, player, turn, stack, legal, 1, &budget)
+            if result == -2:
+                raise RuntimeError(_overflow_message("the search of wins within the turn"))
             if result < 0:
                 return None
             if result == 1:

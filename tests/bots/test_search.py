@@ -393,6 +393,53 @@ def test_an_engine_state_without_legal_actions_is_an_error_not_a_move(spec):
             bot._searcher.search(state, 0, 1)
 
 
+def _one_hire_from_a_full_action_queue() -> glory_ai.State:
+    """Player 0 leads Patron with a completed Bath and Aqueduct: every client hired from
+    hand acts at once and hires the next, each nesting one more pending action in its
+    queue. After 63 hires the queue is full and the next hire from hand exceeds it."""
+    from support.cards import CARDS, mode_cards
+
+    marble = [name for name in sorted(CARDS) if CARDS[name][0] == "Marble" and mode_cards()[name]]
+    hand = ["Jack"] + [name for name in marble for _ in range(12)][:70]
+    state = glory_ai.State.from_dict({
+        "num_players": 2, "variant": {"copies": {name: 12 for name in marble}},
+        "players": [{"hand": hand, "influence": ["Marble"] * 6 + ["Stone"] * 6,
+                     "structures": [{"building": "Bath", "complete": True, "materials": []},
+                                    {"building": "Aqueduct", "complete": True, "materials": []}]},
+                    {}]})
+    play(state, "lead Patron with Jack")
+    while state.current_player() != 0:
+        state.apply_action(state.legal_actions()[0])
+    for _ in range(63):
+        state.apply_action_string(next(t for t in state.legal_action_strings() if t.endswith("from hand")))
+    return state
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iters=200", f"ismcts:iters=200,{PLAIN}", "pimc:iters=200,worlds=2",
+                                  "flatmc:iters=200", "ismcts:iters=200,rollout=heuristic,trees=2",
+                                  "greedy", "heuristic:style=patron"])
+def test_a_move_beyond_an_engine_capacity_is_an_error_not_a_move(spec):
+    # the engine reports an exceeded capacity (apply_action_c returns -2, the state no longer
+    # follows the rules); a search or policy that tries such a move raises instead of
+    # searching on from the broken state
+    state = _one_hire_from_a_full_action_queue()
+    assert state._invariant_code() == 0
+    with pytest.raises(RuntimeError, match="engine limit reached"):
+        state.clone().apply_action_string(
+            next(t for t in state.legal_action_strings() if t.endswith("from hand")))
+    bot = make_bot(spec, seed=1)
+    with pytest.raises(RuntimeError, match="exceeds a fixed capacity of the engine: .*queue of pending actions is full"):
+        bot.step(state)
+    assert state._invariant_code() == 0                  # the bot's trials were on copies
+
+
+def test_the_search_of_wins_within_the_turn_reports_an_exceeded_capacity():
+    from glory_ai.bots._search import _turn_wins
+
+    with pytest.raises(RuntimeError, match="wins within the turn met a move that exceeds a fixed capacity"):
+        _turn_wins(_one_hire_from_a_full_action_queue())
+
+
 def test_random_trees_never_choose_an_illegal_action():
     rng = random.Random(1)
     for _ in range(20):
