@@ -1543,8 +1543,9 @@ def _turn_wins(State state, long max_nodes=1_000_000):
     """The actions of the player to move after which it wins alone by force before the
     current turn ends (its own later decisions are choices, everyone else's are replies),
     searched exhaustively in `state` as it is (true hidden cards included: call it on
-    determinizations to ask about an information set). None when the search would take
-    more than `max_nodes` positions or the game is over."""
+    determinizations to ask about an information set), lines followed TURN_WIN_DEPTH (64)
+    decisions deep. None when the search would take more than `max_nodes` positions or
+    the game is over."""
     cdef GameState* stack
     cdef uint16_t* legal
     cdef GameState* child
