@@ -15,7 +15,7 @@ The contracts, by method (docs/notation.md, glory_ai/game.py):
 * observations: JSON-safe dicts for the observer, tensors of the documented size, strings;
 * ``determinize`` keeps everything its observer knows (key, string, observation, tensor)
   and, for the player to move, the legal actions;
-* scores, breakdowns and limits are consistent; returns, winners and the end reason are
+* scores, breakdowns, limits and the feature vector are consistent; returns, winners and the end reason are
   empty (zero) until the end and describe one result at the end;
 * counters (decisions, turns, functions used) only grow, by one decision per action.
 
@@ -32,7 +32,7 @@ import numpy as np
 import pytest
 
 import glory_ai
-from glory_ai.core.engine import OBSERVATION_TENSOR_SIZE, PHASE_NAMES
+from glory_ai.core.engine import FEATURE_COUNT, FEATURE_NAMES, OBSERVATION_TENSOR_SIZE, PHASE_NAMES
 
 CARDS = [name for name in glory_ai.CARD_NAMES if name != "Jack"]
 PLAYER_ZONES = ("hand", "camp", "stockpile", "vault", "clientele", "known_hand", "known_vault")
@@ -49,11 +49,12 @@ CONTRACTS = {
     "clone": "check_copies", "to_dict": "check_copies", "from_dict": "check_copies",
     "observation": "check_observations", "observation_tensor": "check_observations",
     "observation_string": "check_observations", "information_state_string": "check_observations",
-    "information_state_key": "check_observations", "determinize": "check_observations",
+    "information_state_key": "check_observations", "information_state_hash": "check_observations",
+    "determinize": "check_observations",
     "scores": "check_results", "score_breakdown": "check_results", "returns": "check_results",
     "winners": "check_results", "end_reason": "check_results", "influence": "check_results",
     "clientele_limit": "check_results", "vault_limit": "check_results", "refill_size": "check_results",
-    "is_active": "check_results", "has_conceded": "check_results",
+    "is_active": "check_results", "has_conceded": "check_results", "features": "check_results",
     "zone": "check_zones", "deck_size": "check_zones", "jack_pile": "check_zones",
     "turn_number": "check_progress", "functions_used": "check_progress",
     "random_playout": "check_playout_and_concession", "concede": "check_playout_and_concession",
@@ -153,11 +154,13 @@ def check_observations(state, game, rng):
         assert isinstance(state.information_state_string(player), str)
         key = state.information_state_key(player)
         assert isinstance(key, bytes) and len(key) == 16
+        assert state.information_state_hash(player) == int.from_bytes(key[:8], "little")
     # a world for the player to move and for one other player (both, over the game)
     for player in {mover % n, rng.randrange(n)}:
         world = state.determinize(player, rng.randrange(2**32))
         assert world.history() == []                   # a world starts a history of its own
         assert world.information_state_key(player) == state.information_state_key(player)
+        assert world.information_state_hash(player) == state.information_state_hash(player)
         assert world.information_state_string(player) == state.information_state_string(player)
         assert world.observation(player) == state.observation(player)
         assert np.array_equal(world.observation_tensor(player), state.observation_tensor(player))
@@ -185,6 +188,11 @@ def check_results(state, game):
         built = {s["building"] for s in state.to_dict()["players"][player]["structures"] if s["complete"]}
         for name in built:
             assert state.is_active(player, name)
+        features = dict(zip(FEATURE_NAMES, state.features(player).tolist(), strict=True))
+        assert state.features(player).shape == (FEATURE_COUNT,) and all(map(math.isfinite, features.values()))
+        assert features["score"] == scores[player] and features[f"players_{n}"] == 1
+        assert {name[10:] for name, v in features.items() if name.startswith("completed_") and v} == {
+            name.lower().replace(" ", "_") for name in built}
     returns, winners = state.returns(), state.winners()
     if state.is_terminal():
         assert winners and set(winners) <= set(range(n))
