@@ -1,8 +1,9 @@
 """The tables: each a function from the frame of :func:`~glory_ai.analysis.load.load_runs`
 (or :func:`~glory_ai.analysis.load.frame_of_records`) to a pandas DataFrame; the report
 and compare's summary are made of them (docs/analysis.md describes every column and model).
-Every interval and test takes the deal as the unit (:mod:`.paired`, docs/statistics.md),
-except the building model, which takes seat-games as independent.
+Every interval and test takes the deal as the unit (:mod:`.paired`, docs/statistics.md;
+the building model through deal-clustered standard errors), except the stratified building
+difference, a check that takes seat-games as independent.
 
 =============================  =================================================================
 :func:`win_rates`              win rate (shared wins split) per spec with its 95% interval
@@ -23,6 +24,7 @@ except the building model, which takes seat-games as independent.
 :func:`building_strength`      for each building, win rate of players who completed it against
                                those who did not: raw, stratified (Mantel-Haenszel) and from a
                                logistic regression controlling for spec, seat and player count
+                               (statsmodels, deal-clustered intervals)
 :func:`vp_breakdown`           mean VP by component (influence, vault, merchant bonus, statue,
                                wall) per spec
 :func:`end_conditions`         how games end, with shares and intervals
@@ -33,8 +35,8 @@ except the building model, which takes seat-games as independent.
 =============================  =================================================================
 
 The statistics come from the modules beside this one: :mod:`.paired` (the statistics of
-paired deals: intervals, tests, ratings, Holm's correction) and :mod:`.models` (logistic
-regression, Mantel-Haenszel), and scipy and statsmodels (tests).
+paired deals: intervals, tests, ratings, Holm's correction) and :mod:`.models` (the
+deal-clustered logistic regression, Mantel-Haenszel), and scipy and statsmodels (tests).
 """
 from __future__ import annotations
 
@@ -50,18 +52,21 @@ from statsmodels.stats.multivariate import test_mvmean
 
 from .. import AnalysisError
 from ..load import END_REASONS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
-from . import paired
-from .models import fit_logistic, profile_interval, stratified_difference
+from . import models, paired
+from .models import stratified_difference
 
 __all__ = [
-    "PRIOR_SD", "SEAT_TEST_2", "SEAT_TEST_K", "VARIANT_TEST", "building_strength",
+    "BUILDING_MODEL", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K", "VARIANT_TEST", "building_strength",
     "compare_variants", "conditions_test", "end_conditions", "finishing_matrix", "game_length",
     "pairwise", "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests",
     "specs_met", "vp_breakdown", "win_rates",
 ]
 
-#: standard deviation of the Gaussian prior on the logistic coefficients (log-odds)
-PRIOR_SD = 10.0
+#: pseudo seat-games added on each side (completed, not completed) of a building's model
+PSEUDO_GAMES = 2.0
+#: the model of the building table's intervals, for captions
+BUILDING_MODEL = ("logistic regression (statsmodels GLM); standard error: the larger of the "
+                  "deal-clustered and the model-based one, t on deals - 1 degrees of freedom")
 
 
 # ---- helpers ----------------------------------------------------------------------------------
@@ -373,29 +378,34 @@ def _dummies(keys: pd.DataFrame, factors: list[list[str]]) -> np.ndarray:
     return np.hstack(blocks) if blocks else np.zeros((len(keys), 0))
 
 
-def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.DataFrame:
+def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES) -> pd.DataFrame:
     """For each building (index ``building``: the 44 and any other name in the records),
     the win rate of seat-games that completed it against those that did not, ranked by the
     adjusted effect (largest first; buildings never or always completed last, with NaN).
 
     * raw: ``win_rate_completed``, ``win_rate_not`` and ``raw_diff``;
     * stratified: ``mh_diff`` with ``mh_low``/``mh_high``, the difference within strata of
-      spec x player count (x rules when several), pooled with Mantel-Haenszel weights;
-    * logistic: ``win ~ completed + spec + players:seat (+ rules)`` fitted on the win share
-      (:func:`.models.fit_logistic`, a weak N(0, ``prior_sd``^2) prior on the
-      coefficients): ``log_odds`` (the coefficient of ``completed``) with its profile-likelihood
-      interval (which excludes 0 exactly when the likelihood-ratio test below rejects at 5%),
-      ``odds_ratio``, and ``effect``: the average marginal effect, in win-rate points
-      (0.12 = +12 points), of completing the building, with ``effect_low``/``effect_high`` the
+      spec x player count (x rules when several), pooled with Mantel-Haenszel weights
+      (seat-games taken as independent: a check on the model, not deal-aware);
+    * logistic: ``win ~ completed + spec + players:seat (+ rules)`` on the win share,
+      fitted by statsmodels (:func:`.models.clustered_logit`) with ``pseudo_games``
+      pseudo seat-games on each side (completed, not completed) at the overall win rate,
+      which keeps the estimate finite when a building is completed only by winners;
+      ``log_odds`` (the coefficient of ``completed``) with its 95% t interval (deals - 1
+      degrees of freedom) on the larger of two standard errors, the deal-clustered
+      (cluster-robust) one and the model-based one;
+      ``odds_ratio``; ``effect``: the average marginal effect, in win-rate points (0.12 =
+      +12 points), of completing the building, with ``effect_low``/``effect_high`` the
       effects at the ends of the log-odds interval (the other coefficients as estimated);
-      ``p_value`` is the likelihood-ratio test of ``log_odds = 0`` and ``p_holm`` its Holm
-      adjustment over the buildings tested; ``significant`` is ``p_holm < 0.05``.
+      ``p_value``, the t-test of ``log_odds = 0`` with the same standard error (it rejects
+      at 5% exactly when the interval excludes 0), and ``p_holm`` its Holm adjustment over
+      the buildings tested; ``significant`` is ``p_holm < 0.05``.
 
     Also ``n_completed`` (seat-games that completed it), ``completion_rate`` and ``rank``.
     These are associations, not causes: completing buildings scores influence, and strong
     positions complete more of them (docs/analysis.md)."""
     cols = completed_columns(frame)
-    _need(frame, ["spec", "num_players", "seat", "win_share", *cols[:1]], "building_strength")
+    _need(frame, ["spec", "num_players", "seat", "win_share", "deal", *cols[:1]], "building_strength")
     if not cols:
         raise AnalysisError("building_strength: the frame has no completed:NAME columns "
                             "(load it with load_runs)")
@@ -406,10 +416,11 @@ def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.
     m = len(keys)
     nb = len(cols)
     y = frame["win_share"].to_numpy(dtype=float)
+    completed = frame[cols].to_numpy(dtype=bool)
     n_cell = np.bincount(cell, minlength=m).astype(float)
     y_cell = np.bincount(cell, weights=y, minlength=m)
     q_cell = np.bincount(cell, weights=y * y, minlength=m)
-    rows_idx, b_idx = np.nonzero(frame[cols].to_numpy(dtype=bool))
+    rows_idx, b_idx = np.nonzero(completed)
     flat = cell[rows_idx] * nb + b_idx
     n1 = np.bincount(flat, minlength=m * nb).reshape(m, nb).astype(float)
     s1 = np.bincount(flat, weights=y[rows_idx], minlength=m * nb).reshape(m, nb)
@@ -430,13 +441,13 @@ def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.
 
     sn1, ss1, sq1, sn0, ss0, sq0 = (to_strata(a) for a in (n1, s1, q1, n0, s0, q0))
 
-    # logistic design per cell: intercept, [completed], spec, players:seat, rules
+    # the logistic design of each cell: intercept, spec, players:seat, rules (the
+    # completed column goes in second place, per building)
     factors = [["spec"], ["num_players", "seat"]] + ([["rules"]] if many_rules else [])
-    dummies = _dummies(keys, factors)
-    base = np.hstack([np.ones((m, 1)), dummies])            # without the completed column
-    lam_base = np.r_[0.0, np.full(dummies.shape[1], 1.0 / prior_sd ** 2)]
-    null = fit_logistic(base, y_cell, n_cell, penalty=lam_base)
-    lam = np.r_[0.0, 1.0 / prior_sd ** 2, lam_base[1:]]
+    base = np.hstack([np.ones((m, 1)), _dummies(keys, factors)])
+    deal = paired._unit_keys(frame, ["run", "deal"])
+    clusters = int(deal.max()) + 1
+    overall = float(y.mean())
     total = n_cell.sum()
 
     out = {}
@@ -450,34 +461,48 @@ def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.
         row["raw_diff"] = row["win_rate_completed"] - row["win_rate_not"]
         row["mh_diff"], row["mh_low"], row["mh_high"] = stratified_difference(
             sn1[:, j], ss1[:, j], sq1[:, j], sn0[:, j], ss0[:, j], sq0[:, j])
-        keys_nan = ("log_odds", "log_odds_low", "log_odds_high", "odds_ratio", "effect",
-                    "effect_low", "effect_high", "p_value")
         if k1 == 0 or k0 == 0:
-            row.update(dict.fromkeys(keys_nan, math.nan))
+            row.update(dict.fromkeys(("log_odds", "log_odds_low", "log_odds_high", "odds_ratio",
+                                      "effect", "effect_low", "effect_high", "p_value"), math.nan))
             out[name] = row
             continue
-        has1, has0 = n1[:, j] > 0, n0[:, j] > 0
-        x = np.vstack([np.hstack([base[has0][:, :1], np.zeros((has0.sum(), 1)), base[has0][:, 1:]]),
-                       np.hstack([base[has1][:, :1], np.ones((has1.sum(), 1)), base[has1][:, 1:]])])
-        fit = fit_logistic(x, np.r_[s0[has0, j], s1[has1, j]], np.r_[n0[has0, j], n1[has1, j]],
-                           penalty=lam)
-        beta = float(fit.coef[1])
+        # the seat-games of one deal with the same covariates and completion pooled into
+        # one binomial row: the same likelihood and the same deal-clustered covariance
+        side = completed[:, j].astype(np.int64)
+        pooled, inverse = np.unique((deal * m + cell) * 2 + side, return_inverse=True)
+        trials = np.bincount(inverse).astype(float)
+        wins = np.bincount(inverse, weights=y)
+        pooled_cell, pooled_side = (pooled // 2) % m, pooled % 2
+        # pseudo seat-games: on each side, at the side's mean covariates, winning the
+        # overall win rate; each its own cluster
+        means = [n1[:, j] @ base / k1, n0[:, j] @ base / k0]
+        x = np.vstack([np.column_stack([base[pooled_cell, :1], pooled_side, base[pooled_cell, 1:]]),
+                       *(np.r_[mean[:1], flag, mean[1:]] for mean, flag in zip(means, (1.0, 0.0),
+                                                                                strict=True))])
+        fit = models.clustered_logit(
+            x, np.r_[wins, [pseudo_games * overall] * 2], np.r_[trials, [pseudo_games] * 2],
+            np.r_[pooled // 2 // m, [clusters, clusters + 1]],
+            cells=np.r_[pooled % (2 * m), [2 * m, 2 * m + 1]])
+        params = np.asarray(fit.params)
+        beta = float(params[1])
+        # the larger of the deal-clustered and the model-based standard error: the sandwich
+        # is too small when few seat-games completed the building, the model-based one when
+        # the games of a deal are correlated
+        se = max(float(np.asarray(fit.bse)[1]), math.sqrt(float(fit.normalized_cov_params[1, 1])))
+        df = float(fit.df_resid_inference)
+        half = float(sps.t.ppf(0.975, df)) * se
+        low, high = beta - half, beta + half
         # average marginal effect over every seat-game: completed vs not, all else as is
-        x0 = np.hstack([base[:, :1], np.zeros((m, 1)), base[:, 1:]])
-        eta0 = x0 @ fit.coef                                 # without the building's term
+        eta0 = base @ np.r_[params[:1], params[2:]]
         base_p = special.expit(eta0)
 
         def ame(b: float, eta0: np.ndarray = eta0, base_p: np.ndarray = base_p) -> float:
             return float(np.sum(n_cell * (special.expit(eta0 + b) - base_p)) / total)
 
-        # the profile-likelihood interval: it agrees with the likelihood-ratio p-value below
-        low, high = profile_interval(x, np.r_[s0[has0, j], s1[has1, j]], np.r_[n0[has0, j], n1[has1, j]],
-                                     fit, 1, penalty=lam)
-        lr = max(2.0 * (fit.loglik - null.loglik), 0.0)
         row.update({
             "log_odds": beta, "log_odds_low": low, "log_odds_high": high,
             "odds_ratio": math.exp(beta), "effect": ame(beta), "effect_low": ame(low),
-            "effect_high": ame(high), "p_value": float(sps.chi2.sf(lr, 1)),
+            "effect_high": ame(high), "p_value": float(2 * sps.t.sf(abs(beta) / se, df)),
         })
         out[name] = row
     table = pd.DataFrame.from_dict(out, orient="index")
@@ -488,7 +513,8 @@ def building_strength(frame: pd.DataFrame, *, prior_sd: float = PRIOR_SD) -> pd.
                               na_position="last", kind="stable")
     table["rank"] = np.where(table["effect"].notna(), np.arange(1, len(table) + 1), 0)
     table["rank"] = table["rank"].astype(int)
-    table.attrs.update({"controls": controls, "strata": strata_cols, "prior_sd": prior_sd,
+    table.attrs.update({"controls": controls, "strata": strata_cols, "pseudo_games": pseudo_games,
+                        "deals": clusters, "model": BUILDING_MODEL,
                         "tested": int(table["p_value"].notna().sum()), "holm": label})
     return table
 
