@@ -259,8 +259,10 @@ def test_figures_an_earlier_report_drew_are_removed_with_their_section(synth, ru
                         for i in range(20)], "mixed")
     write_report(mixed, out)
     assert (out / "figures" / "win_rates.png").exists() and (out / "figures" / "matrix_2.svg").exists()
-    (out / "figures" / "grid-scaling.png").write_bytes(b"not the report's")
+    (out / "figures" / "grid-scaling.png").write_bytes(b"a grid curve of an earlier report")
+    (out / "figures" / "sketch.png").write_bytes(b"not the report's")
     write_report(run_folder([synth(i, ["greedy", "greedy"], [i % 2]) for i in range(20)], "self"), out)
     left = sorted(p.name for p in (out / "figures").iterdir())
     assert "win_rates.png" not in left and "matrix_2.svg" not in left and "ratings_2.png" not in left
-    assert "grid-scaling.png" in left and "seat.png" in left
+    assert "grid-scaling.png" not in left
+    assert "sketch.png" in left and "seat.png" in left

@@ -62,6 +62,7 @@ from .tables import (
     end_conditions,
     finishing_matrix,
     game_length,
+    grid_scores,
     pairwise,
     rates_test,
     ratings,
@@ -77,7 +78,7 @@ __all__ = [
     "BUILDING_MODEL", "COLUMNS", "HOLM_LABEL", "PSEUDO_GAMES", "RERUN_ALPHA", "DealSPRT",
     "HeadToHead", "building_strength", "clustered_logit", "compare_reruns", "compare_variants",
     "conditions_test", "elo_from_score", "elo_text", "end_conditions", "finishing_matrix",
-    "format_elo", "format_table", "game_length", "head_to_head", "holm", "paired_estimate",
+    "format_elo", "format_table", "game_length", "grid_scores", "head_to_head", "holm", "paired_estimate",
     "pairwise", "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests", "specs_met",
     "stratified_difference", "summarize", "vp_breakdown", "wilson", "finishing_frame", "win_rates",
 ]

@@ -17,6 +17,9 @@ difference, a check that takes seat-games as independent.
 :func:`ratings`                Bradley-Terry ratings on pairwise finishing order with a
                                Gaussian prior, deal-bootstrap intervals (one player count)
 :func:`rates_test`             the test of "same win rate" for two specs that never met
+:func:`grid_scores`            a spec's score as one of its numbers varies against the same
+                               opponents (an experiment's grid), the Elo per doubling and the
+                               last step
 :func:`seat_advantage`         win rate by seat for each player count, with intervals
 :func:`seat_tests`             per player count, the test of "no seat advantage" on per-deal
                                seat shares (t for 2 seats, Hotelling's T² for 3-5), Holm over
@@ -56,10 +59,10 @@ from . import models, paired
 from .models import stratified_difference
 
 __all__ = [
-    "BUILDING_MODEL", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K", "VARIANT_TEST", "building_strength",
-    "compare_variants", "conditions_test", "end_conditions", "finishing_matrix", "game_length",
-    "pairwise", "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests",
-    "specs_met", "vp_breakdown", "win_rates",
+    "BUILDING_MODEL", "GRID_STEP", "GRID_TREND", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K",
+    "VARIANT_TEST", "building_strength", "compare_variants", "conditions_test", "end_conditions",
+    "finishing_matrix", "game_length", "grid_scores", "pairwise", "rates_test", "ratings",
+    "roles_led", "seat_advantage", "seat_tests", "specs_met", "vp_breakdown", "win_rates",
 ]
 
 #: pseudo seat-games added on each side (completed, not completed) of a building's model
@@ -275,6 +278,88 @@ def rates_test(frame: pd.DataFrame, spec: str, other: str) -> float:
     return paired.welch_test(paired.deal_scores(frame, spec), paired.deal_scores(frame, other))[1]
 
 
+# ---- a grid: one spec's score against the same opponents as one number varies ------------------
+
+GRID_TREND = ("logistic regression of the game score on log2 of the value (statsmodels GLM), "
+              "deal-clustered standard error")
+GRID_STEP = "paired by deal: t interval of the per-deal differences"
+
+
+def grid_scores(frame: pd.DataFrame, points: Sequence[tuple[float, str, str]]) -> pd.DataFrame:
+    """A spec's score as one of its numbers varies against the same opponents (an
+    experiment's grid, e.g. ``ismcts:iters={iters}`` against ``ismcts:iters=500``):
+    ``points`` gives (value, run, spec) for each grid point, ``run`` being the frame's
+    ``run`` label of the games at that value. One row per value (index ``value``, sorted):
+    ``spec``, ``run``, ``games``, ``deals``, ``score`` (the spec's win share) with its 95%
+    interval ``low``, ``high`` and its model ``interval`` (:func:`win_rates`: pentanomial for
+    a head-to-head match), ``expected`` (the equal share) and, in 2-player games, ``elo``,
+    ``elo_low``, ``elo_high`` (the logistic Elo of the score and its bounds).
+
+    ``attrs``: ``trend`` (2 players, values > 0 spanning at least a factor of 4, three or
+    more points): the Elo gained per doubling of the value, from the logistic regression
+    of every game's score on log2 of the value, with a deal-clustered interval (the grid's
+    runs share their deals: a deal is one cluster across them) and its p-value
+    (:data:`GRID_TREND`); ``step``: the change in score from the second-largest to the
+    largest value, paired by deal (the two runs' games of the same deal number against the
+    same opponents; :data:`GRID_STEP`), with its interval and the t-test of no change."""
+    _need(frame, ["run", "spec", "deal", "win_share", "num_players", "game", "seat", "score",
+                  "rank"], "grid_scores")
+    if len(points) < 2:
+        raise AnalysisError("grid_scores: a grid needs two points or more")
+    rows = {}
+    per_deal: dict[float, pd.Series] = {}
+    games = []
+    for value, run, spec in points:
+        sub = frame[frame["run"].astype(str) == str(run)]
+        mine = sub[sub["spec"].astype(str) == str(spec)]
+        if mine.empty:
+            raise AnalysisError(f"grid_scores: run {run!r} has no games of {spec!r}")
+        rate = win_rates(sub).loc[str(spec)]
+        row = {"spec": str(spec), "run": str(run), "games": int(rate["games"]),
+               "deals": int(mine["deal"].nunique()), "score": rate["win_rate"],
+               "low": rate["win_low"], "high": rate["win_high"], "interval": rate["interval"],
+               "expected": rate["expected"]}
+        two = bool((sub["num_players"] == 2).all())
+        if two:
+            row.update({"elo": float(paired.elo_from_score(row["score"])),
+                        "elo_low": float(paired.elo_from_score(row["low"])),
+                        "elo_high": float(paired.elo_from_score(row["high"]))})
+        rows[float(value)] = row
+        per_deal[float(value)] = mine.groupby("deal")["win_share"].mean()
+        games.append(pd.DataFrame({"value": float(value), "deal": mine["deal"].to_numpy(np.int64),
+                                   "score": mine["win_share"].to_numpy(float)}))
+    table = pd.DataFrame.from_dict(rows, orient="index").sort_index()
+    table.index.name = "value"
+    values = table.index.to_numpy(float)
+    attrs: dict[str, Any] = {"trend": None, "step": None}
+    every = pd.concat(games, ignore_index=True)
+    if ("elo" in table.columns and len(values) >= 3 and values.min() > 0
+            and values.max() / values.min() >= 4):
+        # the games of one deal and value pooled into one binomial row (the same fit)
+        pooled = every.groupby(["deal", "value"], sort=True)["score"].agg(["sum", "size"]).reset_index()
+        x = np.column_stack([np.ones(len(pooled)), np.log2(pooled["value"].to_numpy(float))])
+        fit = models.clustered_logit(x, pooled["sum"].to_numpy(float), pooled["size"].to_numpy(float),
+                                     pooled["deal"].to_numpy(), cells=pooled["value"].to_numpy())
+        slope = float(np.asarray(fit.params)[1])
+        low, high = (float(v) for v in np.asarray(fit.conf_int())[1])
+        attrs["trend"] = {"elo_per_doubling": slope * paired.ELO_PER_NAT,
+                          "low": low * paired.ELO_PER_NAT, "high": high * paired.ELO_PER_NAT,
+                          "p_value": float(np.asarray(fit.pvalues)[1]),
+                          "deals": int(every["deal"].nunique()), "model": GRID_TREND}
+    top, below = values[-1], values[-2]
+    both = per_deal[top].index.intersection(per_deal[below].index)
+    if len(both) >= 2:
+        change = (per_deal[top].loc[both] - per_deal[below].loc[both]).to_numpy(float)
+        shifted = (change + 1.0) / 2.0          # the differences in [-1, 1], moved to [0, 1]
+        mean, low, high = paired.mean_interval(shifted)
+        attrs["step"] = {"from": float(below), "to": float(top), "change": 2 * mean - 1,
+                         "low": 2 * low - 1, "high": 2 * high - 1,
+                         "p_value": paired.mean_test(shifted, 0.5), "deals": len(both),
+                         "model": GRID_STEP}
+    table.attrs.update(attrs)
+    return table
+
+
 # ---- seats ------------------------------------------------------------------------------------
 
 def seat_advantage(frame: pd.DataFrame, *, resamples: int = paired.BOOTSTRAP_RESAMPLES,
@@ -378,6 +463,15 @@ def _dummies(keys: pd.DataFrame, factors: list[list[str]]) -> np.ndarray:
     return np.hstack(blocks) if blocks else np.zeros((len(keys), 0))
 
 
+def _independent_columns(x: np.ndarray) -> list[int]:
+    """The columns of ``x``, in order, that are not linear combinations of those before."""
+    keep: list[int] = []
+    for j in range(x.shape[1]):
+        if np.linalg.matrix_rank(x[:, [*keep, j]]) == len(keep) + 1:
+            keep.append(j)
+    return keep
+
+
 def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES) -> pd.DataFrame:
     """For each building (index ``building``: the 44 and any other name in the records),
     the win rate of seat-games that completed it against those that did not, ranked by the
@@ -389,8 +483,9 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
       (seat-games taken as independent: a check on the model, not deal-aware);
     * logistic: ``win ~ completed + spec + players:seat (+ rules)`` on the win share,
       fitted by statsmodels (:func:`.models.clustered_logit`) with ``pseudo_games``
-      pseudo seat-games on each side (completed, not completed) at the overall win rate,
-      which keeps the estimate finite when a building is completed only by winners;
+      pseudo seat-games on each side (completed, not completed), spread over its cells and
+      winning the overall win rate, which keeps the estimates finite when a building (or a
+      strategy) only wins;
       ``log_odds`` (the coefficient of ``completed``) with its 95% t interval (deals - 1
       degrees of freedom) on the larger of two standard errors, the deal-clustered
       (cluster-robust) one and the model-based one;
@@ -473,22 +568,36 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
         trials = np.bincount(inverse).astype(float)
         wins = np.bincount(inverse, weights=y)
         pooled_cell, pooled_side = (pooled // 2) % m, pooled % 2
-        # pseudo seat-games: on each side, at the side's mean covariates, winning the
-        # overall win rate; each its own cluster
-        means = [n1[:, j] @ base / k1, n0[:, j] @ base / k0]
-        x = np.vstack([np.column_stack([base[pooled_cell, :1], pooled_side, base[pooled_cell, 1:]]),
-                       *(np.r_[mean[:1], flag, mean[1:]] for mean, flag in zip(means, (1.0, 0.0),
-                                                                                strict=True))])
+        # pseudo seat-games: ``pseudo_games`` on each side, spread over its cells as its
+        # seat-games are, winning the overall win rate, each its own cluster; no cell of
+        # either side is then all wins or all losses (Clogg et al. 1991)
+        counts = np.column_stack([n0[:, j], n1[:, j]])
+        pseudo_cell, pseudo_side = np.nonzero(counts)
+        pseudo_n = pseudo_games * counts[pseudo_cell, pseudo_side] / np.array([k0, k1])[pseudo_side]
+        cells = np.r_[pooled_cell, pseudo_cell]
+        sides = np.r_[pooled_side, pseudo_side].astype(float)
+        design = np.column_stack([base[cells, :1], sides, base[cells, 1:]])
+        # columns that add nothing (a strategy always in one seat, a building only one
+        # strategy completes) are left out: the effect is that of the columns kept
+        keep = _independent_columns(design[np.unique(cells * 2 + sides.astype(np.int64),
+                                                      return_index=True)[1]])
+        if 1 not in keep:
+            row.update(dict.fromkeys(("log_odds", "log_odds_low", "log_odds_high", "odds_ratio",
+                                      "effect", "effect_low", "effect_high", "p_value"), math.nan))
+            out[name] = row
+            continue
         fit = models.clustered_logit(
-            x, np.r_[wins, [pseudo_games * overall] * 2], np.r_[trials, [pseudo_games] * 2],
-            np.r_[pooled // 2 // m, [clusters, clusters + 1]],
-            cells=np.r_[pooled % (2 * m), [2 * m, 2 * m + 1]])
-        params = np.asarray(fit.params)
+            design[:, keep], np.r_[wins, pseudo_n * overall], np.r_[trials, pseudo_n],
+            np.r_[pooled // 2 // m, clusters + np.arange(len(pseudo_n))],
+            cells=cells * 2 + sides.astype(np.int64))
+        params = np.zeros(design.shape[1])
+        params[keep] = np.asarray(fit.params)
+        at = keep.index(1)
         beta = float(params[1])
         # the larger of the deal-clustered and the model-based standard error: the sandwich
         # is too small when few seat-games completed the building, the model-based one when
         # the games of a deal are correlated
-        se = max(float(np.asarray(fit.bse)[1]), math.sqrt(float(fit.normalized_cov_params[1, 1])))
+        se = max(float(np.asarray(fit.bse)[at]), math.sqrt(float(fit.normalized_cov_params[at, at])))
         df = float(fit.df_resid_inference)
         half = float(sps.t.ppf(0.975, df)) * se
         low, high = beta - half, beta + half
