@@ -196,7 +196,8 @@ def test_a_failure_on_a_worker_process_is_the_same_line_and_resumes(tmp_path, mo
     assert "\n" not in err and f"bot {spec} (seat 0) raised ZeroDivisionError" in err
     assert "in game 2-0-0" in err
     assert read_code(tmp_path / "run")["failure"]["game_id"] == "2-0-0"
-    kept = len(load_records(tmp_path / "run"))
+    # With two workers the failing game can end the run before any other game is written.
+    kept = len(load_records(tmp_path / "run")) if any((tmp_path / "run").glob("games.jsonl*")) else 0
     _bot(tmp_path, None)
     assert main_compare([spec, "random", "--games", str(GAMES), "--jobs", "2", "--no-progress",
                          "--out", "run"]) == 0
