@@ -372,7 +372,7 @@ def plot_finishing_matrix(matrix: pd.DataFrame, title: str | None = None, *,
             ax.set_yticks(range(size), numbers)
             ax.xaxis.tick_top()
             key = "\n".join(f"{i + 1}  {name}" for i, name in enumerate(names))
-            ax.set_xlabel(key, loc="left", fontsize=8.5, linespacing=1.5)
+            ax.set_xlabel(key, loc="left", fontsize=8.5, linespacing=1.5, labelpad=8)
         else:
             ax.set_xticks(range(size), names, rotation=35, ha="right", rotation_mode="anchor")
             ax.set_yticks(range(size), names)
@@ -499,8 +499,9 @@ def plot_building_strength(table: pd.DataFrame, title: str | None = None, *,
         ax.tick_params(axis="y", labelsize=8)
         ax.grid(axis="x", color="#e6e6e6", lw=0.8)
         ax.set_axisbelow(True)
+        # (narrow: wrapped shorter, the building names take a third of the width)
         ax.set_xlabel(_wrap("effect of completing the building on the win rate (points), 95% "
-                            "interval", narrow, _LABEL_CHARS))
+                            "interval", narrow, 30))
         if narrow:
             ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncols=2, fontsize=8,
                       handletextpad=0.2, columnspacing=1.0)

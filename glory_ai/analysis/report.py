@@ -22,7 +22,7 @@ import os
 import platform
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -39,8 +39,8 @@ from .load import load_runs
 from .stats import paired as P
 
 __all__ = ["REPORT_FILE", "SUMMARY_FILE", "FIGURES_DIR", "NARROW_BELOW", "Grid", "Report",
-           "build_report", "findings", "question_topics", "write_report", "write_report_full",
-           "summary_table"]
+           "build_report", "findings", "question_topics", "spec_labels", "write_report",
+           "write_report_full", "summary_table"]
 
 REPORT_FILE = "report.html"
 SUMMARY_FILE = "summary.csv"
@@ -98,7 +98,11 @@ def _count(n: float) -> str:
 
 
 def _n(n: float, word: str, plural: str | None = None) -> str:
-    """``1 deal``, ``2 deals``, ``1,200 games``: a count and its noun."""
+    """A count and its noun, singular for one.
+
+    >>> _n(1, "deal"), _n(2, "deal"), _n(1200, "game"), _n(1, "pseudo seat-game")
+    ('1 deal', '2 deals', '1,200 games', '1 pseudo seat-game')
+    """
     return f"{_count(n)} {word if int(n) == 1 else plural or word + 's'}"
 
 
@@ -154,6 +158,51 @@ def _compared_counts(frame: pd.DataFrame) -> list[int]:
     return sorted(int(k) for k in per_game.loc[per_game["specs"] > 1, "players"].unique())
 
 
+def spec_labels(specs: Iterable[str]) -> dict[str, str]:
+    """The label each spec is shown by: the spec without the parameters that are at the
+    bot's default in every spec of that bot here (a parameter that sets one spec apart is
+    kept in all of them). A spec this build cannot read keeps its text, and so do specs
+    that would share a label.
+
+    >>> spec_labels(["ismcts:iters=250", "ismcts:iters=500,c=0.7", "greedy"])
+    {'ismcts:iters=250': 'ismcts:iters=250', 'ismcts:iters=500,c=0.7': 'ismcts:iters=500', 'greedy': 'greedy'}
+    >>> spec_labels(["ismcts:c=0.7", "pimc:iters=500"])
+    {'ismcts:c=0.7': 'ismcts', 'pimc:iters=500': 'pimc:iters=500'}
+    """
+    from ..bots import SpecError, parse_spec, registry
+
+    specs = list(dict.fromkeys(str(s) for s in specs))
+    parsed: dict[str, tuple[str, dict[str, Any], list[tuple[str, str]]]] = {}
+    for spec in specs:
+        head, colon, rest = spec.partition(":")
+        try:
+            bot, params = parse_spec(spec)
+            defaults = registry()[bot].defaults()
+        except (SpecError, KeyError):
+            continue
+        if not colon or ":" in rest or head.strip().lower() != bot:
+            continue                    # a user's bot (a path or module), or no parameters
+        written = [(part.partition("=")[0].strip().lower(), part.strip())
+                   for part in rest.split(",") if part.strip()]
+        parsed[spec] = (bot, {k: params[k] != defaults.get(k) for k in params}, written)
+    # the parameters that set some spec of a bot apart from the bot's defaults
+    shown: dict[str, set[str]] = {}
+    for bot, differs, _ in parsed.values():
+        shown.setdefault(bot, set()).update(k for k, d in differs.items() if d)
+    labels = {}
+    for spec in specs:
+        if spec not in parsed:
+            labels[spec] = spec
+            continue
+        bot, _, written = parsed[spec]
+        kept = [text for key, text in written if key in shown[bot]]
+        labels[spec] = spec.partition(":")[0].strip() + (":" + ",".join(kept) if kept else "")
+    taken: dict[str, int] = {}
+    for label in labels.values():
+        taken[label] = taken.get(label, 0) + 1
+    return {spec: label if taken[label] == 1 else spec for spec, label in labels.items()}
+
+
 #: the topics of the findings, and the words by which a question asks about each
 TOPICS = {
     "variants": r"\bmodes?\b|\bvariants?\b|\brules?\b|\brepublic\b|\bimperium\b",
@@ -190,6 +239,19 @@ def build_report(frame: pd.DataFrame, figures: bool = True, *, question: str | N
     (default: the runs' descriptions)."""
     if frame.empty:
         raise AnalysisError("no games to report on")
+    # every spec by its label (no parameter left at its default): in tables, figures, text
+    labels = spec_labels(str(s) for s in frame["spec"].unique())
+    if any(spec != label for spec, label in labels.items()):
+        frame = frame.copy()
+        if isinstance(frame["spec"].dtype, pd.CategoricalDtype):
+            frame["spec"] = frame["spec"].cat.rename_categories(
+                [labels[str(c)] for c in frame["spec"].cat.categories])
+        else:
+            frame["spec"] = frame["spec"].astype(str).map(labels)
+        grids = [replace(grid, opponents=tuple(labels.get(o, o) for o in grid.opponents),
+                         points=tuple((value, run, labels.get(spec, spec))
+                                      for value, run, spec in grid.points))
+                 for grid in grids]
     counts = sorted(int(k) for k in frame["num_players"].unique())
     report = Report(frame=frame, runs=list(frame.attrs.get("runs", [])), counts=counts,
                     colors=F.spec_colors([str(s) for s in frame["spec"].unique()]),
@@ -645,43 +707,12 @@ def _findings(report: Report) -> list[tuple[str, str]]:
     return out
 
 
-def _same_bot_note(template: str, opponents: Sequence[str], parameter: str) -> str:
-    """Which parameters set an opponent apart from the grid's bot, when it is the same bot:
-    `` (the same bot at 500 iters: c=0.7 is its default)``; empty otherwise."""
-    from ..bots import parse_spec
-
-    notes = []
-    for opponent in opponents:
-        try:
-            bot, params = parse_spec(opponent)
-            name, defaults = parse_spec(template.replace("{" + parameter + "}", "1"))
-        except ValueError:           # a SpecError: a spec this build cannot read
-            return ""
-        if bot != name:
-            return ""
-        written = {part.split("=", 1)[0].strip().lower()
-                   for part in opponent.partition(":")[2].split(",") if "=" in part}
-        differ = [k for k in params if k != parameter and params[k] != defaults.get(k)]
-        if differ:
-            return ""
-        implicit = [f"{k}={params[k]:g}" if isinstance(params[k], float) else f"{k}={params[k]}"
-                    for k in sorted(written) if k != parameter and params[k] == defaults.get(k)]
-        value = params.get(parameter)
-        notes.append(f"the same bot at {parameter}={value:,}" if isinstance(value, int)
-                     else f"the same bot at {parameter}={value}")
-        if implicit:
-            verb = "is its default" if len(implicit) == 1 else "are its defaults"
-            notes[-1] += f": {', '.join(implicit)} {verb}"
-    return f" ({'; '.join(notes)})" if notes else ""
-
-
 def _grid_sentences(report: Report, grid: Grid) -> list[str]:
     """The answer a grid gives: the score at every value, the Elo per doubling, the last
     step (paired by deal)."""
     table = report.tables[f"grid-{grid.name}"]
     bot = _bot_name(grid.template)
     opponents = ", ".join(grid.opponents)
-    same = _same_bot_note(grid.template, grid.opponents, grid.parameter)
     values = [f"{_pct(r['score'])} {_ci(r['low'], r['high'])} at {v:,g}" for v, r in table.iterrows()]
     games = table["games"].unique()
     deals = table["deals"].unique()
@@ -690,7 +721,7 @@ def _grid_sentences(report: Report, grid: Grid) -> list[str]:
     first, last = table.iloc[0], table.iloc[-1]
     direction = ("rises" if last["score"] > first["score"] else "falls"
                  if last["score"] < first["score"] else "ends where it starts")
-    out = [f"Against {opponents}{same}, {bot}'s score {direction} as its {grid.parameter} grows: "
+    out = [f"Against {opponents}, {bot}'s score {direction} as its {grid.parameter} grows: "
            + ", ".join(values[:-1]) + f" and {values[-1]} ({each}; 95% intervals: "
            + _interval_text(table) + ")."]
     if "elo" in table.columns:

@@ -207,10 +207,14 @@ def _write_readme(experiment: Experiment, out: Path, answer: Sequence[str], find
         lines += [f"* {sentence}" for sentence in findings] or ["* (no analysis)"]
     lines += ["", "| run | spec | games | win rate | 95% interval | mean VP |",
               "|---|---|---:|---:|---|---:|"]
+    from ..analysis.report import spec_labels
+
+    labels = spec_labels(summary["spec"].astype(str))
     for row in summary.itertuples(index=False):
         row = row._asdict()
-        lines.append(f"| {row['run']} | `{row['spec']}` | {row['games']} | {100 * row['win_rate']:.1f}% | "
-                     f"[{100 * row['win_low']:.1f}, {100 * row['win_high']:.1f}] | {row['mean_vp']:.1f} |")
+        lines.append(f"| {row['run']} | `{labels[str(row['spec'])]}` | {row['games']} | "
+                     f"{100 * row['win_rate']:.1f}% | [{100 * row['win_low']:.1f}, "
+                     f"{100 * row['win_high']:.1f}] | {row['mean_vp']:.1f} |")
     lines += ["", f"Reproduce: `glory-ai reproduce results/{experiment.name}`; re-run: "
               f"`glory-ai run experiments/{experiment.name}.toml`. Files: `manifest.json`, "
               "`runs.csv`, `summary.csv`, `report.html`, `figures/`, `runs/*/games.jsonl.gz`.", ""]

@@ -15,18 +15,20 @@ give a phone's viewport.
         page.overflow, page.console_errors, page.broken_images
         chrome.screenshot(Path("shot.png"))   # the whole page of the last open()
 
-``PAGE_PROBE`` measures the page from inside it: the document's scroll width against its
-client width (horizontal overflow of the page), the elements sticking out of the viewport
+``PAGE_PROBE`` measures the page from inside it: the document's scroll width against the
+width asked for (horizontal overflow of the page), the elements sticking out of the viewport
 (for the message), and every image that did not load.
 """
 from __future__ import annotations
 
 import base64
+import fcntl
 import json
 import os
 import select
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -40,9 +42,9 @@ PHONE_BELOW = 600
 LOAD_SECONDS = 120.0
 
 PAGE_PROBE = r"""
-(() => {
+((asked) => {
   const root = document.documentElement;
-  const width = root.clientWidth;
+  const width = asked;
   const wide = [];
   for (const el of document.body.querySelectorAll("*")) {
     const box = el.getBoundingClientRect();
@@ -71,12 +73,21 @@ PAGE_PROBE = r"""
     height: root.scrollHeight, wide: wide.slice(0, 12), images: images.length, broken,
     shown: small,
   });
-})()
+})(%d)
 """
 
 
+_LAUNCH = ("import os, sys; reader, writer = int(sys.argv[1]), int(sys.argv[2]); "
+           "os.dup2(reader, 3); os.dup2(writer, 4); os.close(reader); os.close(writer); "
+           "os.execv(sys.argv[3], sys.argv[3:])")
+
+
 def find_browser() -> str | None:
-    """The path of an installed Chromium (or Chrome), or None."""
+    """The path of an installed Chromium (or Chrome): ``GLORY_AI_CHROMIUM`` if set, else the
+    first of :data:`BROWSERS` on the PATH; None when there is none."""
+    named = os.environ.get("GLORY_AI_CHROMIUM")
+    if named:
+        return named if os.access(named, os.X_OK) else None
     for name in BROWSERS:
         path = shutil.which(name)
         if path:
@@ -105,8 +116,10 @@ class PageResult:
 
     @property
     def overflow(self) -> int:
-        """How many CSS pixels the page is wider than its viewport (0: no horizontal scroll)."""
-        return max(0, self.scroll_width - self.client_width)
+        """How many CSS pixels the page is wider than the window asked for (0: no horizontal
+        scroll). On a phone the layout viewport grows to a page that is too wide, so the
+        page's width is compared with the window's, not with the viewport's."""
+        return max(0, self.scroll_width - self.width, self.client_width - self.width)
 
 
 class Chromium:
@@ -119,17 +132,22 @@ class Chromium:
         self._log = open(Path(self._profile.name) / "stderr.log", "wb")  # noqa: SIM115 - closed in close()
         to_browser_r, self._to_browser = os.pipe()
         self._from_browser, from_browser_w = os.pipe()
+        # the pipe's ends moved to descriptors 10 and up, so that putting them on 3 and 4
+        # cannot overwrite one with the other
+        ends = [fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in (to_browser_r, from_browser_w)]
+        os.close(to_browser_r)
+        os.close(from_browser_w)
         args = [binary, "--headless", "--disable-gpu", "--no-sandbox", "--hide-scrollbars",
                 "--no-first-run", "--no-default-browser-check", "--disable-extensions",
                 "--mute-audio", f"--user-data-dir={self._profile.name}",
                 "--remote-debugging-pipe", "about:blank"]
-        # the shell puts the two pipe ends on the descriptors 3 and 4 that Chromium expects
+        # a small Python puts the two ends on the descriptors 3 and 4 that Chromium expects
+        # and becomes the browser (a POSIX shell's redirections take one-digit descriptors)
         self._process = subprocess.Popen(
-            ["sh", "-c", f'exec "$0" "$@" 3<&{to_browser_r} 4>&{from_browser_w}', *args],
-            pass_fds=(to_browser_r, from_browser_w), stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL, stderr=self._log)
-        os.close(to_browser_r)
-        os.close(from_browser_w)
+            [sys.executable, "-c", _LAUNCH, *map(str, ends), *args],
+            pass_fds=ends, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=self._log)
+        for fd in ends:
+            os.close(fd)
         self._buffer = b""
         self._next_id = 0
         self._events: list[dict[str, Any]] = []
@@ -203,7 +221,7 @@ class Chromium:
                     "mobile": width < PHONE_BELOW})
         self._page("Page.navigate", {"url": url})
         self._wait_event("Page.loadEventFired", LOAD_SECONDS)
-        probe = self._page("Runtime.evaluate", {"expression": PAGE_PROBE, "returnByValue": True},
+        probe = self._page("Runtime.evaluate", {"expression": PAGE_PROBE % width, "returnByValue": True},
                            timeout=LOAD_SECONDS)
         if "exceptionDetails" in probe:
             raise BrowserError(f"the page probe failed: {probe['exceptionDetails']}")
