@@ -500,32 +500,39 @@ def _findings(report: Report) -> list[tuple[str, str]]:
                 say("strategies", f"Only {wr.index[0]} plays{' ' + where if where else ''}: "
                     "there is no strategy to compare it with.")
             continue
-        best, second = wr.index[0], wr.index[1]
-        b, s = wr.loc[best], wr.loc[second]
+        best = wr.index[0]
+        b = wr.loc[best]
+        pairs = t[f"pairwise_{k}"]
+        # win rates against different opponents do not compare: the best is set against
+        # the strongest spec it met, by their games against each other
+        met = [str(o) for o in wr.index[1:] if _pair_row(pairs, str(best), str(o)) is not None]
         text = (f"{str(best)} has the highest win rate{' ' + where if where else ''}: "
                 f"{_pm(b['win_rate'], b['win_low'], b['win_high'])} of {_n(b['games'], 'game')} "
-                f"(equal share {_pct(b['expected'], 0)}), ahead of {second} "
-                f"({_pm(s['win_rate'], s['win_low'], s['win_high'])})")
-        pairs = t[f"pairwise_{k}"]
-        found = _pair_row(pairs, str(best), str(second))
-        if found is not None:
-            row, flipped = found
-            score = 1.0 - row["score"] if flipped else row["score"]
-            low, high = (1.0 - row["high"], 1.0 - row["low"]) if flipped else (row["low"], row["high"])
-            test = ("t-test on the two games of each deal" if row["interval"] == "pentanomial"
-                    else "t-test on per-deal scores")
-            significant = row["p_holm"] < ALPHA and score > 0.5
-            verdict = (f"; against each other it finishes ahead in {_pct(score)} "
-                       f"{_ci(low, high)} of {_n(row['games'], 'game')} over "
-                       f"{_n(row['deals'], 'deal')}, "
-                       + ("a significant edge" if significant else "not a significant difference")
-                       + f" ({test}, {_adjusted(row['p_value'], row['p_holm'], len(pairs), 'pairs')})")
+                f"(equal share {_pct(b['expected'], 0)})")
+        if not met:
+            say("strategies", text + ".")
+            continue
+        second = met[0]
+        s = wr.loc[second]
+        if len(met) < len(wr) - 1:
+            text += (f", against {', '.join(met)} only (it did not play "
+                     f"{', '.join(str(o) for o in wr.index[1:] if str(o) not in met)}); "
+                     f"the strongest of them is {second} ({_pm(s['win_rate'], s['win_low'], s['win_high'])})")
         else:
-            p = T.rates_test(frame[frame["num_players"] == k], str(best), str(second))
-            verdict = ("; they did not play each other, and the difference between their win "
-                       "rates (each against its own opponents) is "
-                       + ("significant" if p < ALPHA else "not significant")
-                       + f" (Welch t-test on per-deal win shares, {_adjusted(p, p, 1, '')})")
+            text += f", ahead of {second} ({_pm(s['win_rate'], s['win_low'], s['win_high'])})"
+        found = _pair_row(pairs, str(best), second)
+        assert found is not None
+        row, flipped = found
+        score = 1.0 - row["score"] if flipped else row["score"]
+        low, high = (1.0 - row["high"], 1.0 - row["low"]) if flipped else (row["low"], row["high"])
+        test = ("t-test on the two games of each deal" if row["interval"] == "pentanomial"
+                else "t-test on per-deal scores")
+        significant = row["p_holm"] < ALPHA and score > 0.5
+        verdict = (f"; against each other it finishes ahead in {_pct(score)} "
+                   f"{_ci(low, high)} of {_n(row['games'], 'game')} over "
+                   f"{_n(row['deals'], 'deal')}, "
+                   + ("a significant edge" if significant else "not a significant difference")
+                   + f" ({test}, {_adjusted(row['p_value'], row['p_holm'], len(pairs), 'pairs')})")
         say("strategies", text + verdict + ".")
         worst = wr.index[-1]
         w = wr.loc[worst]

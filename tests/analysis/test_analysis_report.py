@@ -339,3 +339,18 @@ def test_the_page_has_a_narrow_layout_and_counts_in_the_singular(synth, run_fold
     assert "flex-wrap: wrap" in page and ".scroll { overflow-x: auto" in page
     text = re.sub(r"<[^>]+>", " ", page) + " ".join(report.sentences)
     assert not re.search(r"\b1 (deals|games|times|comparisons|buildings|pseudo seat-games)\b", text)
+
+
+def test_the_best_spec_is_set_only_against_specs_it_met(synth, run_folder):
+    # a gauntlet: strong met only weak; mid and weak played each other
+    records = []
+    for i in range(40):
+        pair = ["strong", "weak"] if i % 2 else ["mid", "weak"]
+        seats = pair if i % 4 < 2 else pair[::-1]
+        winner = seats.index(pair[0]) if i % 10 else seats.index(pair[1])
+        records.append(synth(i, seats, [winner]))
+    sentences = findings(load_runs(run_folder(records, "gauntlet")))
+    best = [s for s in sentences if "has the highest win rate" in s][0]
+    assert best.startswith("strong has the highest win rate")
+    assert "against weak only (it did not play mid)" in best and "against each other" in best
+    assert "Welch" not in best and not any("ahead of mid" in s for s in sentences)
