@@ -516,8 +516,10 @@ def _findings(report: Report) -> list[tuple[str, str]]:
         s = wr.loc[second]
         if len(met) < len(wr) - 1:
             text += (f", against {', '.join(met)} only (it did not play "
-                     f"{', '.join(str(o) for o in wr.index[1:] if str(o) not in met)}); "
-                     f"the strongest of them is {second} ({_pm(s['win_rate'], s['win_low'], s['win_high'])})")
+                     f"{', '.join(str(o) for o in wr.index[1:] if str(o) not in met)})")
+            if len(met) > 1:
+                text += (f"; the strongest of them is {second} "
+                         f"({_pm(s['win_rate'], s['win_low'], s['win_high'])})")
         else:
             text += f", ahead of {second} ({_pm(s['win_rate'], s['win_low'], s['win_high'])})"
         found = _pair_row(pairs, str(best), second)
