@@ -3,7 +3,7 @@
 Prints, for two-player runs written to a run folder:
   * the arena's overhead per game (timing each move, building, encoding and writing the
     record, seeds, batches, the summary statistics) relative to the same `random` games
-    played in a bare loop, in CPU time (target, issue #10: < 5%);
+    played in a bare loop, in CPU time (target: < 5%);
   * games/s with n_jobs=1 and n_jobs=2 for `random` self-play and for
     `ismcts:iters=200` vs `greedy`, and their ratio (target: >= 1.7x on 2 cores).
 The loky workers are started before the parallel timings (their start-up, about a second,

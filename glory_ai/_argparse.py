@@ -1,12 +1,28 @@
-"""What every glory-ai subcommand's parser shares: one-line errors with exit status 2, and
-help texts that show defaults and keep descriptions and examples as written."""
+"""What every glory-ai subcommand's parser shares: one-line errors with exit status 2, help
+texts that show defaults and keep descriptions and examples as written, the argument types
+that several subcommands take (players, seed, mode, workers, counts, seconds), and
+:func:`run_entry_point`, which every ``main()`` (``glory-ai`` and each ``python3 -m
+glory_ai.<package>.commands``) runs through, so that a closed pipe and Ctrl-C end every entry
+point the same way.
+
+This module sits at the bottom of the package (it imports only the core's constants), so the
+command modules of every layer can use it.
+"""
 from __future__ import annotations
 
 import argparse
+import math
+import os
+import sys
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-#: the exit status of a mistake in the command line
-EXIT_USAGE = 2
+from .core.config import MAX_SEED, MODES
+
+#: exit statuses shared by every entry point
+EXIT_USAGE = 2                  # a mistake in the command line or the input
+EXIT_INTERRUPTED = 130          # 128 + SIGINT (Ctrl-C)
+EXIT_BROKEN_PIPE = 141          # 128 + SIGPIPE, as a process killed by SIGPIPE reports
 
 
 class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescriptionHelpFormatter):
@@ -24,3 +40,118 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+# ---- argument types -------------------------------------------------------------------------
+
+def _integer(text: str) -> int | None:
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def players(text: str) -> int:
+    """--players: 2 to 5."""
+    value = _integer(text)
+    if value is None or not 2 <= value <= 5:
+        raise argparse.ArgumentTypeError(f"expected a number of players from 2 to 5, got {text!r}")
+    return value
+
+
+def seed(text: str) -> int:
+    """--seed: an integer from 0 to 2**64 - 1 (the engine's seed range)."""
+    value = _integer(text)
+    if value is None or not 0 <= value <= MAX_SEED:
+        raise argparse.ArgumentTypeError(f"expected an integer seed from 0 to 2**64 - 1, got {text!r}")
+    return value
+
+
+def mode(text: str) -> str:
+    """--mode: republic or imperium, in any case."""
+    value = text.strip().lower()
+    if value not in MODES:
+        raise argparse.ArgumentTypeError(f"expected one of {', '.join(MODES)} (any case), got {text!r}")
+    return value
+
+
+def jobs(text: str) -> int:
+    """--jobs: a positive number of workers, or -1 for one per core."""
+    value = _integer(text)
+    if value is None or value == 0 or value < -1:
+        raise argparse.ArgumentTypeError(f"expected a number of workers (or -1 for every core), got {text!r}")
+    return value
+
+
+def positive(what: str) -> Callable[[str], int]:
+    """A positive count of `what` (``positive("games")``)."""
+    def parse(text: str) -> int:
+        value = _integer(text)
+        if value is None or value < 1:
+            raise argparse.ArgumentTypeError(f"expected a positive number of {what}, got {text!r}")
+        return value
+    parse.__name__ = f"positive_{what.replace(' ', '_')}"
+    return parse
+
+
+def seconds(low: float = 0.0, high: float = math.inf, *,
+            low_included: bool = False) -> Callable[[str], float]:
+    """A number of seconds above `low` (or at least it, with ``low_included``) and at most
+    `high`; nan and infinity are refused."""
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        above = value >= low if low_included else value > low
+        if not (math.isfinite(value) and above and value <= high):
+            bound = "at least" if low_included else "more than"
+            upper = f" and at most {high:g}" if math.isfinite(high) else ""
+            raise argparse.ArgumentTypeError(
+                f"expected a number of seconds {bound} {low:g}{upper}, got {text!r}")
+        return value
+    return parse
+
+
+# ---- entry points ---------------------------------------------------------------------------
+
+def _quiet_stdout() -> None:
+    # stdout's reader has gone: point stdout at devnull so that the interpreter's final flush
+    # does not report the broken pipe a second time (Python docs, "Note on SIGPIPE")
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def run_entry_point(build_parser: Callable[[], argparse.ArgumentParser], argv: Sequence[str] | None,
+                    prog: str = "glory-ai") -> int:
+    """Parse `argv` with the parser `build_parser()` makes and run the chosen ``func(args)``.
+    A user mistake (ValueError) is one line on stderr, status 2; --help and --version reach a
+    closed pipe quietly; a closed pipe ends with 141 and Ctrl-C with 130 (a run turns
+    SIGTERM into its own interruption, glory_ai.arena.runner)."""
+    try:
+        parser = build_parser()
+        args = parser.parse_args(None if argv is None else list(argv))
+        try:
+            code = args.func(args)
+        except ValueError as exc:
+            sys.stdout.flush()
+            print(f"{prog}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+            return EXIT_USAGE
+        sys.stdout.flush()          # a broken pipe shows here, not at interpreter exit
+        return int(code or 0)
+    except SystemExit as exc:
+        # --help, --version and usage errors: their text must reach the reader now
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            _quiet_stdout()
+            return EXIT_BROKEN_PIPE
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else EXIT_USAGE)
+    except BrokenPipeError:
+        _quiet_stdout()
+        return EXIT_BROKEN_PIPE
+    except KeyboardInterrupt:
+        return EXIT_INTERRUPTED

@@ -19,79 +19,18 @@ process killed by SIGPIPE reports), and Ctrl-C with status 130.
 from __future__ import annotations
 
 import argparse
-import math
-import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from . import __version__
-from ._argparse import EXIT_USAGE
+from . import _argparse as argtypes
+from ._argparse import EXIT_BROKEN_PIPE, EXIT_INTERRUPTED, EXIT_USAGE, run_entry_point
 from ._argparse import HelpFormatter as _HelpFormatter
 from ._argparse import Parser as _Parser
-from .config import MODES
 
-#: exit statuses
-EXIT_INTERRUPTED = 130          # 128 + SIGINT
-EXIT_BROKEN_PIPE = 141          # 128 + SIGPIPE
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_INTERRUPTED", "EXIT_USAGE", "SUBCOMMANDS", "build_parser", "main"]
 
 MAX_BENCH_SECONDS = 600.0
-
-
-class UsageError(Exception):
-    """A mistake in the command line: printed as one line, exit status 2."""
-
-
-# ---- argument types -----------------------------------------------------------------------
-
-def _players(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of players from 2 to 5, got {text!r}") from None
-    if not 2 <= value <= 5:
-        raise argparse.ArgumentTypeError(f"expected a number of players from 2 to 5, got {value}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected an integer seed from 0 to 2**64 - 1, got {text!r}") from None
-    if not 0 <= value < 2 ** 64:
-        raise argparse.ArgumentTypeError(f"expected an integer seed from 0 to 2**64 - 1, got {value}")
-    return value
-
-
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
-    return value
-
-
-def _mode(text: str) -> str:
-    value = text.strip().lower()
-    if value not in MODES:
-        raise argparse.ArgumentTypeError(f"expected one of {', '.join(MODES)} (any case), got {text!r}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = math.nan
-    # refuses nan and inf too: neither compares inside the range
-    if not 0 < value <= MAX_BENCH_SECONDS:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of seconds more than 0 and at most {MAX_BENCH_SECONDS:g}, got {text!r}")
-    return value
 
 
 # ---- bench ------------------------------------------------------------------------------
@@ -120,16 +59,16 @@ def _register_bench(sub) -> None:
         epilog="examples:\n"
                "  glory-ai bench                  # a few seconds: 2 x (--seconds + about 1 s)\n"
                "  glory-ai bench --seconds 0.5    # shorter playout measurement (a smoke run)\n")
-    bench.add_argument("--seconds", type=_seconds, default=2.0, metavar="S",
+    bench.add_argument("--seconds", type=argtypes.seconds(0, MAX_BENCH_SECONDS), default=2.0, metavar="S",
                        help=f"time spent measuring playouts per player count "
                             f"(more than 0, at most {MAX_BENCH_SECONDS:g})")
     bench.add_argument("--search", action="store_true",
                        help="also measure the bots' search: ISMCTS/PIMC iterations per second, "
                             "thread scaling, time budgets")
     bench.add_argument("--search-only", action="store_true", help="only the search figures")
-    bench.add_argument("--iters", type=_positive_int, default=4000, metavar="N",
+    bench.add_argument("--iters", type=argtypes.positive("iterations"), default=4000, metavar="N",
                        help="iterations per search measured (with --search)")
-    bench.add_argument("--states", type=_positive_int, default=6, metavar="K",
+    bench.add_argument("--states", type=argtypes.positive("states"), default=6, metavar="K",
                        help="mid-game states per player count (with --search)")
     bench.set_defaults(func=_bench)
 
@@ -216,40 +155,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _quiet_stdout() -> None:
-    # stdout's reader has gone: point stdout at devnull so that the interpreter's final
-    # flush does not report the broken pipe a second time (Python docs, "Note on SIGPIPE")
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError):
-        pass
-
-
-def main(argv: list[str] | None = None) -> int:
-    try:
-        parser = build_parser()
-        args = parser.parse_args(argv)
-        try:
-            code = args.func(args)
-        except (UsageError, ValueError) as exc:
-            print(f"glory-ai: error: {exc}", file=sys.stderr)
-            return EXIT_USAGE
-        sys.stdout.flush()          # a broken pipe shows here, not at interpreter exit
-        return code
-    except SystemExit:
-        # --help, --version and usage errors: their text must reach the reader now
-        try:
-            sys.stdout.flush()
-        except BrokenPipeError:
-            _quiet_stdout()
-            return EXIT_BROKEN_PIPE
-        raise
-    except BrokenPipeError:
-        _quiet_stdout()
-        return EXIT_BROKEN_PIPE
-    except KeyboardInterrupt:
-        return EXIT_INTERRUPTED
+def main(argv: Sequence[str] | None = None) -> int:
+    return run_entry_point(build_parser, argv)
 
 
 if __name__ == "__main__":

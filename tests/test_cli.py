@@ -86,11 +86,18 @@ def test_usage_mistakes_are_one_line(args, word):
 
 
 def test_seconds_type_range():
-    assert cli._seconds("0.25") == 0.25
-    assert cli._seconds("600") == 600
+    from glory_ai import _argparse as argtypes
+
+    bench_seconds = argtypes.seconds(0, cli.MAX_BENCH_SECONDS)
+    assert bench_seconds("0.25") == 0.25
+    assert bench_seconds("600") == 600
     for bad in ("0", "-0.5", "nan", "inf", "1e9", "x"):
-        with pytest.raises(argparse.ArgumentTypeError):
-            cli._seconds(bad)
+        with pytest.raises(argparse.ArgumentTypeError, match="more than 0 and at most 600"):
+            bench_seconds(bad)
+    delay = argtypes.seconds(0, 60, low_included=True)
+    assert delay("0") == 0
+    with pytest.raises(argparse.ArgumentTypeError, match="at least 0 and at most 60"):
+        delay("61")
 
 
 @pytest.mark.parametrize("verbose", [False, True])

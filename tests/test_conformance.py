@@ -49,7 +49,8 @@ CONTRACTS = {
     "clone": "check_copies", "to_dict": "check_copies", "from_dict": "check_copies",
     "observation": "check_observations", "observation_tensor": "check_observations",
     "observation_string": "check_observations", "information_state_string": "check_observations",
-    "information_state_key": "check_observations", "determinize": "check_observations",
+    "information_state_key": "check_observations", "information_state_hash": "check_observations",
+    "determinize": "check_observations",
     "scores": "check_results", "score_breakdown": "check_results", "returns": "check_results",
     "winners": "check_results", "end_reason": "check_results", "influence": "check_results",
     "clientele_limit": "check_results", "vault_limit": "check_results", "refill_size": "check_results",
@@ -153,11 +154,13 @@ def check_observations(state, game, rng):
         assert isinstance(state.information_state_string(player), str)
         key = state.information_state_key(player)
         assert isinstance(key, bytes) and len(key) == 16
+        assert state.information_state_hash(player) == int.from_bytes(key[:8], "little")
     # a world for the player to move and for one other player (both, over the game)
     for player in {mover % n, rng.randrange(n)}:
         world = state.determinize(player, rng.randrange(2**32))
         assert world.history() == []                   # a world starts a history of its own
         assert world.information_state_key(player) == state.information_state_key(player)
+        assert world.information_state_hash(player) == state.information_state_hash(player)
         assert world.information_state_string(player) == state.information_state_string(player)
         assert world.observation(player) == state.observation(player)
         assert np.array_equal(world.observation_tensor(player), state.observation_tensor(player))

@@ -1,4 +1,4 @@
-"""Issue #3: in a seeded property run, every one of the 44 building functions fires.
+"""In a seeded property run, every one of the 44 building functions fires.
 
 A "builder" random policy (prefers laying foundations, adding materials and hiring) plays
 games of every player count in both modes; the functions each game used

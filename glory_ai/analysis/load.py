@@ -54,6 +54,7 @@ import pandas as pd
 
 from ..arena import ArenaError, storage
 from ..cards import CARD_NAMES, ROLES
+from ..core.enums import EndReason
 from . import AnalysisError
 
 __all__ = ["BUILDINGS", "COMPLETED", "LED", "VP_COLUMNS", "VP_COMPONENTS", "END_REASONS",
@@ -72,7 +73,7 @@ LED = "led:"
 VP_COMPONENTS = ("influence", "vault", "merchant_bonus", "statue", "wall")
 VP_COLUMNS = tuple(f"vp_{c}" for c in VP_COMPONENTS)
 #: the end reasons of the engine, in display order
-END_REASONS = ("deck", "sites", "catacomb", "forum", "concession")
+END_REASONS = tuple(reason.value for reason in EndReason)
 
 RECORD_VERSIONS = (1,)
 

@@ -9,6 +9,9 @@ from .cards import CARD_COPIES, CARD_MODE, CARD_NAMES, card_id
 
 MODES = ("republic", "imperium")
 
+#: the largest seed: seeds are the generator's 64-bit values, 0 to 2**64 - 1
+MAX_SEED = 2**64 - 1
+
 
 def is_int(value: object) -> TypeGuard[int]:
     # bool is an int subclass, but True is never a count

@@ -378,6 +378,15 @@ cdef class State:
         state_release(scratch)
         return first.to_bytes(8, "little") + second.to_bytes(8, "little")
 
+    def information_state_hash(self, player):
+        """The first half of information_state_key as an int (a 64-bit hash, equal for two
+        states `player` cannot tell apart): half the cost, for seeding a decision."""
+        player = self._check_player(player)
+        cdef GameState* scratch = state_alloc()
+        cdef uint64_t key = information_state_key_c(self.s, player, scratch)
+        state_release(scratch)
+        return key
+
     def information_state_string(self, player):
         """What `player` knows, as a canonical string (the observation as compact JSON with
         sorted keys): equal for two states exactly when the player cannot tell them apart.

@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .. import _argparse as argtypes
 from .._argparse import HelpFormatter
-from ..cli import _mode, _players, _seed
 from .session import DEFAULT_HINT_BOT
 
 __all__ = ["register"]
@@ -62,16 +62,6 @@ def _player(text: str) -> int:
     return value
 
 
-def _delay(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0 <= value <= 60:
-        raise argparse.ArgumentTypeError(f"expected seconds from 0 to 60, got {text!r}")
-    return value
-
-
 def _spec(text: str) -> str:
     from ..bots import SpecError, parse_spec
 
@@ -98,12 +88,6 @@ def _step(text: str) -> int | str:
     if not value.isdigit():
         raise argparse.ArgumentTypeError(f"expected a step number or end, got {text!r}")
     return int(value)
-
-
-def _top(text: str) -> int:
-    if not text.strip().isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive number of moves, got {text!r}")
-    return int(text)
 
 
 # ---- play ---------------------------------------------------------------------------------
@@ -256,7 +240,7 @@ def _register_play(sub) -> None:
                "  glory-ai play --resume glory-ai-save.json\n"
                "  glory-ai play --players 3 --seed 7 --seat none       # random players, the result printed\n"
                "  glory-ai play --seed 7 --seat none --verbose | less  # every decision, turn by turn\n")
-    play.add_argument("--players", type=_players, default=None, metavar="N",
+    play.add_argument("--players", type=argtypes.players, default=None, metavar="N",
                       help="number of players, 2 to 5; without it, the bots listed and you, or 3")
     play.add_argument("--bots", type=_specs, default=None, metavar="SPEC,SPEC,...",
                       help=f"the bots in the other seats, in seat order, cycled if fewer; "
@@ -264,9 +248,9 @@ def _register_play(sub) -> None:
     play.add_argument("--seat", type=_seat, default=None, metavar="K",
                       help="your seat, 0 to 4, or none; without it, 0 when input and output are a "
                            "terminal, else none")
-    play.add_argument("--mode", type=_mode, default=None, metavar="MODE",
+    play.add_argument("--mode", type=argtypes.mode, default=None, metavar="MODE",
                       help="republic or imperium, any case; republic without it")
-    play.add_argument("--seed", type=_seed, default=None, metavar="S",
+    play.add_argument("--seed", type=argtypes.seed, default=None, metavar="S",
                       help="seed of the deal and the bots; without it, a fresh one for a game with bots, "
                            "0 for the random players")
     play.add_argument("--hint-bot", type=_spec, default=None, metavar="SPEC",
@@ -316,11 +300,14 @@ def _register_watch(sub) -> None:
                "  glory-ai watch --bots greedy,random --delay 0.2 --as P0\n")
     watch.add_argument("--bots", type=_specs, required=True, metavar="SPEC,SPEC,...",
                        help="the bot of every seat, in seat order")
-    watch.add_argument("--players", type=_players, default=None, metavar="N",
+    watch.add_argument("--players", type=argtypes.players, default=None, metavar="N",
                        help="number of players (default: one per bot listed; one bot fills every seat)")
-    watch.add_argument("--mode", type=_mode, default="republic", metavar="MODE", help="republic or imperium")
-    watch.add_argument("--seed", type=_seed, default=None, metavar="S", help="seed (default: a fresh one)")
-    watch.add_argument("--delay", type=_delay, default=0.5, metavar="S", help="seconds between moves")
+    watch.add_argument("--mode", type=argtypes.mode, default="republic", metavar="MODE",
+                       help="republic or imperium")
+    watch.add_argument("--seed", type=argtypes.seed, default=None, metavar="S",
+                       help="seed (default: a fresh one)")
+    watch.add_argument("--delay", type=argtypes.seconds(0, 60, low_included=True), default=0.5, metavar="S",
+                       help="seconds between moves")
     watch.add_argument("--as", dest="viewer", type=_viewer, default=None, metavar="P",
                        help="show one player's view (P0..P4) instead of everything")
     watch.add_argument("--games", default=None, metavar="FILE", help="also append the game's record here")
@@ -472,8 +459,8 @@ def _register_analyze(sub) -> None:
                          help="a search bot (ismcts, pimc, flatmc)")
     analyze.add_argument("--player", type=_player, default=None, metavar="P",
                          help="the player you mean (checked: it must be the player to decide)")
-    analyze.add_argument("--top", type=_top, default=8, metavar="K", help="moves shown")
-    analyze.add_argument("--seed", type=_seed, default=0, metavar="S", help="the search's seed")
+    analyze.add_argument("--top", type=argtypes.positive("moves"), default=8, metavar="K", help="moves shown")
+    analyze.add_argument("--seed", type=argtypes.seed, default=0, metavar="S", help="the search's seed")
     analyze.add_argument("--json", action="store_true", help="print the search's result as JSON")
     analyze.set_defaults(func=_analyze)
 

@@ -1,5 +1,5 @@
-"""The arena on joblib's Dask backend, on a local distributed cluster started by the test
-(issue #10): the records are those of a run in one process."""
+"""The arena on joblib's Dask backend, on a local distributed cluster started by the test:
+the records are those of a run in one process."""
 import pytest
 
 from glory_ai.arena import RunConfig, load_records, run, strip_timing

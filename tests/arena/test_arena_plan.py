@@ -1,4 +1,4 @@
-"""Arena game plans (issue #10): formats, seat rotations, seeding and the config identity."""
+"""Arena game plans: formats, seat rotations, seeding and the config identity."""
 import json
 
 import numpy as np

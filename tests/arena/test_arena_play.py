@@ -1,4 +1,4 @@
-"""Arena game records and replay (issue #10)."""
+"""Arena game records and replay."""
 import copy
 import json
 

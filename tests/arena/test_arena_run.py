@@ -1,4 +1,4 @@
-"""Running arena configs (issue #10): determinism across workers, batches and completion
+"""Running arena configs: determinism across workers, batches and completion
 order; the run folder, resume after a kill, refusal of another config; SPRT stopping;
 backend errors."""
 import json

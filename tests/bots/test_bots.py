@@ -246,3 +246,33 @@ def test_a_parameter_bounded_on_one_side_names_its_range():
     ceiling = Param("depth", int, 3, "at most 8", high=8)
     with pytest.raises(SpecError, match=r"9 is out of range \.\.8$"):
         ceiling.parse("9", "x")
+
+
+def test_the_random_bot_picks_every_legal_action_about_equally_often():
+    # one decision point, many bot seeds: each of the k legal actions is chosen about 1/k of
+    # the time (a chi-square bound far in the tail: 5 sigma for k-1 degrees of freedom)
+    from glory_ai import Game
+
+    state = Game(3).new_initial_state(seed=11)
+    legal = state.legal_actions()
+    counts = {action: 0 for action in legal}
+    draws = 6000
+    for seed in range(draws):
+        counts[make_bot("random", seed=seed).step(state)] += 1
+    expected = draws / len(legal)
+    chi_square = sum((c - expected) ** 2 / expected for c in counts.values())
+    dof = len(legal) - 1
+    assert len(legal) > 5 and chi_square < dof + 5 * (2 * dof) ** 0.5
+
+
+def test_the_decision_seed_is_the_information_state_hash_mixed_with_the_bot_seed():
+    from glory_ai import Game
+
+    state = Game(2).new_initial_state(seed=4)
+    player = state.current_player()
+    first_half = int.from_bytes(state.information_state_key(player)[:8], "little")
+    assert state.information_state_hash(player) == first_half
+    for seed in (0, 1, 2**40):
+        bot = make_bot("random", seed=seed)
+        expected = (state.information_state_hash(player) ^ (seed * 0x9E3779B97F4A7C15)) & (2**64 - 1)
+        assert bot._decision_seed(state, player) == expected

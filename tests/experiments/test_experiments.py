@@ -1,4 +1,4 @@
-"""Experiments (issue #12): configs, running into results/NAME/, resuming, reproducing."""
+"""Experiments: configs, running into results/NAME/, resuming, reproducing."""
 import gzip
 import json
 import shutil

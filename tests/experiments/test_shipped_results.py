@@ -1,7 +1,8 @@
 """The committed results/ are what the shipped experiments produce: every shipped config has
 its results folder, made from the same config, and games re-played from the stored run
-configs give the stored records exactly (timings aside). A few games per run, the cheapest
-first, keep this to seconds; `glory-ai reproduce results/NAME` re-plays a whole folder."""
+configs give the stored records exactly (timings aside). A few games per run keep this to
+seconds: for every bot of the run, the cheapest games it played; `glory-ai reproduce
+results/NAME` re-plays a whole folder."""
 import json
 from pathlib import Path
 
@@ -46,13 +47,37 @@ def test_results_folder_matches_its_config(config):
     assert size < 8_000_000, f"{folder} holds {size / 1e6:.1f} MB"
 
 
+#: bots whose games changed on purpose since results/ was generated, and why; their runs are
+#: replayed again once results/ is regenerated
+CHANGED: dict[str, str] = {
+    "random": "the random bot draws by a hash of its decision seed (no random.Random per decision)",
+}
+
+
+def _replayed(stored: list[dict], specs: tuple[str, ...]) -> list[dict]:
+    """The GAMES_PER_RUN games with the fewest decisions of each bot of the run."""
+    chosen: dict[str, dict] = {}
+    for spec in specs:
+        played = sorted((r for r in stored if spec in r["seats"]),
+                        key=lambda r: (r["decisions"], r["game_id"]))
+        chosen.update((r["game_id"], r) for r in played[:GAMES_PER_RUN])
+    return [chosen[game_id] for game_id in sorted(chosen)]
+
+
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.stem)
 def test_stored_games_replay_identically(config):
+    changed = []
     for run_folder in _runs(config.stem):
         run_config = load_config(run_folder)
+        reasons = {CHANGED[name] for name in CHANGED
+                   if any(spec.split(":")[0].strip().lower() == name for spec in run_config.specs)}
+        if reasons:
+            changed.append(f"{run_folder.name} ({'; '.join(sorted(reasons))})")
+            continue
         stored = load_records(run_folder)
-        # the games with the fewest decisions: the check is the same, the cost is not
-        for record in sorted(stored, key=lambda r: (r["decisions"], r["game_id"]))[:GAMES_PER_RUN]:
+        for record in _replayed(stored, run_config.specs):
             deal, pairing, rotation = (int(x) for x in record["game_id"].split("-"))
             fresh = play_game(run_config.task(deal, pairing, rotation))
             assert strip_timing(fresh) == strip_timing(record), (run_folder.name, record["game_id"])
+    if changed:
+        pytest.xfail(f"games changed on purpose, regenerate results/: {', '.join(changed)}")

@@ -18,9 +18,10 @@ def test_the_example_bot_is_twenty_lines_and_plays(tmp_path, monkeypatch):
     assert len(code) <= 22
     monkeypatch.chdir(tmp_path)
     spec = f"{EXAMPLES / 'cautious.py'}:Cautious:risk=0.1"
-    records = run(RunConfig.for_games([spec, "random"], 20, seed=2), n_jobs=1).records
+    records = run(RunConfig.for_games([spec, "random"], 200, seed=2), n_jobs=1).records
     wins = sum(r["returns"][r["seats"].index(spec)] for r in records)
-    assert wins > 12                       # building beats random play
+    # building beats random play: about 59% over 300 games; 50% is 2.5 sigma below that
+    assert wins > 100
     bot = glory_ai.make_bot(spec, seed=1)
     assert bot.inner.risk == 0.1
 
