@@ -15,7 +15,7 @@ The contracts, by method (docs/notation.md, glory_ai/game.py):
 * observations: JSON-safe dicts for the observer, tensors of the documented size, strings;
 * ``determinize`` keeps everything its observer knows (key, string, observation, tensor)
   and, for the player to move, the legal actions;
-* scores, breakdowns and limits are consistent; returns, winners and the end reason are
+* scores, breakdowns, limits and the feature vector are consistent; returns, winners and the end reason are
   empty (zero) until the end and describe one result at the end;
 * counters (decisions, turns, functions used) only grow, by one decision per action.
 
@@ -32,7 +32,7 @@ import numpy as np
 import pytest
 
 import glory_ai
-from glory_ai.core.engine import OBSERVATION_TENSOR_SIZE, PHASE_NAMES
+from glory_ai.core.engine import FEATURE_COUNT, FEATURE_NAMES, OBSERVATION_TENSOR_SIZE, PHASE_NAMES
 
 CARDS = [name for name in glory_ai.CARD_NAMES if name != "Jack"]
 PLAYER_ZONES = ("hand", "camp", "stockpile", "vault", "clientele", "known_hand", "known_vault")
@@ -54,7 +54,7 @@ CONTRACTS = {
     "scores": "check_results", "score_breakdown": "check_results", "returns": "check_results",
     "winners": "check_results", "end_reason": "check_results", "influence": "check_results",
     "clientele_limit": "check_results", "vault_limit": "check_results", "refill_size": "check_results",
-    "is_active": "check_results", "has_conceded": "check_results",
+    "is_active": "check_results", "has_conceded": "check_results", "features": "check_results",
     "zone": "check_zones", "deck_size": "check_zones", "jack_pile": "check_zones",
     "turn_number": "check_progress", "functions_used": "check_progress",
     "random_playout": "check_playout_and_concession", "concede": "check_playout_and_concession",
@@ -188,6 +188,11 @@ def check_results(state, game):
         built = {s["building"] for s in state.to_dict()["players"][player]["structures"] if s["complete"]}
         for name in built:
             assert state.is_active(player, name)
+        features = dict(zip(FEATURE_NAMES, state.features(player).tolist(), strict=True))
+        assert state.features(player).shape == (FEATURE_COUNT,) and all(map(math.isfinite, features.values()))
+        assert features["score"] == scores[player] and features[f"players_{n}"] == 1
+        assert {name[10:] for name, v in features.items() if name.startswith("completed_") and v} == {
+            name.lower().replace(" ", "_") for name in built}
     returns, winners = state.returns(), state.winners()
     if state.is_terminal():
         assert winners and set(winners) <= set(range(n))

@@ -44,18 +44,20 @@ CODE_VERSION = 1
 
 def code_identity(config: RunConfig) -> dict[str, Any]:
     """The identity of the code that plays ``config`` here: ``{"glory_ai": ..., "bots":
-    {bot: ...}}`` (glory_ai.bots.identity), the users' bots read as a run would read them."""
-    from ..bots import _builtin
+    {bot: ...}}`` (glory_ai.bots.identity), the users' bots read as a run would read them,
+    and the evaluation model files of ``eval=PATH`` specs."""
+    from ..bots import _builtin, model_identities
     from ..bots.identity import package_identity
 
     bots: dict[str, Any] = {}
-    if any(_builtin(spec) is None for spec in config.specs):
-        from ..bots.plugins import identities
+    try:
+        if any(_builtin(spec) is None for spec in config.specs):
+            from ..bots.plugins import identities
 
-        try:
             bots = identities(config.specs)
-        except ValueError as exc:
-            raise ArenaError(str(exc)) from None
+        bots.update(model_identities(config.specs))      # the evaluation model files
+    except ValueError as exc:
+        raise ArenaError(str(exc)) from None
     return {"glory_ai": dict(package_identity()), "bots": bots}
 
 

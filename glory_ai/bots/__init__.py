@@ -25,9 +25,11 @@ the state and checks its answers (:mod:`glory_ai.bots.plugins`, docs/extending.m
 """
 from __future__ import annotations
 
+import hashlib
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.engine import State
@@ -61,6 +63,8 @@ class Param:
             accepted = "|".join(self.choices)
         elif self.kind is bool:
             accepted = "true|false"
+        elif self.kind is str:
+            accepted = "str"
         else:
             def show(bound: float | None) -> str:
                 return "" if bound is None else (f"{int(bound):,}" if self.kind is int else f"{bound:g}")
@@ -119,6 +123,8 @@ class Bot:
 
     #: what the last search found, or None (last_search()); set once the bot has moved
     _last: dict[str, Any] | None
+    #: the sha256 of the evaluation model file of an ``eval=PATH`` bot (None without one)
+    model_hash: str | None = None
 
     def __init__(self, spec: str, params: dict[str, Any], seed: int) -> None:
         self.spec = spec
@@ -176,15 +182,42 @@ class RandomBot(Bot):
         return legal[_uniform_index(self._decision_seed(state, player), len(legal))]
 
 
+if TYPE_CHECKING:
+    from .models import EvalModel
+
+
+def _evaluation_model(spec: str, params: dict[str, Any], style: str) -> EvalModel:
+    # the model of `eval=PATH` (checked now: a bad file is a SpecError naming it), or the style's
+    from .models import ModelError, load_model, style_model
+
+    if not params.get("eval"):
+        return style_model(style)
+    if _given(spec, "style"):
+        raise SpecError(f"bot spec {spec!r}: give style= or eval=, not both (the model replaces the style)")
+    try:
+        return load_model(params["eval"])
+    except ModelError as error:
+        raise SpecError(f"bot spec {spec!r}, parameter 'eval': {error}") from None
+
+
+def _given(spec: str, key: str) -> bool:
+    # was `key` written in the spec (rather than taken from the defaults)?
+    rest = spec.partition(":")[2]
+    return any(part.partition("=")[0].strip().lower() == key for part in rest.split(","))
+
+
 class PolicyBot(Bot):
-    """The one-ply heuristic policy of a style (greedy: the balanced style)."""
+    """The one-ply heuristic policy of a style (greedy: the balanced style) or of an
+    evaluation model (``eval=PATH``)."""
 
     def __init__(self, spec: str, params: dict[str, Any], seed: int, style: str) -> None:
         super().__init__(spec, params, seed)
         from ._search import PolicyPlayer
 
+        model = _evaluation_model(spec, params, style)
         self.style = style
-        self._policy = PolicyPlayer(STYLES[style], params.get("epsilon", 0.0), seed)
+        self.model_hash = model.sha256
+        self._policy = PolicyPlayer(model, params.get("epsilon", 0.0), seed)
 
     def _choose(self, state: State, player: int, legal: list[int]) -> int:
         action = self._policy.choose(state, player, self._decision_seed(state, player))
@@ -202,14 +235,16 @@ class SearchBot(Bot):
 
         threads = params.get("threads", 1)
         trees = params.get("trees", 0) or threads
+        model = _evaluation_model(spec, params, params.get("style", "balanced"))
+        self.model_hash = model.sha256
         self._searcher = Searcher(
             algorithm=algorithm, iterations=params["iters"], time_ms=params.get("time_ms", 0),
             c=params.get("c", 0.7), rollout=params.get("rollout", "random"),
             cutoff=params.get("cutoff", 40), reward=params.get("reward", "win"),
             worlds=params.get("worlds", 1), epsilon=params.get("epsilon", 0.1),
             temperature=params.get("temperature", 4.0), node_cap=params.get("node_cap", 200000),
-            style=STYLES[params.get("style", "balanced")], trees=trees, threads=threads,
-            reuse=params.get("reuse", False), seed=seed)
+            model=model, rollout_temperature=params.get("rollout_temperature", 0.5),
+            trees=trees, threads=threads, reuse=params.get("reuse", False), seed=seed)
 
     def _choose(self, state: State, player: int, legal: list[int]) -> int:
         stats = self._searcher.search(state, player, self._decision_seed(state, player))
@@ -229,15 +264,18 @@ def _search_params(default_iters: int, **extra: Param) -> tuple[Param, ...]:
         Param("time_ms", float, 0.0, "time per move in ms instead of iterations (not reproducible)",
               0, 3_600_000),
         Param("c", float, 0.7, "UCB exploration constant", 0, 100),
-        Param("rollout", str, "random", "rollout policy", choices=("random", "heuristic")),
+        Param("rollout", str, "random", "rollout policy: uniform, the best one-ply action, or a softmax "
+              "over one-ply evaluations", choices=("random", "heuristic", "model")),
         Param("cutoff", int, 40, "rollout decisions before evaluating the position (0: play to the end)",
               0, 100000),
         Param("reward", str, "win", "reward per player: win share, rank, or VP margin",
               choices=("win", "rank", "margin")),
         Param("style", str, "balanced", "evaluation style for heuristic rollouts and cutoffs",
               choices=tuple(STYLES)),
+        Param("eval", str, "", "evaluation model file (.npz, docs/evaluation.md) replacing the style"),
         Param("epsilon", float, 0.1, "random-move share of heuristic rollouts", 0, 1),
         Param("temperature", float, 4.0, "VP scale turning cutoff evaluations into rewards", 0.01, 1000),
+        Param("rollout_temperature", float, 0.5, "softmax temperature of rollout=model", 0.001, 1000),
         Param("threads", int, 1, "threads running the trees (root parallelism)", 1, 256),
         Param("trees", int, 0, "independent trees merged at the root (0: as many as threads)", 0, 256),
         Param("node_cap", int, 200000, "nodes per tree (64 bytes each); at the cap the tree stops growing",
@@ -261,7 +299,8 @@ _register("greedy", "one-ply lookahead on the balanced evaluation (docs/bots.md)
           lambda spec, params, seed: PolicyBot(spec, params, seed, "balanced"))
 _register("heuristic", "one-ply lookahead on a playing style's evaluation",
           (Param("style", str, "builder", "playing style", choices=HEURISTIC_STYLES),
-           Param("epsilon", float, 0.0, "share of uniformly random moves", 0, 1)),
+           Param("epsilon", float, 0.0, "share of uniformly random moves", 0, 1),
+           Param("eval", str, "", "evaluation model file (.npz, docs/evaluation.md) replacing the style")),
           lambda spec, params, seed: PolicyBot(spec, params, seed, params["style"]))
 _register("flatmc", "flat Monte Carlo: each root action tried in turn on fresh determinizations",
           _search_params(1000),
@@ -342,6 +381,27 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise SpecError(f"bot spec {spec!r}: worlds ({params['worlds']}) exceeds node_cap "
                         f"({params['node_cap']}): every world needs a root node")
     return name, params
+
+
+def model_identities(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The evaluation model files of built-in bots' specs (``eval=PATH``), as parts of a
+    run's code identity (glory_ai.bots.identity): by spec, ``kind`` "evaluation model",
+    its ``path`` (recorded, not compared) and the ``sha256`` of the file's bytes, so that a
+    changed model file is a change of the code that plays. SpecError for a missing file."""
+    out: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        if not isinstance(spec, str) or _builtin(spec) is None:
+            continue
+        path = parse_spec(spec)[1].get("eval")
+        if path:
+            try:
+                data = Path(path).read_bytes()
+            except OSError as error:
+                raise SpecError(f"bot spec {spec!r}, parameter 'eval': model {path!r} cannot be read "
+                                f"({error.strerror or error})") from None
+            out[spec] = {"kind": "evaluation model", "path": str(Path(path).resolve()),
+                         "sha256": hashlib.sha256(data).hexdigest()}
+    return out
 
 
 def make_bot(spec: str, seed: int = 0) -> Bot:

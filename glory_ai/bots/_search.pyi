@@ -1,16 +1,20 @@
 """Type stubs for the bots' compiled search (glory_ai/bots/_search.pyx and _policy.pxi).
 
 Checked against the built extension by ``python3 -m mypy.stubtest glory_ai.bots._search``
-(allowlist in .ci/stubtest-allowlist.txt). The Python face is two classes, built by
-glory_ai.bots from a bot spec: :class:`Searcher` (ISMCTS, PIMC, flat MC) and
-:class:`PolicyPlayer` (the one-ply heuristic policy); everything else is C. The
-underscored names are hooks for the tests.
+(allowlist in .ci/stubtest-allowlist.txt). The Python face is three classes, built by
+glory_ai.bots from a bot spec: :class:`Searcher` (ISMCTS, PIMC, flat MC),
+:class:`PolicyPlayer` (the one-ply heuristic policy) and :class:`CompiledModel` (an
+evaluation model in C memory, _model.pxi); everything else is C. The underscored names
+are hooks for the tests and benchmarks.
 """
 from collections.abc import Sequence
 from typing import Any, Literal, TypedDict
 
+import numpy as np
+import numpy.typing as npt
 from typing_extensions import disjoint_base
 
+from glory_ai.bots.models import EvalModel
 from glory_ai.core.engine import State
 
 #: bytes of one tree node
@@ -54,18 +58,19 @@ class Searcher:
         iterations: int,
         time_ms: float,
         c: float,
-        rollout: Literal["random", "heuristic"],
+        rollout: Literal["random", "heuristic", "model"],
         cutoff: int,
         reward: Literal["win", "rank", "margin"],
         worlds: int,
         epsilon: float,
         temperature: float,
         node_cap: int,
-        style: dict[str, Any],
+        model: EvalModel,
         trees: int,
         threads: int,
         reuse: bool,
         seed: int,
+        rollout_temperature: float = 0.5,
     ) -> None: ...
     def search(self, state: State, player: int, key: int) -> list[_RootStat]: ...
     def _run_one(self, i: int) -> None: ...
@@ -78,8 +83,18 @@ class Searcher:
 class PolicyPlayer:
     """The one-ply heuristic policy for one player: heuristic and greedy bots."""
 
-    def __init__(self, style: dict[str, Any], epsilon: float, seed: int) -> None: ...
+    def __init__(self, model: EvalModel, epsilon: float, seed: int) -> None: ...
     def choose(self, state: State, player: int, key: int) -> int: ...
+
+@disjoint_base     # a cdef class
+class CompiledModel:
+    """An evaluation model (glory_ai.bots.models.EvalModel) copied into C memory for the
+    search and the one-ply policy: the normalisation is folded into the first layer."""
+
+    @property
+    def model(self) -> EvalModel: ...
+    def __init__(self, model: EvalModel) -> None: ...
+    def _outputs(self, features: npt.ArrayLike) -> npt.NDArray[np.float64]: ...
 
 def _select(
     children: Sequence[tuple[int, int, int, Sequence[float]]],
@@ -92,6 +107,17 @@ def _rewards(
     state: State,
     reward: Literal["win", "rank", "margin"] = "win",
     temperature: float = 4.0,
-    style: dict[str, Any] | None = None,
+    style: str | dict[str, Any] | None = None,
+    model: EvalModel | None = None,
 ) -> list[float]: ...
-def _evaluate(state: State, player: int, style: dict[str, Any] | None = None) -> float: ...
+def _evaluate(
+    state: State, player: int, style: str | dict[str, Any] | None = None, model: EvalModel | None = None
+) -> float: ...
+def _features(states: list[State], players: list[int]) -> npt.NDArray[np.float64]: ...
+def _evaluation_loop(
+    states: list[State], model: EvalModel | CompiledModel, repeats: int, features_only: bool = False
+) -> int: ...
+def _action_values(state: State, model: EvalModel | CompiledModel) -> list[float]: ...
+def _softmax_draws(
+    state: State, model: EvalModel | CompiledModel, temperature: float, draws: int, seed: int
+) -> list[int]: ...

@@ -28,9 +28,10 @@ from glory_ai.core.engine cimport (
     INV_NO_LEGAL, gr_rng_next, gr_rng_below, gr_rng_seed, used_size, is_active, mat_of,
     material_value, clientele_limit, vault_limit, refill_size, owned_structure, conceded,
     legal_actions_into, apply_action_c, score_of, winners_mask_of, determinize_c,
-    canonicalize_hidden, check_state,
+    canonicalize_hidden, check_state, NUM_FEATURES, features_c, linear_features_c,
 )
 
+include "_model.pxi"
 include "_policy.pxi"
 
 cdef extern from "<time.h>" nogil:
@@ -61,6 +62,7 @@ cdef enum:
 cdef enum:
     ROLLOUT_RANDOM = 0
     ROLLOUT_HEURISTIC = 1
+    ROLLOUT_MODEL = 2        # a softmax over the one-ply values of the legal actions
 
 cdef enum:
     REWARD_WIN = 0
@@ -93,9 +95,10 @@ ctypedef struct SearchConfig:
     int reward
     int worlds               # PIMC determinizations for this tree
     double epsilon           # heuristic rollout noise
-    double temperature       # VP scale of cutoff rewards
+    double temperature       # VP scale of cutoff rewards (1 for a model of win chances)
+    double rollout_temperature   # the softmax of model rollouts
     int node_cap
-    Style style
+    Model model              # the evaluation (weights shared read-only by the trees)
 
 
 # ---- the tree ---------------------------------------------------------------------------
@@ -117,6 +120,7 @@ ctypedef struct Tree:
     GameState world          # this iteration's determinized world
     GameState scratch        # trial states of the heuristic policy
     GameState fixed_world    # the world of the current PIMC round
+    EvalScratch eval_scratch # this thread's feature vector and hidden layers
     SearchConfig cfg
     Node* nodes              # node_cap nodes
     int* path                # this iteration's path from the root: node_cap + 1 slots
@@ -271,7 +275,7 @@ cdef void cutoff_rewards(Tree* t, GameState* s) noexcept nogil:
     cdef double ev[5]
     cdef double total = 0, best, acc
     for p in range(n):
-        ev[p] = -1e9 if conceded(s, p) else evaluate(s, p, &t.cfg.style)
+        ev[p] = -1e9 if conceded(s, p) else evaluate(s, p, &t.cfg.model, &t.eval_scratch)
     best = ev[0]
     for p in range(n):
         if ev[p] > best:
@@ -313,7 +317,11 @@ cdef void rollout(Tree* t, GameState* s) noexcept nogil:
                 t.rewards[p] = 0
             return
         if t.cfg.rollout == ROLLOUT_HEURISTIC:
-            apply_action_c(s, policy_choose(s, t.legal, n, &t.cfg.style, t.cfg.epsilon, &t.rng, &t.scratch))
+            apply_action_c(s, policy_choose(s, t.legal, n, &t.cfg.model, t.cfg.epsilon, &t.rng,
+                                            &t.scratch, &t.eval_scratch))
+        elif t.cfg.rollout == ROLLOUT_MODEL:
+            apply_action_c(s, softmax_choose(s, t.legal, n, &t.cfg.model, t.cfg.rollout_temperature,
+                                             &t.rng, &t.scratch, &t.eval_scratch))
         else:
             apply_action_c(s, t.legal[gr_rng_below(&t.rng, n)])
         made += 1
@@ -475,6 +483,7 @@ cdef class Searcher:
     cdef SearchConfig cfg
     cdef uint64_t seed
     cdef bint reuse
+    cdef CompiledModel _model         # owns the weights cfg.model points to
     cdef State _last_state            # (reuse) the state of the last search, and its player
     cdef int _last_player
     cdef public object last_stats
@@ -484,20 +493,25 @@ cdef class Searcher:
         self.ntrees = 0
 
     def __init__(self, *, algorithm, iterations, time_ms, c, rollout, cutoff, reward, worlds,
-                 epsilon, temperature, node_cap, style, trees, threads, reuse, seed):
+                 epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
+                 rollout_temperature=0.5):
         cdef int i
         self.cfg.algorithm = _ALGORITHMS[algorithm]
         self.cfg.iterations = iterations
         self.cfg.time_limit = time_ms / 1000.0
         self.cfg.c = c
-        self.cfg.rollout = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC}[rollout]
+        self.cfg.rollout = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC,
+                            "model": ROLLOUT_MODEL}[rollout]
         self.cfg.cutoff = cutoff
         self.cfg.reward = {"win": REWARD_WIN, "rank": REWARD_RANK, "margin": REWARD_MARGIN}[reward]
         self.cfg.worlds = worlds
         self.cfg.epsilon = epsilon
-        self.cfg.temperature = temperature
+        # a model of win chances gives calibrated logits: no VP scale applies to them
+        self.cfg.temperature = temperature if model.output == "value" else 1.0
+        self.cfg.rollout_temperature = rollout_temperature
         self.cfg.node_cap = node_cap
-        set_style(&self.cfg.style, style)
+        self._model = CompiledModel(model)
+        self.cfg.model = self._model.m
         if self.cfg.algorithm == ALG_PIMC and worlds > node_cap:
             raise ValueError(f"PIMC needs a node per world: worlds ({worlds}) exceeds node_cap ({node_cap})")
         self.threads = threads
@@ -843,23 +857,6 @@ cdef int compact_subtree(Tree* t, int new_root) noexcept nogil:
     return 0
 
 
-cdef void set_style(Style* w, dict style) except *:
-    cdef int i
-    memset(w, 0, sizeof(Style))
-    for i in range(6):
-        w.role[i] = style["role"][i]
-    w.foundation = style["foundation"]
-    w.progress = style["progress"]
-    w.client = style["client"]
-    w.vault = style["vault"]
-    w.stockpile = style["stockpile"]
-    w.card = style["card"]
-    w.jack = style["jack"]
-    w.pending = style["pending"]
-    for i in range(NUM_TYPES):
-        w.building[i] = style["building"][i]
-
-
 # ---- test hooks: one selection step, rewards, the evaluation -------------------------------
 
 def _select(children, legal, int mover, double c, algorithm="ismcts"):
@@ -904,20 +901,32 @@ def _select(children, legal, int mover, double c, algorithm="ismcts"):
         tree_free(t)
 
 
-def _rewards(State state, reward="win", double temperature=4.0, style=None):
-    """The reward vector the search gives `state`: the result of a finished game, or the
-    cutoff evaluation of a live one (with `style`, default balanced)."""
-    from .styles import STYLES
+cdef CompiledModel _compiled(style, model):
+    # the evaluation model of a test hook: `model` (an EvalModel), else the style (a name or
+    # a style's weights), else the balanced style
+    from .models import linear_model, style_model, style_weights
 
+    if model is not None:
+        return CompiledModel(model)
+    if style is None or isinstance(style, str):
+        return CompiledModel(style_model(style or "balanced"))
+    return CompiledModel(linear_model(style_weights(style)))
+
+
+def _rewards(State state, reward="win", double temperature=4.0, style=None, model=None):
+    """The reward vector the search gives `state`: the result of a finished game, or the
+    cutoff evaluation of a live one (with `model`, else `style`, default balanced; a model
+    of win chances takes temperature 1, as in the search)."""
+    cdef CompiledModel compiled = _compiled(style, model)
     cdef Tree* t = tree_new(1)
     cdef int p
     if t == NULL:
         raise MemoryError()
     try:
         t.cfg.reward = {"win": REWARD_WIN, "rank": REWARD_RANK, "margin": REWARD_MARGIN}[reward]
-        t.cfg.temperature = temperature
+        t.cfg.temperature = temperature if compiled.model.output == "value" else 1.0
         t.num_players = state.s.cfg.num_players
-        set_style(&t.cfg.style, STYLES["balanced"] if style is None else style)
+        t.cfg.model = compiled.m
         if state.s.turn.phase == PH_OVER:
             terminal_rewards(t, state.s)
         else:
@@ -927,13 +936,45 @@ def _rewards(State state, reward="win", double temperature=4.0, style=None):
         tree_free(t)
 
 
-def _evaluate(State state, int player, style=None):
-    """The evaluation of `state` for `player` in VP (reads the state as given)."""
-    from .styles import STYLES
+def _evaluate(State state, int player, style=None, model=None):
+    """The evaluation of `state` for `player` (reads the state as given): in VP under
+    `style` (default balanced), or what the search compares under `model`."""
+    cdef CompiledModel compiled = _compiled(style, model)
+    cdef int who = state._check_player(player)
+    cdef EvalScratch* scratch = <EvalScratch*>malloc(sizeof(EvalScratch))
+    cdef double value
+    if scratch == NULL:
+        raise MemoryError()
+    value = evaluate(state.s, who, &compiled.m, scratch)
+    free(scratch)
+    return value
 
-    cdef Style w
-    set_style(&w, STYLES["balanced"] if style is None else style)
-    return evaluate(state.s, state._check_player(player), &w)
+
+def _features(list states, list players):
+    """The feature vectors of states[i] for players[i], computed with the GIL released
+    through the engine's C API (features_c): rows of a numpy array (a test hook)."""
+    import numpy as np
+
+    cdef Py_ssize_t i, count = len(states)
+    cdef GameState** views = <GameState**>malloc(max(count, 1) * sizeof(GameState*))
+    cdef int* who = <int*>malloc(max(count, 1) * sizeof(int))
+    out = np.zeros((count, NUM_FEATURES))
+    cdef double[:, ::1] rows = out
+    if views == NULL or who == NULL:
+        free(views)
+        free(who)
+        raise MemoryError()
+    try:
+        for i in range(count):
+            views[i] = (<State?>states[i]).s
+            who[i] = (<State>states[i])._check_player(players[i])
+        with nogil:
+            for i in range(count):
+                features_c(views[i], who[i], NULL, &rows[i, 0])
+    finally:
+        free(views)
+        free(who)
+    return out
 
 
 # ---- the heuristic policy for Python bots -----------------------------------------------
@@ -941,28 +982,32 @@ def _evaluate(State state, int player, style=None):
 cdef class PolicyPlayer:
     """The one-ply heuristic policy for one player: heuristic and greedy bots."""
 
-    cdef Style style
+    cdef CompiledModel model
     cdef double epsilon
     cdef uint64_t seed
     cdef GameState* world
     cdef GameState* scratch
+    cdef EvalScratch* eval_scratch
 
     def __cinit__(self):
         self.world = NULL
         self.scratch = NULL
+        self.eval_scratch = NULL
 
-    def __init__(self, dict style, double epsilon, uint64_t seed):
-        set_style(&self.style, style)
+    def __init__(self, model, double epsilon, uint64_t seed):
+        self.model = CompiledModel(model)
         self.epsilon = epsilon
         self.seed = seed
         self.world = <GameState*>malloc(sizeof(GameState))
         self.scratch = <GameState*>malloc(sizeof(GameState))
-        if self.world == NULL or self.scratch == NULL:
+        self.eval_scratch = <EvalScratch*>malloc(sizeof(EvalScratch))
+        if self.world == NULL or self.scratch == NULL or self.eval_scratch == NULL:
             raise MemoryError()
 
     def __dealloc__(self):
         free(self.world)
         free(self.scratch)
+        free(self.eval_scratch)
 
     def choose(self, State state, int player, uint64_t key):
         """The policy's action for `player` (to move) in one world consistent with what it
@@ -975,5 +1020,6 @@ cdef class PolicyPlayer:
             canonicalize_hidden(self.world, player)
             determinize_c(self.world, player, &rng)
             n = legal_actions_into(self.world, legal)
-            action = policy_choose(self.world, legal, n, &self.style, self.epsilon, &rng, self.scratch)
+            action = policy_choose(self.world, legal, n, &self.model.m, self.epsilon, &rng, self.scratch,
+                                   self.eval_scratch)
         return action

@@ -290,6 +290,37 @@ cdef class State:
     cdef object _history       # the actions applied since the deal, as nested (previous, action) pairs
 
 
+# The feature vector of a position from one player's view (features_c; names, meanings and
+# ranges in docs/bots.md, "The feature vector"): offsets of each feature or group. A change
+# of meaning or order is a new FEATURES_VERSION: evaluation models name the version they
+# were made for.
+cdef enum:
+    FEATURES_VERSION = 1
+    F_SCORE = 0               # VP now (R-12)
+    F_INFLUENCE = 1
+    F_FOUNDATION_VALUE = 2    # own incomplete structures: the sum of their sites' values
+    F_PROGRESS_MATERIALS = 3  # ... and of the materials on them
+    F_MATERIALS_AT_HAND = 4   # cards in hand and stockpile that can still go on them
+    F_CLIENTS = 5             # + role (6): clients by role
+    F_CLIENT_ROOM = 11
+    F_VAULT_CARDS = 12
+    F_VAULT_ROOM = 13
+    F_STOCKPILE_USEFUL = 14
+    F_STOCKPILE_EXCESS = 15
+    F_HAND_CARDS = 16         # Orders in hand up to the refill size
+    F_HAND_CARDS_BEYOND = 17
+    F_JACKS = 18              # Jacks in hand, the first two
+    F_JACKS_BEYOND = 19
+    F_PENDING_UNITS = 20      # actions of the led role still to come this turn
+    F_PENDING_GAIN = 21       # + role (6): those actions times the role's estimated gain
+    F_COMPLETED = 27          # + building - 1 (44): completed buildings by type
+    F_PLAYERS = 71            # + num_players - 2 (4): the player count, one-hot
+    F_IMPERIUM = 75
+    F_DECK_CARDS = 76
+    F_TURN_ORDER = 77         # seats after the leader (0: the leader)
+    NUM_FEATURES = 78
+
+
 # ---- inline helpers -------------------------------------------------------------------
 
 cdef inline size_t used_size(GameState* s) noexcept nogil:
@@ -403,3 +434,15 @@ cdef uint64_t information_state_key_c(GameState* s, int observer, GameState* scr
 
 # 0 if every invariant holds, else an INV_* code naming the first broken one.
 cdef int check_state(GameState* s) noexcept nogil
+
+# The feature vector of `player` in s (NUM_FEATURES doubles into out; the F_* offsets
+# above). `gain` prices the pending_gain_* features (NUM_FEATURES weights in a linear
+# model's layout; NULL: the reference, the balanced style's). Reads s only: several
+# threads may compute features of one state at once.
+cdef void features_c(const GameState* s, int player, const double* gain, double* out) noexcept nogil
+
+# A linear model's weighted sum of the features of `player` in s (NUM_FEATURES weights;
+# `gain` as for features_c), without building the vector: what features_c and a dot
+# product give to rounding, summed term by term in the documented order. Reads s only.
+cdef double linear_features_c(const GameState* s, int player, const double* weights,
+                              const double* gain) noexcept nogil
