@@ -7,7 +7,12 @@
       runs/RUN/games.jsonl.gz  its game records (compressed once the run is complete)
       runs.csv               win rates of every run (one row per run and spec)
       summary.csv, report.html  the balance report of all runs together (glory_ai.analysis)
-      README.md              a plain-language summary: the findings, the grid curves, runs.csv
+      README.md              a plain-language summary: the question and its answer (with the
+                             grid curves), the other findings, runs.csv
+      figures/               the report's figures (PNG and SVG)
+
+Running a finished experiment again plays no game and changes no file: the manifest gets a
+session only when games were played, and the reports and figures are byte-identical.
 
 An interrupted experiment resumes: finished runs are kept, the run under way resumes from
 its games.jsonl (docs/arena.md).
@@ -173,17 +178,17 @@ def runs_table(experiment: Experiment, out: Path) -> pd.DataFrame:
 
 def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
     summary = runs_table(experiment, out)
-    summary.to_csv(out / "runs.csv", index=False, float_format="%.6g")
+    _write_text(out / "runs.csv", summary.to_csv(index=False, float_format="%.6g"))
     return summary
 
 
-def _grid_curves(experiment: Experiment, out: Path, summary: pd.DataFrame) -> list[tuple[str, str]]:
-    """For each matchup whose grid varies one numeric parameter of one spec (e.g.
-    ``ismcts:iters={iters}``), that spec's win rate against the grid value, with its
-    intervals: ``figures/grid-MATCHUP.png``. Returns (matchup, relative path) pairs."""
-    from ..analysis.figures import plot_grid_curve, save
+def _grids(experiment: Experiment) -> list[Any]:
+    """The matchups whose grid varies one number of one spec against the same opponents
+    (e.g. ``ismcts:iters={iters}`` against ``ismcts:iters=500``), as the report's
+    :class:`~glory_ai.analysis.report.Grid`: their curve answers the question."""
+    from ..analysis.report import Grid
 
-    made = []
+    grids = []
     runs = experiment.runs()
     for matchup in experiment.matchups:
         templated = [i for i, spec in enumerate(matchup.specs) if "{" in spec]
@@ -193,53 +198,64 @@ def _grid_curves(experiment: Experiment, out: Path, summary: pd.DataFrame) -> li
         (key, values), = matchup.grid.items()
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
             continue
-        points = []
-        for planned in runs:
-            if planned.matchup != matchup.name:
-                continue
-            spec = planned.config.specs[templated[0]]
-            rows = summary[(summary["run"] == planned.name) & (summary["spec"] == spec)]
-            if len(rows) == 1:
-                r = rows.iloc[0]
-                points.append((planned.grid_point[key], r["win_rate"], r["win_low"], r["win_high"]))
+        points = tuple((float(p.grid_point[key]), p.name, p.config.specs[templated[0]])
+                       for p in runs if p.matchup == matchup.name)
         if len(points) < 2:
             continue
-        x, rate, low, high = zip(*points, strict=True)
-        others = ", ".join(s for i, s in enumerate(matchup.specs) if i != templated[0])
-        fig = plot_grid_curve(x, rate, low, high, xlabel=key, expected=1 / matchup.players[0],
-                              title=f"{matchup.specs[templated[0]]} against {others}")
-        path = out / "figures" / f"grid-{matchup.name}.png"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        save(fig, path)
-        made.append((matchup.name, path.relative_to(out).as_posix()))
-    return made
+        opponents = tuple(s for i, s in enumerate(matchup.specs) if i != templated[0])
+        grids.append(Grid(matchup.name, key, matchup.specs[templated[0]], opponents, points))
+    return grids
 
 
-def _write_readme(experiment: Experiment, out: Path, findings: list[str],
-                  summary: pd.DataFrame, curves: Sequence[tuple[str, str]] = ()) -> None:
+def _write_readme(experiment: Experiment, out: Path, answer: Sequence[str], findings: Sequence[str],
+                  summary: pd.DataFrame, curves: Sequence[str] = ()) -> None:
+    """README.md: the question, what was played, the answer (with the grids' curves), the
+    other findings, every run's table, how to reproduce."""
     lines = [f"# {experiment.name}", ""]
     if experiment.question:
         lines += [f"**Question.** {experiment.question}", ""]
     if experiment.description:
         lines += [experiment.description, ""]
-    lines += ["**Found.**", ""]
-    lines += [f"* {sentence}" for sentence in findings] or ["* (no analysis)"]
-    for name, path in curves:
-        lines += ["", f"![{name}: win rate against the grid]({path})"]
+    if answer:
+        lines += ["**Answer.**", ""] + [f"* {sentence}" for sentence in answer]
+        for name in curves:
+            lines += ["", f"![{name}: score against the grid](figures/grid-{name}.png)"]
+        lines += [""]
+        if findings:
+            lines += ["**Also found.**", ""] + [f"* {sentence}" for sentence in findings]
+    else:
+        lines += ["**Found.**", ""]
+        lines += [f"* {sentence}" for sentence in findings] or ["* (no analysis)"]
     lines += ["", *readme_table(summary)]
     lines += ["", f"Reproduce: `glory-ai reproduce results/{experiment.name}`; re-run: "
               f"`glory-ai run experiments/{experiment.name}.toml`. Files: `manifest.json`, "
-              "`runs.csv`, `summary.csv`, `report.html`, `runs/*/games.jsonl.gz`.", ""]
-    (out / "README.md").write_text("\n".join(lines))
+              "`runs.csv`, `summary.csv`, `report.html`, `figures/`, `runs/*/games.jsonl.gz`.", ""]
+    _write_text(out / "README.md", "\n".join(lines))
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write ``text`` unless the file holds it already: re-running a finished experiment
+    leaves its files as they are."""
+    try:
+        if path.read_text() == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    path.write_text(text)
 
 
 def readme_table(summary: pd.DataFrame) -> list[str]:
-    """The README's table of the runs' win rates (lines of Markdown)."""
+    """The README's table of the runs' win rates (lines of Markdown), specs by their labels
+    (the parameters that differ from the bot's defaults)."""
+    from ..analysis.report import spec_labels
+
+    labels = spec_labels(summary["spec"].astype(str))
     lines = ["| run | spec | games | win rate | 95% interval | mean VP |", "|---|---|---:|---:|---|---:|"]
     for row in summary.itertuples(index=False):
         row = row._asdict()
-        lines.append(f"| {row['run']} | `{row['spec']}` | {row['games']} | {100 * row['win_rate']:.1f}% | "
-                     f"[{100 * row['win_low']:.1f}, {100 * row['win_high']:.1f}] | {row['mean_vp']:.1f} |")
+        lines.append(f"| {row['run']} | `{labels[str(row['spec'])]}` | {row['games']} | "
+                     f"{100 * row['win_rate']:.1f}% | [{100 * row['win_low']:.1f}, "
+                     f"{100 * row['win_high']:.1f}] | {row['mean_vp']:.1f} |")
     return lines
 
 
@@ -315,7 +331,7 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
         if stored.exists() and stored.read_text() != experiment.source:
             raise ExperimentError(f"{folder} holds the results of another version of {experiment.name} "
                                   "(its experiment.toml differs); use another folder or remove it")
-        stored.write_text(experiment.source)
+        _write_text(stored, experiment.source)
         wrote = True
         _run_all(experiment, folder, options, progress, log)
     except OSError as error:
@@ -342,22 +358,41 @@ def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], prog
     meta["seconds"] = round(time.time() - started, 1)
     meta["runs"] = [{**d, "config": p.config.to_dict(), "matchup": p.matchup, "grid": p.grid_point,
                      "variant": p.variant} for d, p in zip(done, planned_runs, strict=True)]
-    _merge_sessions(meta, folder / "manifest.json")
-    (folder / "manifest.json").write_text(json.dumps(meta, indent=2) + "\n")
+    # a session that played no game (a finished experiment run again) adds nothing to the
+    # record of what made the results: the manifest stays as it is
+    if any(d["played"] for d in done) or not _readable_manifest(folder / "manifest.json"):
+        _merge_sessions(meta, folder / "manifest.json")
+        (folder / "manifest.json").write_text(json.dumps(meta, indent=2) + "\n")
     summary = _summary(experiment, folder)
+    answer: list[str] = []
     findings: list[str] = []
+    curves: list[str] = []
     if experiment.report:
-        findings = _report(experiment, folder, planned_runs)
-    curves = _grid_curves(experiment, folder, summary) if experiment.report else []
-    _write_readme(experiment, folder, findings, summary, curves)
+        answer, findings, curves = _report(experiment, folder, planned_runs)
+    _write_readme(experiment, folder, answer, findings, summary, curves)
 
 
-def _report(experiment: Experiment, folder: Path, planned_runs: list[PlannedRun]) -> list[str]:
+def _readable_manifest(path: Path) -> bool:
+    try:
+        previous = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(previous, dict) and isinstance(previous.get("runs"), list)
+
+
+def _report(experiment: Experiment, folder: Path, planned_runs: list[PlannedRun]
+            ) -> tuple[list[str], list[str], list[str]]:
+    """The report of all runs, answering the experiment's question; returns (the answer,
+    the other findings, the names of the grids whose curves it drew)."""
     from ..analysis.report import write_report_full
 
+    grids = _grids(experiment)
+    description = " ".join(experiment.description.split()) if experiment.description else None
     _, _, report = write_report_full([folder / "runs" / p.name for p in planned_runs], out_dir=folder,
-                                     title=f"{experiment.name}: {experiment.question}")
-    return list(report.sentences)
+                                     title=experiment.name, question=experiment.question or None,
+                                     description=description, grids=grids)
+    answer = list(report.answer)
+    return answer, list(report.sentences[len(answer):]), [grid.name for grid in grids]
 
 
 @dataclass
