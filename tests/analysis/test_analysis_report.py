@@ -312,17 +312,20 @@ def test_a_report_answers_its_question_first_with_the_grid_curve(synth, run_fold
 
 
 def test_spec_labels_leave_out_defaults_and_keep_what_sets_specs_apart():
-    labels = spec_labels(["ismcts:iters=2000,c=0.7", "ismcts:iters=500", "heuristic:style=builder",
-                          "greedy", "./my_bot.py:Cautious", "ismcts:c=0.7,iters=2000,reuse=false"])
+    from glory_ai.bots import registry
+
+    c = f"c={registry()['ismcts'].defaults()['c']}"          # ismcts's default exploration
+    labels = spec_labels([f"ismcts:iters=2000,{c}", "ismcts:iters=500", "heuristic:style=builder",
+                          "greedy", "./my_bot.py:Cautious", f"ismcts:iters=2000,{c},reuse=false"])
     assert labels["ismcts:iters=500"] == "ismcts:iters=500"
     # iters=2000 is ismcts's default but another spec sets iters: it stays
     assert labels["heuristic:style=builder"] == "heuristic"
     assert labels["greedy"] == "greedy" and labels["./my_bot.py:Cautious"] == "./my_bot.py:Cautious"
     # two specs that would get one label keep their text
-    assert labels["ismcts:iters=2000,c=0.7"] == "ismcts:iters=2000,c=0.7"
-    assert labels["ismcts:c=0.7,iters=2000,reuse=false"] == "ismcts:c=0.7,iters=2000,reuse=false"
-    assert spec_labels(["ismcts:iters=2000,c=0.7", "ismcts:iters=500"]) == {
-        "ismcts:iters=2000,c=0.7": "ismcts:iters=2000", "ismcts:iters=500": "ismcts:iters=500"}
+    assert labels[f"ismcts:iters=2000,{c}"] == f"ismcts:iters=2000,{c}"
+    assert labels[f"ismcts:iters=2000,{c},reuse=false"] == f"ismcts:iters=2000,{c},reuse=false"
+    assert spec_labels([f"ismcts:iters=2000,{c}", "ismcts:iters=500"]) == {
+        f"ismcts:iters=2000,{c}": "ismcts:iters=2000", "ismcts:iters=500": "ismcts:iters=500"}
 
 
 def test_the_page_has_a_narrow_layout_and_counts_in_the_singular(synth, run_folder, tmp_path):
