@@ -114,6 +114,25 @@ def test_closed_pipe_ends_quietly(verbose):
     assert result.returncode == cli.EXIT_BROKEN_PIPE
 
 
+@pytest.mark.parametrize("module, args, statuses", [
+    ("glory_ai.analysis.commands", ["compare", "random", "greedy", "--games", "2", "--no-progress",
+                                    "--out", "{tmp}/run"], {cli.EXIT_BROKEN_PIPE}),
+    # argparse drops a help text it cannot write: quiet, whichever status
+    ("glory_ai.experiments.commands", ["run", "--help"], {0, cli.EXIT_BROKEN_PIPE}),
+    ("glory_ai", ["bots"], {cli.EXIT_BROKEN_PIPE}),
+])
+def test_every_entry_point_ends_quietly_on_a_closed_pipe(module, args, statuses, tmp_path):
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([sys.executable, "-m", module, *(a.format(tmp=tmp_path) for a in args)],
+                                stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write_end)
+    assert result.stderr == "", result.stderr
+    assert result.returncode in statuses
+
+
 def test_head_of_a_long_output():
     # the shell pipeline of the issue: `glory-ai play ... | head -2`
     if not (shutil.which("bash") and shutil.which("head")):
