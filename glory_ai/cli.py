@@ -2,13 +2,20 @@
 
     glory-ai compare SPEC SPEC ... [--games N] [--players K] [--jobs J] [--seed S] [--out DIR]
     glory-ai tournament SPEC ... [--gauntlet CANDIDATE]
-    glory-ai run EXPERIMENT.toml | reproduce RESULTS | verify DIR [--repair]
+    glory-ai report RUN_DIR ... [--out DIR]
+    glory-ai run experiments/NAME.toml [--out DIR] [--jobs J]
+    glory-ai reproduce results/NAME [--jobs J]
+    glory-ai verify DIR [--sample N] [--repair]
     glory-ai play  [--players N] [--bots SPEC,...] [--seat K] [--seed S] [--mode MODE] [--resume FILE]
     glory-ai watch --bots SPEC,... [--delay S] [--as P]
     glory-ai replay RECORD [--game ID] [--as P] [--html OUT.html] [--notation OUT]
     glory-ai analyze POSITION.json [--bot SPEC] [--player P]
-    glory-ai bench [--seconds S] [--search]
+    glory-ai bench [--seconds S] [--search] [--compare]
     glory-ai bots
+
+Documentation: README.md and docs/ (arena.md for compare and tournament, analysis.md for
+report, experiments.md for run, reproduce and verify, play.md for play, watch, replay and
+analyze, integrations.md for bench --compare, bots.md and extending.md for specs).
 
 Each subcommand is one `_register_<name>(subparsers)` function that adds its parser and
 sets `func`; add a subcommand by writing one more and listing it in SUBCOMMANDS.
