@@ -192,11 +192,18 @@ def test_a_resumed_experiment_keeps_the_earlier_sessions_in_its_manifest(tmp_pat
 
 def test_running_a_finished_experiment_again_changes_no_file(tmp_path):
     config = _write(tmp_path, SMALL.replace("report = false", "report = true"))
+    from glory_ai.arena.lock import LOCK_FILE
+
+    def results(folder):
+        # the lock file names its holder: it is not a result (and git ignores it)
+        return {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.rglob("*")
+                if p.is_file() and p.name != LOCK_FILE}
+
     folder = run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
-    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
+    before = results(folder)
     assert (folder / "manifest.json") in before and any(p.suffix == ".svg" for p in before)
     run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
-    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
+    after = results(folder)
     assert after.keys() == before.keys()
     changed = sorted(str(p.relative_to(folder)) for p in before if after[p] != before[p])
     assert changed == [], f"rewritten by a run that played no game: {changed}"
