@@ -6,6 +6,7 @@
     glory-ai watch --bots SPEC,... [--delay S] [--as P]
     glory-ai replay RECORD [--game ID] [--as P] [--html OUT.html] [--notation OUT]
     glory-ai analyze POSITION.json [--bot SPEC] [--player P]
+    glory-ai selfplay SPEC ... --games N --out DIR | train CONFIG.toml | learn CONFIG.toml
     glory-ai bench [--seconds S] [--search]
     glory-ai bots
 
@@ -126,6 +127,12 @@ def _register_analysis(sub) -> None:
     register(sub)
 
 
+def _register_learn(sub) -> None:
+    from .learn.commands import register
+
+    register(sub)
+
+
 def _register_interactive(sub) -> None:
     from .interactive.commands import register
 
@@ -133,7 +140,7 @@ def _register_interactive(sub) -> None:
 
 
 SUBCOMMANDS: list[Callable] = [_register_arena, _register_experiments, _register_analysis,
-                               _register_interactive, _register_bench, _register_bots]
+                               _register_learn, _register_interactive, _register_bench, _register_bots]
 
 
 def build_parser() -> argparse.ArgumentParser:
