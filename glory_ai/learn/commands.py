@@ -28,7 +28,7 @@ def _interrupted(exc: KeyboardInterrupt) -> int:
 
 def main_selfplay(args: argparse.Namespace) -> int:
     from ..arena import RunConfig
-    from .selfplay import SelfPlayConfig, selfplay
+    from .shards import SelfPlayConfig, selfplay
 
     run = RunConfig.for_games(args.specs, args.games, players=args.players, mode=args.mode,
                               seed=args.seed)
@@ -44,7 +44,7 @@ def main_selfplay(args: argparse.Namespace) -> int:
 
 
 def main_train(args: argparse.Namespace) -> int:
-    from .train import load_train_config, train
+    from .fitting import load_train_config, train
 
     config = load_train_config(args.config)
     if args.out is None and config.out is None:

@@ -28,8 +28,8 @@ from ..arena import ArenaError, RunConfig, load_records, run
 from ..arena.lock import FolderLock
 from ..bots import parse_spec
 from ..bots.styles import STYLES
-from .selfplay import LearnError, SelfPlayConfig, selfplay
-from .train import TrainConfig, parse_train_config, train
+from .shards import LearnError, SelfPlayConfig, selfplay
+from .fitting import TrainConfig, parse_train_config, train
 
 __all__ = ["LearnConfig", "load_learn_config", "learn"]
 

@@ -38,7 +38,7 @@ import numpy.typing as npt
 from ..bots.models import EvalModel, linear_model, mlp_model, style_weights
 from ..core.engine import FEATURE_COUNT, FEATURE_NAMES, FEATURE_SET_VERSION
 from .npz import write_npz
-from .selfplay import SHARD_FORMAT, LearnError, shard_paths
+from .shards import SHARD_FORMAT, LearnError, shard_paths
 
 __all__ = ["Dataset", "TrainConfig", "TrainResult", "fit_linear", "fit_mlp", "fit_temperature",
            "load_dataset", "load_train_config", "position_log_loss", "softmax_shares", "train"]
