@@ -36,6 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ..bots.models import EvalModel, linear_model, mlp_model, style_weights
+from ..bots.styles import STYLES
 from ..core.engine import FEATURE_COUNT, FEATURE_NAMES, FEATURE_SET_VERSION
 from .npz import write_npz
 from .shards import SHARD_FORMAT, LearnError, shard_paths
@@ -46,11 +47,13 @@ __all__ = ["Dataset", "TrainConfig", "TrainResult", "fit_linear", "fit_mlp", "fi
 Array = npt.NDArray[np.float64]
 
 _TOP_KEYS = {"shards", "out", "seed", "holdout", "models", "choose", "per_count", "linear", "mlp"}
-_LINEAR_KEYS = {"C"}
+_LINEAR_KEYS = {"C", "prior"}
 _MLP_KEYS = {"hidden", "epochs", "batch_size", "learning_rate", "alpha"}
 MODELS = ("linear", "mlp")
 #: the regularisation strengths of the linear model's curve in the report
-C_PATH = (0.001, 0.01, 0.1, 1.0, 10.0, 100.0)
+C_PATH = (1e-5, 1e-4, 0.001, 0.01, 0.1, 1.0, 10.0)
+#: folds (by deal) of the cross-validation that picks C when the config says "auto"
+C_FOLDS = 4
 
 
 # ---- the config ---------------------------------------------------------------------------
@@ -66,7 +69,8 @@ class TrainConfig:
     models: tuple[str, ...] = MODELS
     choose: str = "best"
     per_count: bool = True
-    C: float = 1.0
+    C: float | str = "auto"
+    prior: str | None = "balanced"
     hidden: tuple[int, ...] = (32,)
     epochs: int = 30
     batch_size: int = 200
@@ -77,7 +81,7 @@ class TrainConfig:
     def to_dict(self) -> dict[str, Any]:
         return {"shards": [str(p) for p in self.shards], "seed": self.seed, "holdout": self.holdout,
                 "models": list(self.models), "choose": self.choose, "per_count": self.per_count,
-                "linear": {"C": self.C},
+                "linear": {"C": self.C, "prior": self.prior or "none"},
                 "mlp": {"hidden": list(self.hidden), "epochs": self.epochs, "batch_size": self.batch_size,
                         "learning_rate": self.learning_rate, "alpha": self.alpha}}
 
@@ -98,6 +102,14 @@ def _keys(table: Any, allowed: set[str], where: str) -> Mapping[str, Any]:
     if unknown:
         raise LearnError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(allowed))})")
     return table
+
+
+def _c_value(value: Any, where: str) -> float | str:
+    if value == "auto":
+        return "auto"
+    if isinstance(value, str):
+        raise LearnError(f"{where}: [linear] C must be a number or \"auto\", got {value!r}")
+    return float(_number(value, f"{where}: [linear] C", 1e-8, 1e6))
 
 
 def parse_train_config(data: Mapping[str, Any], base: Path, where: str) -> TrainConfig:
@@ -128,6 +140,9 @@ def parse_train_config(data: Mapping[str, Any], base: Path, where: str) -> Train
         raise LearnError(f"{where}: per_count must be true or false, got {per_count!r}")
     linear = _keys(data.get("linear", {}), _LINEAR_KEYS, f"{where}: [linear]")
     mlp = _keys(data.get("mlp", {}), _MLP_KEYS, f"{where}: [mlp]")
+    prior = linear.get("prior", "balanced")
+    if prior not in (*STYLES, "none"):
+        raise LearnError(f"{where}: [linear] prior must be none or a style ({', '.join(STYLES)}), got {prior!r}")
     hidden = mlp.get("hidden", [32])
     if isinstance(hidden, int) and not isinstance(hidden, bool):
         hidden = [hidden]
@@ -141,7 +156,8 @@ def parse_train_config(data: Mapping[str, Any], base: Path, where: str) -> Train
         seed=_number(data.get("seed", 0), f"{where}: seed", 0, 2**32 - 1, integer=True),
         holdout=float(_number(data.get("holdout", 0.2), f"{where}: holdout", 0.01, 0.9)),
         models=tuple(models), choose=choose, per_count=per_count,
-        C=float(_number(linear.get("C", 1.0), f"{where}: [linear] C", 1e-6, 1e6)),
+        C=_c_value(linear.get("C", "auto"), where),
+        prior=None if prior == "none" else prior,
         hidden=tuple(hidden),
         epochs=_number(mlp.get("epochs", 30), f"{where}: [mlp] epochs", 1, 10_000, integer=True),
         batch_size=_number(mlp.get("batch_size", 200), f"{where}: [mlp] batch_size", 1, 10**6, integer=True),
@@ -316,18 +332,52 @@ def _pairs(data: Dataset) -> tuple[Array, Array, Array]:
             np.concatenate([w, w]))
 
 
-def fit_linear(train: Dataset, C: float = 1.0) -> tuple[Array, float]:
+#: how much less the style's value is penalised than a feature (the square of this): the
+#: linear model learns the style's weight almost freely, and corrections to it under L2
+PRIOR_BOOST = 100.0
+
+
+def fit_linear(train: Dataset, C: float = 1.0, prior: Array | None = None) -> tuple[Array, float]:
     """The linear model's weights over the raw features (its logit is ``weights . x``), and
-    the calibration factor already folded into them."""
+    the calibration factor already folded into them. With ``prior`` (a style's weights), the
+    prior's value is one more input, nearly unpenalised: the fit is the style, scaled, plus
+    corrections that L2 keeps small unless the data asks for them."""
     from sklearn.linear_model import LogisticRegression
 
     _, scale = _scale(train)
     x, y, w = _pairs(train)
+    inputs = x / scale
+    value_scale = 1.0
+    if prior is not None:
+        value = x @ prior
+        value_scale = float(value.std()) or 1.0
+        inputs = np.column_stack([inputs, value / value_scale * PRIOR_BOOST])
     fit = LogisticRegression(C=C, fit_intercept=False, max_iter=5000, tol=1e-8)
-    fit.fit(x / scale, y, sample_weight=w)
-    weights = fit.coef_[0] / scale
+    fit.fit(inputs, y, sample_weight=w)
+    weights = fit.coef_[0][:FEATURE_COUNT] / scale
+    if prior is not None:
+        weights = weights + fit.coef_[0][FEATURE_COUNT] * PRIOR_BOOST / value_scale * prior
     t = fit_temperature(train.features @ weights, train)
     return weights * t, t
+
+
+def choose_c(train: Dataset, prior: Array | None, seed: int) -> float:
+    """The C of C_PATH with the lowest position log loss in a cross-validation over folds
+    of the training deals."""
+    deals = np.unique(train.deal)
+    folds = min(C_FOLDS, len(deals))
+    if folds < 2:
+        return 1.0
+    order = np.random.default_rng(seed + 1).permutation(deals)
+    fold_of = dict(zip(order.tolist(), (np.arange(len(order)) % folds).tolist(), strict=True))
+    position_fold = np.array([fold_of[d] for d in train.position_deals().tolist()])
+    losses = np.zeros(len(C_PATH))
+    for k in range(folds):
+        inner, outer = train.take_positions(position_fold != k), train.take_positions(position_fold == k)
+        for i, c in enumerate(C_PATH):
+            weights, _ = fit_linear(inner, c, prior)
+            losses[i] += position_log_loss(outer.features @ weights, outer) * outer.positions
+    return float(C_PATH[int(np.argmin(losses))])
 
 
 def _forward(layers: Sequence[tuple[Array, Array]], x: Array) -> Array:
@@ -403,14 +453,17 @@ def _model_logits(kind: str, train: Dataset, held: Dataset, config: TrainConfig,
     """Fit one kind of model; (model, its held-out logits, what the report says of it)."""
     info: dict[str, Any] = {}
     if kind == "linear":
-        weights, t = fit_linear(train, config.C)
+        prior = None if config.prior is None else style_weights(config.prior)
+        c = choose_c(train, prior, config.seed) if config.C == "auto" else float(config.C)
+        info["C"] = c
+        weights, t = fit_linear(train, c, prior)
         model = linear_model(weights, 0.0, "win_logit",
                              description=f"linear win_logit model, trained on {train.positions} positions")
         info["temperature"] = t
         if curve:
             path = []
             for c in C_PATH:
-                w, _ = fit_linear(train, c)
+                w, _ = fit_linear(train, c, prior)
                 path.append({"C": c, "train_log_loss": position_log_loss(train.features @ w, train),
                              "held_out_log_loss": position_log_loss(held.features @ w, held)})
             info["curve"] = path
@@ -565,7 +618,7 @@ def _plots(report: Mapping[str, Any], folder: Path) -> None:
             ax.plot(xs, [p["held_out_log_loss"] for p in curve], "o-", label="held out")
             ax.set_xscale("log")
             ax.set_xlabel("C (inverse L2 strength)")
-            ax.axvline(report["config"]["linear"]["C"], color="grey", ls=":", label="config's C")
+            ax.axvline(report["models"]["linear"]["C"], color="grey", ls=":", label="C used")
             ax.set_ylabel("position log loss")
         else:
             xs = [p["epoch"] for p in curve]

@@ -88,7 +88,8 @@ def _search(data: Mapping[str, Any], where: str) -> str:
         name, params = parse_spec(spec)
     except ValueError as exc:
         raise LearnError(f"{where}: search: {exc}") from None
-    if name not in ("ismcts", "pimc", "flatmc") or "eval" in params or "style" in params:
+    given = {part.split("=", 1)[0].strip() for part in spec.partition(":")[2].split(",")}
+    if name not in ("ismcts", "pimc", "flatmc") or given & {"eval", "style"}:
         raise LearnError(f"{where}: search must be a search bot (ismcts, pimc, flatmc) without eval= or "
                          f"style= (the generation's evaluation is added), got {spec!r}")
     return spec.strip()
