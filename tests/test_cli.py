@@ -159,10 +159,11 @@ def test_every_subcommand_registers_itself():
     parser = cli.build_parser()
     actions = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
     assert set(actions[0].choices) == {"compare", "tournament", "run", "reproduce", "report", "play",
-                                       "watch", "replay", "analyze", "bench", "bots"}
-    # arena registers compare + tournament, experiments run + reproduce, interactive play +
-    # watch + replay + analyze: one function each
-    assert len(cli.SUBCOMMANDS) == 6
+                                       "watch", "replay", "analyze", "bench", "bots", "selfplay",
+                                       "train", "learn"}
+    # arena registers compare + tournament, experiments run + reproduce, learn selfplay +
+    # train + learn, interactive play + watch + replay + analyze: one function each
+    assert len(cli.SUBCOMMANDS) == 7
 
 
 def test_version():

@@ -12,9 +12,9 @@
 
 This layer sits above the arena and the analysis, below the experiments and the command line.
 """
+from .fitting import Dataset, TrainConfig, TrainResult, load_dataset, load_train_config, train
 from .iterate import LearnConfig, learn, load_learn_config
 from .shards import LearnError, SelfPlayConfig, SelfPlayResult, selfplay, shard_paths
-from .fitting import Dataset, TrainConfig, TrainResult, load_dataset, load_train_config, train
 
 __all__ = ["Dataset", "LearnConfig", "LearnError", "SelfPlayConfig", "SelfPlayResult", "TrainConfig",
            "TrainResult", "learn", "load_dataset", "load_learn_config", "load_train_config", "selfplay",

@@ -37,7 +37,7 @@ import numpy.typing as npt
 
 from ..bots.models import EvalModel, linear_model, mlp_model, style_weights
 from ..bots.styles import STYLES
-from ..core.engine import FEATURE_COUNT, FEATURE_NAMES, FEATURE_SET_VERSION
+from ..core.engine import FEATURE_COUNT, FEATURE_SET_VERSION
 from .npz import write_npz
 from .shards import SHARD_FORMAT, LearnError, shard_paths
 
@@ -142,7 +142,8 @@ def parse_train_config(data: Mapping[str, Any], base: Path, where: str) -> Train
     mlp = _keys(data.get("mlp", {}), _MLP_KEYS, f"{where}: [mlp]")
     prior = linear.get("prior", "balanced")
     if prior not in (*STYLES, "none"):
-        raise LearnError(f"{where}: [linear] prior must be none or a style ({', '.join(STYLES)}), got {prior!r}")
+        raise LearnError(f"{where}: [linear] prior must be none or a style "
+                         f"({', '.join(STYLES)}), got {prior!r}")
     hidden = mlp.get("hidden", [32])
     if isinstance(hidden, int) and not isinstance(hidden, bool):
         hidden = [hidden]
@@ -161,7 +162,8 @@ def parse_train_config(data: Mapping[str, Any], base: Path, where: str) -> Train
         hidden=tuple(hidden),
         epochs=_number(mlp.get("epochs", 30), f"{where}: [mlp] epochs", 1, 10_000, integer=True),
         batch_size=_number(mlp.get("batch_size", 200), f"{where}: [mlp] batch_size", 1, 10**6, integer=True),
-        learning_rate=float(_number(mlp.get("learning_rate", 0.001), f"{where}: [mlp] learning_rate", 1e-7, 1.0)),
+        learning_rate=float(_number(mlp.get("learning_rate", 0.001), f"{where}: [mlp] learning_rate",
+                                    1e-7, 1.0)),
         alpha=float(_number(mlp.get("alpha", 0.0001), f"{where}: [mlp] alpha", 0.0, 1e3)),
     )
 
@@ -236,7 +238,8 @@ def load_dataset(sources: Sequence[str | os.PathLike[str]]) -> Dataset:
         for path in paths:
             try:
                 with np.load(path, allow_pickle=False) as shard:
-                    if str(shard["format"]) != SHARD_FORMAT or int(shard["feature_set"]) != FEATURE_SET_VERSION:
+                    if (str(shard["format"]) != SHARD_FORMAT
+                            or int(shard["feature_set"]) != FEATURE_SET_VERSION):
                         raise LearnError(f"shards: {path} is not a self-play shard of feature set "
                                          f"{FEATURE_SET_VERSION}")
                     x = shard["features"].astype(np.float64)
@@ -326,10 +329,10 @@ def _pairs(data: Dataset) -> tuple[Array, Array, Array]:
                 weights.append(block[w])
     if not rows:
         raise LearnError("no position with a winner and a loser to learn from")
-    x = np.asarray(rows)
-    w = np.asarray(weights)
-    return (np.concatenate([x, -x]), np.concatenate([np.ones(len(x)), np.zeros(len(x))]),
-            np.concatenate([w, w]))
+    diffs = np.asarray(rows)
+    weight = np.asarray(weights)
+    return (np.concatenate([diffs, -diffs]), np.concatenate([np.ones(len(diffs)), np.zeros(len(diffs))]),
+            np.concatenate([weight, weight]))
 
 
 #: how much less the style's value is penalised than a feature (the square of this): the
@@ -419,7 +422,8 @@ def fit_mlp(train: Dataset, config: TrainConfig, held: Dataset | None = None) ->
             point["held_out_log_loss"] = position_log_loss(
                 _forward(layers, (held.features - mean) / scale), held)
         curve.append(point)
-    layers = [(w.astype(np.float64), b.astype(np.float64)) for w, b in zip(net.coefs_, net.intercepts_, strict=True)]
+    layers = [(w.astype(np.float64), b.astype(np.float64))
+              for w, b in zip(net.coefs_, net.intercepts_, strict=True)]
     t = fit_temperature(_forward(layers, xs), train)
     weight, bias = layers[-1]
     layers[-1] = (weight * t, bias * t)
@@ -644,9 +648,3 @@ def _plots(report: Mapping[str, Any], folder: Path) -> None:
     fig.savefig(folder / "calibration.png", dpi=90, metadata={"Software": None})
     plt.close(fig)
 
-
-def feature_table(model: EvalModel, top: int = 12) -> list[tuple[str, float]]:
-    """A linear model's largest weights (per standard deviation is not known here: raw)."""
-    weights = model.layers[0][0][:, 0]
-    order = np.argsort(-np.abs(weights))[:top]
-    return [(FEATURE_NAMES[i], float(weights[i])) for i in order]

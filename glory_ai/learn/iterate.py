@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -24,12 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
-from ..arena import ArenaError, RunConfig, load_records, run
+from ..arena import RunConfig, run
 from ..arena.lock import FolderLock
 from ..bots import parse_spec
 from ..bots.styles import STYLES
-from .shards import LearnError, SelfPlayConfig, selfplay
 from .fitting import TrainConfig, parse_train_config, train
+from .shards import LearnError, SelfPlayConfig, selfplay
 
 __all__ = ["LearnConfig", "load_learn_config", "learn"]
 
@@ -174,7 +173,6 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *,
             raise LearnError(f"{out} holds the results of another version of the config; "
                              "use another folder or remove it")
         saved.write_text(config.source)
-        started = time.time()
         summary: dict[str, Any] = {"name": config.name, "version": __version__, "seed": config.seed,
                                    "generations": []}
         model: Path | None = None
@@ -222,7 +220,6 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *,
                     entry["selfplay"][f"{players}p"] = {"games": res.games, "positions": res.positions,
                                                         "rows": res.rows}
             summary["generations"].append(entry)
-        summary["seconds_this_session"] = round(time.time() - started, 1)
         (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
         (out / "README.md").write_text(_readme(config, summary, out))
         _plot(summary, out / "generations.png")
@@ -244,7 +241,8 @@ def _readme(config: LearnConfig, summary: Mapping[str, Any], out: Path) -> str:
                 f" / {tr['balanced_style_log_loss']:.4f} / {tr['uniform_log_loss']:.4f}"
             ev = entry["evaluation"]
             result = f"{ev['win_rate']:.1%} [{ev['low']:.1%}, {ev['high']:.1%}] over {ev['games']} games"
-            lines.append(f"| {entry['generation']} | `{sp}` | {tr['positions']} | {loss} | {tr['chosen']} | {result} |")
+            lines.append(f"| {entry['generation']} | `{sp}` | {tr['positions']} | {loss} | {tr['chosen']} "
+                         f"| {result} |")
         else:
             lines.append(f"| {entry['generation']} (the {config.style} style) | `{sp}` | — | — | — | — |")
     lines += ["", "The win rate is the pentanomial estimate (the two seatings of a deal as one pair, "
@@ -279,9 +277,3 @@ def _plot(summary: Mapping[str, Any], path: Path) -> None:
     fig.savefig(path, dpi=90, metadata={"Software": None})
     plt.close(fig)
 
-
-def _records(folder: Path) -> list[dict[str, Any]]:
-    try:
-        return load_records(folder)
-    except ArenaError:
-        return []

@@ -25,7 +25,6 @@ import numpy as np
 
 from ..arena import ArenaError, RunConfig, run
 from ..arena.lock import FolderLock
-from ..arena.storage import load_records
 from ..core.engine import FEATURE_COUNT, FEATURE_SET_VERSION
 from ..game import Game, State
 from .npz import write_npz
@@ -173,7 +172,8 @@ def shard_arrays(records: Sequence[Mapping[str, Any]], config: SelfPlayConfig, s
     """The arrays of a shard: the rows of its games in game order, a position's players in
     consecutive rows (``position`` numbers the positions from 0), and its header."""
     ordered = sorted(records, key=lambda r: (r["deal"], r["pairing"], r["rotation"]))
-    parts = [p for p in (positions_of(r, config.run.seed, config.positions) for r in ordered) if p is not None]
+    sampled = (positions_of(r, config.run.seed, config.positions) for r in ordered)
+    parts = [p for p in sampled if p is not None]
     columns = ("features", "win_share", "rank", "margin", "player", "num_players", "imperium",
                "game_id", "deal", "decision", "decisions")
     if parts:
@@ -266,7 +266,3 @@ def selfplay(config: SelfPlayConfig, out: str | os.PathLike[str], *, n_jobs: int
             positions += int(np.count_nonzero(shard["player"] == 0))
     return SelfPlayResult(config, out, len(result.records), result.played, paths, positions, rows)
 
-
-def records_of(folder: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The game records of a self-play folder."""
-    return load_records(Path(folder) / "games")
