@@ -511,7 +511,7 @@ def _registered_definition(info: BotInfo) -> Definition:
 
         try:
             file = inspect.getsourcefile(factory)
-        except TypeError:
+        except (TypeError, OSError):        # defined in `python3 -c`, a notebook, a REPL
             file = None
         if file is not None and Path(file).is_file():
             identity["sha256"] = file_identity(Path(file), Path(file).read_bytes())["sha256"]

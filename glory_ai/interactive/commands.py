@@ -282,8 +282,10 @@ def _watch(args: argparse.Namespace) -> int:
     if args.viewer is not None and args.viewer >= players:
         raise CommandError(f"--as P{args.viewer}: the game has players P0 to P{players - 1}")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
+    # the pause is for a person watching the table redrawn; a pipe or a file gets the moves at once
+    delay = args.delay if args.delay is not None else (0.5 if _isatty(sys.stdout) else 0.0)
     watch(num_players=players, mode=args.mode, variant={}, seed=seed, seats=seats,
-          bot_seeds=seat_seeds(seed, players), viewer=args.viewer, delay=args.delay, screen=Screen(),
+          bot_seeds=seat_seeds(seed, players), viewer=args.viewer, delay=delay, screen=Screen(),
           games_path=Path(args.games) if args.games else None)
     return 0
 
@@ -306,8 +308,8 @@ def _register_watch(sub) -> None:
                        help="republic or imperium")
     watch.add_argument("--seed", type=argtypes.seed, default=None, metavar="S",
                        help="seed (default: a fresh one)")
-    watch.add_argument("--delay", type=argtypes.seconds(0, 60, low_included=True), default=0.5, metavar="S",
-                       help="seconds between moves")
+    watch.add_argument("--delay", type=argtypes.seconds(0, 60, low_included=True), default=None, metavar="S",
+                       help="seconds between moves (default: 0.5 on a terminal, none otherwise)")
     watch.add_argument("--as", dest="viewer", type=_viewer, default=None, metavar="P",
                        help="show one player's view (P0..P4) instead of everything")
     watch.add_argument("--games", default=None, metavar="FILE", help="also append the game's record here")

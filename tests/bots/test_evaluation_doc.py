@@ -21,7 +21,7 @@ def _example() -> tuple[str, list[list[str]], list[str]]:
     """The example's Python block, its glory-ai commands and the table rows it shows."""
     section = DOC.read_text().split("## A complete example", 1)[1].split("\n## ", 1)[0]
     fenced = re.findall(r"^```(\w*)\n(.*?)^```$", section, re.S | re.M)
-    assert [language for language, _ in fenced] == ["python", "", ""]
+    assert [language for language, _ in fenced] == ["python", "bash", "text"]
     (_, python), (_, lines), (_, table) = fenced
     commands = [shlex.split(line)[1:] for line in lines.splitlines() if line.startswith("glory-ai ")]
     rows = [line for line in table.splitlines() if ".npz" in line or line.startswith("greedy")]

@@ -263,3 +263,17 @@ def test_watch_shows_every_move_and_the_result(tmp_path, monkeypatch, capsys):
     moves = [line for line in out.splitlines() if re.match(r"P[01] \w+ .*\.$", line)]
     assert len(moves) == len(record["actions"])
     assert "Final scores" in out
+
+
+def test_watch_into_a_pipe_does_not_pause_between_moves(tmp_path, monkeypatch, capsys):
+    import glory_ai.interactive.watch as watch_module
+
+    pauses = []
+    monkeypatch.setattr(watch_module.time, "sleep", pauses.append)
+    code, out, err = main(monkeypatch, capsys, "watch", "--bots", "greedy,random", "--seed", "2",
+                          "--games", str(tmp_path / "w.jsonl"))
+    assert code == 0, err
+    assert "Final scores" in out and pauses == []
+    code, out, err = main(monkeypatch, capsys, "watch", "--bots", "greedy,random", "--seed", "2",
+                          "--delay", "0.25", "--games", str(tmp_path / "w.jsonl"))
+    assert code == 0 and pauses and set(pauses) == {0.25}

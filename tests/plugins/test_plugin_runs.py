@@ -172,3 +172,31 @@ def test_observe_hides_an_opponents_vault_from_hand(tmp_path, monkeypatch):
     bot.observe(state, 1, encode("vault_stockpile", "Temple"))
     assert bot.inner.seen[1:] == [("observe", 1, None), ("observe", 0, vault),
                                   ("observe", 1, encode("vault_stockpile", "Temple"))]
+
+
+def test_a_bot_registered_without_a_source_file_plays(tmp_path):
+    # `python3 -c`, a REPL or a notebook: the class has no file to hash; it still plays, and
+    # its identity says no source was read (sha256 None)
+    import os
+    import subprocess
+
+    program = textwrap.dedent("""
+        from glory_ai.arena import RunConfig, run
+        from glory_ai.bots import register
+        from glory_ai.bots.plugins import definition
+
+        class First:
+            def __init__(self, seed=0):
+                pass
+
+            def step(self, state):
+                return state.legal_actions()[0]
+
+        register("first", First)
+        records = run(RunConfig.for_games(["first", "random"], 4), n_jobs=1).records
+        print(len(records), definition("first")[0].identity["sha256"])
+    """)
+    done = subprocess.run([sys.executable, "-c", program], cwd=tmp_path, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "4 None"
