@@ -28,7 +28,7 @@ from ..arena.lock import FolderLock
 from ..bots import parse_spec
 from ..bots.styles import STYLES
 from .fitting import TrainConfig, parse_train_config, train
-from .shards import LearnError, SelfPlayConfig, selfplay
+from .shards import LearnError, SelfPlayConfig, finished_records, selfplay
 
 __all__ = ["LearnConfig", "load_learn_config", "learn"]
 
@@ -201,10 +201,12 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *,
                 rc = RunConfig(specs=(candidate, default), players=2, deals=config.evaluate_deals,
                                seed=config.seed + 1000 + gen)
                 log(f"generation {gen}: {candidate} against {default}, {rc.total_games} games")
-                result = run(rc, folder / "evaluate", n_jobs=config.jobs, batch_size=config.batch_size,
-                             progress=progress)
+                records = finished_records(folder / "evaluate", rc)
+                if records is None:
+                    records = run(rc, folder / "evaluate", n_jobs=config.jobs, batch_size=config.batch_size,
+                                  progress=progress).records
                 entry["evaluation"] = {"candidate": candidate, "opponent": default,
-                                       **_evaluation(result.records, candidate)}
+                                       **_evaluation(records, candidate)}
                 ev = entry["evaluation"]
                 log(f"  win rate {ev['win_rate']:.1%} [{ev['low']:.1%}, {ev['high']:.1%}]")
             if gen < config.generations:
@@ -245,12 +247,19 @@ def _readme(config: LearnConfig, summary: Mapping[str, Any], out: Path) -> str:
                          f"| {result} |")
         else:
             lines.append(f"| {entry['generation']} (the {config.style} style) | `{sp}` | — | — | — | — |")
+    if (out / "NOTES.md").exists():
+        lines += ["", "What the numbers say, and further measurements (written by hand, not by "
+                  "`glory-ai learn`): [NOTES.md](NOTES.md)."]
     lines += ["", "The win rate is the pentanomial estimate (the two seatings of a deal as one pair, "
               "docs/statistics.md). Held-out log loss: per position, the cross-entropy of the "
               "players' win shares and the softmax of the model's outputs (docs/learning.md).", "",
               "![generations](generations.png)", "",
-              "Reproduce: `glory-ai learn experiments/learning/" + f"{config.name}.toml --out {out}` "
-              "(iteration budgets: the same games, the same model files).", ""]
+              f"Reproduce: `glory-ai learn experiments/learning/{config.name}.toml "
+              f"--out /tmp/{config.name}` "
+              "(with iteration budgets: the same games, shards and model files; "
+              "tests/learn/test_shipped_learning.py replays a game of every run and retrains the "
+              "first model). Running it into this folder again plays and trains nothing: every step "
+              "is finished.", ""]
     return "\n".join(lines)
 
 

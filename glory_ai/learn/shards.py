@@ -25,6 +25,7 @@ import numpy as np
 
 from ..arena import ArenaError, RunConfig, run
 from ..arena.lock import FolderLock
+from ..arena.storage import load_records, read_config
 from ..core.engine import FEATURE_COUNT, FEATURE_SET_VERSION
 from ..game import Game, State
 from .npz import write_npz
@@ -241,6 +242,19 @@ def _check_folder(out: Path, config: SelfPlayConfig) -> None:
         path.write_text(json.dumps(config.to_dict(), indent=1, sort_keys=True) + "\n")
 
 
+def finished_records(folder: Path, config: RunConfig) -> list[dict[str, Any]] | None:
+    """The records of a finished arena run of ``config`` in ``folder``, or None when games
+    are missing. A finished run is read, not resumed: it needs no check of the code that
+    would play its missing games."""
+    try:
+        if not (folder / "config.json").exists() or config.differences(read_config(folder)["config"]):
+            return None
+        records = load_records(folder)
+    except ArenaError:
+        return None
+    return records if len(records) == config.total_games else None
+
+
 def selfplay(config: SelfPlayConfig, out: str | os.PathLike[str], *, n_jobs: int | None = None,
              batch_size: int | None = None, progress: bool | None = None) -> SelfPlayResult:
     """Play the games of ``config`` into ``out/games/`` (an arena run folder) and write their
@@ -253,8 +267,12 @@ def selfplay(config: SelfPlayConfig, out: str | os.PathLike[str], *, n_jobs: int
         shards = out / "shards"
         shards.mkdir(exist_ok=True)
         writer = _ShardWriter(config, shards)
-        result = run(config.run, out / "games", n_jobs=n_jobs, batch_size=batch_size,
-                     progress=progress, stop=writer)
+        records = finished_records(out / "games", config.run)
+        played = 0
+        if records is None or len(writer.written) < config.shards:
+            result = run(config.run, out / "games", n_jobs=n_jobs, batch_size=batch_size,
+                         progress=progress, stop=writer)
+            records, played = result.records, result.played
         if writer.pending:          # every game finished, so no shard may still wait
             missing = sorted(writer.pending)
             raise LearnError(f"{out}: shard {missing[0]} lacks games; remove {out} and play again")
@@ -264,5 +282,5 @@ def selfplay(config: SelfPlayConfig, out: str | os.PathLike[str], *, n_jobs: int
         with np.load(path) as shard:
             rows += len(shard["player"])
             positions += int(np.count_nonzero(shard["player"] == 0))
-    return SelfPlayResult(config, out, len(result.records), result.played, paths, positions, rows)
+    return SelfPlayResult(config, out, len(records), played, paths, positions, rows)
 
