@@ -2,6 +2,7 @@
 
     glory-ai compare SPEC SPEC ... [--games N] [--players K] [--jobs J] [--seed S] [--out DIR]
     glory-ai tournament SPEC ... [--gauntlet CANDIDATE]
+    glory-ai run EXPERIMENT.toml | reproduce RESULTS | verify DIR [--repair]
     glory-ai play  [--players N] [--bots SPEC,...] [--seat K] [--seed S] [--mode MODE] [--resume FILE]
     glory-ai watch --bots SPEC,... [--delay S] [--as P]
     glory-ai replay RECORD [--game ID] [--as P] [--html OUT.html] [--notation OUT]

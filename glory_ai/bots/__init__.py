@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from ..core.engine import State
+from .belief import Evidence
 from .errors import BotError
 from .styles import HEURISTIC_STYLES, STYLES
 
@@ -244,26 +245,39 @@ class SearchBot(Bot):
             worlds=params.get("worlds", 1), epsilon=params.get("epsilon", 0.1),
             temperature=params.get("temperature", 4.0), node_cap=params.get("node_cap", 200000),
             model=model, rollout_temperature=params.get("rollout_temperature", 0.5),
-            trees=trees, threads=threads, reuse=params.get("reuse", False), seed=seed)
+            trees=trees, threads=threads, reuse=params.get("reuse", False), seed=seed,
+            solver=params.get("solver", False), speed=params.get("speed", 0.0), vp=params.get("vp", 0.0),
+            final=params.get("final", "visits"), belief=params.get("belief", 1),
+            belief_strength=params.get("belief_strength", 0.5))
+        self._evidence: Evidence | None = None
 
     def _choose(self, state: State, player: int, legal: list[int]) -> int:
-        stats = self._searcher.search(state, player, self._decision_seed(state, player))
+        belief = None
+        if self.params.get("belief", 1) > 1:
+            # what the other players' choices since the last decision say about their hands
+            if self._evidence is None or self._evidence.player != player:
+                self._evidence = Evidence(player, self.params.get("belief_strength", 0.5))
+            self._evidence.watch(state)
+            belief = self._evidence.table(state)
+        stats = self._searcher.search(state, player, self._decision_seed(state, player), belief)
         info = self._searcher.last_stats
         self._last = info
         if not stats:
             return legal[0]
-        best = stats[0]["action"]      # the most visited (flat MC: the best mean), ties: lowest id
+        best = stats[0]["action"]      # the first by the `final` rule (docs/bots.md, "The move played")
         assert best in legal
         return best
 
 
-def _search_params(default_iters: int, **extra: Param) -> tuple[Param, ...]:
+def _search_params(default_iters: int, improved: bool = False, **extra: Param) -> tuple[Param, ...]:
+    # `improved`: the defaults of ISMCTS (solver, speed and margin in the reward, robust
+    # final choice); PIMC and flat MC keep the plain ones (docs/bots.md, "Search options")
     common = [
         Param("iters", int, default_iters, "iterations per move (shared by the trees); 0 with time_ms",
               0, 10_000_000),
         Param("time_ms", float, 0.0, "time per move in ms instead of iterations (not reproducible)",
               0, 3_600_000),
-        Param("c", float, 0.7, "UCB exploration constant", 0, 100),
+        Param("c", float, SEARCH_DEFAULTS["c"] if improved else 0.7, "UCB exploration constant", 0, 100),
         Param("rollout", str, "random", "rollout policy: uniform, the best one-ply action, or a softmax "
               "over one-ply evaluations", choices=("random", "heuristic", "model")),
         Param("cutoff", int, 40, "rollout decisions before evaluating the position (0: play to the end)",
@@ -280,10 +294,27 @@ def _search_params(default_iters: int, **extra: Param) -> tuple[Param, ...]:
         Param("trees", int, 0, "independent trees merged at the root (0: as many as threads)", 0, 256),
         Param("node_cap", int, 200000, "nodes per tree (64 bytes each); at the cap the tree stops growing",
               1000, 100_000_000),
+        Param("solver", bool, improved,
+              "proven wins and losses of the player's own lines, and decisive moves"),
+        Param("speed", float, SEARCH_DEFAULTS["speed"] if improved else 0.0,
+              "reward weight of the game's length: a winner prefers it shorter, a loser longer", 0, 0.5),
+        Param("vp", float, SEARCH_DEFAULTS["vp"] if improved else 0.0,
+              "reward weight of the VP margin", 0, 1),
+        Param("final", str, "robust" if improved else "visits",
+              "move choice: most visits, ties by lowest id (visits); proven results first, "
+              "ties by value, then game length, then chance (robust)", choices=("visits", "robust")),
+        Param("belief", int, SEARCH_DEFAULTS["belief"] if improved else 1,
+              "candidate worlds per determinization, kept by the likelihood of the others' choices "
+              "(1: uniform)", 1, 64),
+        Param("belief_strength", float, 0.5,
+              "how much a role passed over lowers the odds of holding its cards (belief > 1)", 0, 0.95),
     ]
     common.extend(extra.values())
     return tuple(common)
 
+
+#: the ISMCTS defaults of the reward mix and the belief (measured: docs/bots.md)
+SEARCH_DEFAULTS: dict[str, Any] = {"c": 0.4, "speed": 0.1, "vp": 0.05, "belief": 1}
 
 _REGISTRY: dict[str, BotInfo] = {}
 
@@ -309,7 +340,8 @@ _register("pimc", "Perfect-Information Monte Carlo: UCT on `worlds` determinizat
           _search_params(2000, worlds=Param("worlds", int, 20, "determinizations searched", 1, 100000)),
           lambda spec, params, seed: SearchBot(spec, params, seed, "pimc"))
 _register("ismcts", "single-observer Information-Set MCTS (Cowling, Powley & Whitehouse 2012)",
-          _search_params(2000, reuse=Param("reuse", bool, False, "keep the tree between moves")),
+          _search_params(2000, improved=True,
+                         reuse=Param("reuse", bool, False, "keep the tree between moves")),
           lambda spec, params, seed: SearchBot(spec, params, seed, "ismcts"))
 
 

@@ -53,6 +53,9 @@ cdef double outcome_value(GameState* s, int p) noexcept nogil:
 cdef enum:
     STALL_TURNS = 200
 
+cdef enum:
+    POLICY_OVERFLOW = -2     # policy_choose: a trial state exceeded an engine capacity
+
 
 cdef inline double action_value(GameState* s, int action, int p, const Model* m,
                                 GameState* scratch, EvalScratch* eval_scratch) noexcept nogil:
@@ -70,6 +73,8 @@ cdef int policy_choose(GameState* s, uint16_t* legal, int n, const Model* m, dou
     # One-ply lookahead: the legal action after which eval_relative() is highest for the
     # player to move (ties broken at random); with probability epsilon a uniform random
     # action instead (rollout noise). `scratch` is caller memory for the trial states.
+    # POLICY_OVERFLOW when a trial exceeded a fixed capacity of the engine (its state is
+    # no longer exact, so no value of it can be trusted): the caller raises.
     cdef int p = s.turn.decider
     cdef int i, best = 0, ties = 0
     cdef double value, best_value = -1e18
@@ -83,6 +88,8 @@ cdef int policy_choose(GameState* s, uint16_t* legal, int n, const Model* m, dou
         if long_game and legal[i] == A_THINK_JACK and n > 1:
             continue                   # after STALL_TURNS turns: no Jack taken back (see above)
         value = action_value(s, legal[i], p, m, scratch, eval_scratch)
+        if scratch.overflow:
+            return POLICY_OVERFLOW
         if value > best_value + 1e-9:
             best_value = value
             best = i
@@ -99,6 +106,7 @@ cdef int softmax_choose(GameState* s, uint16_t* legal, int n, const Model* m, do
     # A legal action drawn with probability proportional to exp(value / temperature), the
     # value as policy_choose weighs it (rollout=model). Drawn in one pass by the Gumbel-max
     # trick: the action with the highest value / temperature + Gumbel noise.
+    # POLICY_OVERFLOW as policy_choose.
     cdef int p = s.turn.decider
     cdef int i, best = 0
     cdef double key, best_key = -1e300, u
@@ -111,6 +119,8 @@ cdef int softmax_choose(GameState* s, uint16_t* legal, int n, const Model* m, do
             continue                   # after STALL_TURNS turns: no Jack taken back
         u = ((gr_rng_next(rng) >> 11) + 0.5) * (1.0 / 9007199254740992.0)     # in (0, 1)
         key = action_value(s, legal[i], p, m, scratch, eval_scratch) / temperature - log(-log(u))
+        if scratch.overflow:
+            return POLICY_OVERFLOW
         if key > best_key:
             best_key = key
             best = i

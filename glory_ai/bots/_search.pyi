@@ -7,7 +7,7 @@ glory_ai.bots from a bot spec: :class:`Searcher` (ISMCTS, PIMC, flat MC),
 evaluation model in C memory, _model.pxi); everything else is C. The underscored names
 are hooks for the tests and benchmarks.
 """
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Literal, TypedDict
 
 import numpy as np
@@ -31,6 +31,12 @@ class _RootStat(TypedDict):
     available: int
     #: the mean reward of every player (0.0 for an action never visited)
     mean_reward: list[float]
+    #: (solver) "win" or "loss" when proven whatever the hidden cards, else None
+    proven: str | None
+    #: the own decisions of the proof (the shortest win, the longest loss); 0 unproven
+    proof_length: int
+    #: the mean game length backed up, in decisions since the root per player
+    mean_length: float
 
 class _NodeDict(TypedDict):
     """One node of a tree (Searcher._tree)."""
@@ -41,6 +47,9 @@ class _NodeDict(TypedDict):
     available: int
     reward: list[float]
     children: list[_NodeDict]
+    # with flags=True only: the solver's marks and the sum of the game lengths
+    flags: set[str]
+    length: float
 
 @disjoint_base     # a cdef class
 class Searcher:
@@ -49,7 +58,8 @@ class Searcher:
 
     #: what the last search found: {"actions": [_RootStat, ...], "iterations": int,
     #: "seconds": float, "nodes": int, "reused_nodes": int, "trees": int,
-    #: "node_cap_reached": bool}; None before
+    #: "node_cap_reached": bool, "tie_broken": bool (chance chose between equal first
+    #: rows), "certainty_conflicts": int (always 0: checked by the tests)}; None before
     last_stats: dict[str, Any] | None
     def __init__(
         self,
@@ -71,11 +81,22 @@ class Searcher:
         reuse: bool,
         seed: int,
         rollout_temperature: float = 0.5,
+        solver: bool = False,
+        speed: float = 0.0,
+        vp: float = 0.0,
+        final: Literal["visits", "robust"] = "visits",
+        belief: int = 1,
+        belief_strength: float = 0.5,
     ) -> None: ...
-    def search(self, state: State, player: int, key: int) -> list[_RootStat]: ...
+    def search(
+        self, state: State, player: int, key: int, belief: Sequence[Sequence[float]] | None = None
+    ) -> list[_RootStat]: ...
     def _run_one(self, i: int) -> None: ...
     def _follow(self, state: State, player: int) -> int: ...
-    def _tree(self, index: int) -> list[_NodeDict]: ...
+    def _tree(self, index: int, flags: bool = False) -> list[_NodeDict]: ...
+    def _sample_worlds(
+        self, state: State, player: int, key: int, belief: Sequence[Sequence[float]] | None, count: int
+    ) -> list[list[list[int]]]: ...
     def _set_stamp(self, value: int) -> None: ...
     def _check_trees(self) -> list[str]: ...
 
@@ -102,6 +123,8 @@ def _select(
     mover: int,
     c: float,
     algorithm: Literal["ismcts", "pimc", "flatmc"] = "ismcts",
+    flags: Sequence[Collection[str]] | None = None,
+    solver: bool = False,
 ) -> tuple[int | None, list[int], list[int]]: ...
 def _rewards(
     state: State,
@@ -109,7 +132,11 @@ def _rewards(
     temperature: float = 4.0,
     style: str | dict[str, Any] | None = None,
     model: EvalModel | None = None,
+    speed: float = 0.0,
+    vp: float = 0.0,
 ) -> list[float]: ...
+def _order_rows(stats: list[_RootStat], player: int, key: int, flat: bool, final: str) -> bool: ...
+def _turn_wins(state: State, max_nodes: int = 1000000) -> list[int] | None: ...
 def _evaluate(
     state: State, player: int, style: str | dict[str, Any] | None = None, model: EvalModel | None = None
 ) -> float: ...

@@ -16,15 +16,18 @@ from support.positions import foundation, play, state_of
 # ---- known best moves -------------------------------------------------------------------
 
 SPECS = {"ismcts": "ismcts:iters={n}", "pimc": "pimc:iters={n},worlds=10", "flatmc": "flatmc:iters={n}"}
+#: the search without the solver, the reward mix and the robust choice (the ISMCTS
+#: defaults before them; PIMC's and flat MC's defaults)
+PLAIN = "c=0.7,solver=false,speed=0,vp=0,final=visits"
 
 #: the smallest budget (of 10, 20, 40, ...) from which each bot finds a best move of each
 #: position with every one of 16 seeds, at that budget and all larger ones up to 5,120
 #: (measured; docs/bots.md, "Known positions")
 FOUND_AT = {
-    "catacomb now": {"ismcts": 40, "pimc": 80, "flatmc": 10},
-    "catacomb this turn": {"ismcts": 1280, "pimc": 2560, "flatmc": 640},
-    "forum romanum this turn": {"ismcts": 160, "pimc": 320, "flatmc": 80},
-    "stop the forum": {"ismcts": 20, "pimc": 80, "flatmc": 40},
+    "catacomb now": {"ismcts": 10, "pimc": 80, "flatmc": 10},
+    "catacomb this turn": {"ismcts": 10, "pimc": 2560, "flatmc": 640},
+    "forum romanum this turn": {"ismcts": 20, "pimc": 320, "flatmc": 80},
+    "stop the forum": {"ismcts": 10, "pimc": 80, "flatmc": 40},
 }
 KNOWN = {position.name: position for position in all_known()}
 
@@ -56,25 +59,27 @@ def test_each_search_finds_the_known_best_move_from_its_budget_on(name, bot):
 @pytest.mark.parametrize("bot", ["ismcts", "pimc"])
 @pytest.mark.parametrize("name", list(FOUND_AT))
 def test_the_visits_concentrate_on_the_best_move_as_iterations_grow(name, bot):
+    # (the plain ISMCTS: the default one stops as soon as it proves a win)
     position = KNOWN[name]
+    spec = SPECS[bot] + ("," + PLAIN if bot == "ismcts" else "")
 
     def best_share(iterations):
         share = 0.0
         for seed in range(8):
-            searcher = make_bot(SPECS[bot].format(n=iterations), seed=seed)
+            searcher = make_bot(spec.format(n=iterations), seed=seed)
             searcher.step(position.state)
             rows = searcher.last_search()["actions"]
             share += sum(r["visits"] for r in rows if r["action"] in position.best) / iterations
         return share / 8
 
-    budget = max(FOUND_AT[name][bot], 40)
+    budget = max(FOUND_AT[name][bot], 40 if bot == "pimc" else 160)
     small, large = best_share(budget // 4), best_share(2 * budget)
     assert large > small and large > 1 / len(position.state.legal_actions())
 
 
 def test_the_winning_move_is_worth_a_whole_win_to_its_mover():
     position = catacomb_now()
-    bot = make_bot("ismcts:iters=200", seed=1)
+    bot = make_bot("ismcts:iters=200,speed=0,vp=0", seed=1)
     bot.step(position.state)
     (win,) = position.best
     row = next(r for r in bot.last_search()["actions"] if r["action"] == win)
@@ -100,13 +105,13 @@ def test_n_iterations_on_n_actions_try_each_action_once():
     # has been available in every iteration since its own
     state = _mid_game()
     n = len(state.legal_actions())
-    bot = make_bot(f"ismcts:iters={n}", seed=3)
+    bot = make_bot(f"ismcts:iters={n},{PLAIN}", seed=3)
     action = bot.step(state)
     rows = bot.last_search()["actions"]
     assert sorted(r["action"] for r in rows) == state.legal_actions()
     assert all(r["visits"] == 1 for r in rows)
     assert sorted(r["available"] for r in rows) == list(range(1, n + 1))
-    assert action == min(state.legal_actions())          # equal visits: the lowest id
+    assert action == min(state.legal_actions())          # final=visits, equal visits: the lowest id
 
 
 @pytest.mark.parametrize("extra", [1, 7, 40])
@@ -295,7 +300,7 @@ def test_a_move_that_ends_the_game_backs_up_its_exact_reward_vector(ending, rewa
     after.apply_action(finish)
     assert after.is_terminal() and after.end_reason() == "catacomb"
     expected = reference_rewards(after, reward)
-    for spec in (f"ismcts:iters=150,reward={reward}", f"flatmc:iters=60,reward={reward}"):
+    for spec in (f"ismcts:iters=150,reward={reward},speed=0,vp=0", f"flatmc:iters=60,reward={reward}"):
         bot = make_bot(spec, seed=2)
         bot.step(state)
         row = next(r for r in bot.last_search()["actions"] if r["action"] == finish)
@@ -386,6 +391,53 @@ def test_an_engine_state_without_legal_actions_is_an_error_not_a_move(spec):
     if hasattr(bot, "_searcher"):
         with pytest.raises(RuntimeError, match="no legal action, an engine bug"):
             bot._searcher.search(state, 0, 1)
+
+
+def _one_hire_from_a_full_action_queue() -> glory_ai.State:
+    """Player 0 leads Patron with a completed Bath and Aqueduct: every client hired from
+    hand acts at once and hires the next, each nesting one more pending action in its
+    queue. After 63 hires the queue is full and the next hire from hand exceeds it."""
+    from support.cards import CARDS, mode_cards
+
+    marble = [name for name in sorted(CARDS) if CARDS[name][0] == "Marble" and mode_cards()[name]]
+    hand = ["Jack"] + [name for name in marble for _ in range(12)][:70]
+    state = glory_ai.State.from_dict({
+        "num_players": 2, "variant": {"copies": {name: 12 for name in marble}},
+        "players": [{"hand": hand, "influence": ["Marble"] * 6 + ["Stone"] * 6,
+                     "structures": [{"building": "Bath", "complete": True, "materials": []},
+                                    {"building": "Aqueduct", "complete": True, "materials": []}]},
+                    {}]})
+    play(state, "lead Patron with Jack")
+    while state.current_player() != 0:
+        state.apply_action(state.legal_actions()[0])
+    for _ in range(63):
+        state.apply_action_string(next(t for t in state.legal_action_strings() if t.endswith("from hand")))
+    return state
+
+
+@pytest.mark.parametrize("spec", ["ismcts:iters=200", f"ismcts:iters=200,{PLAIN}", "pimc:iters=200,worlds=2",
+                                  "flatmc:iters=200", "ismcts:iters=200,rollout=heuristic,trees=2",
+                                  "greedy", "heuristic:style=patron"])
+def test_a_move_beyond_an_engine_capacity_is_an_error_not_a_move(spec):
+    # the engine reports an exceeded capacity (apply_action_c returns -2, the state no longer
+    # follows the rules); a search or policy that tries such a move raises instead of
+    # searching on from the broken state
+    state = _one_hire_from_a_full_action_queue()
+    assert state._invariant_code() == 0
+    with pytest.raises(RuntimeError, match="engine limit reached"):
+        state.clone().apply_action_string(
+            next(t for t in state.legal_action_strings() if t.endswith("from hand")))
+    bot = make_bot(spec, seed=1)
+    with pytest.raises(RuntimeError, match="exceeds a fixed capacity of the engine: .*queue .* is full"):
+        bot.step(state)
+    assert state._invariant_code() == 0                  # the bot's trials were on copies
+
+
+def test_the_search_of_wins_within_the_turn_reports_an_exceeded_capacity():
+    from glory_ai.bots._search import _turn_wins
+
+    with pytest.raises(RuntimeError, match="wins within the turn met a move that exceeds a fixed capacity"):
+        _turn_wins(_one_hire_from_a_full_action_queue())
 
 
 def test_random_trees_never_choose_an_illegal_action():

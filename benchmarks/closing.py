@@ -1,0 +1,148 @@
+"""Closing benchmark: python benchmarks/closing.py [--positions N] [--iters N] [--bots ...]
+
+From won positions, how many turns does a search bot take to end the game, and how often
+does it think instead? A won position is a decision to lead, in a game between two noisy
+one-ply styles, where the leader is at least 15 VP ahead of everyone and has the means to
+end the game: an incomplete Catacomb of its own, at most 3 in-town sites left, or at most
+20 cards in the deck (thinking drains it). The first such decision of each game is kept
+(2 and 3 players, Republic). From there the bot plays the leader's seat and the styles of
+the game play the others, to the end (at most 300 turns).
+
+Prints per bot: the median and mean number of turns to the end (with a 95% bootstrap
+interval of the median), the share of games the leader still won, the share of its lead
+decisions that were thinks and Jacks taken, and how many of its decisions were exact ties
+(the first two root actions equal in visits and mean reward) and how those were broken: by
+the lowest action id (final=visits) or by chance (final=robust). The target: the new
+default closes the median won position in at most a third of the turns of the plain one.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import glory_ai
+from glory_ai.bots import make_bot
+
+PLAIN = "c=0.7,solver=false,speed=0,vp=0,final=visits"
+BOTS = {"ismcts": "ismcts:iters={n}", "ismcts-plain": "ismcts:iters={n}," + PLAIN}
+STYLES = ("builder", "merchant", "legionary", "patron")
+LEAD = 15
+MAX_TURNS = 300
+
+
+def _catacomb_under_way(state: glory_ai.State, player: int) -> bool:
+    return any(s["building"] == "Catacomb" and not s["complete"]
+               for s in state.to_dict()["players"][player]["structures"])
+
+
+def _in_town_left(state: glory_ai.State) -> int:
+    return sum(state.to_dict()["sites"]["in_town"].values())
+
+
+def won_position(num_players: int, seed: int) -> tuple[glory_ai.State, list[str]] | None:
+    """The first won position of one game between noisy styles (and the styles), or None."""
+    rng = random.Random(seed)
+    styles = [rng.choice(STYLES) for _ in range(num_players)]
+    bots = [make_bot(f"heuristic:style={style},epsilon=0.1", seed=seed * 11 + p)
+            for p, style in enumerate(styles)]
+    state = glory_ai.Game(num_players).new_initial_state(seed)
+    while not state.is_terminal():
+        player = state.current_player()
+        if state.phase() == "lead":
+            scores = state.scores()
+            lead = scores[player] - max(s for q, s in enumerate(scores) if q != player)
+            if lead >= LEAD and (_catacomb_under_way(state, player) or _in_town_left(state) <= 3
+                                 or state.deck_size() <= 20):
+                return state.clone(), styles
+        state.apply_action(bots[player].step(state))
+    return None
+
+
+def close(spec: str, state: glory_ai.State, styles: list[str], seed: int) -> dict:
+    """Play the position out with `spec` in the leader's seat."""
+    leader = state.current_player()
+    state = state.clone()
+    bot = make_bot(spec, seed=seed)
+    others = {q: make_bot(f"heuristic:style={styles[q]},epsilon=0.1", seed=seed * 13 + q)
+              for q in range(state.num_players()) if q != leader}
+    start_turn = state.turn_number()
+    leads = thinks = jacks = ties = by_id = by_chance = decisions = 0
+    while not state.is_terminal() and state.turn_number() - start_turn < MAX_TURNS:
+        player = state.current_player()
+        if player != leader:
+            state.apply_action(others[player].step(state))
+            continue
+        action = bot.step(state)
+        info = bot.last_search()
+        if info is not None:
+            decisions += 1
+            rows = info["actions"]
+            first, second = (rows + [None])[:2]
+            if (second is not None and first["visits"] == second["visits"] and not first.get("proven")
+                    and first["mean_reward"][leader] == second["mean_reward"][leader]):
+                ties += 1
+                if info.get("tie_broken"):
+                    by_chance += 1
+                elif first["action"] < second["action"]:
+                    by_id += 1
+        if state.phase() == "lead":
+            leads += 1
+            text = state.action_to_string(action)
+            thinks += text.startswith("think")
+            jacks += text == "think: take Jack"
+        state.apply_action(action)
+    return {"turns": state.turn_number() - start_turn, "over": state.is_terminal(),
+            "won": state.is_terminal() and leader in state.winners(), "leads": leads, "thinks": thinks,
+            "jacks": jacks, "decisions": decisions, "ties": ties, "by_id": by_id, "by_chance": by_chance}
+
+
+def median_interval(values: list[int], draws: int = 2000) -> tuple[float, float]:
+    rng = random.Random(1)
+    medians = sorted(statistics.median(rng.choices(values, k=len(values))) for _ in range(draws))
+    return medians[int(0.025 * draws)], medians[int(0.975 * draws) - 1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=60,
+                        help="won positions (60: half 2, half 3 players)")
+    parser.add_argument("--iters", type=int, default=1000, help="iterations per move (1000)")
+    parser.add_argument("--bots", default="ismcts,ismcts-plain", help=f"bots: {', '.join(BOTS)}")
+    parser.add_argument("--spec", action="append", default=[],
+                        help="another bot: a spec with {n} (repeatable)")
+    args = parser.parse_args()
+    positions = []
+    seed = 0
+    while len(positions) < args.positions:
+        num_players = 2 + seed % 2
+        found = won_position(num_players, 500 + seed)
+        if found is not None:
+            positions.append(found)
+        seed += 1
+    print(f"{len(positions)} won positions from {seed} games (lead >= {LEAD} VP, the means to end the game)")
+    specs = {name: BOTS[name] for name in args.bots.split(",") if name}
+    specs.update({spec: spec for spec in args.spec})
+    print(f"{'bot':<14} {'median turns [95% CI]':<24} {'mean':>6} {'won':>6} {'thinks':>7} {'jacks':>6}"
+          f" {'ties':>6} {'by id':>6} {'by chance':>9}  seconds")
+    for name, spec in specs.items():
+        start = time.time()
+        results = [close(spec.format(n=args.iters), state, styles, i)
+                   for i, (state, styles) in enumerate(positions)]
+        turns = [r["turns"] for r in results]
+        low, high = median_interval(turns)
+        leads = sum(r["leads"] for r in results)
+        decisions = sum(r["decisions"] for r in results)
+        print(f"{name:<14} {statistics.median(turns):>6.1f} [{low:.1f}, {high:.1f}]{'':<9}"
+              f" {statistics.mean(turns):>6.1f}"
+              f" {100 * sum(r['won'] for r in results) / len(results):>5.0f}%"
+              f" {100 * sum(r['thinks'] for r in results) / max(1, leads):>6.0f}%"
+              f" {100 * sum(r['jacks'] for r in results) / max(1, leads):>5.0f}%"
+              f" {sum(r['ties'] for r in results):>6} {sum(r['by_id'] for r in results):>6}"
+              f" {sum(r['by_chance'] for r in results):>9}  {time.time() - start:7.0f}"
+              f"   ({decisions} decisions, {leads} leads)", flush=True)
+
+
+if __name__ == "__main__":
+    main()

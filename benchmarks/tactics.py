@@ -1,0 +1,105 @@
+"""Tactical suite benchmark: python benchmarks/tactics.py [--budgets 500,2000,10000] [--bots ...]
+
+Every position of benchmarks/data/tactics.jsonl.gz (made by benchmarks/make_tactics.py)
+offers the player to move a win within the turn whatever the others hold and do; a bot
+solves it when its move is one of the winning first moves. Prints, for each bot and
+budget, the share solved with its 95% Wilson interval, and the share by player count and
+for the positions the first move wins by itself. The target: the default ISMCTS solves at
+least 95% at 2,000 iterations.
+
+Bots (`--bots`, comma-separated names): ismcts (today's default), ismcts-plain (the
+search without solver, reward mix or robust final choice: the defaults before them), pimc
+(`worlds=10`), flatmc; or any spec with `{n}` for the budget after `--spec`.
+"""
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import math
+import time
+from collections import defaultdict
+from pathlib import Path
+
+import glory_ai
+from glory_ai.bots import make_bot
+
+DATA = Path(__file__).parent / "data" / "tactics.jsonl.gz"
+PLAIN = "c=0.7,solver=false,speed=0,vp=0,final=visits"
+BOTS = {
+    "ismcts": "ismcts:iters={n}",
+    "ismcts-plain": "ismcts:iters={n}," + PLAIN,
+    "pimc": "pimc:iters={n},worlds=10",
+    "flatmc": "flatmc:iters={n}",
+}
+
+
+def load(path: Path = DATA) -> list[dict]:
+    with gzip.open(path, "rt") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+def wilson(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    if total == 0:
+        return (0.0, 1.0)
+    p = hits / total
+    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def solved(spec: str, positions: list[dict], seed: int = 0) -> list[bool]:
+    """Whether the bot's move is a winning one, position by position (seed: the
+    position's index plus `seed`)."""
+    out = []
+    for i, row in enumerate(positions):
+        state = glory_ai.State.from_dict(row["position"])
+        out.append(make_bot(spec, seed=seed + i).step(state) in row["wins"])
+    return out
+
+
+def describe(hits: list[bool]) -> str:
+    low, high = wilson(sum(hits), len(hits))
+    return f"{100 * sum(hits) / max(1, len(hits)):5.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--budgets", default="500,2000,10000", help="iterations per move (500,2000,10000)")
+    parser.add_argument("--bots", default="ismcts,ismcts-plain,pimc,flatmc",
+                        help=f"bots to run: {', '.join(BOTS)} (all)")
+    parser.add_argument("--spec", action="append", default=[],
+                        help="another bot: a spec with {n} for the budget (repeatable)")
+    parser.add_argument("--limit", type=int, default=0, help="the first N positions only")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--data", type=Path, default=DATA)
+    args = parser.parse_args()
+    positions = load(args.data)
+    if args.limit:
+        positions = positions[:args.limit]
+    specs = {name: BOTS[name] for name in args.bots.split(",") if name}
+    specs.update({spec: spec for spec in args.spec})
+    budgets = [int(b) for b in args.budgets.split(",")]
+    cells = sorted({(r["num_players"], r["mode"]) for r in positions})
+    immediate = sum(r["immediate"] for r in positions)
+    print(f"{len(positions)} positions ({immediate} won by the first move itself); "
+          + ", ".join(f"{n}p {m}: {sum(1 for r in positions if (r['num_players'], r['mode']) == (n, m))}"
+                      for n, m in cells))
+    print(f"{'bot':<14} {'iters':>6}  {'solved [95% CI]':<24} {'by players (2/3/4/5)':<28}"
+          " multi-move  seconds")
+    for name, spec in specs.items():
+        for n in budgets:
+            start = time.time()
+            hits = solved(spec.format(n=n), positions, args.seed)
+            by_players = defaultdict(list)
+            for row, hit in zip(positions, hits, strict=True):
+                by_players[row["num_players"]].append(hit)
+            shares = "/".join(f"{100 * sum(v) / len(v):.0f}" for _, v in sorted(by_players.items()))
+            multi = [hit for row, hit in zip(positions, hits, strict=True) if not row["immediate"]]
+            print(f"{name:<14} {n:>6}  {describe(hits):<24} {shares:<28}"
+                  f" {100 * sum(multi) / max(1, len(multi)):5.1f}%"
+                  f"  {time.time() - start:7.0f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
