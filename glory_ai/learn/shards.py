@@ -195,7 +195,9 @@ def shard_arrays(records: Sequence[Mapping[str, Any]], config: SelfPlayConfig, s
 
 class _ShardWriter:
     """Takes the finished games as the arena hands them back (as a stopping rule that never
-    stops) and writes each shard once all its games are in."""
+    stops) and writes each shard once all its games are in. The games found in the folder
+    come without their actions: a shard that holds any of them is written by :meth:`finish`,
+    from the records read back whole."""
 
     def __init__(self, config: SelfPlayConfig, folder: Path) -> None:
         self.config, self.folder = config, folder
@@ -205,6 +207,11 @@ class _ShardWriter:
     def path(self, shard: int) -> Path:
         return self.folder / f"shard-{shard:05d}.npz"
 
+    def write(self, shard: int, records: Sequence[Mapping[str, Any]]) -> None:
+        write_npz(self.path(shard), shard_arrays(records, self.config, shard), compress=True)
+        self.written.add(shard)
+        self.pending.pop(shard, None)
+
     def add(self, records: Sequence[Mapping[str, Any]]) -> bool:
         for record in records:
             shard = self.config.shard_of(record["deal"])
@@ -212,12 +219,20 @@ class _ShardWriter:
                 continue
             games = self.pending.setdefault(shard, {})
             games[record["game_id"]] = record
-            if len(games) == self.config.games_in_shard(shard):
-                write_npz(self.path(shard), shard_arrays(list(games.values()), self.config, shard),
-                          compress=True)
-                self.written.add(shard)
-                del self.pending[shard]
+            if (len(games) == self.config.games_in_shard(shard)
+                    and all("actions" in r for r in games.values())):
+                self.write(shard, list(games.values()))
         return False
+
+    def finish(self, records: Sequence[Mapping[str, Any]]) -> None:
+        """Write every shard still missing whose games are all in ``records`` (whole)."""
+        by_shard: dict[int, list[Mapping[str, Any]]] = {}
+        for record in records:
+            by_shard.setdefault(self.config.shard_of(record["deal"]), []).append(record)
+        for shard in range(self.config.shards):
+            games = by_shard.get(shard, [])
+            if shard not in self.written and len(games) == self.config.games_in_shard(shard):
+                self.write(shard, games)
 
     def to_dict(self) -> dict[str, Any]:
         return {"shards_written": len(self.written)}
@@ -273,9 +288,10 @@ def selfplay(config: SelfPlayConfig, out: str | os.PathLike[str], *, n_jobs: int
             result = run(config.run, out / "games", n_jobs=n_jobs, batch_size=batch_size,
                          progress=progress, stop=writer)
             records, played = result.records, result.played
-        if writer.pending:          # every game finished, so no shard may still wait
-            missing = sorted(writer.pending)
-            raise LearnError(f"{out}: shard {missing[0]} lacks games; remove {out} and play again")
+        writer.finish(records)
+        if len(writer.written) < config.shards:          # every game finished, so no shard may still wait
+            missing = min(set(range(config.shards)) - writer.written)
+            raise LearnError(f"{out}: shard {missing} lacks games; remove {out} and play again")
     paths = shard_paths(out)
     positions = rows = 0
     for path in paths:
