@@ -10,12 +10,16 @@
     glory-ai watch --bots SPEC,... [--delay S] [--as P]
     glory-ai replay RECORD [--game ID] [--as P] [--html OUT.html] [--notation OUT]
     glory-ai analyze POSITION.json [--bot SPEC] [--player P]
+    glory-ai selfplay SPEC ... --games N --out DIR
+    glory-ai train CONFIG.toml
+    glory-ai learn CONFIG.toml
     glory-ai bench [--seconds S] [--search] [--compare]
     glory-ai bots
 
 Documentation: README.md and docs/ (arena.md for compare and tournament, analysis.md for
 report, experiments.md for run, reproduce and verify, play.md for play, watch, replay and
-analyze, integrations.md for bench --compare, bots.md and extending.md for specs).
+analyze, learning.md for selfplay, train and learn, integrations.md for bench --compare,
+bots.md and extending.md for specs).
 
 Each subcommand is one `_register_<name>(subparsers)` function that adds its parser and
 sets `func`; add a subcommand by writing one more and listing it in SUBCOMMANDS.
@@ -181,6 +185,12 @@ def _register_analysis(sub) -> None:
     register(sub)
 
 
+def _register_learn(sub) -> None:
+    from .learn.commands import register
+
+    register(sub)
+
+
 def _register_interactive(sub) -> None:
     from .interactive.commands import register
 
@@ -188,7 +198,7 @@ def _register_interactive(sub) -> None:
 
 
 SUBCOMMANDS: list[Callable] = [_register_arena, _register_experiments, _register_analysis,
-                               _register_interactive, _register_bench, _register_bots]
+                               _register_learn, _register_interactive, _register_bench, _register_bots]
 
 
 def build_parser() -> argparse.ArgumentParser:

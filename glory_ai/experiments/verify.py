@@ -90,7 +90,6 @@ def check_derived(experiment: Experiment, folder: Path, problems: list[str]) -> 
     if experiment.report and (folder / "summary.csv").exists():
         from ..analysis.load import load_runs
         from ..analysis.report import build_report
-
         from .runner import _grids
 
         # the report as `glory-ai run` builds it: its question answered first, its grids' curves
