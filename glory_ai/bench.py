@@ -6,6 +6,9 @@ that is a difference (an operation less the loop around it, apply less the clone
 is measured in interleaved rounds: each round times both sides back to back and takes the
 difference there, and the figure is the median of those differences with its interquartile
 range. Compare ratios measured in one run, never absolute numbers across machines.
+
+:func:`compare` (``glory-ai bench --compare``) sets glory_ai beside OpenSpiel in one run:
+playouts, ISMCTS iterations, clone and determinize, and matches (docs/integrations.md).
 """
 from __future__ import annotations
 
@@ -132,3 +135,158 @@ def run(seconds: float = 2.0, progress: Callable[[str], object] = print) -> dict
                  f"{rate['decisions_per_s'] / 1e6:.2f} M decisions/s, "
                  f"{rate['decisions_per_game']:.1f} decisions/game")
     return results
+
+
+# ---- glory_ai against OpenSpiel (glory-ai bench --compare) --------------------------------
+
+def compare(out: str | None = None, seconds: float = 4.0, search_states: int = 6, iters: int = 4000,
+            openspiel_simulations: int = 100, match_iters: int = 100, match_games: int = 40,
+            move_ms: float = 100.0, timed_games: int = 200, jobs: int = 1,
+            progress: Callable[[str], object] = print) -> dict[str, Any]:
+    """Every side-by-side figure of docs/integrations.md in one run (needs OpenSpiel:
+    ``pip install 'glory_ai[openspiel]'``); with ``out``, writes ``compare.md`` and
+    ``compare.csv`` there. The matches are two-player games, seats swapped on every deal."""
+    import os
+    import platform
+
+    from joblib import Parallel, delayed
+
+    from .analysis.stats.paired import mean_interval
+    from .bots.bench import mid_game_states
+    from .integrations import compare as side
+
+    started, load_before = time.time(), os.getloadavg()[0]
+    results: dict[str, Any] = {"engine": [], "search": [], "operations": [], "matches": []}
+    # the command line that gives this run (match_iters and openspiel_simulations have no flag)
+    results["command"] = (f"glory-ai bench --compare --seconds {seconds:g} --states {search_states} "
+                          f"--iters {iters} --match-games {match_games} --games {timed_games} "
+                          f"--move-ms {move_ms:g} --jobs {jobs}" + (f" --out {out}" if out else ""))
+    progress("engine: random playouts (same deals, interleaved rounds, CPU clock)")
+    for num_players in (2, 4):
+        results["engine"] += side.playout_rates(num_players, seconds, progress=progress)
+    progress(f"search: ISMCTS, random rollouts to the end, c={side.UCT_C} (CPU clock)")
+    for num_players in (2, 4):
+        states = mid_game_states(num_players, search_states, seed=num_players * 100)
+        results["search"].append(side.search_rates(states, iters, openspiel_simulations, progress=progress))
+    progress("clone, determinize, information-state string (same states, interleaved rounds, CPU clock)")
+    for num_players in (2, 4):
+        states = [s for s, _ in sample_states(num_players, 100, seed=num_players)]
+        results["operations"] += side.clone_and_determinize(states, rounds=ROUNDS)
+        results["operations"] += side.information_states(states, rounds=ROUNDS)
+    like_for_like = f"c={side.UCT_C},cutoff=0"
+    for label, games, ours, theirs in (
+            ("equal iterations", match_games, f"ismcts:iters={match_iters},{like_for_like}",
+             {"simulations": match_iters}),
+            ("equal time per move", timed_games, f"ismcts:time_ms={move_ms:g},{like_for_like}",
+             {"seconds": move_ms / 1000.0})):
+        described = (f"{theirs['simulations']} simulations" if "simulations" in theirs
+                     else f"{move_ms:g} ms per move")
+        if games <= 0:
+            continue
+        progress(f"match at {label}: {games} two-player games, glory_ai {ours} against OpenSpiel's "
+                 f"ISMCTSBot, {described} ({jobs} job(s))")
+        played = []
+        for game in Parallel(n_jobs=jobs, return_as="generator_unordered")(
+                delayed(side.play_match_game)(i, ours, theirs) for i in range(games)):
+            played.append(game)
+            if len(played) % 10 == 0 and len(played) < games:
+                progress(f"  {len(played)} of {games} games")
+        # the two games of a deal (seats swapped) are one unit: the paired-deal interval
+        by_deal: dict[int, list[float]] = {}
+        for g in played:
+            by_deal.setdefault(g["deal"], []).append(g["glory_ai_share"])
+        score, low, high = mean_interval([statistics.mean(shares) for shares in by_deal.values()])
+        row = {"match": label, "glory_ai": ours, "openspiel": described, "games": len(played),
+               "deals": len(by_deal), "glory_ai_score": score, "low": low, "high": high,
+               "glory_ai_ms_per_move": statistics.mean(g["glory_ai_ms_per_move"] for g in played),
+               "openspiel_ms_per_move": statistics.mean(g["openspiel_ms_per_move"] for g in played),
+               "decisions_per_game": statistics.mean(g["decisions"] for g in played)}
+        results["matches"].append(row)
+        progress(f"  glory_ai scores {row['glory_ai_score']:.3f} [{low:.3f}, {high:.3f}] (95%, paired deals) "
+                 f"in {len(played)} games")
+    results["machine"] = {"python": platform.python_version(), "platform": platform.platform(),
+                          "processor": platform.processor() or platform.machine(),
+                          "minutes": (time.time() - started) / 60, "cpus": os.cpu_count(),
+                          "load": (load_before, os.getloadavg()[0])}
+    if out is not None:
+        _write_comparison(results, out)
+        progress(f"wrote {out}/compare.md and {out}/compare.csv")
+    return results
+
+
+def _load_text(machine: dict[str, Any]) -> str:
+    if "load" not in machine:
+        return ""
+    before, after = machine["load"]
+    return f"; {machine['cpus']} CPUs, load average {before:.1f} at the start and {after:.1f} at the end"
+
+
+def _write_comparison(results: dict[str, Any], out: str) -> None:
+    import csv
+    import os
+
+    from . import __version__, build_info
+
+    os.makedirs(out, exist_ok=True)
+    rows: list[dict[str, Any]] = []
+    md = ["# glory_ai against OpenSpiel, side by side", "",
+          f"Written by `{results.get('command', 'glory-ai bench --compare')}` (glory_ai "
+          f"{__version__}, build {str(build_info().get('source_hash'))[:12]}; Python "
+          f"{results['machine']['python']}, {results['machine']['platform']}, "
+          f"{results['machine']['minutes']:.0f} minutes{_load_text(results['machine'])}). "
+          "One run, one machine, the same deals and states for every contender; CPU time unless "
+          "said otherwise. Compare the ratios, not the absolute figures across machines. How each "
+          "figure is measured: docs/integrations.md.", ""]
+    md += ["## Engine: random playouts", "",
+           "Each run interleaves its contenders on the same deals (hearts: as many games); the "
+           "ratio is glory_ai's C loop's decisions per second over the contender's.", "",
+           "| run | contender | game | decisions / CPU s | games / CPU s | glory_ai C loop is |",
+           "|---|---|---|---:|---:|---:|"]
+    for r in results["engine"]:
+        base = next(b for b in results["engine"] if b["run"] == r["run"]
+                    and b["contender"].startswith("glory_ai random_playout"))
+        ratio = "1" if r is base else f"x{base['decisions_per_s'] / r['decisions_per_s']:,.1f}"
+        md.append(f"| {r['run']} | {r['contender']} | {r['game']} | {r['decisions_per_s']:,.0f} | "
+                  f"{r['games_per_s']:,.1f} | {ratio} |")
+    for r in results["engine"]:
+        for measure in ("decisions_per_s", "games_per_s"):
+            rows.append({"section": f"engine ({r['run']})", "measure": measure.replace("_s", "_cpu_s"),
+                         "contender": r["contender"], "players": r["players"], "value": r[measure]})
+    md += ["", "## Search: ISMCTS iterations per CPU second, like for like", "",
+           "Random rollouts to the end, UCB constant 0.7, the most visited action; medians over "
+           "the same mid-game states.", "",
+           "| players | glory_ai ISMCTS | OpenSpiel Python ISMCTSBot (adapter) | ratio |",
+           "|---:|---:|---:|---:|"]
+    for r in results["search"]:
+        md.append(f"| {r['players']} | {r['glory_ai_iters_per_s']:,.0f} | "
+                  f"{r['openspiel_iters_per_s']:,.1f} | x{r['ratio']:.1f} |")
+        for who in ("glory_ai", "openspiel"):
+            rows.append({"section": "search", "measure": "ismcts_iters_per_cpu_s", "contender": who,
+                         "players": r["players"], "value": r[f"{who}_iters_per_s"]})
+    md += ["", "## Clone, determinize, information state: CPU ns per operation", "",
+           "| players | operation | contender | ns (median [quartiles]) |", "|---:|---|---|---:|"]
+    for r in results["operations"]:
+        md.append(f"| {r['players']} | {r['operation']} | {r['contender']} | "
+                  f"{r['ns']:,.0f} [{r['low']:,.0f}, {r['high']:,.0f}] |")
+        rows.append({"section": "operations", "measure": f"{r['operation']}_ns", "contender": r["contender"],
+                     "players": r["players"], "value": r["ns"]})
+    if results["matches"]:
+        md += ["", "## Strength: two-player matches, seats swapped on every deal", "",
+               "glory_ai's score is its mean win share (a shared win counts 1/2) with a 95% "
+               "interval that takes the two games of a deal as one unit (Student's t over the "
+               "deals' mean shares, the paired-deal model of docs/analysis.md); time per move is "
+               "the mean wall time of searched moves.", "",
+               "| match | glory_ai | OpenSpiel ISMCTSBot | games | glory_ai score [95%] | "
+               "ms/move glory_ai | ms/move OpenSpiel |", "|---|---|---|---:|---:|---:|---:|"]
+        for r in results["matches"]:
+            md.append(f"| {r['match']} | `{r['glory_ai']}` | {r['openspiel']} | {r['games']} | "
+                      f"{r['glory_ai_score']:.3f} [{r['low']:.3f}, {r['high']:.3f}] | "
+                      f"{r['glory_ai_ms_per_move']:.0f} | {r['openspiel_ms_per_move']:.0f} |")
+            rows.append({"section": "matches", "measure": "glory_ai_score", "contender": r["match"],
+                         "players": 2, "value": r["glory_ai_score"]})
+    with open(os.path.join(out, "compare.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    with open(os.path.join(out, "compare.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["section", "measure", "contender", "players", "value"])
+        writer.writeheader()
+        writer.writerows(rows)

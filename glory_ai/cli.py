@@ -2,6 +2,7 @@
 
     glory-ai compare SPEC SPEC ... [--games N] [--players K] [--jobs J] [--seed S] [--out DIR]
     glory-ai tournament SPEC ... [--gauntlet CANDIDATE]
+    glory-ai run EXPERIMENT.toml | reproduce RESULTS | verify DIR [--repair]
     glory-ai play  [--players N] [--bots SPEC,...] [--seat K] [--seed S] [--mode MODE] [--resume FILE]
     glory-ai watch --bots SPEC,... [--delay S] [--as P]
     glory-ai replay RECORD [--game ID] [--as P] [--html OUT.html] [--notation OUT]
@@ -19,6 +20,7 @@ process killed by SIGPIPE reports), and Ctrl-C with status 130.
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Sequence
 
@@ -35,8 +37,38 @@ MAX_BENCH_SECONDS = 600.0
 
 # ---- bench ------------------------------------------------------------------------------
 
+def _nonnegative_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected an integer >= 0, got {value}")
+    return value
+
+
+def _milliseconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value <= 60_000:
+        raise argparse.ArgumentTypeError(f"expected milliseconds more than 0 and at most 60000, got {text!r}")
+    return value
+
+
 def _bench(args) -> int:
-    from .bench import run
+    from .bench import compare, run
+
+    if args.compare:
+        try:
+            import glory_ai.integrations.openspiel  # noqa: F401
+        except ImportError as error:
+            raise SystemExit(f"glory-ai bench --compare: {error}") from None
+        compare(args.out, seconds=args.seconds, search_states=args.states, iters=args.iters,
+                match_games=args.match_games, timed_games=args.games, move_ms=args.move_ms, jobs=args.jobs,
+                progress=lambda line: print(line, flush=True))
+        return 0
 
     if not args.search_only:
         run(args.seconds, progress=lambda line: print(line, flush=True))
@@ -58,7 +90,9 @@ def _register_bench(sub) -> None:
                     "not absolute figures across machines.",
         epilog="examples:\n"
                "  glory-ai bench                  # a few seconds: 2 x (--seconds + about 1 s)\n"
-               "  glory-ai bench --seconds 0.5    # shorter playout measurement (a smoke run)\n")
+               "  glory-ai bench --seconds 0.5    # shorter playout measurement (a smoke run)\n"
+               "  glory-ai bench --compare --out results/bench   # against OpenSpiel (over an hour)\n"
+               "  glory-ai bench --compare --games 0 --match-games 0   # speed only (minutes)\n")
     bench.add_argument("--seconds", type=argtypes.seconds(0, MAX_BENCH_SECONDS), default=2.0, metavar="S",
                        help=f"time spent measuring playouts per player count "
                             f"(more than 0, at most {MAX_BENCH_SECONDS:g})")
@@ -70,6 +104,20 @@ def _register_bench(sub) -> None:
                        help="iterations per search measured (with --search)")
     bench.add_argument("--states", type=argtypes.positive("states"), default=6, metavar="K",
                        help="mid-game states per player count (with --search)")
+    compare = bench.add_argument_group(
+        "against OpenSpiel (--compare; pip install 'glory_ai[openspiel]'; docs/integrations.md)")
+    compare.add_argument("--compare", action="store_true",
+                         help="glory_ai and OpenSpiel side by side in one run: playouts (with OpenSpiel's "
+                              "hearts), ISMCTS iterations, clone and determinize, and matches")
+    compare.add_argument("--out", metavar="DIR", help="write compare.md and compare.csv into DIR")
+    compare.add_argument("--games", type=_nonnegative_int, default=200, metavar="N",
+                         help="two-player games of the match at equal time per move (0: none)")
+    compare.add_argument("--move-ms", type=_milliseconds, default=100.0, metavar="T",
+                         help="milliseconds per move of both bots in that match")
+    compare.add_argument("--match-games", type=_nonnegative_int, default=40, metavar="N",
+                         help="two-player games of the match at equal iterations (100 each; 0: none)")
+    compare.add_argument("--jobs", type=argtypes.positive("processes"), default=1, metavar="J",
+                         help="processes playing the matches")
     bench.set_defaults(func=_bench)
 
 

@@ -158,9 +158,9 @@ def test_top_level_help_lists_the_subcommands():
 def test_every_subcommand_registers_itself():
     parser = cli.build_parser()
     actions = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
-    assert set(actions[0].choices) == {"compare", "tournament", "run", "reproduce", "report", "play",
-                                       "watch", "replay", "analyze", "bench", "bots"}
-    # arena registers compare + tournament, experiments run + reproduce, interactive play +
+    assert set(actions[0].choices) == {"compare", "tournament", "run", "reproduce", "verify", "report",
+                                       "play", "watch", "replay", "analyze", "bench", "bots"}
+    # arena registers compare + tournament, experiments run + reproduce + verify, interactive play +
     # watch + replay + analyze: one function each
     assert len(cli.SUBCOMMANDS) == 6
 

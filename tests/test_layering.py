@@ -22,6 +22,8 @@ FORBIDDEN = {
     "bots": ("glory_ai.arena", "glory_ai.analysis", "glory_ai.experiments", "glory_ai.cli"),
     "arena": ("glory_ai.analysis", "glory_ai.experiments", "glory_ai.cli"),
     "analysis": ("glory_ai.experiments", "glory_ai.cli"),
+    # the framework adapters sit beside the arena: the game and the bots, nothing above
+    "integrations": ("glory_ai.arena", "glory_ai.analysis", "glory_ai.experiments", "glory_ai.cli"),
 }
 
 _CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+c?import\b|c?import\s+([\w.]+))", re.M)

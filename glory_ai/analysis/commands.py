@@ -3,7 +3,7 @@ matchup with the arena, print its table), and `glory-ai report` (the report of r
 
     glory-ai compare SPEC SPEC [...] --games N --players K --jobs J --seed S --out DIR
                      [--mode imperium] [--variant KEY=VALUE ...] [--sprt [ELO0,ELO1[,ALPHA,BETA]]]
-                     [--batch-size B] [--backend loky|threading|dask|ray] [--scheduler ADDRESS]
+                     [--batch-size B] [--backend loky|threading|dask] [--scheduler ADDRESS]
     glory-ai tournament SPEC SPEC [SPEC ...] [--gauntlet CANDIDATE] [same options]
     glory-ai report RUN_DIR [RUN_DIR ...] [--out DIR] [--title TEXT] [--no-figure-files]
 
@@ -18,8 +18,11 @@ the figures as PNG and SVG under ``figures/``, and prints the paths and the summ
 ``glory-ai`` parser (their ``func`` is :func:`main_compare` and :func:`main_report`);
 ``python -m glory_ai.analysis.commands compare|tournament|report ...`` runs them alone.
 This module imports only the light parts of glory_ai: the command line registers from it.
-User mistakes print one line on stderr and exit with status 2; Ctrl-C exits with 130 (in
-compare, after keeping the finished games and saying how to resume).
+User mistakes and outputs that cannot be written print one line on stderr and exit with
+status 2; Ctrl-C exits with 130 and SIGTERM with 143 (in compare, after keeping the finished
+games and saying how to resume). compare and tournament hold the run folder's lock
+(:mod:`glory_ai.arena.lock`) from the first write to the last, report while it writes into a
+folder.
 """
 from __future__ import annotations
 
@@ -36,6 +39,7 @@ from .._argparse import EXIT_USAGE
 from .._argparse import HelpFormatter as _HelpFormatter
 from .._argparse import Parser as _Parser
 from ..arena.plan import ArenaError, RunConfig
+from ..arena.storage import os_error
 from ..config import MODES, VARIANT_KEYS
 from . import AnalysisError
 
@@ -43,6 +47,7 @@ __all__ = ["DEFAULT_SPRT", "build_parser", "main", "main_compare", "main_report"
            "register", "register_compare"]
 
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143           # 128 + SIGTERM
 
 #: --sprt without a value: H0 "A is no stronger" (0 normalized Elo) against H1 "A is 50
 #: normalized Elo stronger" (about 50 logistic Elo when games are rarely shared and deals
@@ -62,6 +67,14 @@ def _positive(what: str) -> Callable[[str], int]:
             raise argparse.ArgumentTypeError(f"expected a positive number of {what}, got {value}")
         return value
     return parse
+
+
+def folder_name(text: str) -> str:
+    """An output folder named on the command line: not empty (``--out ""`` would silently
+    mean the current folder or the default)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a folder name, got an empty one")
+    return text
 
 
 def _players(text: str) -> int:
@@ -181,7 +194,7 @@ def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
                         help="parallel workers (-1: every core; the records do not depend on it)")
     parser.add_argument("--seed", type=_seed, default=0, metavar="S",
                         help="root seed of the deals and bots (0 to 2**64 - 1)")
-    parser.add_argument("--out", metavar="DIR", default=None,
+    parser.add_argument("--out", metavar="DIR", type=folder_name, default=None,
                         help="run folder (default: results/<command>-<hash of the config>/); a "
                              "folder holding an interrupted run of the same config is resumed")
     parser.add_argument("--mode", type=_mode, default="republic", metavar="MODE",
@@ -199,10 +212,10 @@ def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
                         help="play each deal once instead of once per seat rotation")
     parser.add_argument("--batch-size", type=_positive("games per batch"), default=None, metavar="B",
                         help="games per task sent to a worker (default: automatic)")
-    parser.add_argument("--backend", choices=("loky", "threading", "dask", "ray"), default="loky",
-                        help="joblib backend (dask and ray are optional extras)")
+    parser.add_argument("--backend", choices=("loky", "threading", "dask"), default="loky",
+                        help="parallel backend (dask is an optional extra)")
     parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                        help="dask scheduler address (tcp://HOST:8786) or ray cluster address")
+                        help="dask scheduler address (tcp://HOST:8786)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--move-time-limit", type=_time_limit, default=None, metavar="S",
                         help="seconds (wall clock) a bot may take over one decision; a slower "
@@ -270,7 +283,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "  glory-ai report results/republic results/imperium --out results/modes\n")
     report.add_argument("runs", nargs="+", metavar="RUN_DIR",
                         help="run folders (config.json and games.jsonl) or games.jsonl files")
-    report.add_argument("--out", metavar="DIR", default=None,
+    report.add_argument("--out", metavar="DIR", type=folder_name, default=None,
                         help="where to write (default: the first RUN_DIR)")
     report.add_argument("--title", default=None, help="the page title")
     report.add_argument("--no-figure-files", action="store_true",
@@ -307,15 +320,31 @@ def _config(args: argparse.Namespace) -> tuple[RunConfig, str]:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..arena.lock import FolderLock
+
+    config, command = _config(args)
+    out = Path(args.out) if args.out is not None else Path("results") / f"{command}-{config.short_hash()}"
+    if out.exists() and not out.is_dir():
+        raise ArenaError(f"{out} exists and is not a folder")
+    print(config.describe())
+    # before the lock: moving the folder aside takes the lock of the folder moved
+    _fresh_start(out, config, fresh=args.fresh, named=args.out is not None)
+    lock = FolderLock(out, create=True).acquire()
+    played = False
+    try:
+        code = _play(args, config, out)
+        played = True
+        return code
+    finally:
+        lock.release(cleanup=not played)
+
+
+def _play(args: argparse.Namespace, config: RunConfig, out: Path) -> int:
     from ..arena import run
-    from ..arena.storage import GAMES_FILE, check_config, count_lines
+    from ..arena.storage import GAMES_FILE, SKIPPABLE, check_config, count_lines, read_records
     from .figures import plot_summary
     from .stats import DealSPRT, finishing_frame, format_table, summarize
 
-    config, command = _config(args)
-    out = Path(args.out) if args.out else Path("results") / f"{command}-{config.short_hash()}"
-    print(config.describe())
-    _fresh_start(out, config, fresh=args.fresh, named=args.out is not None)
     plan = (f"{config.deals} deals x {config.games_per_deal} games per deal"
             + (" (every seat rotation" + (" and pairing)" if len(config.pairings()) > 1 else ")")
                if config.rotations > 1 else ""))
@@ -335,7 +364,8 @@ def _run(args: argparse.Namespace) -> int:
     result = run(config, out, n_jobs=args.jobs, batch_size=args.batch_size, backend=args.backend,
                  scheduler=args.scheduler, progress=False if args.no_progress else None, stop=stop,
                  move_time_limit=args.move_time_limit, forfeit=args.forfeit)
-    summary = summarize(result.records, config)
+    # the table from the folder, read back without the actions (the run itself keeps no record)
+    summary = summarize(read_records(out, skip=SKIPPABLE), config)
     print()
     print(format_table(summary))
     if len(config.specs) > 2 and summary.attrs.get("finishing"):
@@ -344,12 +374,15 @@ def _run(args: argparse.Namespace) -> int:
         print("finishing ahead (row against column): the fraction of games in which the row "
               "finished ahead of the column, 1/2 for an equal place")
         print(matrix.to_string(float_format=lambda x: f"{x:.2f}", na_rep="-"))
-    summary.to_csv(out / "summary.csv", float_format="%.6g")
-    plot = plot_summary(summary, out / "win_rates.png")
+    try:
+        summary.to_csv(out / "summary.csv", float_format="%.6g")
+        plot = plot_summary(summary, out / "win_rates.png")
+    except OSError as error:
+        raise os_error(error.filename or out, error) from None
     print()
     print(f"played {result.played} games in {result.seconds:.1f} s"
           + (f" ({result.resumed} resumed from the folder)" if result.resumed else "")
-          + f"; {len(result.records)} games in {out / 'games.jsonl'}")
+          + f"; {result.games} games in {out / 'games.jsonl'}")
     print(f"summary: {out / 'summary.csv'}")
     print(f"plot: {plot}")
     return 0
@@ -376,6 +409,7 @@ def main_compare(args: argparse.Namespace | Sequence[str]) -> int:
     """Run ``compare`` or ``tournament`` from parsed arguments (or an argv list such as
     ``["greedy", "random", "--games", "10"]``, optionally led by the subcommand name)."""
     from ..arena import RunInterrupted
+    from ..arena.runner import Terminated, sigterm_interrupts
 
     if not isinstance(args, argparse.Namespace):
         argv = list(args)
@@ -386,20 +420,29 @@ def main_compare(args: argparse.Namespace | Sequence[str]) -> int:
         except SystemExit as exc:
             return int(exc.code or 0)
     try:
-        return _run(args)
+        with sigterm_interrupts():
+            return _run(args)
     except RunInterrupted as exc:
         sys.stdout.flush()
         where = f" in {exc.out}" if exc.out is not None else ""
-        print(f"\nglory-ai: interrupted: {exc.finished} of {exc.total} games are saved{where}; "
+        what = "terminated" if exc.terminated else "interrupted"
+        print(f"\nglory-ai: {what}: {exc.finished} of {exc.total} games are saved{where}; "
               "run the same command again to resume", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except KeyboardInterrupt:
-        print("\nglory-ai: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except ValueError as exc:             # ArenaError, SpecError and the engine's ValueErrors
+        return EXIT_TERMINATED if exc.terminated else EXIT_INTERRUPTED
+    except KeyboardInterrupt as exc:
+        terminated = isinstance(exc, Terminated)
+        print(f"\nglory-ai: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
+        return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+    except (ValueError, OSError) as exc:  # ArenaError, SpecError and the engine's ValueErrors
         sys.stdout.flush()
-        print(f"glory-ai: error: {exc}", file=sys.stderr)
+        print(f"glory-ai: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and not isinstance(exc, ValueError):
+        return str(os_error(exc.filename or "output", exc))
+    return " ".join(str(exc).split())
 
 
 # ---- report ------------------------------------------------------------------------------
@@ -416,18 +459,31 @@ def main_report(args: argparse.Namespace | Sequence[str]) -> int:
             args = build_parser().parse_args(argv)
         except SystemExit as exc:
             return int(exc.code or 0)
+    from ..arena.lock import FolderLock
     from .report import write_report_full
 
     try:
-        html_path, csv_path, report = write_report_full(
-            args.runs, args.out, title=args.title, figure_files=not args.no_figure_files)
+        # the folder written into is held as a run's is: not while a run writes there
+        target = Path(args.out if args.out is not None else args.runs[0])
+        if target.is_file():
+            target = target.parent
+        lock = FolderLock(target, create=True) if args.out is not None or target.is_dir() else None
+        if lock is not None:
+            lock.acquire()
+        written = False
+        try:
+            html_path, csv_path, report = write_report_full(
+                args.runs, args.out, title=args.title, figure_files=not args.no_figure_files)
+            written = True
+        finally:
+            if lock is not None:
+                lock.release(cleanup=not written)
     except KeyboardInterrupt:
         print("glory-ai: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except (AnalysisError, ValueError) as exc:
+    except (AnalysisError, ValueError, OSError) as exc:
         sys.stdout.flush()
-        message = " ".join(str(exc).split())
-        print(f"glory-ai: error: {message}", file=sys.stderr)
+        print(f"glory-ai: error: {_one_line(exc)}", file=sys.stderr)
         return EXIT_USAGE
     print(f"report: {html_path}")
     print(f"summary: {csv_path}")

@@ -5,6 +5,13 @@ summary generated from the numbers, the run manifest) and ``summary.csv``.
 per player count and spec, with the rating of the spec when it has one) and the figures as
 PNG and SVG under ``figures/``; :func:`findings` gives the summary sentences alone. The same
 runs give the same files, byte for byte (no dates in them).
+
+Given the ``question`` of an experiment, the report states it and answers it first: the
+findings on what the question asks about (strategies, seats, buildings, scoring, endings,
+rule variants: the topics it names, in its order), and for each :class:`Grid` (a spec's
+number varied against the same opponents) the curve of its score, the Elo per doubling
+and the last step. The page reads from phone width up: tables scroll inside their box,
+every figure has a narrow layout shown below 640 px, the navigation wraps.
 """
 from __future__ import annotations
 
@@ -15,7 +22,7 @@ import os
 import platform
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -31,14 +38,17 @@ from . import stats as T
 from .load import load_runs
 from .stats import paired as P
 
-__all__ = ["REPORT_FILE", "SUMMARY_FILE", "FIGURES_DIR", "Report", "build_report", "findings",
-           "write_report", "write_report_full", "summary_table"]
+__all__ = ["REPORT_FILE", "SUMMARY_FILE", "FIGURES_DIR", "NARROW_BELOW", "Grid", "Report",
+           "build_report", "findings", "question_topics", "spec_labels", "write_report",
+           "write_report_full", "summary_table"]
 
 REPORT_FILE = "report.html"
 SUMMARY_FILE = "summary.csv"
 FIGURES_DIR = "figures"
 #: the names of the figure files the report writes (other files in figures/ are left alone)
-_FIGURE_NAME = re.compile(r"win_rates|seat|buildings|vp|end|length|(matrix|ratings)_\d")
+_FIGURE_NAME = re.compile(r"win_rates|seat|buildings|vp|end|length|(matrix|ratings)_\d|grid-.+")
+#: below this page width (CSS px) the report shows every figure's narrow layout
+NARROW_BELOW = 640
 #: significance level of the statements in the summary
 ALPHA = 0.05
 #: the summary names the strongest and weakest buildings among those completed (and not
@@ -87,17 +97,42 @@ def _count(n: float) -> str:
     return f"{int(n):,}"
 
 
+def _n(n: float, word: str, plural: str | None = None) -> str:
+    """A count and its noun, singular for one.
+
+    >>> _n(1, "deal"), _n(2, "deal"), _n(1200, "game"), _n(1, "pseudo seat-game")
+    ('1 deal', '2 deals', '1,200 games', '1 pseudo seat-game')
+    """
+    return f"{_count(n)} {word if int(n) == 1 else plural or word + 's'}"
+
+
 def _seat(s: int) -> str:
     return f"P{int(s) + 1}"
 
 
 # ---- the report's content -------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class Grid:
+    """A matchup of an experiment that varies one number of one spec against the same
+    opponents: ``parameter`` (``iters``), the spec ``template`` (``ismcts:iters={iters}``),
+    the ``opponents`` and the ``points``: (value, run label, spec at that value) per grid
+    point. Its curve is the answer to the experiment's question."""
+
+    name: str
+    parameter: str
+    template: str
+    opponents: tuple[str, ...]
+    points: tuple[tuple[float, str, str], ...]
+
+
 @dataclass
 class Report:
-    """Everything the page shows: the frame, its tables, figures and summary sentences.
-    ``compared``: the player counts with a game seating two different specs (the others are
-    self-play, where every spec wins its equal share by construction: no strategy section)."""
+    """Everything the page shows: the frame, its tables, figures (wide, and the narrow
+    layout of each) and summary sentences. ``compared``: the player counts with a game
+    seating two different specs (the others are self-play, where every spec wins its equal
+    share by construction: no strategy section). With a ``question``, ``answer`` holds the
+    sentences that answer it (also first in ``sentences``)."""
 
     frame: pd.DataFrame
     runs: list[dict[str, Any]]
@@ -106,8 +141,14 @@ class Report:
     compared: list[int] = field(default_factory=list)
     tables: dict[str, Any] = field(default_factory=dict)
     figures: dict[str, Any] = field(default_factory=dict)      # name -> matplotlib Figure
+    narrow: dict[str, Any] = field(default_factory=dict)       # name -> its narrow layout
     notes: dict[str, str] = field(default_factory=dict)
     sentences: list[str] = field(default_factory=list)
+    question: str | None = None
+    description: str | None = None
+    grids: tuple[Grid, ...] = ()
+    answer: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
 
 
 def _compared_counts(frame: pd.DataFrame) -> list[int]:
@@ -117,15 +158,105 @@ def _compared_counts(frame: pd.DataFrame) -> list[int]:
     return sorted(int(k) for k in per_game.loc[per_game["specs"] > 1, "players"].unique())
 
 
-def build_report(frame: pd.DataFrame, figures: bool = True) -> Report:
+def spec_labels(specs: Iterable[str]) -> dict[str, str]:
+    """The label each spec is shown by: the spec without the parameters that are at the
+    bot's default in every spec of that bot here (a parameter that sets one spec apart is
+    kept in all of them). A spec this build cannot read keeps its text, and so do specs
+    that would share a label.
+
+    >>> spec_labels(["ismcts:iters=250", "ismcts:iters=500,c=0.7", "greedy"])
+    {'ismcts:iters=250': 'ismcts:iters=250', 'ismcts:iters=500,c=0.7': 'ismcts:iters=500', 'greedy': 'greedy'}
+    >>> spec_labels(["ismcts:c=0.7", "pimc:iters=500"])
+    {'ismcts:c=0.7': 'ismcts', 'pimc:iters=500': 'pimc:iters=500'}
+    """
+    from ..bots import SpecError, parse_spec, registry
+
+    specs = list(dict.fromkeys(str(s) for s in specs))
+    parsed: dict[str, tuple[str, dict[str, Any], list[tuple[str, str]]]] = {}
+    for spec in specs:
+        head, colon, rest = spec.partition(":")
+        try:
+            bot, params = parse_spec(spec)
+            defaults = registry()[bot].defaults()
+        except (SpecError, KeyError):
+            continue
+        if not colon or ":" in rest or head.strip().lower() != bot:
+            continue                    # a user's bot (a path or module), or no parameters
+        written = [(part.partition("=")[0].strip().lower(), part.strip())
+                   for part in rest.split(",") if part.strip()]
+        parsed[spec] = (bot, {k: params[k] != defaults.get(k) for k in params}, written)
+    # the parameters that set some spec of a bot apart from the bot's defaults
+    shown: dict[str, set[str]] = {}
+    for bot, differs, _ in parsed.values():
+        shown.setdefault(bot, set()).update(k for k, d in differs.items() if d)
+    labels = {}
+    for spec in specs:
+        if spec not in parsed:
+            labels[spec] = spec
+            continue
+        bot, _, written = parsed[spec]
+        kept = [text for key, text in written if key in shown[bot]]
+        labels[spec] = spec.partition(":")[0].strip() + (":" + ",".join(kept) if kept else "")
+    taken: dict[str, int] = {}
+    for label in labels.values():
+        taken[label] = taken.get(label, 0) + 1
+    return {spec: label if taken[label] == 1 else spec for spec, label in labels.items()}
+
+
+#: the topics of the findings, and the words by which a question asks about each
+TOPICS = {
+    "variants": r"\bmodes?\b|\bvariants?\b|\brules?\b|\brepublic\b|\bimperium\b",
+    "seats": r"\bseats?\b",
+    "buildings": r"\bbuildings?\b",
+    "endings": r"\bend(s|ings?)?\b|\blength\b|\blong\b|\bturns\b",
+    "scoring": r"\bscor(e|es|ing)\b|\bvp\b|\bpoints\b",
+    "strategies": r"\brank|\bbeats?\b|\bstrong|\bstrength|\bwins?\b|\bstrateg|\bbots?\b|\bbetter\b",
+}
+
+
+def question_topics(question: str) -> list[str]:
+    """The topics of :data:`TOPICS` a question asks about, in the order it names them.
+
+    >>> question_topics("How do the two modes differ: game length, and which strategies win?")
+    ['variants', 'endings', 'strategies']
+    >>> question_topics("Is any seat favoured, at 2, 3, 4 and 5 players?")
+    ['seats']
+    """
+    found = []
+    for topic, pattern in TOPICS.items():
+        hit = re.search(pattern, question, flags=re.IGNORECASE)
+        if hit:
+            found.append((hit.start(), topic))
+    return [topic for _, topic in sorted(found)]
+
+
+def build_report(frame: pd.DataFrame, figures: bool = True, *, question: str | None = None,
+                 description: str | None = None, grids: Sequence[Grid] = ()) -> Report:
     """Compute every table, figure (unless ``figures`` is false) and summary sentence of the
-    report for a frame of :func:`~glory_ai.analysis.load.load_runs`."""
+    report for a frame of :func:`~glory_ai.analysis.load.load_runs`. With an experiment's
+    ``question`` the sentences that answer it come first (``Report.answer``); ``grids``
+    adds each grid's curve, its table and sentences; ``description`` is the page's lead
+    (default: the runs' descriptions)."""
     if frame.empty:
         raise AnalysisError("no games to report on")
+    # every spec by its label (no parameter left at its default): in tables, figures, text
+    labels = spec_labels(str(s) for s in frame["spec"].unique())
+    if any(spec != label for spec, label in labels.items()):
+        frame = frame.copy()
+        if isinstance(frame["spec"].dtype, pd.CategoricalDtype):
+            frame["spec"] = frame["spec"].cat.rename_categories(
+                [labels[str(c)] for c in frame["spec"].cat.categories])
+        else:
+            frame["spec"] = frame["spec"].astype(str).map(labels)
+        grids = [replace(grid, opponents=tuple(labels.get(o, o) for o in grid.opponents),
+                         points=tuple((value, run, labels.get(spec, spec))
+                                      for value, run, spec in grid.points))
+                 for grid in grids]
     counts = sorted(int(k) for k in frame["num_players"].unique())
     report = Report(frame=frame, runs=list(frame.attrs.get("runs", [])), counts=counts,
                     colors=F.spec_colors([str(s) for s in frame["spec"].unique()]),
-                    compared=_compared_counts(frame))
+                    compared=_compared_counts(frame), question=question,
+                    description=description, grids=tuple(grids))
     t = report.tables
     t["win_rates"] = T.win_rates(frame, by="num_players")
     if report.compared:
@@ -139,6 +270,8 @@ def build_report(frame: pd.DataFrame, figures: bool = True) -> Report:
             t[f"ratings_{k}"] = rated
         t[f"matrix_{k}"] = T.finishing_matrix(frame, num_players=k)
         t[f"pairwise_{k}"] = T.pairwise(frame, num_players=k)
+    for grid in report.grids:
+        t[f"grid-{grid.name}"] = T.grid_scores(frame, grid.points)
     t["seat"] = T.seat_advantage(frame)
     t["seat_tests"] = T.seat_tests(frame)
     t["buildings"] = T.building_strength(frame)
@@ -161,7 +294,15 @@ def build_report(frame: pd.DataFrame, figures: bool = True) -> Report:
             if scope:
                 report.notes["variants_scope"] = scope
     t["summary"] = summary_table(frame, t)
-    report.sentences = _findings(report)
+    tagged = _findings(report)
+    curves = [sentence for grid in report.grids for sentence in _grid_sentences(report, grid)]
+    if question:
+        report.topics = question_topics(question)
+        asked = [sentence for topic in report.topics for tag, sentence in tagged if tag == topic]
+        report.answer = curves + asked
+        report.sentences = report.answer + [s for tag, s in tagged if tag not in report.topics]
+    else:
+        report.sentences = curves + [s for _, s in tagged]
     if figures:
         _figures(report)
     return report
@@ -177,22 +318,52 @@ def _compared_rates(report: Report) -> pd.DataFrame:
 
 
 def _figures(report: Report) -> None:
+    """Every figure of the page, in its wide and its narrow layout."""
     t, frame = report.tables, report.frame
-    f = report.figures
+    makers: dict[str, Any] = {}
+    for grid in report.grids:
+        makers[f"grid-{grid.name}"] = lambda narrow, grid=grid: _grid_figure(report, grid, narrow)
     if report.compared:
         rates = _compared_rates(report)
-        f["win_rates"] = F.plot_win_rates(rates if len(report.compared) > 1
-                                          else rates.droplevel("num_players"), report.colors)
+        shown = rates if len(report.compared) > 1 else rates.droplevel("num_players")
+        makers["win_rates"] = lambda narrow: F.plot_win_rates(shown, report.colors, narrow=narrow)
     for k in report.compared:
-        if f"ratings_{k}" in t:
-            f[f"ratings_{k}"] = F.plot_ratings(t[f"ratings_{k}"], report.colors)
-        f[f"matrix_{k}"] = F.plot_finishing_matrix(t[f"matrix_{k}"])
-    f["seat"] = F.plot_seat_advantage(t["seat"])
+        rated = t.get(f"ratings_{k}")
+        order = None
+        if rated is not None:
+            makers[f"ratings_{k}"] = lambda narrow, rated=rated: F.plot_ratings(
+                rated, report.colors, narrow=narrow)
+            order = [str(s) for s in rated.sort_values("rating", ascending=False, kind="stable").index]
+        makers[f"matrix_{k}"] = lambda narrow, k=k, order=order: F.plot_finishing_matrix(
+            t[f"matrix_{k}"], order=order, narrow=narrow)
+    makers["seat"] = lambda narrow: F.plot_seat_advantage(t["seat"], narrow=narrow)
     if t["buildings"]["effect"].notna().any():
-        f["buildings"] = F.plot_building_strength(t["buildings"])
-    f["vp"] = F.plot_vp_breakdown(t["vp"])
-    f["end"] = F.plot_end_conditions(t["end"])
-    f["length"] = F.plot_game_length(frame)
+        makers["buildings"] = lambda narrow: F.plot_building_strength(t["buildings"], narrow=narrow)
+    makers["vp"] = lambda narrow: F.plot_vp_breakdown(t["vp"], narrow=narrow)
+    makers["end"] = lambda narrow: F.plot_end_conditions(t["end"], narrow=narrow)
+    makers["length"] = lambda narrow: F.plot_game_length(frame, narrow=narrow)
+    for name, make in makers.items():
+        report.figures[name] = make(False)
+        report.narrow[name] = make(True)
+
+
+def _grid_figure(report: Report, grid: Grid, narrow: bool) -> Any:
+    table = report.tables[f"grid-{grid.name}"]
+    opponents = ", ".join(grid.opponents)
+    return F.plot_grid_curve(table.index.to_numpy(float), table["score"], table["low"], table["high"],
+                             xlabel=grid.parameter, expected=float(table["expected"].mean()),
+                             title=f"{_bot_name(grid.template)} against {opponents}: score by "
+                                   f"{grid.parameter}",
+                             ylabel=f"score, 95% interval ({_interval_text(table)})", narrow=narrow)
+
+
+def _bot_name(template: str) -> str:
+    """The bot of a spec template, ``ismcts`` for ``ismcts:iters={iters}``."""
+    return template.split(":", 1)[0]
+
+
+def _interval_text(table: pd.DataFrame) -> str:
+    return " / ".join(dict.fromkeys(str(x) for x in table["interval"]))
 
 
 def _comparable(frame: pd.DataFrame) -> tuple[pd.DataFrame | None, str]:
@@ -286,7 +457,7 @@ def _adjusted(p: float, holm: float, family: int, what: str) -> str:
     """A p-value as the summary states it: for one of a family of tests, the plain value and
     the Holm-adjusted one (which the verdict uses), each labelled; for a single test, the
     plain one."""
-    if family > 1:
+    if family > 1:              # ``what``: the family's plural noun
         return f"{_p_text(p)} unadjusted, {_p(holm)} Holm-adjusted over {family} {what}"
     return f"{_p_text(p)}, a single test, unadjusted"
 
@@ -300,53 +471,75 @@ def _pair_row(table: pd.DataFrame, a: str, b: str) -> tuple[pd.Series, bool] | N
     return None
 
 
-def _findings(report: Report) -> list[str]:
+def _findings(report: Report) -> list[tuple[str, str]]:
+    """The summary sentences, each with its topic (a key of :data:`TOPICS`)."""
     t = report.tables
     frame = report.frame
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
+
+    def say(topic: str, text: str) -> None:
+        out.append((topic, text))
+
     many = len(report.counts) > 1
     # strategies: compared only where they met, at a table with two specs or more (in
     # self-play every spec wins its equal share by construction)
     if not report.compared:
-        out.append("Every game is self-play (one spec at each table): win rates compare seats, "
-                   "not strategies.")
+        say("strategies", "Every game is self-play (one spec at each table): win rates compare "
+            "seats, not strategies.")
+    # a grid's runs pool into win rates of specs that each met only the grid's opponents:
+    # its curve (the grid sentences) speaks for those player counts instead
+    in_grids = {str(run) for grid in report.grids for _, run, _ in grid.points}
     for k in report.compared:
+        runs_k = set(frame.loc[frame["num_players"] == k, "run"].astype(str))
+        if in_grids and runs_k <= in_grids:
+            continue
         wr = t["win_rates"].xs(k, level="num_players")
         where = f"in {k}-player games" if many else ""
         if len(wr) < 2:
             if len(wr) == 1:
-                out.append(f"Only {wr.index[0]} plays{' ' + where if where else ''}: "
-                           "there is no strategy to compare it with.")
+                say("strategies", f"Only {wr.index[0]} plays{' ' + where if where else ''}: "
+                    "there is no strategy to compare it with.")
             continue
-        best, second = wr.index[0], wr.index[1]
-        b, s = wr.loc[best], wr.loc[second]
-        text = (f"{str(best)} has the highest win rate{' ' + where if where else ''}: "
-                f"{_pm(b['win_rate'], b['win_low'], b['win_high'])} of {_count(b['games'])} games "
-                f"(equal share {_pct(b['expected'], 0)}), ahead of {second} "
-                f"({_pm(s['win_rate'], s['win_low'], s['win_high'])})")
+        best = wr.index[0]
+        b = wr.loc[best]
         pairs = t[f"pairwise_{k}"]
-        found = _pair_row(pairs, str(best), str(second))
-        if found is not None:
-            row, flipped = found
-            score = 1.0 - row["score"] if flipped else row["score"]
-            low, high = (1.0 - row["high"], 1.0 - row["low"]) if flipped else (row["low"], row["high"])
-            test = ("t-test on the two games of each deal" if row["interval"] == "pentanomial"
-                    else "t-test on per-deal scores")
-            significant = row["p_holm"] < ALPHA and score > 0.5
-            verdict = (f"; against each other it finishes ahead in {_pct(score)} "
-                       f"{_ci(low, high)} of {_count(row['games'])} games over "
-                       f"{_count(row['deals'])} deals, "
-                       + ("a significant edge" if significant else "not a significant difference")
-                       + f" ({test}, {_adjusted(row['p_value'], row['p_holm'], len(pairs), 'pairs')})")
+        # win rates against different opponents do not compare: the best is set against
+        # the strongest spec it met, by their games against each other
+        met = [str(o) for o in wr.index[1:] if _pair_row(pairs, str(best), str(o)) is not None]
+        text = (f"{str(best)} has the highest win rate{' ' + where if where else ''}: "
+                f"{_pm(b['win_rate'], b['win_low'], b['win_high'])} of {_n(b['games'], 'game')} "
+                f"(equal share {_pct(b['expected'], 0)})")
+        if not met:
+            say("strategies", text + ".")
+            continue
+        second = met[0]
+        s = wr.loc[second]
+        if len(met) < len(wr) - 1:
+            text += (f", against {', '.join(met)} only (it did not play "
+                     f"{', '.join(str(o) for o in wr.index[1:] if str(o) not in met)})")
+            if len(met) > 1:
+                text += (f"; the strongest of them is {second} "
+                         f"({_pm(s['win_rate'], s['win_low'], s['win_high'])})")
         else:
-            p = T.rates_test(frame[frame["num_players"] == k], str(best), str(second))
-            verdict = ("; the difference is " + ("significant" if p < ALPHA else "not significant")
-                       + f" (Welch t-test on per-deal win shares, {_adjusted(p, p, 1, '')})")
-        out.append(text + verdict + ".")
+            text += f", ahead of {second} ({_pm(s['win_rate'], s['win_low'], s['win_high'])})"
+        found = _pair_row(pairs, str(best), second)
+        assert found is not None
+        row, flipped = found
+        score = 1.0 - row["score"] if flipped else row["score"]
+        low, high = (1.0 - row["high"], 1.0 - row["low"]) if flipped else (row["low"], row["high"])
+        test = ("t-test on the two games of each deal" if row["interval"] == "pentanomial"
+                else "t-test on per-deal scores")
+        significant = row["p_holm"] < ALPHA and score > 0.5
+        verdict = (f"; against each other it finishes ahead in {_pct(score)} "
+                   f"{_ci(low, high)} of {_n(row['games'], 'game')} over "
+                   f"{_n(row['deals'], 'deal')}, "
+                   + ("a significant edge" if significant else "not a significant difference")
+                   + f" ({test}, {_adjusted(row['p_value'], row['p_holm'], len(pairs), 'pairs')})")
+        say("strategies", text + verdict + ".")
         worst = wr.index[-1]
         w = wr.loc[worst]
         if len(wr) > 2:
-            out.append(f"{worst} is the weakest{' ' + where if where else ''}: "
+            say("strategies", f"{worst} is the weakest{' ' + where if where else ''}: "
                        f"{_pm(w['win_rate'], w['win_low'], w['win_high'])}.")
     # seats
     seat, tests = t["seat"], t["seat_tests"]
@@ -374,7 +567,7 @@ def _findings(report: Report) -> list[str]:
         if not test["balanced"]:
             text += ("; the specs did not sit equally often in every seat, so seat and strategy "
                      "effects are mixed")
-        out.append(text + ".")
+        say("seats", text + ".")
     # buildings
     b = t["buildings"]
     tested = b[b["effect"].notna()]
@@ -386,7 +579,7 @@ def _findings(report: Report) -> list[str]:
                     & (total_rows - tested["n_completed"] >= MIN_COMPLETED)]
     among = ""
     if len(enough) >= 2 and len(enough) < len(tested):
-        among = f" among the {len(enough)} completed at least {MIN_COMPLETED} times"
+        among = f" among the {len(enough)} completed at least {_n(MIN_COMPLETED, 'time')}"
         tested = enough
     held = ("holding strategy, seat, player count and rules fixed"
             if "rules" in b.attrs.get("controls", []) else
@@ -399,19 +592,19 @@ def _findings(report: Report) -> list[str]:
                 f"win rate for the players who complete it "
                 f"(95% interval {_ci(r['effect_low'], r['effect_high'], sign=True)}, {held})")
         stated = _adjusted(r["p_value"], r["p_holm"], m, "buildings")
-        text += (f", significant after correcting for {m} comparisons ({stated})" if sig
-                 else f", but not significant after correcting for {m} comparisons ({stated})")
-        out.append(text + ".")
+        text += (f", significant after correcting for {_n(m, 'comparison')} ({stated})" if sig
+                 else f", but not significant after correcting for {_n(m, 'comparison')} ({stated})")
+        say("buildings", text + ".")
         if len(tested) >= 2:
             low = tested.index[-1]
             r = tested.loc[low]
-            out.append(f"{low} is the weakest building: {_num(100 * r['effect'], 1, True)} points "
+            say("buildings", f"{low} is the weakest building: {_num(100 * r['effect'], 1, True)} points "
                        f"(95% interval {_ci(r['effect_low'], r['effect_high'], sign=True)}, "
                        + ("significant" if r["significant"] else "not significant")
                        + f" after the correction: {_adjusted(r['p_value'], r['p_holm'], m, 'buildings')}).")
             positive = (tested["effect"] > 0).mean()
             if positive > 0.75:
-                out.append(f"{positive:.0%} of the building effects are positive: completing any "
+                say("buildings", f"{positive:.0%} of the building effects are positive: completing any "
                            "building scores influence and comes with a strong position, so "
                            "compare buildings with each other rather than with zero.")
         # a building outside every deck played (the other mode's cards, a removed one) cannot
@@ -420,10 +613,10 @@ def _findings(report: Report) -> list[str]:
         never = [name for name in b.index[b["n_completed"] == 0] if name in in_deck]
         absent = [name for name in b.index if name not in in_deck]
         if never:
-            out.append(f"{len(never)} of the {len(in_deck)} buildings in the deck were never completed "
+            say("buildings", f"{len(never)} of the {len(in_deck)} buildings in the deck were never completed "
                        f"({', '.join(map(str, never[:6]))}{', ...' if len(never) > 6 else ''}).")
         if absent:
-            out.append(f"{', '.join(map(str, absent[:6]))}{', ...' if len(absent) > 6 else ''} "
+            say("buildings", f"{', '.join(map(str, absent[:6]))}{', ...' if len(absent) > 6 else ''} "
                        f"{'was' if len(absent) == 1 else 'were'} not in the deck of these games "
                        "(the other mode's cards or removed by the variant).")
     # scoring
@@ -435,7 +628,7 @@ def _findings(report: Report) -> list[str]:
     label = {"influence": "influence", "vault": "the vault", "merchant_bonus": "Merchant bonuses",
              "statue": "the Statue", "wall": "the Wall"}[main]
     where = f" in {int(top['num_players'])}-player games" if "num_players" in flat.columns else ""
-    out.append(f"{top['spec']} scores the most VP{where}: {_num(top['total'])} a game, "
+    say("scoring", f"{top['spec']} scores the most VP{where}: {_num(top['total'])} a game, "
                f"{top[main] / top['total']:.0%} of it from {label}.")
     # endings and length
     end = t["end"]
@@ -447,7 +640,7 @@ def _findings(report: Report) -> list[str]:
         reason = share.idxmax()
         per_count.append(f"{k}-player games end mostly "
                          f"{_REASON_TEXT.get(str(reason), 'by ' + str(reason))} ({_pct(share.max())})")
-    out.append(("; ".join(per_count) if many else per_count[0].replace(
+    say("endings", ("; ".join(per_count) if many else per_count[0].replace(
         f"{report.counts[0]}-player games", "Games", 1)) + ".")
     per_game = frame[frame["seat"] == 0]
     lens = []
@@ -456,25 +649,40 @@ def _findings(report: Report) -> list[str]:
         lens.append(f"a {k}-player game lasts {g['turns'].mean():.0f} turns on average "
                     f"(median {g['turns'].median():.0f}) and {g['decisions'].mean():.0f} decisions")
     sentence = "; ".join(lens) + "."
-    out.append(sentence[0].upper() + sentence[1:])
+    say("endings", sentence[0].upper() + sentence[1:])
     # variants
     v = t.get("variants")
     first_variant = len(out)
     if v is not None:
         conds = v.attrs["conditions"]
         family = int(v.attrs["tested"])
-        for (measure, item), row in v.iterrows():
-            if measure != "win rate":
-                continue
-            values = " and ".join(f"{_pct(row[c])} under {c}" for c in conds if np.isfinite(row[c]))
-            p = row["p_value"]
-            if not np.isfinite(p):
-                continue
-            out.append(f"{item} wins {values}: "
-                       + ("a significant difference" if row["p_holm"] < ALPHA
-                          else "no significant difference")
-                       + f" (Welch t-test on per-deal win shares, "
-                       f"{_adjusted(p, row['p_holm'], family, 'tests')}).")
+        method = "Welch t-test" if len(conds) == 2 else "Alexander-Govern test"
+        tested_rates: list[tuple[str, pd.Series]] = [
+            (str(item), row) for (measure, item), row in v.iterrows()
+            if measure == "win rate" and np.isfinite(row["p_value"])]
+        unchanged: list[tuple[str, pd.Series]] = []
+        for name, rrow in tested_rates:
+            shares = " and ".join(f"{_pct(rrow[c])} under {c}" for c in conds if np.isfinite(rrow[c]))
+            if rrow["p_holm"] < ALPHA:
+                say("variants", f"{name} wins {shares}: a significant difference ({method} on "
+                    f"per-deal win shares, {_adjusted(rrow['p_value'], rrow['p_holm'], family, 'tests')}).")
+            else:
+                unchanged.append((name, rrow))
+        if len(unchanged) == 1:
+            name, rrow = unchanged[0]
+            shares = " and ".join(f"{_pct(rrow[c])} under {c}" for c in conds if np.isfinite(rrow[c]))
+            say("variants", f"{name} wins {shares}: no significant difference ({method} on per-deal "
+                f"win shares, {_adjusted(rrow['p_value'], rrow['p_holm'], family, 'tests')}).")
+        elif unchanged:
+            listed = "; ".join(f"{name} " + " and ".join(_pct(rrow[c]) for c in conds)
+                               for name, rrow in unchanged)
+            closest, rrow = min(unchanged, key=lambda pair: float(pair[1]["p_value"]))
+            whom = ("strategy's win rate differs" if len(unchanged) == len(tested_rates)
+                    else "other strategy's win rate differs")
+            say("variants", f"No {whom} significantly between {' and '.join(conds)} ({method}s on "
+                f"per-deal win shares, Holm-adjusted over the {family} tests of the variant table): "
+                f"{listed}. The closest to a difference, {closest}, has "
+                f"{_adjusted(rrow['p_value'], rrow['p_holm'], family, 'tests')}.")
         ends = v.xs("end", level="measure")
         ends = ends[np.isfinite(ends["p_value"])]
         if len(ends):
@@ -483,11 +691,11 @@ def _findings(report: Report) -> list[str]:
             shares = " and ".join(f"{_pct(row[c])} under {c}" for c in conds if np.isfinite(row[c]))
             stated = _adjusted(row["p_value"], row["p_holm"], family, "tests")
             if row["p_holm"] < ALPHA:
-                out.append(f"The way games end differs significantly between the rule variants: "
+                say("variants", f"The way games end differs significantly between the rule variants: "
                            f"games ending {_REASON_TEXT.get(reason, 'by ' + reason)}, {shares} "
                            f"(Welch t-test on per-deal shares, {stated}).")
             else:
-                out.append("The way games end does not differ significantly between the rule "
+                say("variants", "The way games end does not differ significantly between the rule "
                            f"variants (the clearest difference: games ending "
                            f"{_REASON_TEXT.get(reason, 'by ' + reason)}, {shares}; {stated}).")
         if "rules" in per_game.columns and per_game["rules"].nunique() > 1:
@@ -499,11 +707,52 @@ def _findings(report: Report) -> list[str]:
                              f"{_REASON_TEXT.get(reason, 'by ' + reason)} ({_pct(share.iloc[0])}) and "
                              f"last {g['turns'].mean():.0f} turns ({g['decisions'].mean():.0f} decisions)")
             text = "; ".join(parts) + "."
-            out.append(text[0].upper() + text[1:])
+            say("variants", text[0].upper() + text[1:])
         if "variants_scope" in report.notes:
-            out.insert(first_variant, "Rule variants are " + report.notes["variants_scope"] + ".")
+            out.insert(first_variant, ("variants", "Rule variants are " + report.notes["variants_scope"]
+                                       + "."))
     elif "variants" in report.notes:
-        out.append(report.notes["variants"][0].upper() + report.notes["variants"][1:] + ".")
+        say("variants", report.notes["variants"][0].upper() + report.notes["variants"][1:] + ".")
+    return out
+
+
+def _grid_sentences(report: Report, grid: Grid) -> list[str]:
+    """The answer a grid gives: the score at every value, the Elo per doubling, the last
+    step (paired by deal)."""
+    table = report.tables[f"grid-{grid.name}"]
+    bot = _bot_name(grid.template)
+    opponents = ", ".join(grid.opponents)
+    values = [f"{_pct(r['score'])} {_ci(r['low'], r['high'])} at {v:,g}" for v, r in table.iterrows()]
+    games = table["games"].unique()
+    deals = table["deals"].unique()
+    each = (f"{_n(games[0], 'game')} over {_n(deals[0], 'deal')} each" if len(games) == 1 and len(deals) == 1
+            else f"{_n(table['games'].sum(), 'game')} in all")
+    first, last = table.iloc[0], table.iloc[-1]
+    direction = ("rises" if last["score"] > first["score"] else "falls"
+                 if last["score"] < first["score"] else "ends where it starts")
+    out = [f"Against {opponents}, {bot}'s score {direction} as its {grid.parameter} grows: "
+           + ", ".join(values[:-1]) + f" and {values[-1]} ({each}; 95% intervals: "
+           + _interval_text(table) + ")."]
+    if "elo" in table.columns:
+        elos = ", ".join(f"{_num(r['elo'], 0, True)} at {v:,g}" for v, r in table.iterrows())
+        text = f"In Elo against {opponents}: {elos}"
+        trend = table.attrs.get("trend")
+        if trend:
+            text += (f"; each doubling of {grid.parameter} adds {_num(trend['elo_per_doubling'], 0, True)} "
+                     f"Elo on average (95% interval {_ci(trend['low'], trend['high'], 1, 0, True)}; "
+                     f"a logistic regression of every game's score on log2 {grid.parameter}, "
+                     f"deal-clustered over the {_n(trend['deals'], 'deal')}, {_p_text(trend['p_value'])})")
+        out.append(text + ".")
+    step = table.attrs.get("step")
+    if step:
+        significant = step["p_value"] < ALPHA
+        out.append(f"The last step, from {step['from']:,g} to {step['to']:,g} {grid.parameter}, "
+                   f"changes the score by {_num(100 * step['change'], 1, True)} points "
+                   f"(95% interval {_ci(step['low'], step['high'], sign=True)}; the two never played "
+                   f"each other: each played the same {_n(step['deals'], 'deal')} against "
+                   f"{opponents}, compared deal by deal): "
+                   + ("a significant change" if significant else "not a significant change")
+                   + f" ({_p_text(step['p_value'])}, a single test, unadjusted).")
     return out
 
 
@@ -517,26 +766,38 @@ _REASON_TEXT = {"deck": "when the deck runs out", "sites": "when the sites run o
 _CSS = """
 :root { --ink: #1d2430; --muted: #5b6573; --line: #d9dee5; --soft: #f4f6f9; --accent: #2f5d9e; }
 * { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
 body { margin: 0; color: var(--ink); background: #fff;
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
 main { max-width: 1120px; margin: 0 auto; padding: 24px 28px 60px; }
-h1 { font-size: 26px; margin: 0 0 4px; }
+h1 { font-size: 26px; line-height: 1.25; margin: 0 0 6px; }
 h2 { font-size: 20px; margin: 36px 0 8px; padding-top: 12px; border-top: 1px solid var(--line); }
 h3 { font-size: 16px; margin: 22px 0 6px; }
-p.lead { color: var(--muted); margin: 0 0 12px; }
+p, li, summary, h1, h2, h3 { overflow-wrap: anywhere; }
+.kicker { color: var(--muted); font-size: 13px; letter-spacing: .04em; margin: 0 0 2px; }
+.lead { color: var(--muted); margin: 0 0 12px; max-width: 900px; }
+ul.lead { padding-left: 20px; }
 p.note, p.caption { color: var(--muted); font-size: 13.5px; margin: 4px 0 10px; max-width: 900px; }
-nav { margin: 14px 0 8px; font-size: 14px; }
-nav a { color: var(--accent); text-decoration: none; margin-right: 14px; white-space: nowrap; }
+nav { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 14px 0 8px; font-size: 14px; }
+nav a { color: var(--accent); text-decoration: none; white-space: nowrap; }
 nav a:hover { text-decoration: underline; }
 .findings { background: var(--soft); border-left: 4px solid var(--accent); padding: 10px 18px 10px 8px;
   margin: 14px 0; }
+.findings.answer { background: #eaf1fb; }
 .findings ul { margin: 4px 0; padding-left: 26px; }
 .findings li { margin: 5px 0; }
 .facts { display: flex; flex-wrap: wrap; gap: 10px; margin: 14px 0; }
 .fact { background: var(--soft); border-radius: 6px; padding: 8px 14px; min-width: 120px; }
 .fact b { display: block; font-size: 20px; }
 .fact span { color: var(--muted); font-size: 13px; }
-.scroll { overflow-x: auto; margin: 8px 0 12px; }
+/* a wide table scrolls inside its box; the shadows at its edges say there is more */
+.scroll { overflow-x: auto; margin: 8px 0 12px; max-width: 100%;
+  background: linear-gradient(to right, #fff 30%, rgba(255,255,255,0)),
+    linear-gradient(to left, #fff 30%, rgba(255,255,255,0)) 100% 0,
+    radial-gradient(farthest-side at 0 50%, rgba(0,0,0,.18), rgba(0,0,0,0)),
+    radial-gradient(farthest-side at 100% 50%, rgba(0,0,0,.18), rgba(0,0,0,0)) 100% 0;
+  background-repeat: no-repeat; background-size: 40px 100%, 40px 100%, 14px 100%, 14px 100%;
+  background-attachment: local, local, scroll, scroll; }
 table { border-collapse: collapse; font-size: 13.5px; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 9px; border-bottom: 1px solid var(--line); text-align: right; }
 td { white-space: nowrap; }
@@ -551,6 +812,18 @@ summary { cursor: pointer; color: var(--accent); font-size: 14px; }
 pre { background: var(--soft); padding: 10px 12px; font-size: 12.5px; overflow-x: auto; border-radius: 4px; }
 .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; margin-right: 6px; }
 footer { margin-top: 40px; color: var(--muted); font-size: 12.5px; }
+@media (max-width: 639.98px) {
+  body { font-size: 15px; }
+  main { padding: 14px 14px 40px; }
+  h1 { font-size: 21px; }
+  h2 { font-size: 18px; margin-top: 28px; }
+  .findings { padding: 8px 10px 8px 4px; }
+  .findings ul { padding-left: 20px; }
+  .fact { min-width: 0; flex: 1 1 40%; padding: 6px 10px; }
+  .fact b { font-size: 17px; }
+  table { font-size: 12.5px; }
+  th, td { padding: 3px 6px; }
+}
 """
 
 
@@ -580,11 +853,32 @@ def _spec_cell(spec: Any, colors: dict[str, str]) -> str:
     return f'<span class="swatch" style="background:{color}"></span>{_e(spec)}'
 
 
-def _img(png: bytes, fig: Any, alt: str) -> str:
+def _img(name: str, png: bytes, fig: Any, narrow_png: bytes, narrow_fig: Any, alt: str) -> str:
+    """A figure inline (``id`` fig-NAME), with its narrow layout for pages under
+    :data:`NARROW_BELOW` px."""
     width = int(round(fig.get_size_inches()[0] * 100))
+    height = int(round(fig.get_size_inches()[1] * 100))
+    n_width = int(round(narrow_fig.get_size_inches()[0] * 100))
+    n_height = int(round(narrow_fig.get_size_inches()[1] * 100))
     data = base64.b64encode(png).decode("ascii")
-    return (f'<figure><img alt="{_e(alt)}" width="{width}" '
-            f'src="data:image/png;base64,{data}"></figure>')
+    narrow = base64.b64encode(narrow_png).decode("ascii")
+    return (f'<figure id="fig-{_e(name)}"><picture><source media="(max-width: {NARROW_BELOW - 0.02:g}px)" '
+            f'width="{n_width}" height="{n_height}" srcset="data:image/png;base64,{narrow}">'
+            f'<img alt="{_e(alt)}" width="{width}" height="{height}" '
+            f'src="data:image/png;base64,{data}"></picture></figure>')
+
+
+def _grid_table(report: Report, grid: Grid) -> str:
+    table = report.tables[f"grid-{grid.name}"]
+    two = "elo" in table.columns
+    rows = []
+    for value, r in table.iterrows():
+        rows.append([f"{value:,g}", _spec_cell(r["spec"], report.colors), _e(r["run"]),
+                     _count(r["games"]), _count(r["deals"]), _pct(r["score"]),
+                     _ci(r["low"], r["high"]), _e(r["interval"])]
+                    + ([_e(T.elo_text(r["elo"], r["elo_low"], r["elo_high"]))] if two else []))
+    header = [grid.parameter, "spec", "run", "games", "deals", "score", "95% interval", "model"]
+    return _html_table(rows, header + (["Elo"] if two else []), left=3)
 
 
 def _models_text(models: dict[str, str]) -> str:
@@ -636,27 +930,39 @@ def _pairwise_rows(table: pd.DataFrame, colors: dict[str, str]) -> tuple[list[li
     return rows, header
 
 
-def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
+def _render(report: Report, figures_png: dict[str, tuple[bytes, bytes]], title: str) -> str:
+    """The page; ``figures_png``: each figure's PNG, wide and narrow."""
     t, fr = report.tables, report.frame
     colors = report.colors
     per_game = fr[fr["seat"] == 0]
     parts: list[str] = []
     add = parts.append
     specs = sorted(str(s) for s in fr["spec"].unique())
-    descriptions = [r["config"].get("description") for r in report.runs
-                    if r.get("config") and r["config"].get("description")]
 
     def figure(name: str, alt: str) -> None:
         if name in figures_png:
-            add(_img(figures_png[name], report.figures[name], alt))
+            wide, narrow = figures_png[name]
+            add(_img(name, wide, report.figures[name], narrow, report.narrow[name], alt))
 
-    add(f"<h1>{_e(title)}</h1>")
-    add(f'<p class="lead">{_e("; ".join(descriptions) or ", ".join(r["label"] for r in report.runs))}</p>')
-    sections = [("summary", "Summary")]
+    if report.question:
+        add(f'<p class="kicker">{_e(title)}</p>')
+        add(f"<h1>{_e(report.question)}</h1>")
+    else:
+        add(f"<h1>{_e(title)}</h1>")
+    descriptions = [r["config"].get("description") for r in report.runs
+                    if r.get("config") and r["config"].get("description")]
+    if report.description:
+        add(f'<p class="lead">{_e(report.description)}</p>')
+    elif len(descriptions) == 1:
+        add(f'<p class="lead">{_e(descriptions[0])}</p>')
+    elif descriptions:
+        add('<ul class="lead">' + "".join(f"<li>{_e(d)}</li>" for d in descriptions) + "</ul>")
+    sections = [("answer", "Answer")] if report.answer else []
+    sections.append(("summary", "Summary"))
     if report.compared:
         sections += [("win-rates", "Win rates"), ("ratings", "Ratings")]
     sections += [("seats", "Seat advantage"), ("buildings", "Buildings"), ("scoring", "Scoring"),
-                ("endings", "Endings and length")]
+                 ("endings", "Endings and length")]
     if "roles" in t:
         sections.append(("roles", "Roles led"))
     if "variants" in t or "variants" in report.notes:
@@ -664,17 +970,31 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
     sections.append(("manifest", "Runs"))
     add("<nav>" + "".join(f'<a href="#{a}">{_e(n)}</a>' for a, n in sections) + "</nav>")
 
+    # the answer to the experiment's question, first
+    if report.answer:
+        add('<h2 id="answer">Answer</h2>')
+        add('<div class="findings answer"><ul>' + "".join(f"<li>{_e(s)}</li>" for s in report.answer)
+            + "</ul></div>")
+        for grid in report.grids:
+            figure(f"grid-{grid.name}", f"{_bot_name(grid.template)}: score by {grid.parameter}")
+            add(_grid_table(report, grid))
+
     # summary
     add('<h2 id="summary">Summary</h2>')
-    facts = [(_count(len(per_game)), "games"), (_count(len(fr)), "seat-games"),
+    rules = fr["rules"].nunique()
+    facts = [(_count(len(per_game)), "games" if len(per_game) != 1 else "game"),
+             (_count(len(fr)), "seat-games" if len(fr) != 1 else "seat-game"),
              (str(len(report.runs)), "runs" if len(report.runs) != 1 else "run"),
-             (str(len(specs)), "strategies"),
+             (str(len(specs)), "strategies" if len(specs) != 1 else "strategy"),
              (", ".join(map(str, report.counts)), "players per game"),
-             (str(fr["rules"].nunique()), "rule variants" if fr["rules"].nunique() != 1 else "rule variant")]
+             (str(rules), "rule variants" if rules != 1 else "rule variant")]
     add('<div class="facts">' + "".join(f'<div class="fact"><b>{_e(v)}</b><span>{_e(k)}</span></div>'
                                         for v, k in facts) + "</div>")
-    add('<div class="findings"><ul>' + "".join(f"<li>{_e(s)}</li>" for s in report.sentences)
-        + "</ul></div>")
+    others = report.sentences[len(report.answer):]
+    if others:
+        add(('<h3>Also found</h3>' if report.answer else "")
+            + '<div class="findings"><ul>' + "".join(f"<li>{_e(s)}</li>" for s in others)
+            + "</ul></div>")
     add('<p class="note">Intervals are 95% and take the deal as the unit: every deal is played '
         "in every seat rotation, so its games are not independent (docs/statistics.md); a "
         "head-to-head match uses the pentanomial model of the two seatings of a deal, the other "
@@ -767,16 +1087,22 @@ def _render(report: Report, figures_png: dict[str, bytes], title: str) -> str:
     # buildings
     b = t["buildings"]
     add('<h2 id="buildings">Building strength</h2>')
+    tested_count = int(b.attrs.get("tested", 0))
     add('<p class="caption">For each building, the win rate of the seat-games that completed it '
-        "against those that did not. <b>Effect</b>: from the logistic regression win ~ completed + "
-        "strategy + players:seat" + (" + rules" if "rules" in b.attrs.get("controls", []) else "")
+        "against those that did not. <b>Effect</b>: from a logistic regression (statsmodels) win ~ "
+        "completed + strategy + players:seat" + (" + rules" if "rules" in b.attrs.get("controls", []) else "")
         + ", the average change in win rate (points) from completing the building, all else as "
-        "it was; p from the likelihood-ratio test, Holm-adjusted over the "
-        f"{int(b.attrs.get('tested', 0))} buildings tested (green rows: significant). "
-        "<b>Stratified</b>: the Mantel-Haenszel-weighted difference within strategy × "
-        "player-count strata. Both take the seat-games as independent (not the deal). These "
-        "are associations: completing buildings scores influence, and strong positions "
-        "complete more of them.</p>")
+        f"it was. Its 95% interval and p take the deal as the unit: the standard error is the "
+        f"larger of the deal-clustered one (over {_n(b.attrs.get('deals', 0), 'deal')}) and the "
+        "model-based one (which stays honest for a building few players completed), t on "
+        f"deals − 1 degrees of freedom; {_n(b.attrs.get('pseudo_games', 0), 'pseudo seat-game')} "
+        "at the overall win rate on each side (completed, not completed) keep the estimate "
+        "finite when only winners completed a building. p is "
+        f"{_e(b.attrs.get('holm', 'Holm-adjusted'))} over the {_n(tested_count, 'building')} "
+        "tested (green rows: significant). <b>Stratified</b>: the Mantel-Haenszel-weighted "
+        "difference within strategy × player-count strata, a check on the model that takes the "
+        "seat-games as independent. These are associations: completing buildings scores "
+        "influence, and strong positions complete more of them.</p>")
     rows, full, classes = [], [], []
     for name, r in b.iterrows():
         tested = np.isfinite(r["effect"])
@@ -952,19 +1278,35 @@ def _versions() -> dict[str, str]:
 
 def write_report(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
                  out_dir: str | os.PathLike | None = None, *, title: str | None = None,
-                 figure_files: bool = True) -> tuple[Path, Path]:
+                 figure_files: bool = True, question: str | None = None,
+                 description: str | None = None, grids: Sequence[Grid] = ()) -> tuple[Path, Path]:
     """Analyse the runs and write ``report.html`` and ``summary.csv`` into ``out_dir``
     (default: the first run folder), and the figures as PNG and SVG under
     ``out_dir/figures/`` (unless ``figure_files`` is false). Returns (html path, csv path).
+    ``question``, ``description`` and ``grids``: an experiment's (:func:`build_report`).
     AnalysisError for unusable input (see :func:`~glory_ai.analysis.load.load_runs`)."""
     html_path, csv_path, _ = write_report_full(run_dirs, out_dir, title=title,
-                                               figure_files=figure_files)
+                                               figure_files=figure_files, question=question,
+                                               description=description, grids=grids)
     return html_path, csv_path
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write ``data`` unless the file holds it already (an unchanged report leaves its
+    files untouched)."""
+    try:
+        if path.read_bytes() == data:
+            return
+    except OSError:
+        pass
+    path.write_bytes(data)
 
 
 def write_report_full(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
                       out_dir: str | os.PathLike | None = None, *, title: str | None = None,
-                      figure_files: bool = True) -> tuple[Path, Path, Report]:
+                      figure_files: bool = True, question: str | None = None,
+                      description: str | None = None,
+                      grids: Sequence[Grid] = ()) -> tuple[Path, Path, Report]:
     """:func:`write_report`, also returning the :class:`Report` (its tables, figures and
     summary sentences)."""
     if isinstance(run_dirs, (str, os.PathLike)):
@@ -977,16 +1319,17 @@ def write_report_full(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise AnalysisError(f"{out}: exists and is not a folder")
-    report = build_report(frame)
-    pngs = {name: F.figure_bytes(fig, "png") for name, fig in report.figures.items()}
+    report = build_report(frame, question=question, description=description, grids=grids)
+    pngs = {name: (F.figure_bytes(fig, "png"), F.figure_bytes(report.narrow[name], "png"))
+            for name, fig in report.figures.items()}
     title = title or "Glory to Rome arena report"
     page = _render(report, pngs, title)
     try:
         out.mkdir(parents=True, exist_ok=True)
         html_path = out / REPORT_FILE
         csv_path = out / SUMMARY_FILE
-        html_path.write_text(page, encoding="utf-8")
-        report.tables["summary"].to_csv(csv_path, index=False, float_format="%.6g")
+        _write(html_path, page.encode("utf-8"))
+        _write(csv_path, report.tables["summary"].to_csv(index=False, float_format="%.6g").encode())
         if figure_files:
             fig_dir = out / FIGURES_DIR
             fig_dir.mkdir(exist_ok=True)
@@ -997,8 +1340,8 @@ def write_report_full(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
                         and old.stem not in report.figures:
                     old.unlink()
             for name, fig in report.figures.items():
-                (fig_dir / f"{name}.png").write_bytes(pngs[name])
-                (fig_dir / f"{name}.svg").write_bytes(F.figure_bytes(fig, "svg"))
+                _write(fig_dir / f"{name}.png", pngs[name][0])
+                _write(fig_dir / f"{name}.svg", F.figure_bytes(fig, "svg"))
     except OSError as exc:
         raise AnalysisError(f"{out}: cannot write the report ({exc.strerror})") from None
     return html_path, csv_path, report

@@ -30,6 +30,10 @@ __all__ = ["LOCK_FILE", "FolderLock", "FolderLocked", "holder"]
 LOCK_FILE = ".lock"
 
 
+#: the locks this process holds: real path of the folder -> [descriptor, holders]
+_HELD: dict[str, list[int]] = {}
+
+
 class FolderLocked(ArenaError):
     """Another live process holds the folder's lock: the message names it."""
 
@@ -70,11 +74,20 @@ class FolderLock:
     ...     pass
     """
 
-    def __init__(self, folder: str | os.PathLike[str], command: str | None = None) -> None:
+    def __init__(self, folder: str | os.PathLike[str], command: str | None = None, *,
+                 shared: bool = False, create: bool = False) -> None:
+        """``shared``: join the lock when this process already holds it (a run started by a
+        command that holds its folder) instead of being refused. ``create``: make the folder
+        (and its parents) first; :meth:`release` with ``cleanup`` removes them again if
+        nothing else was written into them."""
         self.folder = Path(folder)
         self.command = command if command is not None else " ".join(
             [Path(sys.argv[0]).name, *sys.argv[1:]]) if sys.argv and sys.argv[0] else "python"
+        self.shared = shared
+        self.create = create
         self._fd: int | None = None
+        self._key = ""
+        self._created: list[Path] = []
 
     @property
     def held(self) -> bool:
@@ -84,6 +97,19 @@ class FolderLock:
         """Take the lock or raise FolderLocked naming its holder; an OSError (say, a folder
         that cannot be written) becomes an ArenaError naming the file."""
         if self._fd is not None:
+            return self
+        if self.create:
+            missing = [p for p in (self.folder, *self.folder.parents) if not p.exists()]
+            try:
+                self.folder.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                raise ArenaError(f"{self.folder}: cannot create the folder "
+                                 f"({error.strerror or error})") from None
+            self._created = missing
+        self._key = os.path.realpath(self.folder)
+        if self.shared and self._key in _HELD:
+            _HELD[self._key][1] += 1
+            self._fd = _HELD[self._key][0]
             return self
         path = self.folder / LOCK_FILE
         try:
@@ -109,15 +135,32 @@ class FolderLock:
         except OSError:
             pass        # the lock holds without the note of who holds it (say, a full disk)
         self._fd = fd
+        _HELD[self._key] = [fd, 1]
         return self
 
-    def release(self) -> None:
+    def release(self, cleanup: bool = False) -> None:
         """Give the lock up (the file stays: removing it would race with a process waiting
-        to open it)."""
+        to open it). ``cleanup``: the folders this lock created are removed when they hold
+        nothing but the lock file (a run that could not start leaves nothing behind)."""
         fd, self._fd = self._fd, None
-        if fd is not None:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-            os.close(fd)
+        if fd is None:
+            return
+        held = _HELD.get(self._key)
+        if held is not None and held[0] == fd:
+            held[1] -= 1
+            if held[1] > 0:
+                return
+            del _HELD[self._key]
+        if cleanup and self._created:
+            try:
+                if [p.name for p in self.folder.iterdir()] == [LOCK_FILE]:
+                    (self.folder / LOCK_FILE).unlink()
+                    for folder in self._created:
+                        folder.rmdir()
+            except OSError:
+                pass
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
 
     def __enter__(self) -> FolderLock:
         return self.acquire()

@@ -30,7 +30,7 @@ from ..config import MODES, GameConfig
 
 __all__ = [
     "ArenaError", "FORMATS", "GameTask", "RunConfig", "bot_seed", "deal_seed",
-    "CONFIG_FORMAT", "CONFIG_VERSION",
+    "CONFIG_FORMAT", "CONFIG_VERSION", "MAX_DEALS",
 ]
 
 #: the formats of a run
@@ -40,6 +40,9 @@ CONFIG_FORMAT = "glory_ai/arena-run"
 CONFIG_VERSION = 1
 
 MAX_SEED = 2**64 - 1
+#: the most deals a run can have (a run of more would take years; the bound keeps a typo in
+#: --games from reserving the machine)
+MAX_DEALS = 10_000_000
 
 
 class ArenaError(ValueError):
@@ -165,8 +168,8 @@ class RunConfig:
         if not _is_int(self.players) or not 2 <= self.players <= 5:
             raise ArenaError(f"players must be an integer from 2 to 5, got {self.players!r}")
         object.__setattr__(self, "players", int(self.players))
-        if not _is_int(self.deals) or self.deals < 1:
-            raise ArenaError(f"deals must be a positive integer, got {self.deals!r}")
+        if not _is_int(self.deals) or not 1 <= self.deals <= MAX_DEALS:
+            raise ArenaError(f"deals must be an integer from 1 to {MAX_DEALS:,}, got {self.deals!r}")
         object.__setattr__(self, "deals", int(self.deals))
         if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
             raise ArenaError(f"seed must be an integer from 0 to 2**64 - 1, got {self.seed!r}")
@@ -280,19 +283,21 @@ class RunConfig:
             seats=seats, num_players=self.players, mode=self.mode, variant=self.variant)
 
     def tasks(self) -> Iterator[GameTask]:
-        """Every game of the run, in (deal, pairing, rotation) order."""
+        """Every game of the run, in (deal, pairing, rotation) order, made as it is asked for."""
+        for deal in range(self.deals):
+            yield from self.deal_tasks(deal)
+
+    def deal_tasks(self, deal: int) -> list[GameTask]:
+        """The games of one deal, in (pairing, rotation) order."""
         lineups = self.pairings()
         n_rot, k = self.rotations, self.players
-        for deal in range(self.deals):
-            seed = deal_seed(self.seed, deal)                # shared by the deal's games
-            bots = [tuple(bot_seed(self.seed, deal, r, s) for s in range(k)) for r in range(n_rot)]
-            for pairing, lineup in enumerate(lineups):
-                for rotation in range(n_rot):
-                    yield GameTask(
-                        game_id=game_id(deal, pairing, rotation), deal=deal, pairing=pairing,
-                        rotation=rotation, seed=seed, bot_seeds=bots[rotation],
-                        seats=tuple(lineup[(s - rotation) % k] for s in range(k)),
-                        num_players=k, mode=self.mode, variant=self.variant)
+        seed = deal_seed(self.seed, deal)                    # shared by the deal's games
+        bots = [tuple(bot_seed(self.seed, deal, r, s) for s in range(k)) for r in range(n_rot)]
+        return [GameTask(game_id=game_id(deal, pairing, rotation), deal=deal, pairing=pairing,
+                         rotation=rotation, seed=seed, bot_seeds=bots[rotation],
+                         seats=tuple(lineup[(s - rotation) % k] for s in range(k)),
+                         num_players=k, mode=self.mode, variant=self.variant)
+                for pairing, lineup in enumerate(lineups) for rotation in range(n_rot)]
 
     def game_ids(self) -> list[str]:
         n_pairings, n_rot = len(self.pairings()), self.rotations
@@ -304,6 +309,9 @@ class RunConfig:
         """Deals needed for at least ``games`` games (whole deals)."""
         if not _is_int(games) or games < 1:
             raise ArenaError(f"the number of games must be a positive integer, got {games!r}")
+        if games > MAX_DEALS * games_per_deal:
+            raise ArenaError(f"at most {MAX_DEALS * games_per_deal:,} games ({MAX_DEALS:,} deals of "
+                             f"{games_per_deal}), got {games:,}")
         return max(1, math.ceil(games / games_per_deal))
 
     @classmethod

@@ -26,9 +26,9 @@ from ..game import Game, State
 from ._loop import Tally, play_loop, structures
 from .plan import ArenaError, GameTask, RunConfig
 
-__all__ = ["RECORD_VERSION", "TIMING_FIELDS", "BotFailure", "PlayOptions", "encode_record",
-           "play_game", "play_batch", "play_batch_encoded", "play_options", "replay", "record_key",
-           "strip_timing"]
+__all__ = ["RECORD_VERSION", "RESULT_FIELDS", "TIMING_FIELDS", "BotFailure", "PlayOptions",
+           "encode_record", "play_game", "play_batch", "play_batch_encoded", "play_options",
+           "replay", "record_key", "result_fields", "results_differ", "strip_timing"]
 
 #: version of the record format (the fields below); bumped when a field changes meaning
 RECORD_VERSION = 1
@@ -55,7 +55,11 @@ def _adjudicated_winners(state: State) -> list[int]:
     return [p for p in candidates if key[p] == best]
 
 
-def _results(state: State) -> dict[str, Any]:
+def result_fields(state: State) -> dict[str, Any]:
+    """The result fields of a record for a game that ended in ``state`` (a game stopped at
+    :data:`MAX_DECISIONS` adjudicated): ``scores``, ``winners``, ``returns``, ``vp``,
+    ``structures``, ``functions_used``, ``end_reason``, ``turns``, ``decisions``. Every
+    writer of records (the arena, the games people play) takes them from here."""
     n = state.num_players()
     end_reason: str | None          # an EndReason (a str), or the arena's "decision_limit"
     if state.is_terminal():
@@ -228,7 +232,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "mode": task.mode,
         "variant": dict(task.variant),
     }
-    record.update(_results(state))
+    record.update(result_fields(state))
     record["seat_decisions"] = moves
     record["roles_led"] = roles_led
     record["seconds"] = [round(s, 6) for s in seconds]
@@ -274,11 +278,21 @@ def strip_timing(record: Mapping[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
 
 
+def results_differ(record: Mapping[str, Any], found: Mapping[str, Any]) -> str | None:
+    """The first of :data:`RESULT_FIELDS` in which a record differs from the fields found by
+    replaying it (``"winners differs: recorded [0], replayed [1]"``), or None."""
+    for key in RESULT_FIELDS:
+        if key in record and key in found and _normal(record[key]) != _normal(found[key]):
+            return f"{key} differs: recorded {record[key]!r}, replayed {found[key]!r}"
+    return None
+
+
 def replay(record: Mapping[str, Any]) -> State:
-    """Rebuild a recorded game and check it: every action legal, and the result (scores,
-    winners, end reason, returns, VP breakdown, turns, decisions, structures, functions
-    used, roles led) as recorded. Returns the final State; raises ArenaError naming the game id and the
-    first difference."""
+    """Rebuild a recorded game and check it: every action legal, the concessions (not
+    actions: a failing bot's ``forfeits``, a person's ``concessions``) applied where recorded, and the result
+    (scores, winners, end reason, returns, VP breakdown, turns, decisions, structures,
+    functions used, roles led) as recorded. Returns the final State; raises ArenaError
+    naming the game id and the first difference."""
     if not isinstance(record, Mapping):
         raise ArenaError(f"a game record is a dict, got {type(record).__name__}")
     gid = record.get("game_id", "?")
@@ -291,12 +305,13 @@ def replay(record: Mapping[str, Any]) -> State:
     except (TypeError, ValueError) as exc:
         raise ArenaError(f"game {gid}: cannot set up the game: {exc}") from None
     actions = record["actions"]
-    concessions = _concessions(record, len(actions), state.num_players())
+    if not isinstance(actions, list):
+        raise ArenaError(f"game {gid}: actions must be a list of action ids")
+    conceded = _concessions(record, len(actions), state.num_players())
     roles_led: list[dict[str, int]] = [{} for _ in range(state.num_players())]
     for i, action in enumerate(actions):
-        for seat in concessions.get(i, ()):
-            if not state.is_terminal():
-                state.concede(seat)
+        for seat in conceded.get(i, ()):
+            _concede(state, seat)
         if state.is_terminal():
             raise ArenaError(f"game {gid}: the game is over after {i} actions but the record "
                              f"has {len(actions)}")
@@ -310,38 +325,48 @@ def replay(record: Mapping[str, Any]) -> State:
             role = state.led_role()
             if role is not None:
                 roles_led[player][role] = roles_led[player].get(role, 0) + 1
-    for seat in concessions.get(len(actions), ()):
-        if not state.is_terminal():
-            state.concede(seat)
+    for seat in conceded.get(len(actions), ()):
+        _concede(state, seat)
     if not state.is_terminal() and not (record.get("end_reason") == "decision_limit"
                                         and len(actions) == MAX_DECISIONS):
         raise ArenaError(f"game {gid}: the game is not over after the {len(actions)} recorded actions")
-    found = _results(state)
+    found = result_fields(state)
     found["roles_led"] = roles_led
-    for key in RESULT_FIELDS:
-        if key in record and _normal(record[key]) != _normal(found[key]):
-            raise ArenaError(f"game {gid}: {key} differs: recorded {record[key]!r}, "
-                             f"replayed {found[key]!r}")
+    difference = results_differ(record, found)
+    if difference:
+        raise ArenaError(f"game {gid}: {difference}")
     return state
 
 
 def _concessions(record: Mapping[str, Any], actions: int, players: int) -> dict[int, list[int]]:
-    """The record's forfeits as {decision: [seats conceding before that action]}."""
+    """The seats leaving the game, by decision index: {i: [seats conceding when i actions had
+    been played]}. Two fields say so: ``forfeits`` (a failing bot's player, written by
+    :func:`play_game`) and ``concessions`` (a person who left, written by the games people
+    play); both are ``[{"decision": i, "seat": p, ...}]``."""
     gid = record.get("game_id", "?")
-    forfeits = record.get("forfeits") or []
     out: dict[int, list[int]] = {}
-    if not isinstance(forfeits, list):
-        raise ArenaError(f"game {gid}: forfeits is a list, got {forfeits!r}")
-    for entry in forfeits:
-        seat = entry.get("seat") if isinstance(entry, Mapping) else None
-        decision = entry.get("decision") if isinstance(entry, Mapping) else None
-        if (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
-                or not isinstance(decision, int) or isinstance(decision, bool)
-                or not 0 <= decision <= actions):
-            raise ArenaError(f"game {gid}: a forfeit is {{\"seat\": 0..{players - 1}, \"decision\": "
-                             f"0..{actions}, ...}}, got {entry!r}")
-        out.setdefault(decision, []).append(seat)
+    for name in ("forfeits", "concessions"):
+        listed = record.get(name) or []
+        if not isinstance(listed, list):
+            raise ArenaError(f"game {gid}: {name} is a list, got {listed!r:.60}")
+        for entry in listed:
+            seat = entry.get("seat") if isinstance(entry, Mapping) else None
+            decision = entry.get("decision") if isinstance(entry, Mapping) else None
+            if (not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < players
+                    or not isinstance(decision, int) or isinstance(decision, bool)
+                    or not 0 <= decision <= actions):
+                raise ArenaError(f"game {gid}: an entry of {name} is {{\"seat\": 0..{players - 1}, "
+                                 f"\"decision\": 0..{actions}, ...}}, got {entry!r:.60}")
+            out.setdefault(decision, []).append(seat)
     return out
+
+
+def _concede(state: State, seat: int) -> None:
+    """Apply a recorded concession; one the game already settled (a forfeit recorded as the
+    game ended) changes nothing."""
+    if state.is_terminal() or state.has_conceded(seat):
+        return
+    state.concede(seat)
 
 
 def _normal(value: Any) -> Any:

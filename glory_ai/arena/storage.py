@@ -7,33 +7,45 @@ other part of glory_ai reads run folders through this module: :func:`read_record
 records of a file, in file order), :func:`load_records` (sorted), :func:`read_config`,
 :func:`load_config` and :func:`load_run`.
 
-A folder is resumed by reading the finished games back; a last line cut short by a kill is
-dropped (with a warning) and the file truncated back to its last complete line. A folder
-holding a run of another config is refused, naming the keys that differ.
+A folder is written by one process at a time (:mod:`glory_ai.arena.lock`). It is resumed by
+reading the finished games back in a stream (:meth:`RunFolder.open`: a bitmap of the games
+done, no records kept); a last line cut short by a kill is dropped (with a warning) and the
+file truncated back to its last complete line, a game recorded twice is removed once. A
+folder holding a run of another config is refused, naming the keys that differ.
+
+Each time a run stops writing, ``config.json`` gets the checksum of its records
+(``records``: the number of lines and the sum of their SHA-256, which does not depend on
+their order): a record changed afterwards is refused by every reader, and ``glory-ai verify``
+finds it.
 """
 from __future__ import annotations
 
+import errno
 import gzip
-import io
+import hashlib
 import json
 import logging
 import os
 import re
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any, BinaryIO
 
 import orjson
 
 from .. import __version__
-from .code import code_problem, record_code
-from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, GameTask, RunConfig
-from .play import encode_record, record_key
+from .code import CODE_FILE, code_problem, record_code
+from .lock import FolderLock
+from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, RunConfig, deal_seed
+from .play import TIMING_FIELDS, encode_record, record_key
 
 __all__ = ["CONFIG_FILE", "COMPRESSED_GAMES_FILE", "GAMES_FILE", "GAMES_FILES", "SKIPPABLE",
-           "RunFolder", "check_config", "compress_run", "count_lines", "games_file", "is_compressed",
-           "load_config", "load_records", "load_run", "read_config", "read_records"]
+           "Digest", "Plan", "RunFolder", "Scan", "check_config", "compress_run", "count_lines",
+           "games_file", "is_compressed", "iter_lines", "load_config", "load_records", "load_run",
+           "os_error", "read_config", "read_records", "stored_digest", "write_config_records"]
 
 log = logging.getLogger("glory_ai.arena")
 
@@ -43,6 +55,8 @@ GAMES_FILE = "games.jsonl"
 COMPRESSED_GAMES_FILE = GAMES_FILE + ".gz"
 #: the names a run's records file can have
 GAMES_FILES = (GAMES_FILE, COMPRESSED_GAMES_FILE)
+#: the key of config.json that holds the records' checksum (:class:`Digest`)
+DIGEST_KEY = "records"
 
 #: at most this many seconds between two fsyncs of games.jsonl while a run goes on (an
 #: fsync costs milliseconds: after every batch of fast games it would be most of the
@@ -52,11 +66,54 @@ SYNC_INTERVAL = 1.0
 #: the record fields :func:`read_records` can leave out: lists of numbers or names, most of a
 #: line's bytes (the actions above all), which a reader that does not replay games skips
 SKIPPABLE = ("actions", "bot_seeds", "functions_used")
-#: bytes read and parsed at a time
+#: bytes read and parsed at a time (by readers that keep the records), and by a stream that
+#: keeps none (a resume, a check): smaller, since its memory must not grow with anything
 BLOCK = 1 << 23
+STREAM_BLOCK = 1 << 20
+#: records handed at a time to a resume's listener (the stopping rule, the progress bar)
+CHUNK = 4096
 
 #: the parser (about twice as fast as the standard library's json on these lines)
 _loads: Callable[[bytes], Any] = orjson.loads
+
+#: what reading a damaged file raises: OSError (gzip.BadGzipFile too), EOFError (a .gz cut
+#: short), zlib.error (a bit flipped inside the compressed data)
+_READ_ERRORS = (OSError, EOFError, zlib.error)
+
+
+def os_error(path: str | os.PathLike, error: OSError, doing: str = "cannot write") -> ArenaError:
+    """An OSError as one line naming the file: ``PATH: cannot write (No space left on device)``."""
+    detail = error.strerror or str(error) or type(error).__name__
+    if error.errno == errno.EROFS:
+        detail = "read-only file system"
+    return ArenaError(f"{path}: {doing} ({detail})")
+
+
+class Digest:
+    """The checksum of a set of record lines, whatever their order: the number of lines
+    and the sum, modulo 2**256, of the SHA-256 of each line (without its newline). Appending,
+    sorting and compressing keep it; changing, adding or removing a line changes it."""
+
+    MASK = (1 << 256) - 1
+
+    def __init__(self) -> None:
+        self.lines = 0
+        self.total = 0
+
+    def add(self, line: bytes) -> None:
+        self.total = (self.total + int.from_bytes(hashlib.sha256(line).digest(), "big")) & self.MASK
+        self.lines += 1
+
+    def add_text(self, text: str) -> None:
+        for line in text.encode().split(b"\n"):
+            if line.strip():
+                self.add(line)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"lines": self.lines, "sha256_sum": f"{self.total:064x}"}
+
+    def matches(self, stored: Mapping[str, Any]) -> bool:
+        return self.to_dict() == {"lines": stored.get("lines"), "sha256_sum": stored.get("sha256_sum")}
 
 
 def _cutter(skip: Sequence[str]) -> re.Pattern[bytes] | None:
@@ -90,8 +147,8 @@ def is_compressed(folder: str | os.PathLike) -> bool:
     return (folder / COMPRESSED_GAMES_FILE).exists() and not (folder / GAMES_FILE).exists()
 
 
-def _open(path: Path) -> io.BufferedIOBase:
-    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")
+def _open(path: Path) -> BinaryIO:
+    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")  # type: ignore[return-value]
 
 
 def _unreadable(path: Path, exc: BaseException) -> ArenaError:
@@ -99,6 +156,48 @@ def _unreadable(path: Path, exc: BaseException) -> ArenaError:
     if path.suffix == ".gz":
         return ArenaError(f"{path}: not a readable gzip file ({detail})")
     return ArenaError(f"{path}: cannot read ({detail})")
+
+
+def _blocks(path: Path, repair: bool = False, size: int = BLOCK) -> Iterator[tuple[int, list[bytes]]]:
+    """The file's complete lines, a block at a time: (lines before the block, its lines,
+    blank ones included so that numbers hold). A last line without its newline is a write
+    cut short by a kill: dropped with a warning, and with ``repair`` the (plain) file is
+    truncated back to its last complete line. An unreadable file is an ArenaError."""
+    base = 0
+    rest = b""
+    try:
+        with _open(path) as fh:
+            while True:
+                block = fh.read(size)
+                if not block:
+                    break
+                block = rest + block
+                end = block.rfind(b"\n") + 1
+                rest = block[end:]
+                if end:
+                    lines = block[:end].split(b"\n")[:-1]
+                    yield base, lines
+                    base += len(lines)
+    except _READ_ERRORS as exc:
+        raise _unreadable(path, exc) from None
+    if rest:
+        repaired = repair and path.suffix != ".gz"
+        log.warning("%s: dropping a truncated last line (%d bytes) left by an interrupted run%s",
+                    path, len(rest),
+                    "; truncating the file back to the last complete game" if repaired else "")
+        if repaired:
+            try:
+                os.truncate(path, path.stat().st_size - len(rest))
+            except OSError as error:
+                raise os_error(path, error, "cannot truncate the cut line") from None
+
+
+def iter_lines(path: str | os.PathLike, repair: bool = False) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of every non-blank complete line of a records file, in a stream."""
+    for base, lines in _blocks(games_file(path), repair, STREAM_BLOCK):
+        for number, line in enumerate(lines, start=base + 1):
+            if line.strip():
+                yield number, line
 
 
 def _record(path: Path, number: int, line: bytes, cut: re.Pattern[bytes] | None) -> Any:
@@ -119,10 +218,77 @@ def _not_a_record(path: Path, number: int, value: Any) -> ArenaError:
                       f"{type(value).__name__}, not an object)")
 
 
+def stored_digest(path: str | os.PathLike) -> dict[str, Any] | None:
+    """The checksum that ``config.json`` holds for the records of a run folder (or of the
+    folder of a records file), or None (a run still being written for the first time, or
+    written before checksums were kept)."""
+    path = Path(path)
+    folder = path if path.is_dir() else path.parent
+    if not path.is_dir() and path.name not in GAMES_FILES:
+        return None
+    try:
+        data = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    digest = data.get(DIGEST_KEY) if isinstance(data, dict) else None
+    return digest if isinstance(digest, dict) else None
+
+
+def _changed(path: Path, found: Digest, stored: Mapping[str, Any]) -> ArenaError:
+    folder = path.parent
+    lines = stored.get("lines")
+    if isinstance(lines, int) and found.lines < lines:
+        what = f"holds {found.lines} records where {lines} were written: records were removed"
+    elif isinstance(lines, int) and found.lines > lines:
+        what = f"holds {found.lines} records where {lines} were written: records were added"
+    else:
+        what = "does not match the checksum written with it: a record was changed"
+    return ArenaError(f"{path} {what} (`glory-ai verify {folder}` finds the games; "
+                      f"`glory-ai verify {folder} --repair` drops them so that a resume replays them)")
+
+
+class _PrefixCheck:
+    """Checks the first ``stored["lines"]`` lines of a file against the stored checksum (the
+    lines after them were appended later, by a resume that did not finish)."""
+
+    def __init__(self, path: Path, stored: Mapping[str, Any] | None) -> None:
+        self.path = path
+        self.stored = stored
+        lines = stored.get("lines") if stored else None
+        self.limit = lines if isinstance(lines, int) and not isinstance(lines, bool) else -1
+        self.digest = Digest()
+
+    def add(self, line: bytes) -> None:
+        if self.digest.lines < self.limit:
+            self.digest.add(line)
+
+    def finish(self) -> None:
+        if self.stored is None:
+            return
+        if self.limit < 0 or self.digest.lines < self.limit or not self.digest.matches(self.stored):
+            raise _changed(self.path, self.digest, self.stored)
+
+
+def _timeless(record: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+
+
+def _repeated(path: Path, gid: Any) -> ArenaError:
+    return ArenaError(f"{path}: game {gid} is recorded twice with different results "
+                      f"(`glory-ai verify {path.parent}` tells which one replays)")
+
+
 def read_records(path: str | os.PathLike, *, skip: Sequence[str] = (), repair: bool = False,
-                 check: Callable[[dict[str, Any], str], None] | None = None) -> list[dict[str, Any]]:
+                 check: Callable[[dict[str, Any], str], None] | None = None,
+                 repeats: bool = False, checksum: bool = True) -> list[dict[str, Any]]:
     """The game records of a records file (``games.jsonl`` or ``games.jsonl.gz``; a run
-    folder: its file), in file order: blank lines skipped, repeats kept.
+    folder: its file), in file order, blank lines skipped.
+
+    A game recorded twice (two writers, a line copied) is kept once, the first, with a
+    warning, when the copies differ only in their timing; copies that differ otherwise are an
+    ArenaError (``repeats=True`` keeps every line). When the folder's ``config.json`` holds
+    the checksum of its records (:class:`Digest`), a record changed since is an ArenaError
+    (``checksum=False``: not checked, for tools that examine damaged folders).
 
     ``skip``: fields of :data:`SKIPPABLE` to leave out (cut from the lines before parsing:
     reading is then several times faster). A last line without its newline is a write cut
@@ -136,48 +302,54 @@ def read_records(path: str | os.PathLike, *, skip: Sequence[str] = (), repair: b
     """
     path = games_file(path)
     cut = _cutter(skip)
+    prefix = _PrefixCheck(path, stored_digest(path) if checksum else None)
     records: list[dict[str, Any]] = []
-    base = 0                                    # lines before the current block
-    rest = b""
-    try:
-        with _open(path) as fh:
-            while True:
-                block = fh.read(BLOCK)
-                if not block:
-                    break
-                block = rest + block
-                end = block.rfind(b"\n") + 1
-                rest = block[end:]
-                if end:
-                    _parse_block(path, block[:end], base, cut, check, records)
-                    base += block.count(b"\n", 0, end)
-    except (OSError, EOFError) as exc:          # EOFError: a cut-off .gz file
-        raise _unreadable(path, exc) from None
-    if rest:
-        repaired = repair and path.suffix != ".gz"
-        log.warning("%s: dropping a truncated last line (%d bytes) left by an interrupted run%s",
-                    path, len(rest),
-                    "; truncating the file back to the last complete game" if repaired else "")
-        if repaired:
-            os.truncate(path, path.stat().st_size - len(rest))
-    return records
+    for base, lines in _blocks(path, repair):
+        if prefix.stored is not None:
+            for line in lines:
+                if line.strip():
+                    prefix.add(line)
+        _parse_block(path, lines, base, cut, check, records)
+    prefix.finish()
+    if path.suffix == ".gz" and prefix.stored is not None and prefix.digest.lines != len(records):
+        raise _changed(path, prefix.digest, prefix.stored)
+    return records if repeats else _unique(path, records)
 
 
-def _parse_block(path: Path, block: bytes, base: int, cut: re.Pattern[bytes] | None,
+def _unique(path: Path, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records with each game once (the first), ArenaError for copies that differ."""
+    first: dict[Any, int] = {}
+    repeated = 0
+    for i, rec in enumerate(records):
+        gid = rec.get("game_id")
+        if not isinstance(gid, str):
+            continue
+        j = first.setdefault(gid, i)
+        if j != i:
+            if _timeless(records[j]) != _timeless(rec):
+                raise _repeated(path, gid)
+            repeated += 1
+    if not repeated:
+        return records
+    log.warning("%s: %d game(s) recorded twice; counting each once", path, repeated)
+    return [rec for i, rec in enumerate(records)
+            if not isinstance(rec.get("game_id"), str) or first[rec["game_id"]] == i]
+
+
+def _parse_block(path: Path, lines: list[bytes], base: int, cut: re.Pattern[bytes] | None,
                  check: Callable[[dict[str, Any], str], None] | None,
                  records: list[dict[str, Any]]) -> None:
     """Parse a block of whole lines into ``records``: all at once when every line is a JSON
     object, else line by line (blank lines skipped, a bad line named)."""
     if check is None:
         try:
-            lines = (cut.sub(b"", block) if cut is not None else block).split(b"\n")[:-1]
-            parsed = list(map(_loads, lines))
+            parsed = [_loads(cut.sub(b"", line) if cut is not None else line) for line in lines]
             if all(type(r) is dict for r in parsed):
                 records.extend(parsed)
                 return
         except ValueError:
             pass
-    for number, line in enumerate(block.split(b"\n")[:-1], start=base + 1):
+    for number, line in enumerate(lines, start=base + 1):
         if not line.strip():
             continue
         rec = _record(path, number, line, cut if check is None else None)
@@ -200,14 +372,15 @@ def count_lines(path: str | os.PathLike) -> int:
 
 def load_records(path: str | os.PathLike) -> list[dict[str, Any]]:
     """The game records of a run folder (or a records file), sorted by (deal, pairing,
-    rotation). A truncated last line is skipped with a warning (the file is not changed)."""
+    rotation), each game once. A truncated last line is skipped with a warning (the file is
+    not changed)."""
     return sorted(read_records(path), key=record_key)
 
 
 def read_config(folder: str | os.PathLike) -> dict[str, Any]:
     """The contents of a run folder's ``config.json`` (format, versions, description, games
-    per deal, total games and ``config``, the run's identity); ArenaError if it is missing
-    or is not an arena run config."""
+    per deal, total games, ``config``, the run's identity, and ``records``, the checksum of
+    its records); ArenaError if it is missing or is not an arena run config."""
     return _read_config_file(Path(folder) / CONFIG_FILE)
 
 
@@ -225,20 +398,99 @@ def load_run(folder: str | os.PathLike) -> tuple[RunConfig, list[dict[str, Any]]
     return config, (load_records(folder) if has_games else [])
 
 
+def _write_atomically(target: Path, write: Callable[[BinaryIO], object]) -> None:
+    """Write ``target`` through a temporary file renamed over it once complete and synced:
+    a kill or a full disk leaves the old file whole."""
+    partial = target.with_name(target.name + ".tmp")
+    try:
+        with open(partial, "wb") as fh:
+            write(fh)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(partial, target)
+    except OSError as error:
+        with _quiet():
+            partial.unlink()
+        raise os_error(target, error) from None
+
+
+class _quiet:
+    """``with _quiet(): ...`` ignores an OSError (cleaning up after a failure)."""
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, *rest: object) -> bool:
+        return kind is not None and issubclass(kind, OSError)
+
+
+def _sorted_lines(path: Path) -> tuple[list[bytes], int]:
+    """The distinct record lines of a plain file sorted by game, and the repeats dropped
+    (a copy that differs beyond its timing is an ArenaError)."""
+    keyed: dict[tuple[int, int, int], bytes] = {}
+    repeats = 0
+    cut = _cutter(SKIPPABLE)
+    for number, line in iter_lines(path):
+        rec = _record(path, number, line, cut)
+        if type(rec) is not dict:
+            raise _not_a_record(path, number, rec)
+        try:
+            key = record_key(rec)
+        except KeyError:
+            raise ArenaError(f"{path}: line {number} is not a game record of a run") from None
+        if key in keyed:
+            if _timeless(_loads(keyed[key])) != _timeless(_loads(line)):
+                raise _repeated(path, rec.get("game_id"))
+            repeats += 1
+            continue
+        keyed[key] = line
+    return [keyed[k] for k in sorted(keyed)], repeats
+
+
 def compress_run(folder: str | os.PathLike) -> Path:
-    """Keep a finished run compressed: its records, sorted by game, into ``games.jsonl.gz``
-    (gzip without a timestamp: the same games give the same bytes), and the plain
-    ``games.jsonl`` removed. Returns the compressed file."""
+    """Keep a finished run compressed: its records, sorted by game and each game once, into
+    ``games.jsonl.gz`` (gzip without a timestamp: the same games give the same bytes), the
+    plain ``games.jsonl`` removed and the checksum of the records stored in ``config.json``.
+    Holds the folder's lock. Returns the compressed file."""
     folder = Path(folder)
     plain = folder / GAMES_FILE
-    data = "".join(encode_record(r) + "\n" for r in load_records(plain)).encode()
     target = folder / COMPRESSED_GAMES_FILE
-    partial = target.with_suffix(".tmp")
-    with open(partial, "wb") as raw, gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as fh:
-        fh.write(data)
-    os.replace(partial, target)
-    plain.unlink()
+    with FolderLock(folder):
+        lines, repeats = _sorted_lines(plain)
+        prefix = _PrefixCheck(plain, stored_digest(plain))
+        for _, line in iter_lines(plain):
+            prefix.add(line)
+        prefix.finish()
+        if repeats:
+            log.warning("%s: %d game(s) recorded twice; keeping each once", plain, repeats)
+        digest = Digest()
+        for line in lines:
+            digest.add(line)
+
+        def write(raw: BinaryIO) -> None:
+            with gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0) as fh:
+                for line in lines:
+                    fh.write(line + b"\n")
+
+        _write_atomically(target, write)
+        write_config_records(folder, digest)
+        try:
+            plain.unlink()
+        except OSError as error:
+            raise os_error(plain, error, "cannot remove") from None
     return target
+
+
+def write_config_records(folder: str | os.PathLike, digest: Digest | None) -> None:
+    """Store the checksum of the folder's records in its ``config.json`` (None: remove it)."""
+    path = Path(folder) / CONFIG_FILE
+    data = _read_config_file(path)
+    if digest is None:
+        data.pop(DIGEST_KEY, None)
+    else:
+        data[DIGEST_KEY] = digest.to_dict()
+    text = (json.dumps(data, indent=2) + "\n").encode()
+    _write_atomically(path, lambda fh: fh.write(text))
 
 
 def _read_config_file(path: Path) -> dict[str, Any]:
@@ -246,8 +498,10 @@ def _read_config_file(path: Path) -> dict[str, Any]:
         raise ArenaError(f"{path}: no such file (not a run folder?)")
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise os_error(path, error, "cannot read") from None
     except ValueError as exc:                   # UnicodeDecodeError is a ValueError
-        raise ArenaError(f"{path}: not valid JSON ({exc})") from None
+        raise ArenaError(f"{path}: not valid JSON ({' '.join(str(exc).split())})") from None
     if not isinstance(data, dict) or data.get("format") != CONFIG_FORMAT or "config" not in data:
         raise ArenaError(f"{path}: not an arena run config (format {CONFIG_FORMAT!r})")
     return data
@@ -280,8 +534,147 @@ def check_config(folder: str | os.PathLike, config: RunConfig, warn: bool = True
     return True
 
 
+class Plan:
+    """The games of a config as indices 0 .. total_games - 1 (in (deal, pairing, rotation)
+    order), and the check that a record read back is one of them: its id in the plan, its
+    place, seed and seats those of the plan. Holds no task: O(1) memory in the run's size."""
+
+    def __init__(self, config: RunConfig) -> None:
+        self.config = config
+        self.pairings = len(config.pairings())
+        self.rotations = config.rotations
+        self.seatings = [[list(config.seating(p, r)) for r in range(self.rotations)]
+                         for p in range(self.pairings)]
+        self._seeds: dict[int, int] = {}
+
+    def index(self, deal: int, pairing: int, rotation: int) -> int:
+        return (deal * self.pairings + pairing) * self.rotations + rotation
+
+    def _seed(self, deal: int) -> int:
+        seed = self._seeds.get(deal)
+        if seed is None:
+            if len(self._seeds) > 256:
+                self._seeds.clear()
+            seed = self._seeds[deal] = deal_seed(self.config.seed, deal)
+        return seed
+
+    def check(self, rec: Mapping[str, Any], where: str) -> int:
+        """The plan index of a record, or ArenaError naming ``where`` (file and line)."""
+        gid = rec.get("game_id")
+        place = _place(gid)
+        if place is None or not (place[0] < self.config.deals and place[1] < self.pairings
+                                 and place[2] < self.rotations):
+            raise ArenaError(f"{where}: game {gid!r} is not a game of this run")
+        deal, pairing, rotation = place
+        if (rec.get("deal"), rec.get("pairing"), rec.get("rotation")) != place \
+                or rec.get("seed") != self._seed(deal) \
+                or rec.get("seats") != self.seatings[pairing][rotation]:
+            raise ArenaError(f"{where}: game {gid} does not match this run's plan "
+                             "(its place, seed or seats differ)")
+        return self.index(deal, pairing, rotation)
+
+
+def _place(gid: Any) -> tuple[int, int, int] | None:
+    if not isinstance(gid, str):
+        return None
+    parts = gid.split("-")
+    if len(parts) != 3 or not all(p.isdigit() and p.isascii() for p in parts):
+        return None
+    deal, pairing, rotation = (int(p) for p in parts)
+    return deal, pairing, rotation
+
+
+@dataclass
+class Scan:
+    """What a resume found in a folder: which planned games are done (a byte per game), how
+    many, and the checksum of the file as it now is."""
+
+    done: bytearray
+    games: int = 0
+    digest: Digest = field(default_factory=Digest)
+    repeats: int = 0
+
+
+def scan_folder(path: Path, plan: Plan, listen: Callable[[list[dict[str, Any]]], object] | None = None,
+                repair: bool = False) -> Scan:
+    """Read a run's records file in a stream: each record checked against the plan (an
+    error names the line), the games done marked, the checksum against the stored one.
+    ``listen`` gets the records (without their actions) in chunks. A game recorded twice
+    is an ArenaError if the copies differ beyond timing, else (with ``repair``) the file is
+    rewritten once without the copies."""
+    result = Scan(done=bytearray(plan.config.total_games))
+    prefix = _PrefixCheck(path, stored_digest(path))
+    cut = _cutter(SKIPPABLE)
+    chunk: list[dict[str, Any]] = []
+    repeated: list[int] = []                  # line numbers of repeats
+    for number, line in iter_lines(path, repair=repair):
+        prefix.add(line)
+        result.digest.add(line)
+        rec = _record(path, number, line, cut)
+        if type(rec) is not dict:
+            raise _not_a_record(path, number, rec)
+        index = plan.check(rec, f"{path}: line {number}")
+        if result.done[index]:
+            repeated.append(number)
+            continue
+        result.done[index] = 1
+        result.games += 1
+        if listen is not None:
+            chunk.append(rec)
+            if len(chunk) >= CHUNK:
+                listen(chunk)
+                chunk = []
+    if listen is not None and chunk:
+        listen(chunk)
+    prefix.finish()
+    if path.suffix == ".gz" and prefix.stored is not None and result.digest.lines != prefix.limit:
+        raise _changed(path, result.digest, prefix.stored)      # a compressed file is written whole
+    if repeated:
+        result.repeats = len(repeated)
+        _check_repeats(path, plan, set(repeated))
+        if repair:
+            result.digest = _drop_lines(path, set(repeated))
+            log.warning("%s: removed %d repeated record(s) (a game written twice); each game is "
+                        "kept once", path, len(repeated))
+            write_config_records(path.parent, result.digest)
+    return result
+
+
+def _check_repeats(path: Path, plan: Plan, numbers: set[int]) -> None:
+    """ArenaError unless every repeated line equals the first record of its game, timing aside."""
+    wanted: dict[int, dict[str, Any] | None] = {}
+    for number, line in iter_lines(path):
+        if number in numbers:
+            wanted.setdefault(plan.check(_loads(line), ""), None)
+    for _, line in iter_lines(path):
+        rec = _loads(line)
+        index = plan.index(*record_key(rec))
+        if index not in wanted:
+            continue
+        if wanted[index] is None:
+            wanted[index] = _timeless(rec)
+        elif wanted[index] != _timeless(rec):
+            raise _repeated(path, rec.get("game_id"))
+
+
+def _drop_lines(path: Path, numbers: set[int]) -> Digest:
+    """Rewrite a plain records file without the given lines; the checksum of what is left."""
+    digest = Digest()
+
+    def write(fh: BinaryIO) -> None:
+        for number, line in iter_lines(path):
+            if number not in numbers:
+                digest.add(line)
+                fh.write(line + b"\n")
+
+    _write_atomically(path, write)
+    return digest
+
+
 class RunFolder:
-    """The files of one run; use :meth:`open` then :meth:`append` and :meth:`close`."""
+    """The files of one run, written by one process: :meth:`open` (takes the folder's lock,
+    creates or checks the folder, reads back the games done), :meth:`append`, :meth:`close`
+    (stores the checksum of the records, gives the lock up)."""
 
     def __init__(self, path: str | os.PathLike, config: RunConfig,
                  sync_interval: float = SYNC_INTERVAL) -> None:
@@ -291,25 +684,42 @@ class RunFolder:
         self.config = config
         self.games_path = self.path / GAMES_FILE
         self.config_path = self.path / CONFIG_FILE
-        self._fh: TextIO | None = None
+        self._fh: BinaryIO | None = None
+        self._lock = FolderLock(self.path, shared=True, create=True)
+        self._digest: Digest | None = None      # of the file, while it is known
+        self._wrote_config = False
+        self.appended = 0
 
-    def open(self) -> list[dict[str, Any]]:
-        """Create or check the folder; return the finished records of this run (sorted)."""
+    def open(self, listen: Callable[[list[dict[str, Any]]], object] | None = None) -> Scan:
+        """Take the lock, create or check the folder; return what is done (:class:`Scan`).
+        ``listen`` gets the finished records (without actions) in chunks."""
         if self.path.exists() and not self.path.is_dir():
             raise ArenaError(f"{self.path} exists and is not a folder")
-        self.path.mkdir(parents=True, exist_ok=True)
+        self._lock.acquire()
+        try:
+            return self._open(listen)
+        except BaseException:
+            self.close(store=False, cleanup=True)
+            raise
+
+    def _open(self, listen: Callable[[list[dict[str, Any]]], object] | None) -> Scan:
         if not check_config(self.path, self.config):
             if self.games_path.exists() and self.games_path.stat().st_size > 0:
                 raise ArenaError(f"{self.path} holds {GAMES_FILE} but no {CONFIG_FILE}: not a "
                                  "run folder this command can resume; use another output folder")
             self._write_config()
+            self._wrote_config = True
         if (self.path / COMPRESSED_GAMES_FILE).exists() and not self.games_path.exists():
             raise ArenaError(f"{self.path} holds a finished run kept compressed ({COMPRESSED_GAMES_FILE}); "
                              "read it with load_records, or use another output folder")
-        records = read_records(self.games_path, repair=True) if self.games_path.exists() else []
-        records = self._check(records)
-        record_code(self.path, self.config, len(records))
-        return records
+        plan = Plan(self.config)
+        if not self.games_path.exists():
+            scan = Scan(done=bytearray(self.config.total_games))
+        else:
+            scan = scan_folder(self.games_path, plan, listen, repair=True)
+        self._digest = scan.digest
+        record_code(self.path, self.config, scan.games)
+        return scan
 
     def _write_config(self) -> None:
         c = self.config
@@ -318,50 +728,61 @@ class RunFolder:
             "description": c.describe(), "games_per_deal": c.games_per_deal,
             "total_games": c.total_games, "config": c.to_dict(),
         }
-        tmp = self.config_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(data, indent=2) + "\n")
-        os.replace(tmp, self.config_path)
-
-    def _check(self, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Records must be games of this run, each once (a repeat is dropped with a warning)."""
-        # keyed by what a record read back holds as its game_id (in a damaged file: anything)
-        expected: dict[object, GameTask] = {t.game_id: t for t in self.config.tasks()} if records else {}
-        seen: dict[object, dict[str, Any]] = {}
-        for rec in records:
-            gid = rec.get("game_id")
-            task = expected.get(gid) if isinstance(gid, str) else None    # a damaged id: anything
-            if task is None:
-                raise ArenaError(f"{self.games_path}: game {gid!r} is not a game of this run")
-            if rec.get("seed") != task.seed or rec.get("seats") != list(task.seats):
-                raise ArenaError(f"{self.games_path}: game {gid} does not match this run's plan "
-                                 "(seed or seats differ)")
-            if gid in seen:
-                log.warning("%s: game %s is recorded twice; keeping the first", self.games_path, gid)
-                continue
-            seen[gid] = rec
-        return sorted(seen.values(), key=record_key)
+        text = (json.dumps(data, indent=2) + "\n").encode()
+        _write_atomically(self.config_path, lambda fh: fh.write(text))
 
     def append(self, records: Iterable[Mapping[str, Any]], text: str | None = None) -> None:
         """Append records (one line each; ``text``: their lines already encoded) and flush
         them to the operating system, so a killed process loses no finished game; fsync
         when ``sync_interval`` seconds have passed since the last one (each batch when 0),
-        and always at :meth:`close`."""
-        if self._fh is None:
-            self._fh = open(self.games_path, "a", encoding="utf-8")
-            self._synced = time.monotonic()
+        and always at :meth:`close`. A failed write (a full disk) is an ArenaError; the
+        complete lines already written stay."""
         if text is None:
             text = "".join(encode_record(r) + "\n" for r in records)
-        self._fh.write(text)
-        self._fh.flush()
-        if time.monotonic() - self._synced >= self.sync_interval:
-            os.fsync(self._fh.fileno())
-            self._synced = time.monotonic()
-
-    def close(self) -> None:
-        if self._fh is not None:
-            try:
-                self._fh.flush()
+        data = text.encode()
+        try:
+            if self._fh is None:
+                self._fh = open(self.games_path, "ab")
+                self._synced = time.monotonic()
+            self._fh.write(data)
+            self._fh.flush()
+            if time.monotonic() - self._synced >= self.sync_interval:
                 os.fsync(self._fh.fileno())
-            finally:
-                self._fh.close()
-                self._fh = None
+                self._synced = time.monotonic()
+        except OSError as error:
+            self._digest = None                  # what reached the file is not known
+            raise os_error(self.games_path, error) from None
+        if self._digest is not None:
+            for line in data.split(b"\n")[:-1]:
+                self._digest.add(line)
+        self.appended += data.count(b"\n")
+
+    def close(self, store: bool = True, cleanup: bool = False) -> None:
+        """Flush and sync the records, store their checksum in ``config.json`` (``store``),
+        give the lock up. ``cleanup``: when no game was written, remove what :meth:`open`
+        created (a backend that did not start leaves the folder as it was). A failure to
+        write is an ArenaError (the lock is given up all the same)."""
+        try:
+            fh, self._fh = self._fh, None
+            if fh is not None:
+                try:
+                    fh.flush()
+                    os.fsync(fh.fileno())
+                except OSError as error:
+                    self._digest = None
+                    raise os_error(self.games_path, error) from None
+                finally:
+                    with _quiet():
+                        fh.close()
+            if store and self._lock.held and self._digest is not None and self.games_path.exists() \
+                    and stored_digest(self.games_path) != self._digest.to_dict():
+                write_config_records(self.path, self._digest)
+        finally:
+            cleanup = cleanup and not self.appended and self._wrote_config and self._lock.held
+            if cleanup:
+                with _quiet():
+                    if not self.games_path.exists() or self.games_path.stat().st_size == 0:
+                        self.games_path.unlink(missing_ok=True)
+                        self.config_path.unlink()
+                        (self.path / CODE_FILE).unlink(missing_ok=True)
+            self._lock.release(cleanup=cleanup)

@@ -12,92 +12,109 @@ cdef int gen_action(GameState* s, uint16_t* out, bint first_only) noexcept nogil
     cdef int role = t.action_role
     cdef int n = 0, x, i, base
     cdef Structure* st
+    cdef uint8_t* zone
+    cdef uint64_t bits
     if role == PATRON:
         if pl.clientele_count < clientele_limit(s, p):
             if not (t.action_parts & PART_MAIN):
-                for x in range(1, NUM_TYPES):
-                    if s.pool[x]:
-                        out[n] = A_HIRE_POOL + x - 1
-                        n += 1
-                        if first_only:
-                            return n
+                bits = zone_mask(s.pool) & ORDER_BITS
+                while bits:
+                    x = lowest_bit(bits)
+                    bits &= bits - 1
+                    out[n] = A_HIRE_POOL + x - 1
+                    n += 1
+                    if first_only:
+                        return n
             if not (t.action_parts & PART_DECK) and s.deck_size > 0 and is_active(s, p, B_BAR):
                 out[n] = A_HIRE_DECK
                 n += 1
                 if first_only:
                     return n
             if not (t.action_parts & PART_HAND) and is_active(s, p, B_AQUEDUCT):
-                for x in range(1, NUM_TYPES):
-                    if pl.hand[x]:
-                        out[n] = A_HIRE_HAND + x - 1
-                        n += 1
-                        if first_only:
-                            return n
+                bits = zone_mask(pl.hand) & ORDER_BITS
+                while bits:
+                    x = lowest_bit(bits)
+                    bits &= bits - 1
+                    out[n] = A_HIRE_HAND + x - 1
+                    n += 1
+                    if first_only:
+                        return n
     elif role == LABORER:
         if not (t.action_parts & PART_MAIN):
-            for x in range(1, NUM_TYPES):
-                if s.pool[x]:
-                    out[n] = A_TAKE_POOL + x - 1
-                    n += 1
-                    if first_only:
-                        return n
+            bits = zone_mask(s.pool) & ORDER_BITS
+            while bits:
+                x = lowest_bit(bits)
+                bits &= bits - 1
+                out[n] = A_TAKE_POOL + x - 1
+                n += 1
+                if first_only:
+                    return n
         if not (t.action_parts & PART_HAND) and is_active(s, p, B_DOCK):
-            for x in range(1, NUM_TYPES):
-                if pl.hand[x]:
-                    out[n] = A_DOCK_HAND + x - 1
-                    n += 1
-                    if first_only:
-                        return n
+            bits = zone_mask(pl.hand) & ORDER_BITS
+            while bits:
+                x = lowest_bit(bits)
+                bits &= bits - 1
+                out[n] = A_DOCK_HAND + x - 1
+                n += 1
+                if first_only:
+                    return n
     elif role == MERCHANT:
         if pl.vault_count < vault_limit(s, p):
             if not (t.action_parts & PART_MAIN):
-                for x in range(1, NUM_TYPES):
-                    if pl.stockpile[x]:
-                        out[n] = A_VAULT_STOCKPILE + x - 1
-                        n += 1
-                        if first_only:
-                            return n
+                bits = zone_mask(pl.stockpile) & ORDER_BITS
+                while bits:
+                    x = lowest_bit(bits)
+                    bits &= bits - 1
+                    out[n] = A_VAULT_STOCKPILE + x - 1
+                    n += 1
+                    if first_only:
+                        return n
                 if s.deck_size > 0 and is_active(s, p, B_ATRIUM):
                     out[n] = A_VAULT_DECK
                     n += 1
                     if first_only:
                         return n
             if not (t.action_parts & PART_HAND) and is_active(s, p, B_BASILICA):
-                for x in range(1, NUM_TYPES):
-                    if pl.hand[x]:
-                        out[n] = A_VAULT_HAND + x - 1
-                        n += 1
-                        if first_only:
-                            return n
+                bits = zone_mask(pl.hand) & ORDER_BITS
+                while bits:
+                    x = lowest_bit(bits)
+                    bits &= bits - 1
+                    out[n] = A_VAULT_HAND + x - 1
+                    n += 1
+                    if first_only:
+                        return n
     elif role == ARCHITECT or role == CRAFTSMAN:
         if t.action_parts & PART_MAIN:
             return 0
-        for x in range(1, NUM_TYPES):                   # a foundation from hand
-            if pl.hand[x]:
-                n += gen_foundations(s, p, x, role, out + n)
-                if first_only and n:
-                    return n
+        bits = zone_mask(pl.hand) & ORDER_BITS         # a foundation from hand
+        while bits:
+            x = lowest_bit(bits)
+            bits &= bits - 1
+            n += gen_foundations(s, p, x, role, out + n)
+            if first_only and n:
+                return n
         for i in range(s.nstruct):                      # a material to an own structure
             st = &s.structures[i]
             if st.owner != p or (st.flags & S_COMPLETE):
                 continue
             base = A_ADD + (st.building - 1) * 44 - 1
-            for x in range(1, NUM_TYPES):
-                if role == ARCHITECT:
-                    if pl.stockpile[x] and material_fits(s, p, st, x):
-                        out[n] = base + x
-                        n += 1
-                        if first_only:
-                            return n
-                elif pl.hand[x] and material_fits(s, p, st, x):
+            zone = &pl.stockpile[0] if role == ARCHITECT else &pl.hand[0]
+            bits = zone_mask(zone) & ORDER_BITS
+            while bits:
+                x = lowest_bit(bits)
+                bits &= bits - 1
+                if material_fits(s, p, st, x):
                     out[n] = base + x
                     n += 1
                     if first_only:
                         return n
             if role == ARCHITECT and is_active(s, p, B_ARCHWAY):    # R-8.3.2
                 base = A_ADD_POOL + (st.building - 1) * 44 - 1
-                for x in range(1, NUM_TYPES):
-                    if s.pool[x] and material_fits(s, p, st, x):
+                bits = zone_mask(s.pool) & ORDER_BITS
+                while bits:
+                    x = lowest_bit(bits)
+                    bits &= bits - 1
+                    if material_fits(s, p, st, x):
                         out[n] = base + x
                         n += 1
                         if first_only:

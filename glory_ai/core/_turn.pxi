@@ -26,8 +26,11 @@ cdef inline int actions_per_client(GameState* s, int p) noexcept nogil:
 
 cdef inline int next_matching_client(GameState* s, int p, int role) noexcept nogil:
     cdef int x
-    for x in range(1, NUM_TYPES):
-        if s.turn.pending_clients[x] and client_matches(s, p, x, role):
+    cdef uint64_t bits = zone_mask(s.turn.pending_clients) & ORDER_BITS
+    while bits:
+        x = lowest_bit(bits)
+        bits &= bits - 1
+        if client_matches(s, p, x, role):
             return x
     return -1
 
@@ -193,13 +196,16 @@ cdef int gen_units(GameState* s, int p, int role, uint16_t* out) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int n = 0, x, r, R
     cdef int by_role[6]
+    cdef uint64_t bits
     memset(by_role, 0, sizeof(by_role))
-    for x in range(1, NUM_TYPES):
-        if pl.hand[x]:
-            by_role[mat_of(x)] += pl.hand[x]
-            if role == NO_ROLE or mat_of(x) == role:
-                out[n] = A_PLAY_CARD + x - 1
-                n += 1
+    bits = zone_mask(pl.hand) & ORDER_BITS
+    while bits:
+        x = lowest_bit(bits)
+        bits &= bits - 1
+        by_role[mat_of(x)] += pl.hand[x]
+        if role == NO_ROLE or mat_of(x) == role:
+            out[n] = A_PLAY_CARD + x - 1
+            n += 1
     if pl.hand[JACK]:
         for R in range(6):
             if role == NO_ROLE or R == role:
@@ -214,8 +220,11 @@ cdef int gen_units(GameState* s, int p, int role, uint16_t* out) noexcept nogil:
                     n += 1
     if ((role == NO_ROLE or role == ARCHITECT) and s.cfg.mode == MODE_REPUBLIC
             and is_active(s, p, B_CRANE)):
-        for x in range(1, NUM_TYPES):
-            if pl.hand[x] and mat_of(x) != CONCRETE:
+        bits = zone_mask(pl.hand) & ORDER_BITS
+        while bits:
+            x = lowest_bit(bits)
+            bits &= bits - 1
+            if mat_of(x) != CONCRETE:
                 out[n] = A_PLAY_CRANE + x - 1
                 n += 1
     return n
@@ -246,10 +255,14 @@ cdef int petition_scan(GameState* s, int* total, int* kinds) noexcept nogil:
     cdef Turn* t = &s.turn
     cdef Player* pl = &s.players[t.decider]
     cdef int x, first = -1
+    cdef uint64_t bits
     total[0] = 0
     kinds[0] = 0
-    for x in range(t.petition_from, NUM_TYPES):
-        if pl.hand[x] and mat_of(x) == t.petition_material:
+    bits = zone_mask(pl.hand) & bits_from(t.petition_from)
+    while bits:
+        x = lowest_bit(bits)
+        bits &= bits - 1
+        if mat_of(x) == t.petition_material:
             total[0] += pl.hand[x]
             kinds[0] += 1
             if first < 0:
@@ -466,11 +479,7 @@ cdef bint opponents_played_jacks(GameState* s, int p) noexcept nogil:
     return False
 
 cdef bint camp_has_orders(Player* pl, int start) noexcept nogil:
-    cdef int x
-    for x in range(start, NUM_TYPES):
-        if pl.camp[x]:
-            return True
-    return False
+    return (zone_mask(pl.camp) & bits_from(start)) != 0
 
 cdef void step_eot(GameState* s) noexcept nogil:
     # R-6.5(a) Senate, then (b) Sewer, each in turn order from the leader
@@ -540,16 +549,19 @@ cdef void apply_end_of_turn(GameState* s, int action) noexcept nogil:
 cdef void step_end_turn(GameState* s) noexcept nogil:
     # R-6.5(c): camps to the pool, Jacks to the Jack pile
     cdef int p, x
+    cdef uint64_t bits
     cdef Player* pl
     for p in range(s.cfg.num_players):
         pl = &s.players[p]
         if pl.camp[JACK]:
             s.jack_pile += pl.camp[JACK]
             pl.camp[JACK] = 0
-        for x in range(1, NUM_TYPES):
-            if pl.camp[x]:
-                s.pool[x] += pl.camp[x]
-                pl.camp[x] = 0
+        bits = zone_mask(pl.camp) & ORDER_BITS
+        while bits:
+            x = lowest_bit(bits)
+            bits &= bits - 1
+            s.pool[x] += pl.camp[x]
+            pl.camp[x] = 0
     s.turn.seat_offset = 0
     s.turn.phase = PH_ACADEMY_NEXT
 

@@ -49,6 +49,8 @@ class GameConfig:
     in_town_sites: int | None = None
     copies: Mapping[str, int] = field(default_factory=dict)
     removed: tuple[str, ...] = ()
+    # deck_copies(), computed once in __post_init__: every new game of this config reads it
+    _deck_copies: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
 
     def __post_init__(self) -> None:
         _check_count("num_players", self.num_players, 2, 5)
@@ -82,6 +84,7 @@ class GameConfig:
                 raise ValueError("removed: the Jacks cannot be removed (removed names Order cards)")
         object.__setattr__(self, "removed", removed)
         object.__setattr__(self, "copies", dict(self.copies))
+        object.__setattr__(self, "_deck_copies", tuple(self._count_copies()))
         orders = sum(self.deck_copies()[1:])
         if orders > 255:
             raise ValueError("the deck may hold at most 255 Order cards")
@@ -106,6 +109,9 @@ class GameConfig:
 
     def deck_copies(self) -> list[int]:
         """Copies of each card type (index 0 = Jack) in this game's deck."""
+        return list(self._deck_copies)
+
+    def _count_copies(self) -> list[int]:
         keep_mode = 2 if self.mode == "republic" else 1
         copies = [0] * len(CARD_NAMES)
         copies[0] = 6

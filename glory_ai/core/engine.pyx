@@ -188,7 +188,8 @@ cdef class State:
         return st
 
     def _load_config(self, config):
-        copies = config.deck_copies()
+        cdef int x
+        copies = config._deck_copies
         memset(self.s, 0, sizeof(GameState))
         self.s.cfg.num_players = config.num_players
         self.s.cfg.mode = MODE_IMPERIUM if config.mode == "imperium" else MODE_REPUBLIC
@@ -392,9 +393,9 @@ cdef class State:
         """What `player` knows, as a canonical string (the observation as compact JSON with
         sorted keys): equal for two states exactly when the player cannot tell them apart.
         The engine keeps public knowledge (known cards, lacks) in the state, so the
-        observation is the information state."""
-        import json
-        return json.dumps(self.observation(player), sort_keys=True, separators=(",", ":"))
+        observation is the information state. Written in C (the same text as the dict's
+        JSON, without building the dict)."""
+        return information_state_string_of(self, self._check_player(player))
 
     def observation_string(self, player):
         """What `player` knows, as the readable position text (others' hidden cards shown

@@ -1,14 +1,40 @@
-"""`glory-ai run experiments/NAME.toml` and `glory-ai reproduce results/NAME`."""
+"""`glory-ai run experiments/NAME.toml`, `glory-ai reproduce results/NAME` and
+`glory-ai verify DIR`.
+
+User mistakes, damaged results and outputs that cannot be written print one line and exit
+with status 2; Ctrl-C exits with 130 and SIGTERM with 143, the finished games kept."""
 from __future__ import annotations
 
 import argparse
 import sys
 
 from .._argparse import EXIT_USAGE
-from .config import ExperimentError
+from ..analysis.commands import folder_name
+from ..arena.runner import BACKENDS
 
 EXIT_DIFFERENT = 1
 EXIT_INTERRUPTED = 130
+EXIT_TERMINATED = 143
+#: what a command reports as one line (ArenaError and ExperimentError are ValueErrors)
+_FAILURES = (ValueError, OSError)
+
+
+def _error(exc: BaseException) -> int:
+    from ..arena.storage import os_error
+
+    if isinstance(exc, OSError):
+        exc = os_error(exc.filename or "output", exc)
+    print(f"glory-ai: error: {' '.join(str(exc).split())}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _interrupted(exc: KeyboardInterrupt, resume: str) -> int:
+    from ..arena.runner import RunInterrupted, Terminated
+
+    terminated = isinstance(exc, Terminated) or (isinstance(exc, RunInterrupted) and exc.terminated)
+    what = "terminated" if terminated else "interrupted"
+    print(f"glory-ai: {what}{resume}", file=sys.stderr)
+    return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
 def _jobs(text: str) -> int:
@@ -23,20 +49,18 @@ def _jobs(text: str) -> int:
 
 
 def main_run(args: argparse.Namespace) -> int:
-    from ..arena import ArenaError
+    from ..arena.runner import sigterm_interrupts
     from .runner import run_experiment
 
     try:
-        folder = run_experiment(args.config, args.results, jobs=args.jobs, backend=args.backend,
-                                progress=None if args.progress else False, out=args.out,
-                                fresh=args.fresh)
-    except (ExperimentError, ArenaError, ValueError, FileNotFoundError) as exc:
-        print(f"glory-ai: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        with sigterm_interrupts():
+            folder = run_experiment(args.config, args.results, jobs=args.jobs, backend=args.backend,
+                                    progress=None if args.progress else False, out=args.out,
+                                    fresh=args.fresh)
+    except _FAILURES as exc:
+        return _error(exc)
     except KeyboardInterrupt as exc:
-        print(f"glory-ai: {exc or 'interrupted'}; finished games are kept: run the same command to resume",
-              file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _interrupted(exc, "; finished games are kept: run the same command to resume")
     print(f"results in {folder}/ (README.md, report.html, summary.csv, runs.csv, manifest.json, runs/)")
     readme = folder / "README.md"
     if readme.exists():
@@ -48,21 +72,24 @@ def main_run(args: argparse.Namespace) -> int:
 
 def main_reproduce(args: argparse.Namespace) -> int:
     from ..analysis.stats import RERUN_ALPHA
-    from ..arena import ArenaError
+    from ..arena.runner import sigterm_interrupts
     from .runner import reproduce
 
     try:
-        report = reproduce(args.folder, jobs=args.jobs, progress=None if args.progress else False,
-                           allow_code_change=args.allow_code_change)
-    except (ExperimentError, ArenaError, ValueError) as exc:
-        print(f"glory-ai: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("glory-ai: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        with sigterm_interrupts():
+            report = reproduce(args.folder, jobs=args.jobs, backend=args.backend,
+                               scheduler=args.scheduler, batch_size=args.batch_size,
+                               progress=None if args.progress else False,
+                               allow_code_change=args.allow_code_change)
+    except _FAILURES as exc:
+        return _error(exc)
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc, "")
     what = "records" if report.reproducible else (
         "win rates (time budgets: records depend on the machine; Welch t-test on per-deal win "
         f"shares, Holm-adjusted across specs, alpha = {RERUN_ALPHA:g})")
+    for problem in report.problems[:20]:
+        print(f"stored results: {problem}")
     for run in report.runs:
         status = "identical" if not run["differences"] else f"{len(run['differences'])} differ"
         print(f"{run['run']}: {run['games']} games, {status}")
@@ -71,8 +98,64 @@ def main_reproduce(args: argparse.Namespace) -> int:
     if report.identical:
         print(f"reproduced: every run's {what} match the stored results")
         return 0
-    print(f"NOT reproduced: some {what} differ (above)")
+    if report.problems:
+        print(f"NOT reproduced: the stored results do not hold together ({len(report.problems)} "
+              f"problem(s) above; `glory-ai verify {args.folder}` says more)")
+    else:
+        print(f"NOT reproduced: some {what} differ (above)")
     return EXIT_DIFFERENT
+
+
+def main_verify(args: argparse.Namespace) -> int:
+    from ..arena.runner import sigterm_interrupts
+    from .verify import verify
+
+    try:
+        with sigterm_interrupts():
+            found = verify(args.folder, sample=args.sample, jobs=args.jobs, repair=args.repair,
+                           log=lambda line: print(line, flush=True))
+    except _FAILURES as exc:
+        return _error(exc)
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc, "")
+    problems = found.all_problems
+    for problem in problems[:50]:
+        print(f"problem: {problem}")
+    if len(problems) > 50:
+        print(f"... and {len(problems) - 50} more")
+    games = sum(r.games for r in found.runs)
+    replayed = sum(r.replayed for r in found.runs)
+    repaired = [r for r in found.runs if r.repaired]
+    for run in repaired:
+        print(f"repaired {run.folder}: {len(run.drop)} line(s) dropped; run the command that "
+              "wrote it again to replay the games dropped")
+    if found.ok:
+        print(f"verified: {len(found.runs)} run(s), {games} games, {replayed} replayed, "
+              "records and derived files as written")
+        return 0
+    print(f"NOT verified: {len(problems)} problem(s)"
+          + ("" if args.repair else f"; `glory-ai verify {args.folder} --repair` drops the records at fault"))
+    return EXIT_DIFFERENT
+
+
+def _sample(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a number of games per run (0: replay none), got {text!r}")
+    return value
+
+
+def _batch(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of games per batch, got {text!r}")
+    return value
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -87,10 +170,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.formatter_class = argparse.RawDescriptionHelpFormatter
     run.add_argument("config", help="the experiment config (TOML)")
     run.add_argument("--results", default="results", help="the folder that holds results/NAME/")
-    run.add_argument("--out", default=None, help="write into this folder instead of RESULTS/NAME")
+    run.add_argument("--out", default=None, type=folder_name,
+                     help="write into this folder instead of RESULTS/NAME")
     run.add_argument("--jobs", type=_jobs, default=None,
                      help="parallel workers (default: the config's [run].jobs)")
-    run.add_argument("--backend", default=None, choices=["loky", "threading", "dask", "ray"],
+    run.add_argument("--backend", default=None, choices=list(BACKENDS),
                      help="parallel backend (default: the config's [run].backend)")
     run.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     run.add_argument("--fresh", action="store_true",
@@ -107,11 +191,39 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  glory-ai reproduce results/seat_advantage\n")
     rep.formatter_class = argparse.RawDescriptionHelpFormatter
     rep.add_argument("folder", help="a results folder written by glory-ai run")
-    rep.add_argument("--jobs", type=_jobs, default=None, help="parallel workers")
+    rep.add_argument("--jobs", type=_jobs, default=None,
+                     help="parallel workers (default: the config's [run].jobs)")
+    rep.add_argument("--backend", default=None, choices=list(BACKENDS),
+                     help="parallel backend (default: the config's [run].backend)")
+    rep.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                     help="the dask scheduler (default: the config's [run].scheduler)")
+    rep.add_argument("--batch-size", type=_batch, default=None, metavar="B",
+                     help="games per task (default: the config's [run].batch_size)")
     rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     rep.add_argument("--allow-code-change", action="store_true",
                      help="re-run even runs recorded with other code (code.json) than this")
     rep.set_defaults(func=main_reproduce)
+
+    ver = sub.add_parser(
+        "verify", formatter_class=formatter,
+        help="check a run folder or results folder: records, checksums, replays, derived files",
+        description="Check a run folder (compare, tournament) or an experiment's results folder "
+                    "(run): every record a game of the plan, recorded once, as checksummed when "
+                    "written, replaying to its recorded result; then summary.csv, runs.csv, the "
+                    "manifest's counts and the README as the records give them. Exit status 0 when "
+                    "everything holds, 1 when not (each problem on one line).",
+        epilog="examples:\n  glory-ai verify results/seat_advantage\n"
+               "  glory-ai verify results/compare-1b2c3d4e --sample 100\n"
+               "  glory-ai verify results/compare-1b2c3d4e --repair   # then rerun the compare\n")
+    ver.formatter_class = argparse.RawDescriptionHelpFormatter
+    ver.add_argument("folder", help="a run folder or a results folder")
+    ver.add_argument("--sample", type=_sample, default=None, metavar="N",
+                     help="replay about N games per run, spread over it (default: every game)")
+    ver.add_argument("--jobs", type=_jobs, default=1, help="parallel workers replaying games")
+    ver.add_argument("--repair", action="store_true",
+                     help="drop the records at fault (repeats, damaged or edited lines) under the "
+                          "folder's lock; the command that wrote the folder then replays them")
+    ver.set_defaults(func=main_verify)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import string
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..arena.plan import FORMATS, RunConfig
+from ..arena.runner import BACKENDS
 
 __all__ = ["ExperimentError", "Experiment", "Matchup", "PlannedRun", "load_experiment", "parse_experiment"]
 
@@ -160,6 +162,9 @@ def _matchup(d: Any, index: int, where: str) -> Matchup:
         raise ExperimentError(f"{here}.specs: expected a non-empty list of bot specs")
     players = d.get("players", 2)
     players = players if isinstance(players, list) else [players]
+    if not players:
+        raise ExperimentError(f"{here}.players: expected a player count from 2 to 5 or a "
+                              "non-empty list of them, got []")
     players = tuple(_int(p, f"{here}.players", 2, 5) for p in players)
     deals = _int(d.get("deals", 1), f"{here}.deals", 1, 10_000_000)
     rotate = d.get("rotate", True)
@@ -173,6 +178,11 @@ def _matchup(d: Any, index: int, where: str) -> Matchup:
         if not isinstance(values, list) or not values:
             raise ExperimentError(f"{here}.grid.{key}: expected a non-empty list of values")
         grid[key] = tuple(values)
+    used = {name for spec in specs for _, name, _, _ in string.Formatter().parse(spec) if name}
+    unused = sorted(set(grid) - used)
+    if unused:
+        raise ExperimentError(f"{here}.grid: key(s) {unused} used by no spec template "
+                              f"(write {{{unused[0]}}} in a spec, or remove the key)")
     variants_in = d.get("variants", {"standard": {}})
     if not isinstance(variants_in, dict) or not variants_in:
         raise ExperimentError(f"{here}.variants: expected a table of name = {{rule options}}")
@@ -210,10 +220,19 @@ def parse_experiment(data: dict[str, Any], name: str, source: str = "",
     if not isinstance(run, dict):
         raise ExperimentError(f"{where}: [run]: expected a table")
     _check_keys(run, _RUN_KEYS, f"{where}: [run]")
-    if "backend" in run and run["backend"] not in ("loky", "threading", "dask", "ray"):
-        raise ExperimentError(f"{where}: [run].backend: expected loky, threading, dask or ray")
+    if run.get("backend") == "ray":
+        raise ExperimentError(f"{where}: [run].backend: the ray backend is no longer supported; "
+                              "use loky (one machine) or dask (a cluster)")
+    if "backend" in run and run["backend"] not in BACKENDS:
+        raise ExperimentError(f"{where}: [run].backend: expected {', '.join(BACKENDS)}")
     if "jobs" in run:
-        _int(run["jobs"], f"{where}: [run].jobs", -1, 10_000)
+        jobs = _int(run["jobs"], f"{where}: [run].jobs", -1, 10_000)
+        if jobs == 0:
+            raise ExperimentError(f"{where}: [run].jobs: expected a positive number of workers "
+                                  "or -1 (every core), got 0")
+    if "scheduler" in run and (not isinstance(run["scheduler"], str) or not run["scheduler"].strip()):
+        raise ExperimentError(f"{where}: [run].scheduler: expected an address such as "
+                              f"\"tcp://HOST:8786\", got {run['scheduler']!r}")
     if "batch_size" in run:
         _int(run["batch_size"], f"{where}: [run].batch_size", 1, 100_000)
     limit = run.get("move_time_limit")
@@ -237,15 +256,26 @@ def parse_experiment(data: dict[str, Any], name: str, source: str = "",
         seed=seed, matchups=parsed, run_options=dict(run), report=report, figures=tuple(figures),
         source=source)
     experiment.runs()                                  # every run's config is valid
+    if "seed" not in data:
+        raise ExperimentError(f"{where}: seed: required (the root seed of every run, an integer "
+                              "from 0 to 2**64 - 1): the same seed gives the same games")
     return experiment
 
 
 def load_experiment(path: str | Path) -> Experiment:
     """Read and check an experiment config file (experiments/NAME.toml)."""
     path = Path(path)
+    if path.is_dir():
+        raise ExperimentError(f"{path}: a folder, not an experiment config (experiments/NAME.toml)")
     if not path.is_file():
         raise ExperimentError(f"{path}: no such file")
-    text = path.read_text()
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except OSError as error:
+        raise ExperimentError(f"{path}: cannot read ({error.strerror or error})") from None
+    except UnicodeDecodeError as exc:
+        raise ExperimentError(f"{path}: not a text file (not UTF-8 at byte {exc.start}): an "
+                              "experiment config is TOML") from None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

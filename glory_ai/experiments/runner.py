@@ -7,7 +7,12 @@
       runs/RUN/games.jsonl.gz  its game records (compressed once the run is complete)
       runs.csv               win rates of every run (one row per run and spec)
       summary.csv, report.html  the balance report of all runs together (glory_ai.analysis)
-      README.md              a plain-language summary: the findings, the grid curves, runs.csv
+      README.md              a plain-language summary: the question and its answer (with the
+                             grid curves), the other findings, runs.csv
+      figures/               the report's figures (PNG and SVG)
+
+Running a finished experiment again plays no game and changes no file: the manifest gets a
+session only when games were played, and the reports and figures are byte-identical.
 
 An interrupted experiment resumes: finished runs are kept, the run under way resumes from
 its games.jsonl (docs/arena.md).
@@ -21,13 +26,25 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from ..arena import RunConfig, RunResult, load_records, run, strip_timing
-from ..arena.storage import CONFIG_FILE, check_config, compress_run, is_compressed
+from ..arena.lock import FolderLock
+from ..arena.storage import (
+    COMPRESSED_GAMES_FILE,
+    CONFIG_FILE,
+    Plan,
+    check_config,
+    compress_run,
+    is_compressed,
+    os_error,
+    read_config,
+    read_records,
+    scan_folder,
+)
 from .config import Experiment, ExperimentError, PlannedRun, load_experiment
 
 if TYPE_CHECKING:
@@ -107,11 +124,12 @@ def _build_changed(folder: Path, log: Callable[[str], object]) -> None:
 
 
 def _finished_games(folder: Path, config: RunConfig) -> int | None:
-    """The number of games of a finished (compressed) run in ``folder``, else None."""
+    """The number of games of a finished (compressed) run in ``folder``, else None. The
+    records are read in a stream and checked against the plan and their checksum."""
     if not is_compressed(folder):
         return None
     check_config(folder, config, warn=False)
-    games = len(load_records(folder))
+    games = scan_folder(folder / COMPRESSED_GAMES_FILE, Plan(config)).games
     return games if games == config.total_games or config.sprt is not None else None
 
 
@@ -133,14 +151,18 @@ def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
     started = time.time()
     finished = _finished_games(folder, planned.config)
     if finished is not None:
-        return {"run": planned.name, "games": finished, "played": 0, "seconds": 0.0}
-    result = _run(planned.config, folder, options, progress)
-    compress_run(folder)
-    return {"run": planned.name, "games": len(result.records), "played": result.played,
-            "seconds": round(time.time() - started, 1)}
+        played = {"run": planned.name, "games": finished, "played": 0, "seconds": 0.0}
+    else:
+        result = _run(planned.config, folder, options, progress)
+        compress_run(folder)
+        played = {"run": planned.name, "games": result.games, "played": result.played,
+                  "seconds": round(time.time() - started, 1)}
+    played["records"] = read_config(folder).get("records")
+    return played
 
 
-def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
+def runs_table(experiment: Experiment, out: Path) -> pd.DataFrame:
+    """Every run's win-rate table (one row per run and spec), from the records in ``out``."""
     import pandas as pd
 
     from ..analysis.stats import summarize
@@ -151,18 +173,22 @@ def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
         table = summarize(records, planned.config).reset_index()
         table.insert(0, "run", planned.name)
         frames.append(table)
-    summary = pd.concat(frames, ignore_index=True)
-    summary.to_csv(out / "runs.csv", index=False, float_format="%.6g")
+    return pd.concat(frames, ignore_index=True)
+
+
+def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
+    summary = runs_table(experiment, out)
+    _write_text(out / "runs.csv", summary.to_csv(index=False, float_format="%.6g"))
     return summary
 
 
-def _grid_curves(experiment: Experiment, out: Path, summary: pd.DataFrame) -> list[tuple[str, str]]:
-    """For each matchup whose grid varies one numeric parameter of one spec (e.g.
-    ``ismcts:iters={iters}``), that spec's win rate against the grid value, with its
-    intervals: ``figures/grid-MATCHUP.png``. Returns (matchup, relative path) pairs."""
-    from ..analysis.figures import plot_grid_curve, save
+def _grids(experiment: Experiment) -> list[Any]:
+    """The matchups whose grid varies one number of one spec against the same opponents
+    (e.g. ``ismcts:iters={iters}`` against ``ismcts:iters=500``), as the report's
+    :class:`~glory_ai.analysis.report.Grid`: their curve answers the question."""
+    from ..analysis.report import Grid
 
-    made = []
+    grids = []
     runs = experiment.runs()
     for matchup in experiment.matchups:
         templated = [i for i, spec in enumerate(matchup.specs) if "{" in spec]
@@ -172,49 +198,65 @@ def _grid_curves(experiment: Experiment, out: Path, summary: pd.DataFrame) -> li
         (key, values), = matchup.grid.items()
         if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
             continue
-        points = []
-        for planned in runs:
-            if planned.matchup != matchup.name:
-                continue
-            spec = planned.config.specs[templated[0]]
-            rows = summary[(summary["run"] == planned.name) & (summary["spec"] == spec)]
-            if len(rows) == 1:
-                r = rows.iloc[0]
-                points.append((planned.grid_point[key], r["win_rate"], r["win_low"], r["win_high"]))
+        points = tuple((float(p.grid_point[key]), p.name, p.config.specs[templated[0]])
+                       for p in runs if p.matchup == matchup.name)
         if len(points) < 2:
             continue
-        x, rate, low, high = zip(*points, strict=True)
-        others = ", ".join(s for i, s in enumerate(matchup.specs) if i != templated[0])
-        fig = plot_grid_curve(x, rate, low, high, xlabel=key, expected=1 / matchup.players[0],
-                              title=f"{matchup.specs[templated[0]]} against {others}")
-        path = out / "figures" / f"grid-{matchup.name}.png"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        save(fig, path)
-        made.append((matchup.name, path.relative_to(out).as_posix()))
-    return made
+        opponents = tuple(s for i, s in enumerate(matchup.specs) if i != templated[0])
+        grids.append(Grid(matchup.name, key, matchup.specs[templated[0]], opponents, points))
+    return grids
 
 
-def _write_readme(experiment: Experiment, out: Path, findings: list[str],
-                  summary: pd.DataFrame, curves: Sequence[tuple[str, str]] = ()) -> None:
+def _write_readme(experiment: Experiment, out: Path, answer: Sequence[str], findings: Sequence[str],
+                  summary: pd.DataFrame, curves: Sequence[str] = ()) -> None:
+    """README.md: the question, what was played, the answer (with the grids' curves), the
+    other findings, every run's table, how to reproduce."""
     lines = [f"# {experiment.name}", ""]
     if experiment.question:
         lines += [f"**Question.** {experiment.question}", ""]
     if experiment.description:
         lines += [experiment.description, ""]
-    lines += ["**Found.**", ""]
-    lines += [f"* {sentence}" for sentence in findings] or ["* (no analysis)"]
-    for name, path in curves:
-        lines += ["", f"![{name}: win rate against the grid]({path})"]
-    lines += ["", "| run | spec | games | win rate | 95% interval | mean VP |",
-              "|---|---|---:|---:|---|---:|"]
-    for row in summary.itertuples(index=False):
-        row = row._asdict()
-        lines.append(f"| {row['run']} | `{row['spec']}` | {row['games']} | {100 * row['win_rate']:.1f}% | "
-                     f"[{100 * row['win_low']:.1f}, {100 * row['win_high']:.1f}] | {row['mean_vp']:.1f} |")
+    if answer:
+        lines += ["**Answer.**", ""] + [f"* {sentence}" for sentence in answer]
+        for name in curves:
+            lines += ["", f"![{name}: score against the grid](figures/grid-{name}.png)"]
+        lines += [""]
+        if findings:
+            lines += ["**Also found.**", ""] + [f"* {sentence}" for sentence in findings]
+    else:
+        lines += ["**Found.**", ""]
+        lines += [f"* {sentence}" for sentence in findings] or ["* (no analysis)"]
+    lines += ["", *readme_table(summary)]
     lines += ["", f"Reproduce: `glory-ai reproduce results/{experiment.name}`; re-run: "
               f"`glory-ai run experiments/{experiment.name}.toml`. Files: `manifest.json`, "
-              "`runs.csv`, `summary.csv`, `report.html`, `runs/*/games.jsonl.gz`.", ""]
-    (out / "README.md").write_text("\n".join(lines))
+              "`runs.csv`, `summary.csv`, `report.html`, `figures/`, `runs/*/games.jsonl.gz`.", ""]
+    _write_text(out / "README.md", "\n".join(lines))
+
+
+def _write_text(path: Path, text: str) -> None:
+    """Write ``text`` unless the file holds it already: re-running a finished experiment
+    leaves its files as they are."""
+    try:
+        if path.read_text() == text:
+            return
+    except (OSError, UnicodeDecodeError):
+        pass
+    path.write_text(text)
+
+
+def readme_table(summary: pd.DataFrame) -> list[str]:
+    """The README's table of the runs' win rates (lines of Markdown), specs by their labels
+    (the parameters that differ from the bot's defaults)."""
+    from ..analysis.report import spec_labels
+
+    labels = spec_labels(summary["spec"].astype(str))
+    lines = ["| run | spec | games | win rate | 95% interval | mean VP |", "|---|---|---:|---:|---|---:|"]
+    for row in summary.itertuples(index=False):
+        row = row._asdict()
+        lines.append(f"| {row['run']} | `{labels[str(row['spec'])]}` | {row['games']} | "
+                     f"{100 * row['win_rate']:.1f}% | [{100 * row['win_low']:.1f}, "
+                     f"{100 * row['win_high']:.1f}] | {row['mean_vp']:.1f} |")
+    return lines
 
 
 def _session_of(manifest: Mapping[str, Any]) -> dict[str, Any]:
@@ -268,7 +310,12 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
         options["jobs"] = jobs
     if backend is not None:
         options["backend"] = backend
+    if out is not None and not str(out).strip():
+        raise ExperimentError("--out: expected a folder name, got an empty one")
     folder = Path(out) if out is not None else Path(results) / experiment.name
+    if folder.exists() and not folder.is_dir():
+        raise ExperimentError(f"{folder} exists and is not a folder")
+    # before the lock: moving the folder aside takes the lock of the folder moved
     if fresh:
         from ..arena.code import set_aside
 
@@ -277,12 +324,25 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
             log(f"--fresh: the earlier results of {folder} are kept in {moved}")
     else:
         _build_changed(folder, log)
-    folder.mkdir(parents=True, exist_ok=True)
-    stored = folder / "experiment.toml"
-    if stored.exists() and stored.read_text() != experiment.source:
-        raise ExperimentError(f"{folder} holds the results of another version of {experiment.name} "
-                              "(its experiment.toml differs); use another folder or remove it")
-    stored.write_text(experiment.source)
+    lock = FolderLock(folder, create=True).acquire()
+    wrote = False
+    try:
+        stored = folder / "experiment.toml"
+        if stored.exists() and stored.read_text() != experiment.source:
+            raise ExperimentError(f"{folder} holds the results of another version of {experiment.name} "
+                                  "(its experiment.toml differs); use another folder or remove it")
+        _write_text(stored, experiment.source)
+        wrote = True
+        _run_all(experiment, folder, options, progress, log)
+    except OSError as error:
+        raise os_error(error.filename or folder, error) from None
+    finally:
+        lock.release(cleanup=not wrote)
+    return folder
+
+
+def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], progress: bool | None,
+             log: Callable[[str], object]) -> None:
     started = time.time()
     meta = manifest(experiment, options)
     meta["started"] = time.strftime("%Y-%m-%dT%H:%M:%S%z", time.localtime(started))
@@ -298,36 +358,56 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
     meta["seconds"] = round(time.time() - started, 1)
     meta["runs"] = [{**d, "config": p.config.to_dict(), "matchup": p.matchup, "grid": p.grid_point,
                      "variant": p.variant} for d, p in zip(done, planned_runs, strict=True)]
-    _merge_sessions(meta, folder / "manifest.json")
-    (folder / "manifest.json").write_text(json.dumps(meta, indent=2) + "\n")
+    # a session that played no game (a finished experiment run again) adds nothing to the
+    # record of what made the results: the manifest stays as it is
+    if any(d["played"] for d in done) or not _readable_manifest(folder / "manifest.json"):
+        _merge_sessions(meta, folder / "manifest.json")
+        (folder / "manifest.json").write_text(json.dumps(meta, indent=2) + "\n")
     summary = _summary(experiment, folder)
+    answer: list[str] = []
     findings: list[str] = []
+    curves: list[str] = []
     if experiment.report:
-        findings = _report(experiment, folder, planned_runs)
-    curves = _grid_curves(experiment, folder, summary) if experiment.report else []
-    _write_readme(experiment, folder, findings, summary, curves)
-    return folder
+        answer, findings, curves = _report(experiment, folder, planned_runs)
+    _write_readme(experiment, folder, answer, findings, summary, curves)
 
 
-def _report(experiment: Experiment, folder: Path, planned_runs: list[PlannedRun]) -> list[str]:
+def _readable_manifest(path: Path) -> bool:
+    try:
+        previous = json.loads(path.read_text())
+    except (OSError, ValueError):
+        return False
+    return isinstance(previous, dict) and isinstance(previous.get("runs"), list)
+
+
+def _report(experiment: Experiment, folder: Path, planned_runs: list[PlannedRun]
+            ) -> tuple[list[str], list[str], list[str]]:
+    """The report of all runs, answering the experiment's question; returns (the answer,
+    the other findings, the names of the grids whose curves it drew)."""
     from ..analysis.report import write_report_full
 
+    grids = _grids(experiment)
+    description = " ".join(experiment.description.split()) if experiment.description else None
     _, _, report = write_report_full([folder / "runs" / p.name for p in planned_runs], out_dir=folder,
-                                     title=f"{experiment.name}: {experiment.question}")
-    return list(report.sentences)
+                                     title=experiment.name, question=experiment.question or None,
+                                     description=description, grids=grids)
+    answer = list(report.answer)
+    return answer, list(report.sentences[len(answer):]), [grid.name for grid in grids]
 
 
 @dataclass
 class ReproduceReport:
-    """What `reproduce` found: per run the games compared and those that differ."""
+    """What `reproduce` found: the problems of the stored results themselves (duplicates,
+    counts, checksums, derived files), and per run the games compared and those that differ."""
 
     folder: Path
     reproducible: bool
     runs: list[dict[str, Any]]
+    problems: list[str] = field(default_factory=list)
 
     @property
     def identical(self) -> bool:
-        return all(not r["differences"] for r in self.runs)
+        return not self.problems and all(not r["differences"] for r in self.runs)
 
 
 def _check_code(folder: Path, experiment: Experiment, allow: bool,
@@ -358,31 +438,64 @@ def _first_difference(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
     return ""
 
 
-def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | None = None,
-              log: Callable[[str], object] = print, allow_code_change: bool = False) -> ReproduceReport:
-    """Re-run a result folder's experiment from its stored config and compare: the game
-    records must be identical (timing fields aside). An experiment with time budgets is
-    not reproducible game by game: its win rates are compared instead, by Welch's t-test on
-    per-deal win shares, Holm-adjusted across each run's specs, a difference flagged at
-    alpha = 0.01 (``glory_ai.analysis.stats.compare_reruns``). A run whose recorded code
-    (code.json) differs from the code here is refused, naming what changed, unless
-    ``allow_code_change``."""
+def scheduling(experiment: Experiment, jobs: int | None = None, backend: str | None = None,
+               scheduler: str | None = None, batch_size: int | None = None) -> dict[str, Any]:
+    """The experiment's [run] options, with those given on the command line instead."""
+    options = dict(experiment.run_options)
+    for key, value in (("jobs", jobs), ("backend", backend), ("scheduler", scheduler),
+                       ("batch_size", batch_size)):
+        if value is not None:
+            options[key] = value
+    if options.get("backend", "loky") != "dask":
+        options.pop("scheduler", None)          # the config's cluster is not used by loky
+    return options
+
+
+def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | None = None,
+              scheduler: str | None = None, batch_size: int | None = None,
+              progress: bool | None = None, log: Callable[[str], object] = print,
+              allow_code_change: bool = False) -> ReproduceReport:
+    """Check a result folder, then re-run its experiment from its stored config and compare.
+
+    The stored results must hold together first: every run's records each game once, as many
+    as planned, matching the checksums of ``config.json`` and ``manifest.json``, and
+    ``runs.csv``, the report's ``summary.csv`` and the README as the records give them. A run
+    whose recorded code (code.json) differs from the code here is refused, naming what
+    changed, unless ``allow_code_change``. Then the game records of the re-run must be
+    identical (timing fields aside). An experiment with time budgets is not reproducible
+    game by game: its win rates are compared instead, by Welch's t-test on per-deal win
+    shares, Holm-adjusted across each run's specs, a difference flagged at alpha = 0.01
+    (``glory_ai.analysis.stats.compare_reruns``). The scheduling options default to the
+    config's ``[run]``."""
+    from .verify import check_derived, check_experiment
+
     folder = Path(folder)
     source = folder / "experiment.toml"
     if not source.exists():
         raise ExperimentError(f"{folder}: no experiment.toml (not a results folder of `glory-ai run`)")
     experiment = load_experiment(source)
-    options = dict(experiment.run_options)
-    if jobs is not None:
-        options["jobs"] = jobs
+    options = scheduling(experiment, jobs, backend, scheduler, batch_size)
+    planned_runs = experiment.runs()
+    for planned in planned_runs:
+        if not (folder / "runs" / planned.name / CONFIG_FILE).exists():
+            raise ExperimentError(f"{folder / 'runs' / planned.name}: missing (the experiment was "
+                                  "not run to the end)")
     _check_code(folder, experiment, allow_code_change, log)
+    from ..arena.verify import verify_run
+
+    checks = [verify_run(folder / "runs" / p.name, sample=0) for p in planned_runs]
+    problems = [p for c in checks for p in c.problems]
+    check_experiment(experiment, folder, checks, problems)
+    if not problems:
+        check_derived(experiment, folder, problems)
     reports = []
     with tempfile.TemporaryDirectory(prefix="glory-reproduce-") as scratch:
-        for planned in experiment.runs():
-            stored_folder = folder / "runs" / planned.name
-            if not (stored_folder / CONFIG_FILE).exists():
-                raise ExperimentError(f"{stored_folder}: missing (the experiment was not run to the end)")
-            stored = {r["game_id"]: r for r in load_records(stored_folder)}
+        for planned in planned_runs:
+            # the records as stored, even when the checks above found them damaged (the first
+            # record of a game repeated)
+            stored: dict[str, dict[str, Any]] = {}
+            for r in read_records(folder / "runs" / planned.name, repeats=True, checksum=False):
+                stored.setdefault(r["game_id"], r)
             log(f"re-running {planned.name} ({len(stored)} games)")
             again = _run(planned.config, Path(scratch) / planned.name, options, progress)
             fresh = {r["game_id"]: r for r in again.records}
@@ -399,7 +512,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, progress: bool | N
             else:
                 from ..analysis.stats import compare_reruns
 
-                check = compare_reruns(list(stored.values()), again.records, planned.config)
+                check = compare_reruns(list(stored.values()), list(fresh.values()), planned.config)
                 differences += [{"game_id": "*", "field": text} for text in check.attrs["texts"]]
             reports.append({"run": planned.name, "games": len(stored), "differences": differences})
-    return ReproduceReport(folder, experiment.reproducible, reports)
+    return ReproduceReport(folder, experiment.reproducible, reports, problems)

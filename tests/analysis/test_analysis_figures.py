@@ -1,7 +1,15 @@
-"""Figures: produced, non-empty, and byte-identical across renders (PNG and SVG)."""
+"""Figures: produced, non-empty, byte-identical across renders and processes (PNG and SVG), in
+one font, legible in their narrow layout, labels clear of error bars and of each other."""
 from __future__ import annotations
 
+import math
+import os
+import subprocess
+import sys
+
+import pandas as pd
 import pytest
+from matplotlib.text import Text
 
 from glory_ai.analysis import figures as F
 from glory_ai.analysis.load import load_runs
@@ -60,3 +68,128 @@ def test_spec_colours_are_consistent():
 def test_bad_format():
     with pytest.raises(ValueError, match="png or svg"):
         F.figure_bytes(F._figure(1.0), "jpg")
+
+
+# ---- the narrow layout, legibility, layout -----------------------------------------------------
+
+def _narrow_figures(frame):
+    colors = F.spec_colors(frame["spec"].unique())
+    return {
+        "win_rates": lambda: F.plot_win_rates(win_rates(frame, by="num_players"), colors, narrow=True),
+        "matrix": lambda: F.plot_finishing_matrix(finishing_matrix(frame, num_players=2), narrow=True),
+        "ratings_3": lambda: F.plot_ratings(ratings(frame, num_players=3), colors, narrow=True),
+        "seat": lambda: F.plot_seat_advantage(seat_advantage(frame), narrow=True),
+        "buildings": lambda: F.plot_building_strength(building_strength(frame), narrow=True),
+        "vp": lambda: F.plot_vp_breakdown(vp_breakdown(frame, by="num_players"), narrow=True),
+        "end": lambda: F.plot_end_conditions(end_conditions(frame, by="num_players"), narrow=True),
+        "length": lambda: F.plot_game_length(frame, narrow=True),
+        "grid": lambda: F.plot_grid_curve([125, 250, 1000], [0.1, 0.45, 0.6], [0.02, 0.33, 0.5],
+                                          [0.2, 0.56, 0.7], xlabel="iters", narrow=True,
+                                          title="ismcts against ismcts:iters=500: score by iters"),
+    }
+
+
+def _texts(fig):
+    """(text, bounding box in pixels) of every visible, non-empty text of a saved figure."""
+    renderer = fig.canvas.get_renderer()
+    return [(t, t.get_window_extent(renderer)) for t in fig.findobj(Text)
+            if t.get_visible() and t.get_text().strip()]
+
+
+@pytest.mark.parametrize("name", ["win_rates", "matrix", "ratings_3", "seat", "buildings", "vp",
+                                  "end", "length", "grid"])
+def test_the_narrow_layout_fits_a_phone_and_is_deterministic(frame, name):
+    make = _narrow_figures(frame)[name]
+    fig = make()
+    png = F.figure_bytes(fig, "png")
+    assert png == F.figure_bytes(make(), "png")
+    assert fig.get_size_inches()[0] == F.NARROW
+    # everything drawn inside the figure (nothing cut off at a phone's width), no text tiny
+    drawn = fig.get_tightbbox(fig.canvas.get_renderer())
+    size = fig.get_size_inches()
+    assert drawn.x0 >= -0.01 and drawn.y0 >= -0.01 and drawn.x1 <= size[0] + 0.01 \
+        and drawn.y1 <= size[1] + 0.01, f"{name}: drawn over {drawn}, the figure is {size}"
+    for text in fig.findobj(Text):
+        if text.get_text().strip():
+            assert text.get_fontsize() >= 6.5, f"{name}: {text.get_text()!r} at {text.get_fontsize()} pt"
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_every_text_of_every_figure_is_in_one_font(frame, narrow):
+    makers = _narrow_figures(frame) if narrow else _figures(frame)
+    for name, make in makers.items():
+        fig = make()
+        F.figure_bytes(fig, "svg")
+        fonts = {text.get_fontname() for text, _ in _texts(fig)}
+        assert fonts == {"DejaVu Sans"}, f"{name}: {fonts}"
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_win_rate_labels_are_written_past_the_error_bars(narrow):
+    table = pd.DataFrame({"games": [80, 80, 80], "wins": [70.0, 40.0, 8.0],
+                          "win_rate": [0.875, 0.5, 0.1], "win_low": [0.8, 0.38, 0.02],
+                          "win_high": [0.97, 0.62, 0.2], "interval": ["pentanomial"] * 3,
+                          "expected": [0.5] * 3},
+                         index=pd.Index(["strong", "even", "weak"], name="spec"))
+    fig = F.plot_win_rates(table, narrow=narrow)
+    F.figure_bytes(fig, "png")
+    ax = fig.axes[0]
+    labels = {t.get_text(): box for t, box in _texts(fig) if t.get_text().endswith("%")
+              and t.axes is ax and "." in t.get_text()}
+    assert set(labels) == {"87.5%", "50.0%", "10.0%"}
+    for text, high in (("87.5%", 0.97), ("50.0%", 0.62), ("10.0%", 0.2)):
+        cap = ax.transData.transform((high, 0))[0]
+        assert labels[text].x0 > cap + 1, f"{text} starts at {labels[text].x0:.0f} px, its bar at {cap:.0f}"
+        assert labels[text].x1 <= fig.canvas.get_width_height()[0]
+
+
+def _matrix(order, strength):
+    """A finishing matrix of specs with the given strengths (row ahead of column)."""
+    values = [[math.nan if a == b else 0.5 + (strength[a] - strength[b]) / 2 for b in order]
+              for a in order]
+    table = pd.DataFrame(values, index=order, columns=order)
+    table.attrs["num_players"] = 2
+    return table
+
+
+def test_the_heatmap_is_ordered_by_strength_and_its_labels_do_not_collide():
+    matrix = _matrix(["alpha", "beta", "gamma", "delta"],
+                     {"alpha": 0.0, "beta": 0.6, "gamma": 0.9, "delta": 0.3})
+    fig = F.plot_finishing_matrix(matrix)
+    F.figure_bytes(fig, "png")
+    ax = fig.axes[0]
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["gamma", "beta", "delta", "alpha"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == ["gamma", "beta", "delta", "alpha"]
+    # an order given (the ratings') wins
+    fig = F.plot_finishing_matrix(matrix, order=["delta", "alpha", "gamma", "beta"])
+    assert [t.get_text() for t in fig.axes[0].get_yticklabels()] == ["delta", "alpha", "gamma", "beta"]
+    # no two texts of the figure overlap (the colour bar's label and the title above all)
+    for narrow in (False, True):
+        fig = F.plot_finishing_matrix(matrix, narrow=narrow)
+        F.figure_bytes(fig, "png")
+        boxes = [(t.get_text(), box) for t, box in _texts(fig)]
+        for i, (a, box_a) in enumerate(boxes):
+            for b, box_b in boxes[i + 1:]:
+                assert not box_a.overlaps(box_b), f"{a!r} overlaps {b!r} (narrow={narrow})"
+
+
+def test_figures_are_the_same_bytes_in_a_fresh_process(tmp_path):
+    # a figure drawn here after others and one drawn by a new interpreter: the same SVG
+    # (clip-path ids from a fixed salt, no dates) and PNG
+    script = (
+        "import sys, math, pandas as pd\n"
+        "from glory_ai.analysis import figures as F\n"
+        "order = ['alpha', 'beta', 'gamma']\n"
+        "s = {'alpha': 0.0, 'beta': 0.6, 'gamma': 0.9}\n"
+        "m = pd.DataFrame([[math.nan if a == b else 0.5 + (s[a] - s[b]) / 2 for b in order] for a in order],"
+        " index=order, columns=order)\n"
+        "m.attrs['num_players'] = 2\n"
+        "fig = F.plot_finishing_matrix(m)\n"
+        "sys.stdout.buffer.write(F.figure_bytes(fig, sys.argv[1]))\n")
+    F.figure_bytes(F.plot_grid_curve([1, 2, 4], [0.2, 0.5, 0.7], [0.1, 0.4, 0.6], [0.3, 0.6, 0.8],
+                                     xlabel="x"), "svg")
+    here = _matrix(["alpha", "beta", "gamma"], {"alpha": 0.0, "beta": 0.6, "gamma": 0.9})
+    for fmt in ("svg", "png"):
+        fresh = subprocess.run([sys.executable, "-c", script, fmt], capture_output=True, check=True,
+                               env={**os.environ, "PYTHONHASHSEED": "7"}).stdout
+        assert F.figure_bytes(F.plot_finishing_matrix(here), fmt) == fresh, fmt

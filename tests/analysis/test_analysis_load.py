@@ -113,15 +113,19 @@ def test_variant_key_is_stable():
 
 def test_truncated_last_line_and_duplicates(synth, run_folder, caplog):
     folder = run_folder([synth(0, ["a", "b"], [0]), synth(1, ["a", "b"], [1]),
-                         synth(1, ["a", "b"], [0])])
+                         synth(1, ["a", "b"], [1])])
     with open(folder / "games.jsonl", "a") as fh:
         fh.write('{"record_version":1,"game_id":"2-0-')
     with caplog.at_level(logging.WARNING, logger="glory_ai.analysis"):
         frame = load_runs(folder)
     assert frame["game"].nunique() == 2
-    assert frame.loc[frame["deal"] == 1, "won"].tolist() == [False, True]     # the first kept
+    assert frame.loc[frame["deal"] == 1, "won"].tolist() == [False, True]
     text = caplog.text
     assert "truncated last line" in text and "recorded twice" in text
+    # two different records of one game: one was changed, which is refused
+    conflicting = run_folder([synth(1, ["a", "b"], [1]), synth(1, ["a", "b"], [0])], "conflict")
+    with pytest.raises(AnalysisError, match="1-0-0 is recorded twice with different results"):
+        load_runs(conflicting)
 
 
 # ---- errors ---------------------------------------------------------------------------------

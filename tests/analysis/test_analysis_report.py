@@ -12,7 +12,7 @@ import pytest
 from glory_ai.analysis import AnalysisError
 from glory_ai.analysis.commands import main_report
 from glory_ai.analysis.load import load_runs
-from glory_ai.analysis.report import findings, write_report
+from glory_ai.analysis.report import Grid, findings, spec_labels, write_report, write_report_full
 
 SECTIONS = ["summary", "win-rates", "ratings", "seats", "buildings", "scoring", "endings", "manifest"]
 
@@ -39,7 +39,7 @@ def test_report_from_real_runs(real_runs, tmp_path):
     assert "is the strongest building" in page
     rows = list(csv.DictReader(csv_path.open()))
     assert {r["num_players"] for r in rows} == {"2", "3"}
-    assert {r["spec"] for r in rows} == {"random", "greedy", "heuristic:style=builder"}
+    assert {r["spec"] for r in rows} == {"random", "greedy", "heuristic"}  # style=builder: the default
     assert {"win_rate", "win_low", "win_high", "interval", "wilson_low", "wilson_high", "rating",
             "rating_interval"} <= set(rows[0])
     # a round robin and a field: deal-bootstrap intervals, finite ratings, one model
@@ -259,8 +259,101 @@ def test_figures_an_earlier_report_drew_are_removed_with_their_section(synth, ru
                         for i in range(20)], "mixed")
     write_report(mixed, out)
     assert (out / "figures" / "win_rates.png").exists() and (out / "figures" / "matrix_2.svg").exists()
-    (out / "figures" / "grid-scaling.png").write_bytes(b"not the report's")
+    (out / "figures" / "grid-scaling.png").write_bytes(b"a grid curve of an earlier report")
+    (out / "figures" / "sketch.png").write_bytes(b"not the report's")
     write_report(run_folder([synth(i, ["greedy", "greedy"], [i % 2]) for i in range(20)], "self"), out)
     left = sorted(p.name for p in (out / "figures").iterdir())
     assert "win_rates.png" not in left and "matrix_2.svg" not in left and "ratings_2.png" not in left
-    assert "grid-scaling.png" in left and "seat.png" in left
+    assert "grid-scaling.png" not in left
+    assert "sketch.png" in left and "seat.png" in left
+
+
+def _grid_runs(synth, run_folder, values=(4, 16, 64), deals=30):
+    """A grid: flatmc at each number of iterations against flatmc:iters=8,c=0.7 (c=0.7 is
+    flatmc's default), each run on the same deals; the more iterations, the more it wins."""
+    reference = "flatmc:iters=8,c=0.7"
+    folders, points = [], []
+    for k, value in enumerate(values):
+        spec = f"flatmc:iters={value}"
+        records = []
+        for i in range(deals):
+            seats = [spec, reference] if i % 2 else [reference, spec]
+            wins = (i * 7 + k * 11) % 10 < 3 + 2 * k          # 30%, 50%, 70% of the deals
+            records.append(synth(i, seats, [seats.index(spec if wins else reference)]))
+        name = f"scale-iters{value}"
+        folders.append(run_folder(records, name))
+        points.append((float(value), name, spec))
+    return folders, Grid("scale", "iters", "flatmc:iters={iters}", (reference,), tuple(points))
+
+
+def test_a_report_answers_its_question_first_with_the_grid_curve(synth, run_folder, tmp_path):
+    folders, grid = _grid_runs(synth, run_folder)
+    html_path, csv_path, report = write_report_full(
+        folders, tmp_path / "out", title="scaling", question="Does flatmc get stronger with iterations?",
+        description="flatmc at 4, 16 and 64 iterations against flatmc at 8.", grids=[grid])
+    page = html_path.read_text()
+    # the question, then the answer with the curve and its table, then the rest
+    assert page.index("<h1>Does flatmc get stronger with iterations?</h1>") < page.index('id="answer"') \
+        < page.index('id="fig-grid-scale"') < page.index('id="summary"') < page.index('id="win-rates"')
+    assert (tmp_path / "out" / "figures" / "grid-scale.png").exists()
+    assert report.answer == report.sentences[:len(report.answer)] and len(report.answer) >= 2
+    curve = report.answer[0]
+    assert curve.startswith("Against flatmc:iters=8, flatmc's score rises as its iters grows: 30.0%")
+    assert "30 games over 30 deals each" in curve
+    step = [s for s in report.answer if s.startswith("The last step, from 16 to 64 iters")]
+    assert step and "never played each other" in step[0] and "30 deals" in step[0]
+    # specs by their labels: no parameter at its default, no raw template anywhere
+    assert "c=0.7" not in " ".join(report.sentences) and "{iters}" not in page
+    assert {row["spec"] for row in csv.DictReader(csv_path.open())} == {
+        "flatmc:iters=4", "flatmc:iters=16", "flatmc:iters=64", "flatmc:iters=8"}
+    # runs that never met are not ranked against each other in the summary
+    assert not any("has the highest win rate" in s or "did not play each other" in s
+                   for s in report.sentences)
+
+
+def test_spec_labels_leave_out_defaults_and_keep_what_sets_specs_apart():
+    from glory_ai.bots import registry
+
+    c = f"c={registry()['ismcts'].defaults()['c']}"          # ismcts's default exploration
+    labels = spec_labels([f"ismcts:iters=2000,{c}", "ismcts:iters=500", "heuristic:style=builder",
+                          "greedy", "./my_bot.py:Cautious", f"ismcts:iters=2000,{c},reuse=false"])
+    assert labels["ismcts:iters=500"] == "ismcts:iters=500"
+    # iters=2000 is ismcts's default but another spec sets iters: it stays
+    assert labels["heuristic:style=builder"] == "heuristic"
+    assert labels["greedy"] == "greedy" and labels["./my_bot.py:Cautious"] == "./my_bot.py:Cautious"
+    # two specs that would get one label keep their text
+    assert labels[f"ismcts:iters=2000,{c}"] == f"ismcts:iters=2000,{c}"
+    assert labels[f"ismcts:iters=2000,{c},reuse=false"] == f"ismcts:iters=2000,{c},reuse=false"
+    assert spec_labels([f"ismcts:iters=2000,{c}", "ismcts:iters=500"]) == {
+        f"ismcts:iters=2000,{c}": "ismcts:iters=2000", "ismcts:iters=500": "ismcts:iters=500"}
+
+
+def test_the_page_has_a_narrow_layout_and_counts_in_the_singular(synth, run_folder, tmp_path):
+    one_deal = [synth(0, ["greedy", "random"], [0]), synth(0, ["random", "greedy"], [1])]
+    for i, record in enumerate(one_deal):
+        record["game_id"] = f"0-0-{i}"
+        record["rotation"] = i
+    html_path, _, report = write_report_full(run_folder(one_deal, "one"), tmp_path / "out")
+    page = html_path.read_text()
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+    # every figure twice: its narrow layout for a phone's width, its wide one otherwise
+    figures = page.count("<figure ")
+    assert figures >= 5 and page.count('<source media="(max-width: 639.98px)"') == figures
+    assert "flex-wrap: wrap" in page and ".scroll { overflow-x: auto" in page
+    text = re.sub(r"<[^>]+>", " ", page) + " ".join(report.sentences)
+    assert not re.search(r"\b1 (deals|games|times|comparisons|buildings|pseudo seat-games)\b", text)
+
+
+def test_the_best_spec_is_set_only_against_specs_it_met(synth, run_folder):
+    # a gauntlet: strong met only weak; mid and weak played each other
+    records = []
+    for i in range(40):
+        pair = ["strong", "weak"] if i % 2 else ["mid", "weak"]
+        seats = pair if i % 4 < 2 else pair[::-1]
+        winner = seats.index(pair[0]) if i % 10 else seats.index(pair[1])
+        records.append(synth(i, seats, [winner]))
+    sentences = findings(load_runs(run_folder(records, "gauntlet")))
+    best = [s for s in sentences if "has the highest win rate" in s][0]
+    assert best.startswith("strong has the highest win rate")
+    assert "against weak only (it did not play mid)" in best and "against each other" in best
+    assert "Welch" not in best and not any("ahead of mid" in s for s in sentences)

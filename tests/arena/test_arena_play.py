@@ -104,3 +104,78 @@ def test_a_game_that_does_not_end_is_adjudicated_at_the_decision_limit(monkeypat
     best = max((scores[p], len(state.zone("hand", p))) for p in range(2))
     assert rec["winners"] == [p for p in range(2) if (scores[p], len(state.zone("hand", p))) == best]
     assert sum(rec["returns"]) == 1.0
+
+
+def _conceded_record(concede_at, seat, players=3):
+    """A random game of ``players`` in which ``seat`` concedes after ``concede_at`` actions,
+    as the games people play record it (``concessions``, not actions)."""
+    import random
+
+    from glory_ai.game import Game
+    from glory_ai.interactive.records import build_record
+
+    state = Game(players, "republic").new_initial_state(7)
+    chooser = random.Random(1)
+    actions = []
+    while not state.is_terminal():
+        if len(actions) == concede_at and not state.has_conceded(seat):
+            state.concede(seat)
+            continue
+        action = chooser.choice(state.legal_actions())
+        state.apply_action(action)
+        actions.append(action)
+    return build_record(num_players=players, mode="republic", variant={}, seed=7,
+                        seats=["human", "random", "random"][:players], bot_seeds=[0] * players,
+                        actions=actions, concessions=[{"decision": concede_at, "seat": seat}])
+
+
+def test_replay_applies_concessions_where_recorded():
+    record = _conceded_record(40, 1)
+    final = replay(record)
+    assert final.is_terminal() and final.has_conceded(1) and 1 not in record["winners"]
+    # the result is checked as for any game: a flipped winner is found
+    edited = copy.deepcopy(record)
+    edited["winners"] = [1]
+    with pytest.raises(ArenaError, match="winners differs"):
+        replay(edited)
+    # a concession moved or dropped does not replay
+    for concessions in ([], [{"decision": 41, "seat": 1}], [{"decision": 10_000, "seat": 1}],
+                        [{"decision": "40", "seat": 1}]):
+        moved = dict(record, concessions=concessions)
+        with pytest.raises(ArenaError, match=r"game 0-0-0"):
+            replay(moved)
+
+
+def test_a_two_player_concession_ends_the_game():
+    record = _conceded_record(25, 0, players=2)
+    assert record["end_reason"] == "concession" and record["winners"] == [1]
+    assert replay(record).is_terminal()
+
+
+def test_a_game_conceded_at_the_play_screen_replays_through_the_arena(tmp_path):
+    """The record `glory-ai play` writes when a person concedes mid-game (the bots play on)
+    replays through arena.replay itself, the concession applied where it was made."""
+    import io
+
+    from glory_ai.arena import load_records
+    from glory_ai.interactive.screen import Screen
+    from glory_ai.interactive.seats import seat_seeds, seat_specs
+    from glory_ai.interactive.session import PlaySession
+
+    screen = Screen(io.StringIO(), io.StringIO("1\n1\nconcede\nyes\n"), plain=True)
+    session = PlaySession(num_players=3, mode="republic", variant={}, seed=6,
+                          seats=seat_specs(3, ["random", "greedy"], 0), bot_seeds=seat_seeds(6, 3),
+                          human=0, hint_bot="random", save_path=tmp_path / "save.json",
+                          games_path=tmp_path / "games.jsonl", screen=screen)
+    assert session.run() == 0
+    [record] = load_records(tmp_path / "games.jsonl")
+    [conceded] = record["concessions"]
+    assert conceded["seat"] == 0 and 0 < conceded["decision"] < len(record["actions"])
+    final = replay(record)
+    assert final.has_conceded(0) and final.scores() == record["scores"]
+    assert 0 not in record["winners"] and record["winners"] == final.winners()
+    # the concession is part of the game: dropped or moved, the record no longer replays
+    for concessions in ([], [{"decision": conceded["decision"] + 1, "seat": 0}],
+                        [{"decision": conceded["decision"], "seat": 1}]):
+        with pytest.raises(ArenaError, match=f"game {record['game_id']}"):
+            replay(dict(record, concessions=concessions))

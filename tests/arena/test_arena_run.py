@@ -4,14 +4,13 @@ backend errors."""
 import json
 import logging
 import shutil
-import sys
 
 import orjson
 import pytest
 
 from glory_ai.arena import ArenaError, RunConfig, RunInterrupted, load_records, run, strip_timing
 from glory_ai.arena import runner as runner_module
-from glory_ai.arena.storage import RunFolder
+from glory_ai.arena.storage import RunFolder, write_config_records
 
 H2H = RunConfig(specs=("greedy", "random"), deals=8, seed=21)
 FIELD = RunConfig(specs=("random", "heuristic:style=merchant", "greedy"), players=3, deals=3, seed=2)
@@ -27,20 +26,15 @@ def reference():
 
 
 @pytest.mark.parametrize("config", [H2H, FIELD], ids=["head_to_head", "field"])
-@pytest.mark.parametrize("options, shuffle, lists", [
-    (dict(n_jobs=2, batch_size=7), None, False),
-    (dict(n_jobs=2, batch_size=1), 5, False),
-    (dict(n_jobs=1, batch_size=7), 9, False),
-    (dict(n_jobs=2, backend="threading", batch_size=3), 1, False),
-    (dict(n_jobs=2, batch_size=2), None, True),
-], ids=["jobs2-batch7", "jobs2-batch1-shuffled", "jobs1-batch7-shuffled", "threading",
-        "lists"])
-def test_records_do_not_depend_on_scheduling(reference, config, options, shuffle, lists,
-                                             shuffle_batches, results_as_lists):
+@pytest.mark.parametrize("options, shuffle", [
+    (dict(n_jobs=2, batch_size=7), None),
+    (dict(n_jobs=2, batch_size=1), 5),
+    (dict(n_jobs=1, batch_size=7), 9),
+    (dict(n_jobs=2, backend="threading", batch_size=3), 1),
+], ids=["jobs2-batch7", "jobs2-batch1-shuffled", "jobs1-batch7-shuffled", "threading"])
+def test_records_do_not_depend_on_scheduling(reference, config, options, shuffle, shuffle_batches):
     if shuffle is not None:
         shuffle_batches(shuffle)
-    if lists:
-        results_as_lists()
     result = run(config, **options)
     assert len(result.records) == config.total_games
     assert [r["game_id"] for r in result.records] == config.game_ids()
@@ -66,6 +60,7 @@ def test_resume_after_a_kill_mid_line(tmp_path, reference, caplog):
     part = tmp_path / "part"
     part.mkdir()
     shutil.copy(full / "config.json", part / "config.json")
+    write_config_records(part, None)          # as the first, killed, run left it
     lines = (full / "games.jsonl").read_bytes().splitlines(keepends=True)
     cut = lines[:5] + [lines[5][: len(lines[5]) // 2]]        # killed while writing game 6
     (part / "games.jsonl").write_bytes(b"".join(cut))
@@ -170,9 +165,8 @@ def test_a_config_with_an_sprt_needs_its_test(tmp_path):
     assert not (tmp_path / "run").exists()
 
 
-def test_ray_without_ray_names_the_extra(monkeypatch):
-    monkeypatch.setitem(sys.modules, "ray", None)
-    with pytest.raises(ArenaError, match=r"glory_ai\[ray\]"):
+def test_the_ray_backend_is_refused_pointing_to_dask():
+    with pytest.raises(ArenaError, match=r"ray backend is no longer supported.*dask"):
         run(RunConfig(specs=("random", "greedy"), deals=1), backend="ray")
 
 
@@ -214,6 +208,7 @@ def test_reading_a_folder_skips_a_truncated_line_without_changing_the_file(tmp_p
     assert lines[0] == encode_record(json.loads(lines[0])) + "\n"
     # compact standard JSON (written by orjson; the standard library reads it alike)
     assert json.loads(lines[0]) == orjson.loads(lines[0]) and '", "' not in lines[0]
+    write_config_records(tmp_path / "run", None)      # a run killed while writing game 4
     games.write_text("".join(lines[:3]) + lines[3][:40])
     size = games.stat().st_size
     with caplog.at_level(logging.WARNING, logger="glory_ai.arena"):
@@ -247,3 +242,31 @@ def test_compressed_records_read_alike_and_damage_is_named(tmp_path):
     (packed / "games.jsonl.gz").write_bytes(b"not gzip")
     with pytest.raises(ArenaError, match="not a readable gzip file"):
         load_records(packed)
+
+
+def test_a_worker_that_fails_is_one_line_and_the_finished_games_stay(tmp_path, monkeypatch):
+    from glory_ai.arena import play as play_module
+
+    calls = {"n": 0}
+    real = play_module.play_batch_encoded
+
+    def failing(tasks):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise RuntimeError("the bot fell over\nat decision 12")
+        return real(tasks)
+
+    monkeypatch.setattr(runner_module, "play_batch_encoded", failing)
+    with pytest.raises(ArenaError) as info:
+        run(H2H, tmp_path / "run", n_jobs=1, batch_size=2)
+    message = str(info.value)
+    assert "\n" not in message and "a game failed in a worker: RuntimeError: the bot fell over" in message
+    assert "the 4 finished games are kept" in message
+    monkeypatch.setattr(runner_module, "play_batch_encoded", real)
+    assert run(H2H, tmp_path / "run").resumed == 4
+
+
+def test_a_run_into_a_folder_keeps_no_record_in_memory(tmp_path):
+    result = run(H2H, tmp_path / "run", n_jobs=1)
+    assert result.kept is None and result.games == H2H.total_games
+    assert len(result.records) == H2H.total_games            # read back when asked for

@@ -1,11 +1,13 @@
 """Experiments: configs, running into results/NAME/, resuming, reproducing."""
 import gzip
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from glory_ai.arena import load_records, strip_timing
+from glory_ai.arena.storage import write_config_records
 from glory_ai.cli import main
 from glory_ai.experiments import ExperimentError, load_experiment, parse_experiment, reproduce, run_experiment
 
@@ -52,7 +54,8 @@ def test_an_experiment_expands_into_named_runs(tmp_path):
 
 
 def test_a_grid_fills_the_spec_templates():
-    exp = parse_experiment({"matchup": [{"name": "scale", "specs": ["ismcts:iters={iters}", "greedy"],
+    exp = parse_experiment({"seed": 1,
+                            "matchup": [{"name": "scale", "specs": ["ismcts:iters={iters}", "greedy"],
                                          "grid": {"iters": [10, 20]}}]}, "g")
     assert [(r.name, r.config.specs) for r in exp.runs()] == [
         ("scale-iters10", ("ismcts:iters=10", "greedy")), ("scale-iters20", ("ismcts:iters=20", "greedy"))]
@@ -122,6 +125,7 @@ def test_an_interrupted_experiment_resumes_and_a_finished_one_is_kept(tmp_path):
     records = load_records(run_dir)
     (run_dir / "games.jsonl.gz").unlink()
     (run_dir / "games.jsonl").write_text("".join(json.dumps(r) + "\n" for r in records[:2]) + '{"cut')
+    write_config_records(run_dir, None)     # a run killed before its end stored no checksum
     run_experiment(path, tmp_path / "results", log=lambda *a: None, progress=False)
     assert [strip_timing(r) for r in load_records(run_dir)] == before
     assert (run_dir / "games.jsonl.gz").exists() and not (run_dir / "games.jsonl").exists()
@@ -174,15 +178,28 @@ def test_a_resumed_experiment_keeps_the_earlier_sessions_in_its_manifest(tmp_pat
     folder = run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
     first = json.loads((folder / "manifest.json").read_text())
     assert [r["played"] for r in first["runs"]] == [6, 6, 3] and len(first["sessions"]) == 1
+    shutil.rmtree(folder / "runs" / "field-3p")       # its games to be played again
     again = run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
     second = json.loads((again / "manifest.json").read_text())
     assert len(second["sessions"]) == 2
-    assert second["sessions"][1]["played"] == {"duel-republic": 0, "duel-imperium": 0, "field-3p": 0}
+    assert second["sessions"][1]["played"] == {"duel-republic": 0, "duel-imperium": 0, "field-3p": 3}
     # the totals still say what it took to play the games
-    assert [r["played"] for r in second["runs"]] == [6, 6, 3]
+    assert [r["played"] for r in second["runs"]] == [6, 6, 6]
     assert second["started"] == first["started"]
     assert second["seconds"] >= first["seconds"]
     assert [r["seconds"] for r in second["runs"]] >= [r["seconds"] for r in first["runs"]]
+
+
+def test_running_a_finished_experiment_again_changes_no_file(tmp_path):
+    config = _write(tmp_path, SMALL.replace("report = false", "report = true"))
+    folder = run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
+    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
+    assert (folder / "manifest.json") in before and any(p.suffix == ".svg" for p in before)
+    run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
+    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.rglob("*") if p.is_file()}
+    assert after.keys() == before.keys()
+    changed = sorted(str(p.relative_to(folder)) for p in before if after[p] != before[p])
+    assert changed == [], f"rewritten by a run that played no game: {changed}"
 
 
 def test_a_one_parameter_grid_gets_its_curve(tmp_path):
@@ -203,7 +220,12 @@ report = true
                             progress=False)
     curve = folder / "figures" / "grid-scale.png"
     assert curve.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and curve.stat().st_size > 5000
-    assert "![scale: win rate against the grid](figures/grid-scale.png)" in (folder / "README.md").read_text()
+    readme = (folder / "README.md").read_text()
+    assert "![scale: score against the grid](figures/grid-scale.png)" in readme
+    # the question is answered first, and the report shows the curve
+    assert readme.index("**Answer.**") < readme.index("| run | spec |")
+    page = (folder / "report.html").read_text()
+    assert page.index('id="answer"') < page.index('id="fig-grid-scale"') < page.index('id="summary"')
     # the same records draw the same bytes
     first = curve.read_bytes()
     run_experiment(_write(tmp_path, text, "grid"), tmp_path / "results", log=lambda *a: None, progress=False)

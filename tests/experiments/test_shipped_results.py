@@ -126,3 +126,13 @@ def test_stored_games_replay_identically(config):
     if changed:
         pytest.xfail("games changed on purpose, regenerate results/: "
                      + "; ".join(f"{', '.join(runs)} ({reason})" for reason, runs in changed.items()))
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.stem)
+def test_results_folder_verifies(config):
+    """Each game once, as checksummed when written, and the derived files (runs.csv, the
+    report's summary.csv, the manifest's counts, the README) as the records give them."""
+    from glory_ai.experiments.verify import verify
+
+    found = verify(ROOT / "results" / config.stem, sample=0, log=lambda *a: None)
+    assert found.all_problems == [] and found.runs

@@ -11,6 +11,7 @@ import pytest
 from glory_ai.analysis.commands import main_compare
 from glory_ai.arena import ArenaError, RunConfig, load_records, run, strip_timing
 from glory_ai.arena.code import CODE_FILE, code_changes, read_code
+from glory_ai.arena.storage import write_config_records
 from glory_ai.bots import identity
 from glory_ai.cli import main as cli_main
 from glory_ai.experiments import ExperimentError, reproduce, run_experiment
@@ -150,6 +151,7 @@ def test_a_folder_from_before_code_records_resumes(here):
     code_file.unlink()
     lines = (here / "run" / "games.jsonl").read_text().splitlines(keepends=True)
     (here / "run" / "games.jsonl").write_text("".join(lines[:2]))
+    write_config_records(here / "run", None)        # nor checksums, then
     assert code_changes(here / "run", config) is None
     result = run(config, "run", n_jobs=1)
     assert result.resumed == 2 and result.played == 4

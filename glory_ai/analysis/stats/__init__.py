@@ -15,8 +15,9 @@ module                                 statistics
                                        Wilson intervals and :func:`holm`
 :mod:`.sprt`                           :class:`DealSPRT`, the SPRT over whole deals that
                                        stops a head-to-head run
-:mod:`.models`                         :func:`fit_logistic`, :func:`profile_interval`,
-                                       :func:`stratified_difference` (Mantel-Haenszel)
+:mod:`.models`                         :func:`clustered_logit` (statsmodels, deal-clustered
+                                       covariance), :func:`stratified_difference`
+                                       (Mantel-Haenszel)
 :mod:`.tables`                         functions of the frame of
                                        :func:`glory_ai.analysis.load.load_runs`, each a
                                        DataFrame: :func:`win_rates`, :func:`finishing_matrix`,
@@ -37,7 +38,7 @@ module                                 statistics
 
 docs/analysis.md and docs/statistics.md give the formulas.
 """
-from .models import LogisticFit, fit_logistic, profile_interval, stratified_difference
+from .models import clustered_logit, stratified_difference
 from .paired import (
     HOLM_LABEL,
     RERUN_ALPHA,
@@ -53,13 +54,15 @@ from .paired import (
 from .sprt import DealSPRT
 from .summary import COLUMNS, compare_reruns, finishing_frame, format_table, summarize
 from .tables import (
-    PRIOR_SD,
+    BUILDING_MODEL,
+    PSEUDO_GAMES,
     building_strength,
     compare_variants,
     conditions_test,
     end_conditions,
     finishing_matrix,
     game_length,
+    grid_scores,
     pairwise,
     rates_test,
     ratings,
@@ -72,10 +75,10 @@ from .tables import (
 )
 
 __all__ = [
-    "COLUMNS", "HOLM_LABEL", "PRIOR_SD", "RERUN_ALPHA", "DealSPRT", "HeadToHead", "LogisticFit",
-    "building_strength", "compare_reruns", "compare_variants", "conditions_test", "elo_from_score",
-    "elo_text", "end_conditions", "finishing_matrix", "fit_logistic", "format_elo", "format_table",
-    "game_length", "head_to_head", "holm", "paired_estimate", "pairwise", "profile_interval",
-    "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests", "specs_met",
+    "BUILDING_MODEL", "COLUMNS", "HOLM_LABEL", "PSEUDO_GAMES", "RERUN_ALPHA", "DealSPRT",
+    "HeadToHead", "building_strength", "clustered_logit", "compare_reruns", "compare_variants",
+    "conditions_test", "elo_from_score", "elo_text", "end_conditions", "finishing_matrix",
+    "format_elo", "format_table", "game_length", "grid_scores", "head_to_head", "holm", "paired_estimate",
+    "pairwise", "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests", "specs_met",
     "stratified_difference", "summarize", "vp_breakdown", "wilson", "finishing_frame", "win_rates",
 ]

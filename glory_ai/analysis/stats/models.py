@@ -1,8 +1,7 @@
-"""Small statistical models for the analysis (numpy and scipy only).
+"""The models of the building table.
 
-* :func:`fit_logistic`: a logistic regression on grouped (binomial) data by Newton's
-  method (iteratively reweighted least squares) with an optional ridge penalty, and
-  :func:`profile_interval`, the profile-likelihood interval of one of its coefficients;
+* :func:`clustered_logit`: a logistic regression on grouped (binomial) rows, fitted by
+  statsmodels, with a cluster-robust covariance (the deal as the cluster);
 * :func:`stratified_difference`: a Mantel-Haenszel-weighted difference of two rates over
   strata, with a Wald interval.
 
@@ -11,127 +10,56 @@ docs/analysis.md gives the formulas.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
-from scipy import optimize, special, stats
+from scipy import stats
 
-__all__ = ["LogisticFit", "Z95", "fit_logistic", "profile_interval", "stratified_difference"]
+__all__ = ["Z95", "clustered_logit", "stratified_difference"]
 
 #: the two-sided 95% normal quantile
 Z95 = float(stats.norm.ppf(0.975))
 
 
-@dataclass(frozen=True)
-class LogisticFit:
-    """A fitted logistic regression: coefficients, their covariance (the inverse of the
-    penalised observed information) and the penalised log-likelihood."""
+def clustered_logit(x: np.ndarray, successes: np.ndarray, trials: np.ndarray,
+                    clusters: np.ndarray, cells: np.ndarray | None = None) -> Any:
+    """A logistic regression on grouped (binomial) rows, fitted by statsmodels (``GLM``,
+    binomial family), with the cluster-robust covariance of ``clusters`` (one id per row:
+    rows of one cluster, e.g. the games of one deal, may be correlated; the clusters are
+    independent): the sandwich sum over clusters of the score products, times G / (G - 1)
+    for G clusters, and t inference on G - 1 degrees of freedom. The model-based
+    covariance (the inverse information) stays in ``normalized_cov_params``.
 
-    coef: np.ndarray
-    cov: np.ndarray
-    loglik: float
-    iterations: int
-    converged: bool
+    Row i has covariates ``x[i]`` and ``successes[i]`` out of ``trials[i]`` (fractional
+    successes are fine: a shared win). Rows holding several observations of one cluster
+    with the same covariates give the same fit and covariance as the observations one by
+    one, so callers pool them. ``x`` has an intercept column. ``cells``: an id per row,
+    the same for rows with the same covariates (found from ``x`` when not given). Returns
+    statsmodels' ``GLMResults`` (``params``, ``bse``, ``conf_int()``, ``pvalues``)."""
+    from statsmodels.genmod import families
+    from statsmodels.genmod.generalized_linear_model import GLM
 
-    @property
-    def se(self) -> np.ndarray:
-        return np.sqrt(np.clip(np.diag(self.cov), 0.0, None))
-
-
-def _loglik(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, beta: np.ndarray,
-            penalty: np.ndarray, offset: np.ndarray | float = 0.0) -> float:
-    eta = offset + x @ beta
-    # y * log p + (n - y) * log(1 - p), with log p = log_expit(eta), log(1 - p) = log_expit(-eta)
-    ll = float(np.sum(successes * special.log_expit(eta)
-                      + (trials - successes) * special.log_expit(-eta)))
-    return ll - 0.5 * float(np.sum(penalty * beta * beta))
-
-
-def fit_logistic(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, *,
-                 penalty: float | np.ndarray = 0.0, max_iter: int = 100,
-                 tol: float = 1e-10, offset: np.ndarray | float = 0.0,
-                 start: np.ndarray | None = None) -> LogisticFit:
-    """Maximise the penalised binomial log-likelihood
-
-        sum_i [y_i log p_i + (n_i - y_i) log(1 - p_i)] - 1/2 sum_j lambda_j beta_j^2,
-        p_i = 1 / (1 + exp(-x_i . beta)),
-
-    for rows ``x`` (cells of identical covariates) with ``successes`` y_i out of ``trials``
-    n_i (y_i may be fractional: a shared win), by Newton's method with step halving.
-    ``penalty`` is lambda (a number for every coefficient, or one per coefficient: 0 leaves
-    one unpenalised), a Gaussian prior N(0, 1/lambda) that keeps the estimates finite when
-    a covariate separates wins from losses. The covariance is the inverse of the penalised
-    information X' W X + diag(lambda), W = diag(n p (1 - p)). ``offset`` is a fixed term
-    added to x_i . beta (a coefficient held at a value, as the profile likelihood does);
-    ``start`` the first estimate (zeros by default)."""
     x = np.asarray(x, dtype=float)
-    y = np.asarray(successes, dtype=float)
-    n = np.asarray(trials, dtype=float)
-    k = x.shape[1]
-    lam = np.broadcast_to(np.asarray(penalty, dtype=float), (k,)).copy()
-    beta = np.zeros(k) if start is None else np.array(start, dtype=float)
-    ll = _loglik(x, y, n, beta, lam, offset)
-    converged = False
-    it = 0
-    for it in range(1, max_iter + 1):  # noqa: B007 - used after the loop: the iterations done
-        p = special.expit(offset + x @ beta)
-        grad = x.T @ (y - n * p) - lam * beta
-        w = n * p * (1.0 - p)
-        info = (x * w[:, None]).T @ x + np.diag(lam)
-        try:
-            step = np.linalg.solve(info, grad)
-        except np.linalg.LinAlgError:
-            step = np.linalg.lstsq(info, grad, rcond=None)[0]
-        t = 1.0
-        while True:
-            trial = beta + t * step
-            new = _loglik(x, y, n, trial, lam, offset)
-            if new >= ll - 1e-12 * abs(ll) or t < 1e-8:
-                break
-            t *= 0.5
-        beta, gain, ll = trial, new - ll, new
-        if np.max(np.abs(t * step)) < tol or abs(gain) < tol * (1.0 + abs(ll)):
-            converged = True
-            break
-    p = special.expit(offset + x @ beta)
-    w = n * p * (1.0 - p)
-    info = (x * w[:, None]).T @ x + np.diag(lam)
-    cov = np.linalg.pinv(info)
-    return LogisticFit(beta, cov, ll, it, converged)
-
-
-def profile_interval(x: np.ndarray, successes: np.ndarray, trials: np.ndarray, fit: LogisticFit,
-                     j: int, *, penalty: float | np.ndarray = 0.0, level: float = 0.95
-                     ) -> tuple[float, float]:
-    """The profile-likelihood interval of coefficient ``j`` of a :func:`fit_logistic` fit:
-    the values b where 2 (l(beta_hat) - max l(beta | beta_j = b)) equals the chi-square(1)
-    quantile. Unlike the Wald interval it agrees with the likelihood-ratio test (it excludes
-    0 exactly when that test rejects at 1 - ``level``) and stays sensible when a covariate
-    nearly separates wins from losses, where the Wald standard error blows up."""
-    x = np.asarray(x, dtype=float)
-    k = x.shape[1]
-    lam = np.broadcast_to(np.asarray(penalty, dtype=float), (k,))
-    others = [i for i in range(k) if i != j]
-    x_rest, column, lam_rest = x[:, others], x[:, j], lam[others]
-    limit = stats.chi2.ppf(level, 1) / 2.0
-    start = fit.coef[others]
-
-    def drop(b: float) -> float:           # log-likelihood lost by holding beta_j at b, less the limit
-        held = fit_logistic(x_rest, successes, trials, penalty=lam_rest, offset=b * column,
-                            start=start)
-        return fit.loglik - (held.loglik - 0.5 * lam[j] * b * b) - limit
-
-    beta = float(fit.coef[j])
-    ends = []
-    for direction in (-1.0, 1.0):
-        step = max(float(np.sqrt(max(fit.cov[j, j], 0.0))), 0.1)
-        near, far = beta, beta + direction * step
-        lost = drop(far)
-        while lost < 0.0 and abs(far - beta) <= 1e4:    # walk out until the drop passes the limit
-            near, far = far, far + (far - beta)          # twice as far from beta_hat
-            lost = drop(far)
-        ends.append(optimize.brentq(drop, near, far, xtol=1e-6) if lost >= 0.0 else far)
-    return ends[0], ends[1]
+    successes = np.asarray(successes, dtype=float)
+    trials = np.asarray(trials, dtype=float)
+    clusters = np.asarray(clusters)
+    # the estimate first on the rows pooled over clusters (the same likelihood, a few
+    # dozen rows), then one Newton step or two on every row for the covariance
+    if cells is None:
+        cells = np.unique(x, axis=0, return_inverse=True)[1]
+    first, inverse = np.unique(np.asarray(cells).ravel(), return_index=True, return_inverse=True)[1:]
+    pooled_s = np.bincount(inverse, weights=successes)
+    pooled_n = np.bincount(inverse, weights=trials)
+    start = GLM(np.column_stack([pooled_s, pooled_n - pooled_s]), x[first],
+                family=families.Binomial(), hasconst=True).fit().params
+    g = len(np.unique(clusters))
+    model = GLM(np.column_stack([successes, trials - successes]), x, family=families.Binomial(),
+                hasconst=True)
+    # statsmodels' own correction also scales by (rows - 1) / (rows - parameters), which
+    # would depend on how the rows were pooled: G / (G - 1) alone does not
+    return model.fit(start_params=start, method="newton", cov_type="cluster", use_t=True,
+                     cov_kwds={"groups": clusters, "use_correction": False,
+                               "scaling_factor": g / (g - 1) if g > 1 else 1.0})
 
 
 def stratified_difference(n1: np.ndarray, s1: np.ndarray, q1: np.ndarray,

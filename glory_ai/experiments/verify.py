@@ -1,0 +1,158 @@
+"""`glory-ai verify DIR`: check a run folder or an experiment's results folder.
+
+For every run: the records against the plan, each game once, the checksum stored when they
+were written, and every game (or a sample) replayed to its recorded result
+(:func:`glory_ai.arena.verify.verify_run`). Then the files derived from the records must be
+what the records give: a run folder's ``summary.csv``; an experiment's game counts and
+checksums in ``manifest.json``, ``runs.csv``, the report's ``summary.csv`` and the README's
+table and findings. ``repair`` drops the records at fault (the same command that wrote the
+folder then replays those games).
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..arena.storage import CONFIG_FILE, SKIPPABLE, read_config, read_records
+from ..arena.verify import RunCheck, verify_run
+from .config import Experiment, ExperimentError, load_experiment
+
+__all__ = ["Verification", "check_derived", "check_experiment", "verify"]
+
+
+@dataclass
+class Verification:
+    """What :func:`verify` found: the checks of each run and the problems of the files
+    derived from them (one line each)."""
+
+    folder: Path
+    runs: list[RunCheck] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems and all(r.ok for r in self.runs)
+
+    @property
+    def all_problems(self) -> list[str]:
+        return [p for r in self.runs for p in r.problems] + self.problems
+
+
+def _text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def _same_file(path: Path, expected: str, what: str, problems: list[str]) -> None:
+    found = _text(path)
+    if found is None:
+        problems.append(f"{path}: missing or unreadable ({what})")
+    elif found != expected:
+        lines = found.splitlines()
+        want = expected.splitlines()
+        line = next((i + 1 for i, (a, b) in enumerate(zip(lines, want, strict=False)) if a != b),
+                    min(len(lines), len(want)) + 1)
+        problems.append(f"{path}: differs from what the records give ({what}; first at line {line})")
+
+
+def check_run_summary(folder: Path, problems: list[str]) -> None:
+    """A compare or tournament folder's ``summary.csv`` must be the table of its records."""
+    path = folder / "summary.csv"
+    if not path.exists():
+        return
+    from ..analysis.stats import summarize
+    from ..arena.storage import load_config
+
+    summary = summarize(read_records(folder, skip=SKIPPABLE), load_config(folder))
+    _same_file(path, summary.to_csv(float_format="%.6g"), "the win-rate table", problems)
+
+
+def check_derived(experiment: Experiment, folder: Path, problems: list[str]) -> None:
+    """``runs.csv``, the report's ``summary.csv`` and the README against the records."""
+    from .runner import readme_table, runs_table
+
+    table = runs_table(experiment, folder)
+    _same_file(folder / "runs.csv", table.to_csv(index=False, float_format="%.6g"),
+               "every run's win-rate table", problems)
+    readme = _text(folder / "README.md")
+    if readme is None:
+        problems.append(f"{folder / 'README.md'}: missing or unreadable")
+    else:
+        present = set(readme.splitlines())
+        wrong = [line for line in readme_table(table) if line not in present]
+        if wrong:
+            problems.append(f"{folder / 'README.md'}: its table differs from the records "
+                            f"(`{wrong[0][:80]}` expected)")
+    if experiment.report and (folder / "summary.csv").exists():
+        from ..analysis.load import load_runs
+        from ..analysis.report import build_report
+
+        report = build_report(load_runs([folder / "runs" / p.name for p in experiment.runs()]),
+                              figures=False)
+        _same_file(folder / "summary.csv",
+                   report.tables["summary"].to_csv(index=False, float_format="%.6g"),
+                   "the report's win rates", problems)
+        if readme is not None:
+            missing = [s for s in report.sentences if f"* {s}" not in readme.splitlines()]
+            if missing:
+                problems.append(f"{folder / 'README.md'}: a finding differs from the records "
+                                f"(`{missing[0][:80]}` expected)")
+
+
+def check_experiment(experiment: Experiment, folder: Path, checks: list[RunCheck],
+                     problems: list[str]) -> None:
+    """Every planned run complete, and ``manifest.json``'s counts and checksums those of the
+    records."""
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        listed = {r.get("run"): r for r in manifest.get("runs", []) if isinstance(r, dict)}
+    except (OSError, ValueError, AttributeError):
+        problems.append(f"{folder / 'manifest.json'}: missing or not a manifest")
+        listed = {}
+    for planned, check in zip(experiment.runs(), checks, strict=True):
+        total = planned.config.total_games
+        if check.games != total and not (planned.config.sprt is not None and check.games < total):
+            problems.append(f"{check.folder}: {check.games} of its {total} games recorded")
+        entry = listed.get(planned.name)
+        if listed and entry is None:
+            problems.append(f"{folder / 'manifest.json'}: run {planned.name} is not listed")
+        elif entry is not None and entry.get("games") != check.games:
+            problems.append(f"{folder / 'manifest.json'}: run {planned.name} lists {entry.get('games')} "
+                            f"games, the records hold {check.games}")
+        if entry is not None and entry.get("records") is not None:
+            stored = read_config(check.folder).get("records")
+            if entry["records"] != stored or not check.digest.matches(entry["records"]):
+                problems.append(f"{folder / 'manifest.json'}: the checksum of run {planned.name} "
+                                "differs from its records")
+
+
+def verify(folder: str | Path, *, sample: int | None = None, jobs: int = 1, repair: bool = False,
+           derived: bool = True, log: Callable[[str], object] = print) -> Verification:
+    """Check a run folder or an experiment's results folder (see the module's doc)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise ExperimentError(f"{folder}: no such folder")
+    found = Verification(folder)
+    if (folder / "experiment.toml").exists():
+        experiment = load_experiment(folder / "experiment.toml")
+        for planned in experiment.runs():
+            run_folder = folder / "runs" / planned.name
+            if not (run_folder / CONFIG_FILE).exists():
+                raise ExperimentError(f"{run_folder}: missing (the experiment was not run to the end)")
+            found.runs.append(verify_run(run_folder, sample=sample, n_jobs=jobs, repair=repair, progress=log))
+        check_experiment(experiment, folder, found.runs, found.problems)
+        if derived and all(r.ok for r in found.runs):
+            check_derived(experiment, folder, found.problems)
+    elif (folder / CONFIG_FILE).exists():
+        check = verify_run(folder, sample=sample, n_jobs=jobs, repair=repair, progress=log)
+        found.runs.append(check)
+        if derived and check.ok:
+            check_run_summary(folder, found.problems)
+    else:
+        raise ExperimentError(f"{folder}: neither a run folder (config.json) nor an experiment's "
+                              "results (experiment.toml)")
+    return found

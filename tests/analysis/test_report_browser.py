@@ -1,0 +1,86 @@
+"""Every shipped report and a freshly written one, rendered by headless Chromium at a laptop's
+width (1366 px) and a phone's (390 px): the page never scrolls sideways, every image loads,
+the console stays free of errors, and the figures keep legible text. Skipped, saying why, when
+no Chromium is installed (Debian: `apt-get install chromium`; or set GLORY_AI_CHROMIUM).
+
+``GLORY_AI_SCREENSHOTS=DIR`` also writes a full-page screenshot of each page at each width
+into DIR, to look at."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from glory_ai.analysis.report import write_report
+from support.browser import Chromium, find_browser
+
+ROOT = Path(__file__).resolve().parents[2]
+SHIPPED = sorted((ROOT / "results").glob("*/report.html"))
+WIDTHS = (1366, 390)
+#: the smallest scale at which a figure may be shown (its pixels per CSS pixel): its text,
+#: 6.5 pt and more at 150 dpi, stays at 7 px or more
+MIN_FIGURE_SCALE = 0.52
+
+
+@pytest.fixture(scope="module")
+def browser():
+    binary = find_browser()
+    if binary is None:
+        pytest.skip("no Chromium to render the reports with: install the Debian package "
+                    "(apt-get install chromium) or set GLORY_AI_CHROMIUM to a Chromium binary")
+    with Chromium(binary) as chromium:
+        yield chromium
+
+
+@pytest.fixture(scope="module")
+def fresh_report(real_runs, tmp_path_factory):
+    html_path, _ = write_report(list(real_runs), tmp_path_factory.mktemp("fresh") / "report")
+    return html_path
+
+
+def _check(browser, page: Path, name: str) -> None:
+    shots = os.environ.get("GLORY_AI_SCREENSHOTS")
+    problems = []
+    for width in WIDTHS:
+        seen = browser.open(page, width)
+        if shots:
+            Path(shots).mkdir(parents=True, exist_ok=True)
+            browser.screenshot(Path(shots) / f"{name}-{width}.png")
+        where = f"at {width} px:"
+        if seen.overflow:
+            problems.append(f"{where} the page is {seen.overflow} px wider than the window "
+                            f"({', '.join(seen.wide) or 'the page itself'})")
+        problems += [f"{where} image {alt!r} did not load" for alt in seen.broken_images]
+        problems += [f"{where} console error: {error}" for error in seen.console_errors]
+        assert seen.images, f"{name}: no figure on the page"
+        problems += [f"{where} figure {image['alt']!r} shown at {image['shown']:.0f} of its "
+                     f"{image['natural']} px: its text is too small to read"
+                     for image in seen.shown if image["shown"] / image["natural"] < MIN_FIGURE_SCALE]
+    assert not problems, f"{name}:\n  " + "\n  ".join(problems)
+
+
+def test_reports_are_shipped():
+    assert len(SHIPPED) >= 6
+
+
+@pytest.mark.parametrize("page", SHIPPED, ids=lambda p: p.parent.name)
+def test_a_shipped_report_reads_well_at_both_widths(browser, page):
+    _check(browser, page, page.parent.name)
+
+
+def test_a_fresh_report_reads_well_at_both_widths(browser, fresh_report):
+    _check(browser, fresh_report, "fresh")
+
+
+def test_the_check_sees_a_page_that_scrolls_sideways_and_a_broken_image(browser, tmp_path):
+    page = tmp_path / "bad.html"
+    page.write_text('<!DOCTYPE html><html><head><meta name="viewport" content="width=device-width, '
+                    'initial-scale=1"></head><body><div style="width: 800px">wide</div>'
+                    '<img alt="missing" src="nowhere.png"><script>console.error("oops")</script>'
+                    "</body></html>")
+    seen = browser.open(page, 390)
+    assert seen.overflow >= 800 - 390 and any(w.startswith("div to ") for w in seen.wide)
+    assert seen.broken_images == ["missing"]
+    assert "oops" in seen.console_errors
+    assert any("nowhere.png" in error for error in seen.console_errors)     # the failed load

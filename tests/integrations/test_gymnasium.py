@@ -1,0 +1,78 @@
+"""The single-agent Gymnasium environment (glory_ai.integrations.gymnasium): Gymnasium's
+checker, and the learner's seat against glory_ai bots."""
+import numpy as np
+import pytest
+
+pytest.importorskip("gymnasium", reason="Gymnasium is not installed: pip install 'glory_ai[pettingzoo]'")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+import glory_ai  # noqa: E402
+from glory_ai.bots import SpecError  # noqa: E402
+from glory_ai.integrations.gymnasium import GloryToRomeGymEnv  # noqa: E402
+
+
+def test_gymnasium_env_checker_passes():
+    # the checker steps unmasked random actions: they must not raise
+    check_env(GloryToRomeGymEnv(players=3, opponents="random", illegal_action="lose"),
+              skip_render_check=True)
+
+
+def episode(environment, seed):
+    observation, _ = environment.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    actions, total = [], 0.0
+    while True:
+        assert environment.state.current_player() == environment.seat
+        assert np.array_equal(np.flatnonzero(observation["action_mask"]), environment.state.legal_actions())
+        assert np.array_equal(environment.action_masks(), observation["action_mask"].astype(bool))
+        action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        actions.append(action)
+        observation, reward, terminated, truncated, _ = environment.step(action)
+        total += reward
+        if terminated or truncated:
+            return actions, total
+
+
+def test_the_bots_play_the_other_seats_and_the_reward_is_the_win_share():
+    environment = GloryToRomeGymEnv(players=3, seat=1, opponents=["greedy", "heuristic:style=merchant"])
+    actions, total = episode(environment, seed=5)
+    state = environment.state
+    assert state.is_terminal() and len(actions) > 10
+    winners = state.winners()
+    assert total == (1.0 / len(winners) if 1 in winners else 0.0)
+    # the bots made the other seats' decisions
+    assert len(actions) < len(state.history())
+
+
+def test_an_episode_is_a_function_of_the_seed_and_the_actions():
+    one = GloryToRomeGymEnv(players=2, opponents="ismcts:iters=30")
+    two = GloryToRomeGymEnv(players=2, opponents="ismcts:iters=30")
+    first, second = episode(one, seed=3), episode(two, seed=3)
+    assert first == second
+    assert one.state.history() == two.state.history()
+
+
+def test_an_illegal_action_raises_or_loses():
+    environment = GloryToRomeGymEnv(players=2)
+    observation, _ = environment.reset(seed=1)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    with pytest.raises(glory_ai.IllegalActionError):
+        environment.step(illegal)
+    losing = GloryToRomeGymEnv(players=2, illegal_action="lose")
+    losing.reset(seed=1)
+    _, reward, terminated, truncated, info = losing.step(illegal)
+    assert (reward, terminated, truncated, info) == (-1.0, True, False, {"illegal_action": illegal})
+    with pytest.raises(RuntimeError, match="reset"):
+        losing.step(illegal)
+
+
+@pytest.mark.parametrize("options, error, message", [
+    ({"players": 3, "opponents": ["random"]}, ValueError, "one bot spec per other seat"),
+    ({"players": 2, "seat": 2}, ValueError, "seat"),
+    ({"players": 2, "opponents": "ismcts:iters=x"}, SpecError, "iters"),
+    ({"players": 2, "illegal_action": "ignore"}, ValueError, "illegal_action"),
+])
+def test_bad_options_are_refused(options, error, message):
+    with pytest.raises(error, match=message):
+        GloryToRomeGymEnv(**options)
