@@ -22,6 +22,7 @@ from .core.config import MAX_SEED, MODES
 #: exit statuses shared by every entry point
 EXIT_USAGE = 2                  # a mistake in the command line or the input
 EXIT_INTERRUPTED = 130          # 128 + SIGINT (Ctrl-C)
+EXIT_TERMINATED = 143           # 128 + SIGTERM (a run stopped by `kill`, glory_ai.arena.runner)
 EXIT_BROKEN_PIPE = 141          # 128 + SIGPIPE, as a process killed by SIGPIPE reports
 
 
@@ -92,6 +93,15 @@ def positive(what: str) -> Callable[[str], int]:
         return value
     parse.__name__ = f"positive_{what.replace(' ', '_')}"
     return parse
+
+
+def folder_name(text: str) -> str:
+    """An output folder named on the command line: not empty (``--out ""`` would silently
+    mean the current folder or the default)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a folder name, got an empty one")
+    return text
+
 
 
 def seconds(low: float = 0.0, high: float = math.inf, *,

@@ -2,13 +2,24 @@
 
     glory-ai compare SPEC SPEC ... [--games N] [--players K] [--jobs J] [--seed S] [--out DIR]
     glory-ai tournament SPEC ... [--gauntlet CANDIDATE]
-    glory-ai run EXPERIMENT.toml | reproduce RESULTS | verify DIR [--repair]
+    glory-ai report RUN_DIR ... [--out DIR]
+    glory-ai run experiments/NAME.toml [--out DIR] [--jobs J]
+    glory-ai reproduce results/NAME [--jobs J]
+    glory-ai verify DIR [--sample N] [--repair]
     glory-ai play  [--players N] [--bots SPEC,...] [--seat K] [--seed S] [--mode MODE] [--resume FILE]
     glory-ai watch --bots SPEC,... [--delay S] [--as P]
     glory-ai replay RECORD [--game ID] [--as P] [--html OUT.html] [--notation OUT]
     glory-ai analyze POSITION.json [--bot SPEC] [--player P]
-    glory-ai bench [--seconds S] [--search]
+    glory-ai selfplay SPEC ... --games N --out DIR
+    glory-ai train CONFIG.toml
+    glory-ai learn CONFIG.toml
+    glory-ai bench [--seconds S] [--search] [--compare]
     glory-ai bots
+
+Documentation: README.md and docs/ (arena.md for compare and tournament, analysis.md for
+report, experiments.md for run, reproduce and verify, play.md for play, watch, replay and
+analyze, learning.md for selfplay, train and learn, integrations.md for bench --compare,
+bots.md and extending.md for specs).
 
 Each subcommand is one `_register_<name>(subparsers)` function that adds its parser and
 sets `func`; add a subcommand by writing one more and listing it in SUBCOMMANDS.
@@ -174,6 +185,12 @@ def _register_analysis(sub) -> None:
     register(sub)
 
 
+def _register_learn(sub) -> None:
+    from .learn.commands import register
+
+    register(sub)
+
+
 def _register_interactive(sub) -> None:
     from .interactive.commands import register
 
@@ -181,7 +198,7 @@ def _register_interactive(sub) -> None:
 
 
 SUBCOMMANDS: list[Callable] = [_register_arena, _register_experiments, _register_analysis,
-                               _register_interactive, _register_bench, _register_bots]
+                               _register_learn, _register_interactive, _register_bench, _register_bots]
 
 
 def build_parser() -> argparse.ArgumentParser:

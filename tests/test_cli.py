@@ -114,6 +114,25 @@ def test_closed_pipe_ends_quietly(verbose):
     assert result.returncode == cli.EXIT_BROKEN_PIPE
 
 
+@pytest.mark.parametrize("module, args, statuses", [
+    ("glory_ai.analysis.commands", ["compare", "random", "greedy", "--games", "2", "--no-progress",
+                                    "--out", "{tmp}/run"], {cli.EXIT_BROKEN_PIPE}),
+    # argparse drops a help text it cannot write: quiet, whichever status
+    ("glory_ai.experiments.commands", ["run", "--help"], {0, cli.EXIT_BROKEN_PIPE}),
+    ("glory_ai", ["bots"], {cli.EXIT_BROKEN_PIPE}),
+])
+def test_every_entry_point_ends_quietly_on_a_closed_pipe(module, args, statuses, tmp_path):
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        result = subprocess.run([sys.executable, "-m", module, *(a.format(tmp=tmp_path) for a in args)],
+                                stdout=write_end, stderr=subprocess.PIPE, text=True, timeout=300)
+    finally:
+        os.close(write_end)
+    assert result.stderr == "", result.stderr
+    assert result.returncode in statuses
+
+
 def test_head_of_a_long_output():
     # the shell pipeline of the issue: `glory-ai play ... | head -2`
     if not (shutil.which("bash") and shutil.which("head")):
@@ -155,14 +174,14 @@ def test_top_level_help_lists_the_subcommands():
         assert re.search(rf"^\s+{name}\s+\S", text, re.M), text
 
 
-def test_every_subcommand_registers_itself():
+def test_every_subcommand_is_registered_and_listed_in_the_module_docstring():
     parser = cli.build_parser()
     actions = [a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"]
-    assert set(actions[0].choices) == {"compare", "tournament", "run", "reproduce", "verify", "report",
-                                       "play", "watch", "replay", "analyze", "bench", "bots"}
-    # arena registers compare + tournament, experiments run + reproduce + verify, interactive play +
-    # watch + replay + analyze: one function each
-    assert len(cli.SUBCOMMANDS) == 6
+    commands = set(actions[0].choices)
+    assert {"compare", "tournament", "run", "reproduce", "verify", "report",
+            "play", "watch", "replay", "analyze", "bench", "bots", "selfplay", "train", "learn"} <= commands
+    listed = set(re.findall(r"^    glory-ai (\w+)", cli.__doc__, flags=re.MULTILINE))
+    assert listed == commands, f"cli.py's docstring misses {sorted(commands - listed)}"
 
 
 def test_version():

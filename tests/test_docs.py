@@ -117,10 +117,11 @@ def test_docs_cite_no_file_outside_the_repository():
             f"{doc.name}: cite the card table as glory_ai/data/cards.csv"
 
 
-def test_readme_names_the_documentation_pages():
+def test_readme_documentation_table_lists_every_page():
     text = README.read_text()
-    for page in ("docs/rules.md", "docs/notation.md", "docs/engine.md"):
-        assert f"]({page})" in text
+    table = {m.group(1) for m in re.finditer(r"^\| \[(docs/[\w-]+\.md)\]", text, flags=re.MULTILINE)}
+    pages = {f"docs/{p.name}" for p in (README.parent / "docs").glob("*.md")}
+    assert table == pages, f"README's table misses {sorted(pages - table)}, names {sorted(table - pages)}"
 
 
 # ---- (b) every action string fits the grammar -----------------------------------------------

@@ -1,5 +1,5 @@
 """The direction of dependency (docs/engine.md; the design's core <- bots <- arena <- analysis
-<- experiments <- cli): no module imports a layer above its own.
+<- learn <- experiments <- cli): no module imports a layer above its own.
 
 Each module of the package is read, not imported: Python files with ``ast``, Cython files
 (.pyx, .pxi, .pxd) line by line (their import and cimport statements are Python syntax),
@@ -19,11 +19,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "glory_ai"
 #: each layer and the glory_ai modules it must not import (a prefix covers its submodules)
 FORBIDDEN = {
     "core": ("glory_ai.*",),            # anything of the package outside glory_ai.core
-    "bots": ("glory_ai.arena", "glory_ai.analysis", "glory_ai.experiments", "glory_ai.cli"),
-    "arena": ("glory_ai.analysis", "glory_ai.experiments", "glory_ai.cli"),
-    "analysis": ("glory_ai.experiments", "glory_ai.cli"),
+    "bots": ("glory_ai.arena", "glory_ai.analysis", "glory_ai.learn", "glory_ai.experiments",
+             "glory_ai.cli"),
+    "arena": ("glory_ai.analysis", "glory_ai.learn", "glory_ai.experiments", "glory_ai.cli"),
+    "analysis": ("glory_ai.learn", "glory_ai.experiments", "glory_ai.cli"),
+    "learn": ("glory_ai.experiments", "glory_ai.cli", "glory_ai.interactive", "glory_ai.integrations"),
     # the framework adapters sit beside the arena: the game and the bots, nothing above
-    "integrations": ("glory_ai.arena", "glory_ai.analysis", "glory_ai.experiments", "glory_ai.cli"),
+    "integrations": ("glory_ai.arena", "glory_ai.analysis", "glory_ai.learn", "glory_ai.experiments",
+                     "glory_ai.cli"),
 }
 
 _CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+c?import\b|c?import\s+([\w.]+))", re.M)

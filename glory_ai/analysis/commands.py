@@ -31,23 +31,22 @@ import json
 import math
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from .._argparse import EXIT_USAGE
+from .. import _argparse as argtypes
+from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry_point
 from .._argparse import HelpFormatter as _HelpFormatter
 from .._argparse import Parser as _Parser
 from ..arena.plan import ArenaError, RunConfig
 from ..arena.storage import os_error
-from ..config import MODES, VARIANT_KEYS
+from ..config import VARIANT_KEYS
 from . import AnalysisError
 
 __all__ = ["DEFAULT_SPRT", "build_parser", "main", "main_compare", "main_report", "parse_variant",
            "register", "register_compare"]
 
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143           # 128 + SIGTERM
 
 #: --sprt without a value: H0 "A is no stronger" (0 normalized Elo) against H1 "A is 50
 #: normalized Elo stronger" (about 50 logistic Elo when games are rarely shared and deals
@@ -56,63 +55,6 @@ DEFAULT_SPRT = (0.0, 50.0, 0.05, 0.05)
 
 
 # ---- argument types -----------------------------------------------------------------------
-
-def _positive(what: str) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a positive number of {what}, got {text!r}") from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"expected a positive number of {what}, got {value}")
-        return value
-    return parse
-
-
-def folder_name(text: str) -> str:
-    """An output folder named on the command line: not empty (``--out ""`` would silently
-    mean the current folder or the default)."""
-    if not text.strip():
-        raise argparse.ArgumentTypeError("expected a folder name, got an empty one")
-    return text
-
-
-def _players(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if not 2 <= value <= 5:
-        raise argparse.ArgumentTypeError(f"expected a number of players from 2 to 5, got {text!r}")
-    return value
-
-
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value == 0 or value < -1:
-        raise argparse.ArgumentTypeError(f"expected a number of workers (or -1 for every core), got {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"expected an integer seed from 0 to 2**64 - 1, got {text!r}")
-    return value
-
-
-def _mode(text: str) -> str:
-    value = text.strip().lower()
-    if value not in MODES:
-        raise argparse.ArgumentTypeError(f"expected one of {', '.join(MODES)} (any case), got {text!r}")
-    return value
-
 
 def _sprt(text: str) -> tuple[float, float, float, float]:
     parts = [p.strip() for p in text.split(",")]
@@ -183,21 +125,21 @@ def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
     parser.add_argument("specs", nargs="+", metavar="SPEC",
                         help="bot specs, e.g. random, greedy, heuristic:style=merchant, "
                              "ismcts:iters=200 (glory_ai.bots.registry() lists them)")
-    parser.add_argument("--games", type=_positive("games"), default=100, metavar="N",
+    parser.add_argument("--games", type=argtypes.positive("games"), default=100, metavar="N",
                         help="games in all, rounded up to whole deals (every deal is played in "
                              "every seat rotation and pairing)")
     if players:
-        parser.add_argument("--players", type=_players, default=2, metavar="K",
+        parser.add_argument("--players", type=argtypes.players, default=2, metavar="K",
                             help="seats per game, 2 to 5 (more than 2: a field with every seat "
                                  "rotation; 2 with more than 2 specs: a round robin)")
-    parser.add_argument("--jobs", "-j", type=_jobs, default=-1, metavar="J",
+    parser.add_argument("--jobs", "-j", type=argtypes.jobs, default=-1, metavar="J",
                         help="parallel workers (-1: every core; the records do not depend on it)")
-    parser.add_argument("--seed", type=_seed, default=0, metavar="S",
+    parser.add_argument("--seed", type=argtypes.seed, default=0, metavar="S",
                         help="root seed of the deals and bots (0 to 2**64 - 1)")
-    parser.add_argument("--out", metavar="DIR", type=folder_name, default=None,
+    parser.add_argument("--out", metavar="DIR", type=argtypes.folder_name, default=None,
                         help="run folder (default: results/<command>-<hash of the config>/); a "
                              "folder holding an interrupted run of the same config is resumed")
-    parser.add_argument("--mode", type=_mode, default="republic", metavar="MODE",
+    parser.add_argument("--mode", type=argtypes.mode, default="republic", metavar="MODE",
                         help="republic or imperium")
     parser.add_argument("--variant", type=_variant_item, action="append", metavar="KEY=VALUE",
                         help=f"rule variant option ({', '.join(VARIANT_KEYS)}); repeatable; "
@@ -210,7 +152,7 @@ def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
                              "maximum (alone: 0,50,0.05,0.05)")
     parser.add_argument("--no-rotation", action="store_true",
                         help="play each deal once instead of once per seat rotation")
-    parser.add_argument("--batch-size", type=_positive("games per batch"), default=None, metavar="B",
+    parser.add_argument("--batch-size", type=argtypes.positive("games per batch"), default=None, metavar="B",
                         help="games per task sent to a worker (default: automatic)")
     parser.add_argument("--backend", choices=("loky", "threading", "dask"), default="loky",
                         help="parallel backend (dask is an optional extra)")
@@ -283,7 +225,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "  glory-ai report results/republic results/imperium --out results/modes\n")
     report.add_argument("runs", nargs="+", metavar="RUN_DIR",
                         help="run folders (config.json and games.jsonl) or games.jsonl files")
-    report.add_argument("--out", metavar="DIR", type=folder_name, default=None,
+    report.add_argument("--out", metavar="DIR", type=argtypes.folder_name, default=None,
                         help="where to write (default: the first RUN_DIR)")
     report.add_argument("--title", default=None, help="the page title")
     report.add_argument("--no-figure-files", action="store_true",
@@ -433,6 +375,8 @@ def main_compare(args: argparse.Namespace | Sequence[str]) -> int:
         terminated = isinstance(exc, Terminated)
         print(f"\nglory-ai: {'terminated' if terminated else 'interrupted'}", file=sys.stderr)
         return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+    except BrokenPipeError:             # stdout's reader left: the entry point ends quietly
+        raise
     except (ValueError, OSError) as exc:  # ArenaError, SpecError and the engine's ValueErrors
         sys.stdout.flush()
         print(f"glory-ai: error: {_one_line(exc)}", file=sys.stderr)
@@ -481,6 +425,8 @@ def main_report(args: argparse.Namespace | Sequence[str]) -> int:
     except KeyboardInterrupt:
         print("glory-ai: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:             # stdout's reader left: the entry point ends quietly
+        raise
     except (AnalysisError, ValueError, OSError) as exc:
         sys.stdout.flush()
         print(f"glory-ai: error: {_one_line(exc)}", file=sys.stderr)
@@ -495,12 +441,7 @@ def main_report(args: argparse.Namespace | Sequence[str]) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """``python -m glory_ai.analysis.commands compare|tournament|report ...``"""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    try:
-        args = build_parser().parse_args(argv)
-    except SystemExit as exc:
-        return int(exc.code or 0)
-    return int(args.func(args))
+    return run_entry_point(build_parser, argv)
 
 
 if __name__ == "__main__":

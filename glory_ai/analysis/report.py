@@ -164,10 +164,12 @@ def spec_labels(specs: Iterable[str]) -> dict[str, str]:
     kept in all of them). A spec this build cannot read keeps its text, and so do specs
     that would share a label.
 
-    >>> spec_labels(["ismcts:iters=250", "ismcts:iters=500,c=0.7", "greedy"])
-    {'ismcts:iters=250': 'ismcts:iters=250', 'ismcts:iters=500,c=0.7': 'ismcts:iters=500', 'greedy': 'greedy'}
-    >>> spec_labels(["ismcts:c=0.7", "pimc:iters=500"])
-    {'ismcts:c=0.7': 'ismcts', 'pimc:iters=500': 'pimc:iters=500'}
+    >>> from glory_ai.bots import registry
+    >>> at_default = f"ismcts:iters=500,c={registry()['ismcts'].defaults()['c']}"
+    >>> spec_labels(["ismcts:iters=250", at_default, "greedy"])[at_default]
+    'ismcts:iters=500'
+    >>> list(spec_labels(["ismcts:iters=250", "ismcts:iters=500,c=9.5", "pimc:iters=500"]).values())
+    ['ismcts:iters=250', 'ismcts:iters=500,c=9.5', 'pimc:iters=500']
     """
     from ..bots import SpecError, parse_spec, registry
 

@@ -8,13 +8,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from .._argparse import EXIT_USAGE
-from ..analysis.commands import folder_name
+from .. import _argparse as argtypes
+from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry_point
 from ..arena.runner import BACKENDS
 
 EXIT_DIFFERENT = 1
-EXIT_INTERRUPTED = 130
-EXIT_TERMINATED = 143
 #: what a command reports as one line (ArenaError and ExperimentError are ValueErrors)
 _FAILURES = (ValueError, OSError)
 
@@ -37,17 +35,6 @@ def _interrupted(exc: KeyboardInterrupt, resume: str) -> int:
     return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
-def _jobs(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a number of workers (-1: every core), got {text!r}") from None
-    if value == 0 or value < -1:
-        raise argparse.ArgumentTypeError(f"expected a positive number of workers or -1, got {value}")
-    return value
-
-
 def main_run(args: argparse.Namespace) -> int:
     from ..arena.runner import sigterm_interrupts
     from .runner import run_experiment
@@ -57,6 +44,8 @@ def main_run(args: argparse.Namespace) -> int:
             folder = run_experiment(args.config, args.results, jobs=args.jobs, backend=args.backend,
                                     progress=None if args.progress else False, out=args.out,
                                     fresh=args.fresh)
+    except BrokenPipeError:             # stdout's reader left: the entry point ends quietly
+        raise
     except _FAILURES as exc:
         return _error(exc)
     except KeyboardInterrupt as exc:
@@ -81,6 +70,8 @@ def main_reproduce(args: argparse.Namespace) -> int:
                                scheduler=args.scheduler, batch_size=args.batch_size,
                                progress=None if args.progress else False,
                                allow_code_change=args.allow_code_change)
+    except BrokenPipeError:             # stdout's reader left: the entry point ends quietly
+        raise
     except _FAILURES as exc:
         return _error(exc)
     except KeyboardInterrupt as exc:
@@ -114,6 +105,8 @@ def main_verify(args: argparse.Namespace) -> int:
         with sigterm_interrupts():
             found = verify(args.folder, sample=args.sample, jobs=args.jobs, repair=args.repair,
                            log=lambda line: print(line, flush=True))
+    except BrokenPipeError:             # stdout's reader left: the entry point ends quietly
+        raise
     except _FAILURES as exc:
         return _error(exc)
     except KeyboardInterrupt as exc:
@@ -170,9 +163,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.formatter_class = argparse.RawDescriptionHelpFormatter
     run.add_argument("config", help="the experiment config (TOML)")
     run.add_argument("--results", default="results", help="the folder that holds results/NAME/")
-    run.add_argument("--out", default=None, type=folder_name,
+    run.add_argument("--out", default=None, type=argtypes.folder_name,
                      help="write into this folder instead of RESULTS/NAME")
-    run.add_argument("--jobs", type=_jobs, default=None,
+    run.add_argument("--jobs", type=argtypes.jobs, default=None,
                      help="parallel workers (default: the config's [run].jobs)")
     run.add_argument("--backend", default=None, choices=list(BACKENDS),
                      help="parallel backend (default: the config's [run].backend)")
@@ -191,7 +184,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         epilog="examples:\n  glory-ai reproduce results/seat_advantage\n")
     rep.formatter_class = argparse.RawDescriptionHelpFormatter
     rep.add_argument("folder", help="a results folder written by glory-ai run")
-    rep.add_argument("--jobs", type=_jobs, default=None,
+    rep.add_argument("--jobs", type=argtypes.jobs, default=None,
                      help="parallel workers (default: the config's [run].jobs)")
     rep.add_argument("--backend", default=None, choices=list(BACKENDS),
                      help="parallel backend (default: the config's [run].backend)")
@@ -219,18 +212,23 @@ def register(sub: argparse._SubParsersAction) -> None:
     ver.add_argument("folder", help="a run folder or a results folder")
     ver.add_argument("--sample", type=_sample, default=None, metavar="N",
                      help="replay about N games per run, spread over it (default: every game)")
-    ver.add_argument("--jobs", type=_jobs, default=1, help="parallel workers replaying games")
+    ver.add_argument("--jobs", type=argtypes.jobs, default=1, help="parallel workers replaying games")
     ver.add_argument("--repair", action="store_true",
                      help="drop the records at fault (repeats, damaged or edited lines) under the "
                           "folder's lock; the command that wrote the folder then replays them")
     ver.set_defaults(func=main_verify)
 
 
+def build_parser() -> argparse.ArgumentParser:
+    """A parser with only these subcommands (for ``python -m glory_ai.experiments.commands``)."""
+    parser = argtypes.Parser(prog="python3 -m glory_ai.experiments.commands",
+                             formatter_class=argtypes.HelpFormatter)
+    register(parser.add_subparsers(dest="command", required=True, parser_class=argtypes.Parser))
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python3 -m glory_ai.experiments.commands")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
+    return run_entry_point(build_parser, argv)
 
 
 if __name__ == "__main__":

@@ -194,13 +194,15 @@ def test_a_resumed_experiment_keeps_the_earlier_sessions_in_its_manifest(tmp_pat
 def test_running_a_finished_experiment_again_changes_no_file(tmp_path):
     config = _write(tmp_path, SMALL.replace("report = false", "report = true"))
     folder = run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
-    # the lock file names the process that last took the lock (git-ignored, not a result)
-    files = [p for p in folder.rglob("*") if p.is_file() and p.name != LOCK_FILE]
-    before = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in files}
+    # every file but the folders' locks (who writes there now, not part of the results)
+    def files():
+        return {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.rglob("*")
+                if p.is_file() and p.name != LOCK_FILE}
+
+    before = files()
     assert (folder / "manifest.json") in before and any(p.suffix == ".svg" for p in before)
     run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
-    after = {p: (p.read_bytes(), p.stat().st_mtime_ns) for p in folder.rglob("*")
-             if p.is_file() and p.name != LOCK_FILE}
+    after = files()
     assert after.keys() == before.keys()
     changed = sorted(str(p.relative_to(folder)) for p in before if after[p] != before[p])
     assert changed == [], f"rewritten by a run that played no game: {changed}"

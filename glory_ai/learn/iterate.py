@@ -1,0 +1,288 @@
+"""Expert iteration (``glory-ai learn CONFIG.toml``): generation k+1's evaluation is trained on
+the self-play games of ISMCTS searching with generation k's evaluation, starting from a
+hand-set style (generation 0), and every learned generation plays the default ISMCTS.
+
+The folder it writes (docs/learning.md)::
+
+    OUT/experiment.toml          the config as run
+    OUT/gen-K/selfplay-Np/       self-play of generation K at N players (glory-ai selfplay)
+    OUT/gen-K/model/             generation K's models and training report (K >= 1)
+    OUT/gen-K/evaluate/          generation K against the default ISMCTS (an arena run)
+    OUT/summary.json, README.md, generations.png
+
+Every step is seeded and resumable: running the same config again skips what is finished.
+"""
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .. import __version__
+from ..arena import RunConfig, run
+from ..arena.lock import FolderLock
+from ..bots import parse_spec
+from ..bots.styles import STYLES
+from .fitting import TrainConfig, parse_train_config, train
+from .shards import LearnError, SelfPlayConfig, finished_records, selfplay
+
+__all__ = ["LearnConfig", "load_learn_config", "learn"]
+
+_TOP = {"name", "description", "question", "seed", "generations", "style", "history",
+        "selfplay", "train", "evaluate", "run"}
+_SELFPLAY = {"search", "players", "deals", "positions", "shard_deals"}
+_EVALUATE = {"search", "deals"}
+_RUN = {"jobs", "batch_size"}
+
+
+@dataclass(frozen=True)
+class LearnConfig:
+    name: str
+    description: str
+    question: str
+    seed: int
+    generations: int
+    style: str
+    history: int
+    selfplay_search: str
+    players: tuple[int, ...]
+    selfplay_deals: int
+    positions: int
+    shard_deals: int
+    train: Mapping[str, Any]
+    evaluate_search: str
+    evaluate_deals: int
+    jobs: int = 1
+    batch_size: int | None = None
+    source: str = ""
+
+
+def _table(data: Any, keys: set[str], where: str) -> Mapping[str, Any]:
+    if not isinstance(data, Mapping):
+        raise LearnError(f"{where} must be a table")
+    unknown = sorted(set(data) - keys)
+    if unknown:
+        raise LearnError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(keys))})")
+    return data
+
+
+def _int(data: Mapping[str, Any], key: str, default: int | None, low: int, high: int, where: str) -> int:
+    value = data.get(key, default)
+    if value is None:
+        raise LearnError(f"{where}: missing key {key!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise LearnError(f"{where}: {key} must be an integer from {low} to {high}, got {value!r}")
+    return value
+
+
+def _search(data: Mapping[str, Any], where: str) -> str:
+    spec = data.get("search")
+    if not isinstance(spec, str):
+        raise LearnError(f"{where}: search must be an ISMCTS spec such as 'ismcts:iters=200', got {spec!r}")
+    try:
+        name, params = parse_spec(spec)
+    except ValueError as exc:
+        raise LearnError(f"{where}: search: {exc}") from None
+    given = {part.split("=", 1)[0].strip() for part in spec.partition(":")[2].split(",")}
+    if name not in ("ismcts", "pimc", "flatmc") or given & {"eval", "style"}:
+        raise LearnError(f"{where}: search must be a search bot (ismcts, pimc, flatmc) without eval= or "
+                         f"style= (the generation's evaluation is added), got {spec!r}")
+    return spec.strip()
+
+
+def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
+    """Read and check an expert-iteration config; LearnError names the file and the key."""
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except FileNotFoundError:
+        raise LearnError(f"{path}: no such file") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise LearnError(f"{path}: not valid TOML ({exc})") from None
+    where = str(path)
+    _table(data, _TOP, where)
+    sp = _table(data.get("selfplay", {}), _SELFPLAY, f"{where}: [selfplay]")
+    ev = _table(data.get("evaluate", {}), _EVALUATE, f"{where}: [evaluate]")
+    rn = _table(data.get("run", {}), _RUN, f"{where}: [run]")
+    tr = _table(data.get("train", {}), {"seed", "holdout", "models", "choose", "per_count", "linear", "mlp"},
+                f"{where}: [train]")
+    # checked now, with placeholder shards, so that a bad key fails before any game is played
+    parse_train_config({**tr, "shards": ["."]}, path.parent, f"{where}: [train]")
+    style = data.get("style", "balanced")
+    if style not in STYLES:
+        raise LearnError(f"{where}: style must be one of {', '.join(STYLES)}, got {style!r}")
+    players = sp.get("players", [2])
+    if isinstance(players, int) and not isinstance(players, bool):
+        players = [players]
+    if not isinstance(players, list) or not players or any(
+            isinstance(p, bool) or not isinstance(p, int) or not 2 <= p <= 5 for p in players):
+        raise LearnError(f"{where}: [selfplay] players must be a list of counts from 2 to 5, got {players!r}")
+    name = data.get("name", path.stem)
+    batch = rn.get("batch_size")
+    return LearnConfig(
+        name=str(name), description=str(data.get("description", "")), question=str(data.get("question", "")),
+        seed=_int(data, "seed", 0, 0, 2**63, where),
+        generations=_int(data, "generations", 3, 1, 100, where), style=style,
+        history=_int(data, "history", 1, 1, 100, where),
+        selfplay_search=_search(sp, f"{where}: [selfplay]"), players=tuple(players),
+        selfplay_deals=_int(sp, "deals", None, 1, 10**6, f"{where}: [selfplay]"),
+        positions=_int(sp, "positions", 4, 1, 64, f"{where}: [selfplay]"),
+        shard_deals=_int(sp, "shard_deals", 25, 1, 10**6, f"{where}: [selfplay]"),
+        train=dict(tr), evaluate_search=_search(ev, f"{where}: [evaluate]"),
+        evaluate_deals=_int(ev, "deals", None, 1, 10**6, f"{where}: [evaluate]"),
+        jobs=_int(rn, "jobs", 1, -1, 1024, f"{where}: [run]"),
+        batch_size=None if batch is None else _int(rn, "batch_size", None, 1, 10**6, f"{where}: [run]"),
+        source=text)
+
+
+def _with_eval(spec: str, model: Path | None, style: str) -> str:
+    if model is None:
+        return spec if style == "balanced" else f"{spec},style={style}"
+    if "," in str(model):
+        raise LearnError(f"the model path {model} holds a comma, which a spec cannot carry")
+    return f"{spec}{',' if ':' in spec else ':'}eval={model}"
+
+
+def _evaluation(records: list[dict[str, Any]], candidate: str) -> dict[str, Any]:
+    """The candidate's score against the default search, by the pentanomial model."""
+    from ..analysis.stats import summarize
+
+    table = summarize(records)
+    row = table.loc[candidate]
+    h2h = table.attrs.get("head_to_head") or {}
+    return {"games": int(row["games"]), "win_rate": float(row["win_rate"]),
+            "low": float(row["win_low"]), "high": float(row["win_high"]),
+            "elo": None if row["rating"] != row["rating"] else float(row["rating"]),
+            "p_value": h2h.get("p_value"), "mean_vp": float(row["mean_vp"])}
+
+
+def learn(config: LearnConfig, out: str | os.PathLike[str], *,
+          log: Callable[[str], object] = print, progress: bool | None = None) -> dict[str, Any]:
+    """Run (or resume) the expert iteration of ``config`` into ``out``; returns the summary."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    with FolderLock(out):
+        saved = out / "experiment.toml"
+        if saved.exists() and saved.read_text() != config.source:
+            raise LearnError(f"{out} holds the results of another version of the config; "
+                             "use another folder or remove it")
+        saved.write_text(config.source)
+        summary: dict[str, Any] = {"name": config.name, "version": __version__, "seed": config.seed,
+                                   "generations": []}
+        model: Path | None = None
+        for gen in range(config.generations + 1):
+            folder = out / f"gen-{gen}"
+            entry: dict[str, Any] = {"generation": gen}
+            if gen > 0:
+                sources = [out / f"gen-{g}" / f"selfplay-{p}p"
+                           for g in range(max(0, gen - config.history), gen) for p in config.players]
+                tc: TrainConfig = parse_train_config({**config.train, "shards": [str(s) for s in sources]},
+                                                     Path("."), f"{config.name}: [train]")
+                tc = TrainConfig(**{**tc.__dict__, "seed": (config.seed + gen) % 2**32
+                                    if "seed" not in config.train else tc.seed})
+                if not (folder / "model" / "report.json").exists():
+                    log(f"generation {gen}: training on {', '.join(str(s) for s in sources)}")
+                    train(tc, folder / "model", log=lambda m: log(f"  {m}"))
+                report = json.loads((folder / "model" / "report.json").read_text())
+                model = folder / "model" / "model.npz"
+                entry["training"] = {
+                    "positions": report["positions"], "chosen": report["chosen"],
+                    "held_out_log_loss": {k: v["held_out_log_loss"] for k, v in report["models"].items()},
+                    "balanced_style_log_loss": report["balanced_style"]["held_out_log_loss"],
+                    "uniform_log_loss": report["uniform"]["held_out_log_loss"]}
+                candidate = _with_eval(config.evaluate_search, model, config.style)
+                default = config.evaluate_search
+                rc = RunConfig(specs=(candidate, default), players=2, deals=config.evaluate_deals,
+                               seed=config.seed + 1000 + gen)
+                log(f"generation {gen}: {candidate} against {default}, {rc.total_games} games")
+                records = finished_records(folder / "evaluate", rc)
+                if records is None:
+                    records = run(rc, folder / "evaluate", n_jobs=config.jobs, batch_size=config.batch_size,
+                                  progress=progress).records
+                entry["evaluation"] = {"candidate": candidate, "opponent": default,
+                                       **_evaluation(records, candidate)}
+                ev = entry["evaluation"]
+                log(f"  win rate {ev['win_rate']:.1%} [{ev['low']:.1%}, {ev['high']:.1%}]")
+            if gen < config.generations:
+                spec = _with_eval(config.selfplay_search, model, config.style)
+                entry["selfplay"] = {"spec": spec}
+                for players in config.players:
+                    rc = RunConfig(specs=(spec,), players=players, deals=config.selfplay_deals,
+                                   seed=config.seed + 100 * gen + players)
+                    spc = SelfPlayConfig(rc, config.positions, config.shard_deals)
+                    log(f"generation {gen}: self-play of {spec}, {players} players, {rc.total_games} games")
+                    res = selfplay(spc, folder / f"selfplay-{players}p", n_jobs=config.jobs,
+                                   batch_size=config.batch_size, progress=progress)
+                    entry["selfplay"][f"{players}p"] = {"games": res.games, "positions": res.positions,
+                                                        "rows": res.rows}
+            summary["generations"].append(entry)
+        (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
+        (out / "README.md").write_text(_readme(config, summary, out))
+        _plot(summary, out / "generations.png")
+    return summary
+
+
+def _readme(config: LearnConfig, summary: Mapping[str, Any], out: Path) -> str:
+    lines = [f"# {config.name}", "", config.description.strip(), "",
+             f"**Question.** {config.question.strip()}", "",
+             "| generation | self-play bot | trained on (positions) | held-out log loss: linear / MLP / "
+             "balanced style / uniform | model used | against the default search: win rate [95%] |",
+             "|---|---|---|---|---|---|"]
+    for entry in summary["generations"]:
+        sp = entry.get("selfplay", {}).get("spec", "—")
+        tr = entry.get("training")
+        if tr:
+            losses = tr["held_out_log_loss"]
+            loss = " / ".join(f"{losses[k]:.4f}" if k in losses else "—" for k in ("linear", "mlp")) + \
+                f" / {tr['balanced_style_log_loss']:.4f} / {tr['uniform_log_loss']:.4f}"
+            ev = entry["evaluation"]
+            result = f"{ev['win_rate']:.1%} [{ev['low']:.1%}, {ev['high']:.1%}] over {ev['games']} games"
+            lines.append(f"| {entry['generation']} | `{sp}` | {tr['positions']} | {loss} | {tr['chosen']} "
+                         f"| {result} |")
+        else:
+            lines.append(f"| {entry['generation']} (the {config.style} style) | `{sp}` | — | — | — | — |")
+    if (out / "NOTES.md").exists():
+        lines += ["", "What the numbers say, and further measurements (written by hand, not by "
+                  "`glory-ai learn`): [NOTES.md](NOTES.md)."]
+    lines += ["", "The win rate is the pentanomial estimate (the two seatings of a deal as one pair, "
+              "docs/statistics.md). Held-out log loss: per position, the cross-entropy of the "
+              "players' win shares and the softmax of the model's outputs (docs/learning.md).", "",
+              "![generations](generations.png)", "",
+              f"Reproduce: `glory-ai learn experiments/learning/{config.name}.toml "
+              f"--out /tmp/{config.name}` "
+              "(with iteration budgets: the same games, shards and model files; "
+              "tests/learn/test_shipped_learning.py replays a game of every run and retrains the "
+              "first model). Running it into this folder again plays and trains nothing: every step "
+              "is finished.", ""]
+    return "\n".join(lines)
+
+
+def _plot(summary: Mapping[str, Any], path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    gens = [e for e in summary["generations"] if "evaluation" in e]
+    if not gens:
+        return
+    fig, ax = plt.subplots(figsize=(5, 3.4))
+    xs = [e["generation"] for e in gens]
+    rates = [e["evaluation"]["win_rate"] for e in gens]
+    lows = [e["evaluation"]["win_rate"] - e["evaluation"]["low"] for e in gens]
+    highs = [e["evaluation"]["high"] - e["evaluation"]["win_rate"] for e in gens]
+    ax.errorbar(xs, rates, yerr=[lows, highs], fmt="o-", capsize=4)
+    ax.axhline(0.5, color="grey", ls="--")
+    ax.set_xticks(xs)
+    ax.set_xlabel("generation")
+    ax.set_ylabel("win rate against the default search")
+    fig.tight_layout()
+    fig.savefig(path, dpi=90, metadata={"Software": None})
+    plt.close(fig)
+
