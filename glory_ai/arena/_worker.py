@@ -15,9 +15,13 @@ import time
 INTERVAL = 0.2
 
 
-def watch_parent(interval: float = INTERVAL) -> None:
-    """Start the watch (a loky ``initializer``): exit at once when the parent is gone."""
-    parent = os.getppid()
+def watch_parent(parent: int | None = None, interval: float = INTERVAL) -> None:
+    """Start the watch (a loky ``initializer``, ``initargs=(os.getpid(),)``): exit at once
+    when the parent is gone. ``parent``: the process that started the worker, given by it,
+    since a worker slow to start may be orphaned before this runs (its parent then already
+    the reaper's pid)."""
+    if parent is None:
+        parent = os.getppid()
 
     def watch() -> None:
         while True:

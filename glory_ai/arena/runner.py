@@ -206,7 +206,8 @@ Results = Generator[tuple[list[dict], str], None, None]
 
 def _joblib_results(backend: str, workers: int, batches: Iterable[list[GameTask]]) -> Results:
     """(records, JSON lines) of each batch as it finishes, in any order, through joblib."""
-    options: dict[str, Any] = {"initializer": watch_parent} if backend == "loky" and workers > 1 else {}
+    options: dict[str, Any] = ({"initializer": watch_parent, "initargs": (os.getpid(),)}
+                               if backend == "loky" and workers > 1 else {})
     with parallel_config(backend=backend, n_jobs=workers, **options):
         par = Parallel(return_as="generator_unordered", batch_size=1, pre_dispatch="2*n_jobs")
         gen = par(delayed(play_batch_encoded)(b) for b in batches)

@@ -13,6 +13,7 @@ left as a plain ``games.jsonl`` to resume.
 from __future__ import annotations
 
 import itertools
+import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -209,7 +210,7 @@ def _replay_all(lines: list[tuple[int, bytes]], n_jobs: int) -> list[tuple[int, 
     from ._worker import watch_parent
 
     workers = min(cores() if n_jobs == -1 else n_jobs, cores(), len(batches))
-    par = Parallel(n_jobs=workers, backend="loky", initializer=watch_parent)
+    par = Parallel(n_jobs=workers, backend="loky", initializer=watch_parent, initargs=(os.getpid(),))
     return list(itertools.chain.from_iterable(par(delayed(_replay_lines)(b) for b in batches)))
 
 

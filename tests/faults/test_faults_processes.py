@@ -78,3 +78,14 @@ def test_no_worker_survives_a_killed_main_process(tmp_path):
     # and the folder resumes
     assert main(["compare", "greedy", "random", "--games", "1000", "--jobs", "2", "--out", str(out),
                  "--no-progress"]) == 0
+
+
+def test_a_worker_orphaned_before_its_watch_starts_exits():
+    # the parent's pid is handed to the worker: one that starts its watch after its parent
+    # died (adopted, so getppid() is no longer the parent) still sees it gone
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    worker = subprocess.run(
+        [sys.executable, "-c", "import os, time; from glory_ai.arena._worker import watch_parent; "
+         "watch_parent(os.getppid() + 1); time.sleep(120)"],
+        env=env, capture_output=True, text=True, timeout=100)
+    assert worker.returncode == 1, worker.stderr
