@@ -2,7 +2,7 @@
 
     glory-ai selfplay SPEC [SPEC ...] --games N [--players K] [--positions P] --out DIR
     glory-ai train CONFIG.toml [--out DIR]
-    glory-ai learn CONFIG.toml [--out DIR]
+    glory-ai learn CONFIG.toml [--out DIR] [--fresh]
 """
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ def main_learn(args: argparse.Namespace) -> int:
     config = load_learn_config(args.config)
     out = args.out if args.out is not None else Path("results") / config.name
     try:
-        learn(config, out, progress=False if args.no_progress else None)
+        learn(config, out, fresh=args.fresh, progress=False if args.no_progress else None)
     except KeyboardInterrupt as exc:
         return _interrupted(exc)
     print(f"summary: {Path(out) / 'README.md'}")
@@ -118,12 +118,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="expert iteration: self-play, train, play the default search, for several generations",
         description="Run an expert-iteration config: generation 0 is the search with a hand-set "
                     "style; generation k+1's model is trained on the self-play games of the search "
-                    "with generation k's model; every learned generation plays the default search. "
+                    "with the model kept so far (a new generation replaces it only if it is at least "
+                    "as good: the config's [guard]); every learned generation plays the default search. "
                     "Writes OUT (default results/NAME) with a README of the numbers; rerunning resumes.",
         epilog="examples:\n"
-               "  glory-ai learn experiments/learning/learned_evaluation.toml\n")
+               "  glory-ai learn experiments/learning/learned_evaluation.toml\n"
+               "  glory-ai learn experiments/learning/learned_evaluation.toml --fresh   # start over\n")
     learn.add_argument("config", metavar="CONFIG.toml", help="the expert-iteration config")
     learn.add_argument("--out", default=None, metavar="DIR", help="output folder (default results/NAME)")
+    learn.add_argument("--fresh", action="store_true",
+                       help="first remove the generations and files an earlier run wrote into OUT "
+                            "(hand-written files such as NOTES.md stay)")
     learn.add_argument("--no-progress", action="store_true", help="no progress bars")
     learn.set_defaults(func=main_learn)
 

@@ -8,7 +8,13 @@ The folder it writes (docs/learning.md)::
     OUT/gen-K/selfplay-Np/       self-play of generation K at N players (glory-ai selfplay)
     OUT/gen-K/model/             generation K's models and training report (K >= 1)
     OUT/gen-K/evaluate/          generation K against the default ISMCTS (an arena run)
+    OUT/gen-K/gate/              generation K against the incumbent (an arena run; [guard] match_deals)
     OUT/summary.json, README.md, generations.png
+
+A guard decides which model plays the next self-play: the new generation's model replaces the
+incumbent (the last generation kept, or the hand-set style) only if it is at least as good,
+by its held-out log loss on the newest self-play (positions the incumbent never trained on)
+and, when configured, by a short match against the incumbent.
 
 Every step is seeded and resumable: running the same config again skips what is finished.
 """
@@ -16,27 +22,41 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from .. import __version__
 from ..arena import RunConfig, run
 from ..arena.lock import FolderLock
 from ..bots import parse_spec
 from ..bots.styles import STYLES
-from .fitting import TrainConfig, parse_train_config, train
+from .fitting import (
+    TrainConfig,
+    fit_temperature,
+    load_dataset,
+    parse_train_config,
+    position_log_loss,
+    split,
+    train,
+)
 from .shards import LearnError, SelfPlayConfig, finished_records, selfplay
 
 __all__ = ["LearnConfig", "load_learn_config", "learn"]
 
 _TOP = {"name", "description", "question", "seed", "generations", "style", "history",
-        "selfplay", "train", "evaluate", "run"}
+        "selfplay", "train", "evaluate", "guard", "run"}
 _SELFPLAY = {"search", "players", "deals", "positions", "shard_deals"}
 _EVALUATE = {"search", "deals"}
 _RUN = {"jobs", "batch_size"}
+_GUARD = {"log_loss", "match_deals"}
+#: what ``glory-ai learn`` writes into its folder, and ``--fresh`` removes (the rest is kept)
+_WRITTEN = ("experiment.toml", "summary.json", "README.md", "generations.png")
 
 
 @dataclass(frozen=True)
@@ -56,6 +76,8 @@ class LearnConfig:
     train: Mapping[str, Any]
     evaluate_search: str
     evaluate_deals: int
+    guard_log_loss: bool = True
+    guard_match_deals: int = 0
     jobs: int = 1
     batch_size: int | None = None
     source: str = ""
@@ -110,6 +132,10 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
     sp = _table(data.get("selfplay", {}), _SELFPLAY, f"{where}: [selfplay]")
     ev = _table(data.get("evaluate", {}), _EVALUATE, f"{where}: [evaluate]")
     rn = _table(data.get("run", {}), _RUN, f"{where}: [run]")
+    gd = _table(data.get("guard", {}), _GUARD, f"{where}: [guard]")
+    guard_log_loss = gd.get("log_loss", True)
+    if not isinstance(guard_log_loss, bool):
+        raise LearnError(f"{where}: [guard] log_loss must be true or false, got {guard_log_loss!r}")
     tr = _table(data.get("train", {}), {"seed", "holdout", "models", "choose", "per_count", "linear", "mlp"},
                 f"{where}: [train]")
     # checked now, with placeholder shards, so that a bad key fails before any game is played
@@ -136,6 +162,8 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
         shard_deals=_int(sp, "shard_deals", 25, 1, 10**6, f"{where}: [selfplay]"),
         train=dict(tr), evaluate_search=_search(ev, f"{where}: [evaluate]"),
         evaluate_deals=_int(ev, "deals", None, 1, 10**6, f"{where}: [evaluate]"),
+        guard_log_loss=guard_log_loss,
+        guard_match_deals=_int(gd, "match_deals", 0, 0, 10**6, f"{where}: [guard]"),
         jobs=_int(rn, "jobs", 1, -1, 1024, f"{where}: [run]"),
         batch_size=None if batch is None else _int(rn, "batch_size", None, 1, 10**6, f"{where}: [run]"),
         source=text)
@@ -162,20 +190,59 @@ def _evaluation(records: list[dict[str, Any]], candidate: str) -> dict[str, Any]
             "p_value": h2h.get("p_value"), "mean_vp": float(row["mean_vp"])}
 
 
-def learn(config: LearnConfig, out: str | os.PathLike[str], *,
+def _newest_held_out_log_losses(sources: list[Path], newest: int, tc: TrainConfig, model: Path,
+                                incumbent: Path | None, style: str) -> dict[str, Any]:
+    """The held-out log loss of ``model`` and of the incumbent on the held-out positions of the
+    newest ``newest`` sources (the training's own split, so the new model never saw them; the
+    incumbent was trained on older self-play). The hand-set style as incumbent is calibrated
+    on the training positions, as in the training report: the stricter baseline."""
+    from ..bots.models import load_model, style_weights
+
+    data = load_dataset(sources)
+    train_set, held = split(data, tc.holdout, tc.seed)
+    first_new = (len(sources) - newest) * 10**9     # load_dataset keys source s's deals from s * 10**9
+    held = held.take_positions(held.position_deals() >= first_new)
+    if held.positions == 0:
+        raise LearnError(f"no held-out positions from the newest self-play ({sources[-1]}): "
+                         "raise [train] holdout or [selfplay] deals")
+    new_loss = position_log_loss(np.asarray(load_model(model).evaluate(held.features)), held)
+    if incumbent is None:
+        values = style_weights(style)
+        t = fit_temperature(train_set.features @ values, train_set)
+        old_loss = position_log_loss(held.features @ values * t, held)
+    else:
+        old_loss = position_log_loss(np.asarray(load_model(incumbent).evaluate(held.features)), held)
+    return {"positions": held.positions, "new": new_loss, "incumbent": old_loss}
+
+
+def _fresh(out: Path) -> None:
+    """Remove what ``learn`` wrote into ``out`` (hand-written files such as NOTES.md stay)."""
+    for name in _WRITTEN:
+        (out / name).unlink(missing_ok=True)
+    for folder in sorted(out.glob("gen-*")):
+        if folder.is_dir() and folder.name[4:].isdigit():
+            shutil.rmtree(folder)
+
+
+def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = False,
           log: Callable[[str], object] = print, progress: bool | None = None) -> dict[str, Any]:
-    """Run (or resume) the expert iteration of ``config`` into ``out``; returns the summary."""
+    """Run (or resume) the expert iteration of ``config`` into ``out``; returns the summary.
+    ``fresh``: first remove every generation and file an earlier run wrote there."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     with FolderLock(out):
+        if fresh:
+            _fresh(out)
         saved = out / "experiment.toml"
         if saved.exists() and saved.read_text() != config.source:
             raise LearnError(f"{out} holds the results of another version of the config; "
-                             "use another folder or remove it")
+                             "use another folder, remove it, or run with --fresh")
         saved.write_text(config.source)
         summary: dict[str, Any] = {"name": config.name, "version": __version__, "seed": config.seed,
                                    "generations": []}
-        model: Path | None = None
+        # the model of the self-play: the incumbent, replaced only by a generation at least as good
+        incumbent: Path | None = None
+        incumbent_gen = 0
         for gen in range(config.generations + 1):
             folder = out / f"gen-{gen}"
             entry: dict[str, Any] = {"generation": gen}
@@ -209,9 +276,14 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *,
                                        **_evaluation(records, candidate)}
                 ev = entry["evaluation"]
                 log(f"  win rate {ev['win_rate']:.1%} [{ev['low']:.1%}, {ev['high']:.1%}]")
+                guard = _guard(config, gen, folder, sources, tc, model, incumbent, incumbent_gen, progress)
+                entry["guard"] = guard
+                log(f"  {guard['why']}")
+                if guard["kept"]:
+                    incumbent, incumbent_gen = model, gen
             if gen < config.generations:
-                spec = _with_eval(config.selfplay_search, model, config.style)
-                entry["selfplay"] = {"spec": spec}
+                spec = _with_eval(config.selfplay_search, incumbent, config.style)
+                entry["selfplay"] = {"spec": spec, "model_of": incumbent_gen}
                 for players in config.players:
                     rc = RunConfig(specs=(spec,), players=players, deals=config.selfplay_deals,
                                    seed=config.seed + 100 * gen + players)
@@ -222,18 +294,57 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *,
                     entry["selfplay"][f"{players}p"] = {"games": res.games, "positions": res.positions,
                                                         "rows": res.rows}
             summary["generations"].append(entry)
+        summary["kept"] = incumbent_gen
         (out / "summary.json").write_text(json.dumps(summary, indent=1, sort_keys=True) + "\n")
         (out / "README.md").write_text(_readme(config, summary, out))
         _plot(summary, out / "generations.png")
     return summary
 
 
+def _guard(config: LearnConfig, gen: int, folder: Path, sources: list[Path], tc: TrainConfig, model: Path,
+           incumbent: Path | None, incumbent_gen: int, progress: bool | None) -> dict[str, Any]:
+    """Whether generation ``gen``'s model replaces the incumbent for the next self-play, and why."""
+    name = (f"generation {incumbent_gen}" if incumbent is not None
+            else f"the {config.style} style (generation 0)")
+    guard: dict[str, Any] = {"incumbent": incumbent_gen, "kept": True}
+    reasons = []
+    if config.guard_log_loss:
+        losses = _newest_held_out_log_losses(sources, len(config.players), tc, model, incumbent, config.style)
+        guard["log_loss"] = losses
+        better = losses["new"] <= losses["incumbent"]
+        guard["kept"] = guard["kept"] and better
+        reasons.append(f"held-out log loss on the newest self-play ({losses['positions']} positions) "
+                       f"{losses['new']:.4f} {'<=' if better else '>'} {losses['incumbent']:.4f} of {name}")
+    if config.guard_match_deals and guard["kept"]:
+        candidate = _with_eval(config.evaluate_search, model, config.style)
+        holder = _with_eval(config.evaluate_search, incumbent, config.style)
+        rc = RunConfig(specs=(candidate, holder), players=2, deals=config.guard_match_deals,
+                       seed=config.seed + 2000 + gen)
+        records = finished_records(folder / "gate", rc)
+        if records is None:
+            records = run(rc, folder / "gate", n_jobs=config.jobs, batch_size=config.batch_size,
+                          progress=progress).records
+        match = {"opponent": holder, **_evaluation(records, candidate)}
+        guard["match"] = match
+        won = match["win_rate"] >= 0.5
+        guard["kept"] = won
+        reasons.append(f"against {name} {match['win_rate']:.1%} [{match['low']:.1%}, {match['high']:.1%}] "
+                       f"over {match['games']} games ({'at least' if won else 'below'} 50%)")
+    if not reasons:
+        reasons.append("no guard configured")
+    verdict = (f"generation {gen} kept: it plays the next self-play" if guard["kept"]
+               else f"generation {gen} not kept: {name} plays on")
+    guard["why"] = f"{verdict} ({'; '.join(reasons)})"
+    return guard
+
+
 def _readme(config: LearnConfig, summary: Mapping[str, Any], out: Path) -> str:
     lines = [f"# {config.name}", "", config.description.strip(), "",
              f"**Question.** {config.question.strip()}", "",
              "| generation | self-play bot | trained on (positions) | held-out log loss: linear / MLP / "
-             "balanced style / uniform | model used | against the default search: win rate [95%] |",
-             "|---|---|---|---|---|---|"]
+             "balanced style / uniform | model used | against the default search: win rate [95%] "
+             "| plays the next self-play |",
+             "|---|---|---|---|---|---|---|"]
     for entry in summary["generations"]:
         sp = entry.get("selfplay", {}).get("spec", "—")
         tr = entry.get("training")
@@ -243,10 +354,18 @@ def _readme(config: LearnConfig, summary: Mapping[str, Any], out: Path) -> str:
                 f" / {tr['balanced_style_log_loss']:.4f} / {tr['uniform_log_loss']:.4f}"
             ev = entry["evaluation"]
             result = f"{ev['win_rate']:.1%} [{ev['low']:.1%}, {ev['high']:.1%}] over {ev['games']} games"
+            guard = entry.get("guard", {})
+            kept = "yes" if guard.get("kept", True) else f"no: generation {guard['incumbent']} plays on"
             lines.append(f"| {entry['generation']} | `{sp}` | {tr['positions']} | {loss} | {tr['chosen']} "
-                         f"| {result} |")
+                         f"| {result} | {kept} |")
         else:
-            lines.append(f"| {entry['generation']} (the {config.style} style) | `{sp}` | — | — | — | — |")
+            lines.append(f"| {entry['generation']} (the {config.style} style) | `{sp}` | — | — | — | — "
+                         "| yes |")
+    guards = [(e["generation"], e["guard"]["why"]) for e in summary["generations"] if "guard" in e]
+    if guards:
+        lines += ["", "**The guard.** " + _guard_rule(config) + " "
+                  f"The incumbent at the end, the generation kept: **{summary['kept']}**.", ""]
+        lines += [f"* {why}" for _, why in guards]
     if (out / "NOTES.md").exists():
         lines += ["", "What the numbers say, and further measurements (written by hand, not by "
                   "`glory-ai learn`): [NOTES.md](NOTES.md)."]
@@ -261,6 +380,20 @@ def _readme(config: LearnConfig, summary: Mapping[str, Any], out: Path) -> str:
               "first model). Running it into this folder again plays and trains nothing: every step "
               "is finished.", ""]
     return "\n".join(lines)
+
+
+def _guard_rule(config: LearnConfig) -> str:
+    rules = []
+    if config.guard_log_loss:
+        rules.append("its held-out log loss on the newest self-play's held-out deals (which the "
+                     "incumbent never trained on) is at most the incumbent's")
+    if config.guard_match_deals:
+        rules.append(f"it scores at least 50% against the incumbent over {2 * config.guard_match_deals} "
+                     f"games of `{config.evaluate_search}`")
+    if not rules:
+        return "None configured: every generation plays the next self-play."
+    return ("A new generation replaces the incumbent (the last generation kept; at first the hand-set "
+            "style, calibrated) as the model of the next self-play only if " + " and ".join(rules) + ".")
 
 
 def _plot(summary: Mapping[str, Any], path: Path) -> None:
