@@ -23,6 +23,7 @@ the same model files, byte for byte.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -46,7 +47,7 @@ __all__ = ["Dataset", "TrainConfig", "TrainResult", "fit_linear", "fit_mlp", "fi
 
 Array = npt.NDArray[np.float64]
 
-_TOP_KEYS = {"shards", "out", "seed", "holdout", "models", "choose", "per_count", "linear", "mlp"}
+_TOP_KEYS = {"shards", "out", "seed", "holdout", "models", "choose", "per_count", "sharpen", "linear", "mlp"}
 _LINEAR_KEYS = {"C", "prior"}
 _MLP_KEYS = {"hidden", "epochs", "batch_size", "learning_rate", "alpha"}
 MODELS = ("linear", "mlp")
@@ -54,6 +55,9 @@ MODELS = ("linear", "mlp")
 C_PATH = (1e-5, 1e-4, 0.001, 0.01, 0.1, 1.0, 10.0)
 #: folds (by deal) of the cross-validation that picks C when the config says "auto"
 C_FOLDS = 4
+#: the VP scale of the search's cutoff rewards under a style (its ``temperature`` option's
+#: default): ``sharpen = "style"`` spreads a model's rewards as the style's are spread
+SEARCH_TEMPERATURE_VP = 4.0
 
 
 # ---- the config ---------------------------------------------------------------------------
@@ -69,6 +73,7 @@ class TrainConfig:
     models: tuple[str, ...] = MODELS
     choose: str = "best"
     per_count: bool = True
+    sharpen: float | str = 1.0
     C: float | str = "auto"
     prior: str | None = "balanced"
     hidden: tuple[int, ...] = (32,)
@@ -81,6 +86,7 @@ class TrainConfig:
     def to_dict(self) -> dict[str, Any]:
         return {"shards": [str(p) for p in self.shards], "seed": self.seed, "holdout": self.holdout,
                 "models": list(self.models), "choose": self.choose, "per_count": self.per_count,
+                **({} if self.sharpen == 1.0 else {"sharpen": self.sharpen}),
                 "linear": {"C": self.C, "prior": self.prior or "none"},
                 "mlp": {"hidden": list(self.hidden), "epochs": self.epochs, "batch_size": self.batch_size,
                         "learning_rate": self.learning_rate, "alpha": self.alpha}}
@@ -138,6 +144,11 @@ def parse_train_config(data: Mapping[str, Any], base: Path, where: str) -> Train
     per_count = data.get("per_count", True)
     if not isinstance(per_count, bool):
         raise LearnError(f"{where}: per_count must be true or false, got {per_count!r}")
+    sharpen = data.get("sharpen", 1.0)
+    if sharpen != "style":
+        if isinstance(sharpen, str):
+            raise LearnError(f"{where}: sharpen must be a number or \"style\", got {sharpen!r}")
+        sharpen = float(_number(sharpen, f"{where}: sharpen", 0.01, 100.0))
     linear = _keys(data.get("linear", {}), _LINEAR_KEYS, f"{where}: [linear]")
     mlp = _keys(data.get("mlp", {}), _MLP_KEYS, f"{where}: [mlp]")
     prior = linear.get("prior", "balanced")
@@ -156,7 +167,7 @@ def parse_train_config(data: Mapping[str, Any], base: Path, where: str) -> Train
         out=None if out is None else base / out,
         seed=_number(data.get("seed", 0), f"{where}: seed", 0, 2**32 - 1, integer=True),
         holdout=float(_number(data.get("holdout", 0.2), f"{where}: holdout", 0.01, 0.9)),
-        models=tuple(models), choose=choose, per_count=per_count,
+        models=tuple(models), choose=choose, per_count=per_count, sharpen=sharpen,
         C=_c_value(linear.get("C", "auto"), where),
         prior=None if prior == "none" else prior,
         hidden=tuple(hidden),
@@ -512,6 +523,8 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None,
     uniform = np.zeros(len(held.features))
     report["uniform"] = {"held_out_log_loss": position_log_loss(uniform, held),
                          "per_count": _per_count(uniform, held)}
+    sharpen = 1.0 / t_style / SEARCH_TEMPERATURE_VP if config.sharpen == "style" else float(config.sharpen)
+    report["sharpen"] = sharpen
     folder.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
     held_logits: dict[str, Array] = {"balanced style": style_held}
@@ -535,7 +548,7 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None,
             report["models"][kind] = info
             held_logits[kind] = logits
             paths[kind] = folder / f"{kind}.npz"
-            write_npz(paths[kind], model.arrays())
+            write_npz(paths[kind], _sharpened(model, sharpen).arrays())
             say(f"{kind}: held-out log loss {info['held_out_log_loss']:.4f} (balanced style "
                 f"{report['balanced_style']['held_out_log_loss']:.4f}, uniform "
                 f"{report['uniform']['held_out_log_loss']:.4f})")
@@ -551,6 +564,16 @@ def train(config: TrainConfig, out: str | os.PathLike[str] | None = None,
     (folder / "report.md").write_text(_markdown(report))
     _plots(report, folder)
     return TrainResult(folder, paths, chosen, report)
+
+
+def _sharpened(model: EvalModel, factor: float) -> EvalModel:
+    """``model`` with its outputs (win logits) multiplied by ``factor``."""
+    if factor == 1.0:
+        return model
+    weight, bias = model.layers[-1]
+    return dataclasses.replace(
+        model, layers=(*model.layers[:-1], (weight * factor, bias * factor)),
+        description=f"{model.description}, logits sharpened x{factor:.3g} for the search")
 
 
 def _calibration(predicted: Array, actual: Array, bins: int = 10) -> list[dict[str, float]]:
@@ -601,6 +624,9 @@ def _markdown(report: Mapping[str, Any]) -> str:
             lines.append(f"| {kind}, one model per player count | | "
                          + " | ".join(f"{info['per_count_separate'].get(k, float('nan')):.4f}"
                                       for k in counts) + " |")
+    if report.get("sharpen", 1.0) != 1.0:
+        lines += ["", f"The model files' logits are multiplied by **{report['sharpen']:.3f}** (`sharpen`): "
+                  "the log losses above are those of the calibrated models, before that factor."]
     lines += ["", f"Chosen (`model.npz`): **{report['chosen']}**.", "",
               "![loss curves](loss.png)", "", "![calibration](calibration.png)", ""]
     return "\n".join(lines)

@@ -194,8 +194,9 @@ def _newest_held_out_log_losses(sources: list[Path], newest: int, tc: TrainConfi
                                 incumbent: Path | None, style: str) -> dict[str, Any]:
     """The held-out log loss of ``model`` and of the incumbent on the held-out positions of the
     newest ``newest`` sources (the training's own split, so the new model never saw them; the
-    incumbent was trained on older self-play). The hand-set style as incumbent is calibrated
-    on the training positions, as in the training report: the stricter baseline."""
+    incumbent was trained on older self-play), both as calibrated (before ``sharpen``). The
+    hand-set style as incumbent is calibrated on the training positions, as in the training
+    report: the stricter baseline."""
     from ..bots.models import load_model, style_weights
 
     data = load_dataset(sources)
@@ -205,13 +206,19 @@ def _newest_held_out_log_losses(sources: list[Path], newest: int, tc: TrainConfi
     if held.positions == 0:
         raise LearnError(f"no held-out positions from the newest self-play ({sources[-1]}): "
                          "raise [train] holdout or [selfplay] deals")
-    new_loss = position_log_loss(np.asarray(load_model(model).evaluate(held.features)), held)
+    def calibrated(path: Path) -> Any:
+        # a file's logits are sharpened for the search (its training report says by how much)
+        report = path.parent / "report.json"
+        sharpen = json.loads(report.read_text()).get("sharpen", 1.0) if report.exists() else 1.0
+        return np.asarray(load_model(path).evaluate(held.features)) / sharpen
+
+    new_loss = position_log_loss(calibrated(model), held)
     if incumbent is None:
         values = style_weights(style)
         t = fit_temperature(train_set.features @ values, train_set)
         old_loss = position_log_loss(held.features @ values * t, held)
     else:
-        old_loss = position_log_loss(np.asarray(load_model(incumbent).evaluate(held.features)), held)
+        old_loss = position_log_loss(calibrated(incumbent), held)
     return {"positions": held.positions, "new": new_loss, "incumbent": old_loss}
 
 

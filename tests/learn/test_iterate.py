@@ -2,6 +2,7 @@
 --fresh."""
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 
 from glory_ai.arena import RunConfig
 from glory_ai.bots.models import linear_model, style_weights
-from glory_ai.learn import LearnError, SelfPlayConfig, load_learn_config, selfplay, train
+from glory_ai.learn import LearnError, SelfPlayConfig, load_learn_config, load_train_config, selfplay, train
 from glory_ai.learn.commands import main
 from glory_ai.learn.fitting import TrainConfig
 from glory_ai.learn.iterate import _guard, learn
@@ -123,3 +124,33 @@ def test_fresh_starts_over_and_keeps_hand_written_files(tmp_path):
 def test_a_bad_guard_is_one_clear_error(tmp_path, text, message):
     with pytest.raises(LearnError, match=message.replace("[", r"\[").replace("]", r"\]")):
         load_learn_config(_tiny(tmp_path, text))
+
+
+def test_sharpen_multiplies_the_file_s_logits_and_the_guard_judges_them_calibrated(played, tmp_path):
+    config = load_learn_config(_tiny(tmp_path))
+    plain = TrainConfig(shards=(played,), seed=3, holdout=0.34, models=("linear",), per_count=False)
+    first = train(plain, tmp_path / "plain")
+    sharp = train(dataclasses.replace(plain, sharpen=3.0), tmp_path / "sharp")
+    styled = train(dataclasses.replace(plain, sharpen="style"), tmp_path / "styled")
+    weights = {name: np.load(r.models["model"])["weights"] for name, r in
+               (("plain", first), ("sharp", sharp), ("styled", styled))}
+    assert np.allclose(weights["sharp"], 3.0 * weights["plain"], rtol=1e-12, atol=0)
+    # "style": spread as the style's rewards in the search (VP / 4) are spread
+    factor = styled.report["balanced_style"]["temperature_vp"] / 4.0
+    assert styled.report["sharpen"] == pytest.approx(factor)
+    assert np.allclose(weights["styled"], factor * weights["plain"], rtol=1e-12, atol=0)
+    assert "sharpen" in sharp.report["config"] and "x3" in str(np.load(sharp.models["model"])["description"])
+    # the held-out log loss is the calibrated model's, in the report and in the guard
+    assert sharp.report["models"]["linear"]["held_out_log_loss"] == \
+        first.report["models"]["linear"]["held_out_log_loss"]
+    guard = _guard(config, 2, tmp_path / "gen-2", [played], plain, sharp.models["model"],
+                   first.models["model"], 1, progress=False)
+    assert guard["log_loss"]["new"] == pytest.approx(guard["log_loss"]["incumbent"], rel=1e-9)
+
+
+def test_a_bad_sharpen_is_one_clear_error(tmp_path):
+    path = tmp_path / "train.toml"
+    for value, message in (('"sharp"', 'a number or "style"'), ("0", "sharpen must be a number from")):
+        path.write_text(f'shards = ["sp"]\nsharpen = {value}\n')
+        with pytest.raises(LearnError, match=message):
+            load_train_config(path)
