@@ -55,6 +55,7 @@ _SELFPLAY = {"search", "players", "deals", "positions", "shard_deals"}
 _EVALUATE = {"search", "deals"}
 _RUN = {"jobs", "batch_size"}
 _GUARD = {"log_loss", "match_deals"}
+_TRAIN = {"seed", "holdout", "models", "choose", "per_count", "sharpen", "linear", "mlp"}
 #: what ``glory-ai learn`` writes into its folder, and ``--fresh`` removes (the rest is kept)
 _WRITTEN = ("experiment.toml", "summary.json", "README.md", "generations.png")
 
@@ -136,8 +137,7 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
     guard_log_loss = gd.get("log_loss", True)
     if not isinstance(guard_log_loss, bool):
         raise LearnError(f"{where}: [guard] log_loss must be true or false, got {guard_log_loss!r}")
-    tr = _table(data.get("train", {}), {"seed", "holdout", "models", "choose", "per_count", "linear", "mlp"},
-                f"{where}: [train]")
+    tr = _table(data.get("train", {}), _TRAIN, f"{where}: [train]")
     # checked now, with placeholder shards, so that a bad key fails before any game is played
     parse_train_config({**tr, "shards": ["."]}, path.parent, f"{where}: [train]")
     style = data.get("style", "balanced")
