@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from .core.config import MAX_SEED, MODES
+from .core.config import MAX_SEED, MODES, seed_error
 
 #: exit statuses shared by every entry point
 EXIT_USAGE = 2                  # a mistake in the command line or the input
@@ -64,7 +64,7 @@ def seed(text: str) -> int:
     """--seed: an integer from 0 to 2**64 - 1 (the engine's seed range)."""
     value = _integer(text)
     if value is None or not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"expected an integer seed from 0 to 2**64 - 1, got {text!r}")
+        raise argparse.ArgumentTypeError(seed_error(text, "the seed"))
     return value
 
 

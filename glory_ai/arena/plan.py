@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..config import MODES, GameConfig
+from ..core.config import check_seed
 
 __all__ = [
     "ArenaError", "FORMATS", "GameTask", "RunConfig", "bot_seed", "deal_seed",
@@ -39,7 +40,6 @@ FORMATS = ("head_to_head", "field", "round_robin", "gauntlet")
 CONFIG_FORMAT = "glory_ai/arena-run"
 CONFIG_VERSION = 1
 
-MAX_SEED = 2**64 - 1
 #: the most deals a run can have (a run of more would take years; the bound keeps a typo in
 #: --games from reserving the machine)
 MAX_DEALS = 10_000_000
@@ -171,9 +171,10 @@ class RunConfig:
         if not _is_int(self.deals) or not 1 <= self.deals <= MAX_DEALS:
             raise ArenaError(f"deals must be an integer from 1 to {MAX_DEALS:,}, got {self.deals!r}")
         object.__setattr__(self, "deals", int(self.deals))
-        if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
-            raise ArenaError(f"seed must be an integer from 0 to 2**64 - 1, got {self.seed!r}")
-        object.__setattr__(self, "seed", int(self.seed))
+        try:
+            object.__setattr__(self, "seed", check_seed(self.seed))
+        except (TypeError, ValueError) as error:
+            raise ArenaError(str(error)) from None
         if not isinstance(self.rotate, bool):
             raise ArenaError(f"rotate must be true or false, got {self.rotate!r}")
 

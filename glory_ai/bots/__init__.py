@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..core.config import check_seed
 from ..core.engine import State
 from .belief import Evidence
 from .errors import BotError
@@ -451,9 +452,7 @@ def _builtin(spec: str) -> str | None:
 
 def _make_bot(spec: str, seed: int, shipped: Mapping[str, Any] | None = None) -> Bot:
     """make_bot, with the user bots a run shipped to its workers (glory_ai.bots.plugins.ship)."""
-    from ..core.engine import _seed_value
-
-    seed = _seed_value(seed)
+    seed = check_seed(seed)
     if isinstance(spec, str) and spec.strip() and _builtin(spec) is None:
         from .plugins import definition
 
