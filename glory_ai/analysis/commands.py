@@ -4,8 +4,13 @@ matchup with the arena, print its table), and `glory-ai report` (the report of r
     glory-ai compare SPEC SPEC [...] --games N --players K --jobs J --seed S --out DIR
                      [--mode imperium] [--variant KEY=VALUE ...] [--sprt [ELO0,ELO1[,ALPHA,BETA]]]
                      [--batch-size B] [--backend loky|threading|dask] [--scheduler ADDRESS]
-    glory-ai tournament SPEC SPEC [SPEC ...] [--gauntlet CANDIDATE] [same options]
+    glory-ai tournament SPEC SPEC [SPEC ...] [--gauntlet CANDIDATE] [the same options, no --sprt]
     glory-ai report RUN_DIR [RUN_DIR ...] [--out DIR] [--title TEXT] [--no-figure-files]
+
+Specs are recorded in their canonical form (:func:`glory_ai.arena.plan.canonical_spec`:
+``Greedy`` is ``greedy``); compare with one spec, or one spec repeated, is self-play and says
+so, printing the win rate by seat. The scheduling options are those of ``glory-ai run``
+(:func:`glory_ai._argparse.add_scheduling_options`).
 
 compare and tournament play through :func:`glory_ai.arena.run` (stopped by the SPRT of
 :mod:`glory_ai.analysis.stats` when asked), then print the table of
@@ -358,7 +363,7 @@ _COLUMNS_LINE = ("columns: games = seats played (a spec in two seats of a game c
 
 def _seat_table(records: list) -> str:
     """The win rate by seat of a self-play run, with its deal-bootstrap interval."""
-    from ..analysis.load import frame_of_records
+    from .load import frame_of_records
     from .stats import seat_advantage
 
     table = seat_advantage(frame_of_records(records, "self-play"))

@@ -115,11 +115,23 @@ def test_an_experiment_config_records_the_canonical_form(tmp_path):
     config = tmp_path / "cased.toml"
     config.write_text('seed = 1\n[[matchup]]\nname = "duel"\nspecs = ["Greedy", "ISMCTS:Iters={n}"]\n'
                       'grid = { n = [20] }\ndeals = 1\n[run]\njobs = 1\n[analysis]\nreport = false\n')
-    (planned,) = load_experiment(config).runs()
+    experiment = load_experiment(config)
+    (planned,) = experiment.runs()
     assert planned.config.specs == ("greedy", "ismcts:iters=20")
     assert main(["run", str(config), "--out", str(tmp_path / "out"), "--no-progress"]) == 0
     records = load_records(tmp_path / "out" / "runs" / planned.name)
     assert {spec for record in records for spec in record["seats"]} == {"greedy", "ismcts:iters=20"}
+
+
+def test_a_grid_curve_names_its_opponents_as_the_runs_record_them(tmp_path):
+    from glory_ai.experiments.runner import _grids
+
+    config = tmp_path / "grid.toml"
+    config.write_text('seed = 1\n[[matchup]]\nname = "curve"\nspecs = ["ismcts:iters={n}", "Greedy"]\n'
+                      'grid = { n = [10, 20] }\ndeals = 1\n')
+    (grid,) = _grids(load_experiment(config))
+    assert grid.opponents == ("greedy",)
+    assert [spec for _, _, spec in grid.points] == ["ismcts:iters=10", "ismcts:iters=20"]
 
 
 def test_play_and_watch_record_the_canonical_form(tmp_path, capsys):
