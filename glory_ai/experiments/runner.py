@@ -202,7 +202,9 @@ def report_grids(experiment: Experiment) -> list[Any]:
                        for p in runs if p.matchup == matchup.name)
         if len(points) < 2:
             continue
-        opponents = tuple(s for i, s in enumerate(matchup.specs) if i != templated[0])
+        # as the runs record them (canonical: `Greedy` is `greedy`), not as the config writes them
+        first = next(p for p in runs if p.matchup == matchup.name)
+        opponents = tuple(s for i, s in enumerate(first.config.specs) if i != templated[0])
         grids.append(Grid(matchup.name, key, matchup.specs[templated[0]], opponents, points))
     return grids
 
