@@ -124,12 +124,12 @@ def test_an_experiment_config_records_the_canonical_form(tmp_path):
 
 
 def test_a_grid_curve_names_its_opponents_as_the_runs_record_them(tmp_path):
-    from glory_ai.experiments.runner import _grids
+    from glory_ai.experiments.runner import report_grids
 
     config = tmp_path / "grid.toml"
     config.write_text('seed = 1\n[[matchup]]\nname = "curve"\nspecs = ["ismcts:iters={n}", "Greedy"]\n'
                       'grid = { n = [10, 20] }\ndeals = 1\n')
-    (grid,) = _grids(load_experiment(config))
+    (grid,) = report_grids(load_experiment(config))
     assert grid.opponents == ("greedy",)
     assert [spec for _, _, spec in grid.points] == ["ismcts:iters=10", "ismcts:iters=20"]
 
