@@ -8,7 +8,7 @@ a bot that answers at once (so that only the referee is measured):
   * copy: the referee with ``fair_play=False`` (a copy of the state, the mutation check,
     the type and legality checks of the answer);
   * fair: the referee as users' bots get it (the same, plus the fair view);
-  * re-deal: fair - copy, what the fair view adds per decision (target, issue 19: <= 2 us);
+  * re-deal: fair - copy, what the fair view adds per decision (target: <= 2 us);
   * view alone: ``fair_view`` (canonical re-deal, a hash of what the player knows, the
     determinization), called from Python.
 

@@ -17,7 +17,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import NoReturn
 
-from .core.config import MAX_SEED, MODES
+from .core.config import MAX_SEED, MODES, seed_error
 
 #: exit statuses shared by every entry point
 EXIT_USAGE = 2                  # a mistake in the command line or the input
@@ -31,7 +31,8 @@ class HelpFormatter(argparse.ArgumentDefaultsHelpFormatter, argparse.RawDescript
     descriptions and epilogs (examples) as written."""
 
     def _get_help_string(self, action: argparse.Action) -> str | None:
-        if action.default in (None, False) or action.default is argparse.SUPPRESS:
+        # by identity: a default of 0 (a seed) is shown, though 0 == False
+        if action.default is None or action.default is False or action.default is argparse.SUPPRESS:
             return action.help
         return super()._get_help_string(action)
 
@@ -64,7 +65,7 @@ def seed(text: str) -> int:
     """--seed: an integer from 0 to 2**64 - 1 (the engine's seed range)."""
     value = _integer(text)
     if value is None or not 0 <= value <= MAX_SEED:
-        raise argparse.ArgumentTypeError(f"expected an integer seed from 0 to 2**64 - 1, got {text!r}")
+        raise argparse.ArgumentTypeError(seed_error(text, "the seed"))
     return value
 
 
@@ -121,6 +122,36 @@ def seconds(low: float = 0.0, high: float = math.inf, *,
                 f"expected a number of seconds {bound} {low:g}{upper}, got {text!r}")
         return value
     return parse
+
+
+# ---- options shared by the commands that play with the arena ---------------------------------
+
+def add_scheduling_options(parser: argparse.ArgumentParser, backends: Sequence[str], *,
+                           from_config: bool = False, progress: bool = True) -> None:
+    """How the games are scheduled, in one vocabulary for compare, tournament, run and
+    reproduce: ``--jobs/-j J``, ``--backend``, ``--scheduler ADDRESS``, ``--batch-size B``
+    and ``--no-progress`` (``args.no_progress``). None of them changes a game record.
+    ``from_config``: each defaults to the experiment config's ``[run]`` (run, reproduce)
+    rather than to its own default."""
+    def default(value: object, key: str) -> tuple[object, str]:
+        return (None, f" (default: the config's [run].{key})") if from_config else (value, "")
+
+    group = parser.add_argument_group("scheduling (the game records do not depend on it)")
+    jobs_default, jobs_note = default(-1, "jobs")
+    group.add_argument("--jobs", "-j", type=jobs, default=jobs_default, metavar="J",
+                       help=f"parallel workers (-1: every core){jobs_note}")
+    backend_default, backend_note = default("loky", "backend")
+    group.add_argument("--backend", choices=tuple(backends), default=backend_default,
+                       help=f"parallel backend (dask is an optional extra){backend_note}")
+    group.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                       help="dask scheduler address, tcp://HOST:8786 (with --backend dask"
+                            + ("; default: the config's [run].scheduler)" if from_config else ")"))
+    group.add_argument("--batch-size", type=positive("games per batch"), default=None, metavar="B",
+                       help="games per task sent to a worker (default: "
+                            + ("the config's [run].batch_size, else automatic)" if from_config
+                               else "automatic)"))
+    if progress:
+        group.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
 # ---- entry points ---------------------------------------------------------------------------

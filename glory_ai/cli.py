@@ -3,7 +3,7 @@
     glory-ai compare SPEC SPEC ... [--games N] [--players K] [--jobs J] [--seed S] [--out DIR]
     glory-ai tournament SPEC ... [--gauntlet CANDIDATE]
     glory-ai report RUN_DIR ... [--out DIR]
-    glory-ai run experiments/NAME.toml [--out DIR] [--jobs J]
+    glory-ai run NAME|CONFIG.toml [--out DIR] [--jobs J]
     glory-ai reproduce results/NAME [--jobs J]
     glory-ai verify DIR [--sample N] [--repair]
     glory-ai play  [--players N] [--bots SPEC,...] [--seat K] [--seed S] [--mode MODE] [--resume FILE]
@@ -20,6 +20,11 @@ Documentation: README.md and docs/ (arena.md for compare and tournament, analysi
 report, experiments.md for run, reproduce and verify, play.md for play, watch, replay and
 analyze, learning.md for selfplay, train and learn, integrations.md for bench --compare,
 bots.md and extending.md for specs).
+
+compare, tournament, run and reproduce share one vocabulary for scheduling the games
+(``_argparse.add_scheduling_options``: --jobs/-j, --backend, --scheduler, --batch-size,
+--no-progress); bot specs are read in any case and recorded in lower case
+(glory_ai.arena.plan.canonical_spec).
 
 Each subcommand is one `_register_<name>(subparsers)` function that adds its parser and
 sets `func`; add a subcommand by writing one more and listing it in SUBCOMMANDS.
@@ -209,6 +214,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="examples:\n"
                "  glory-ai compare ismcts:iters=200 greedy random --players 3 --games 60\n"
                "  glory-ai bots\n"
+               "  glory-ai run seat_advantage\n"
                "  glory-ai play --players 3 --seed 7\n"
                "  glory-ai bench --seconds 1\n"
                "  glory-ai compare --help\n")

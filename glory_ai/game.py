@@ -12,8 +12,8 @@ True
 from __future__ import annotations
 
 from .core.cards import CARD_NAMES, card_id
-from .core.config import GameConfig
-from .core.engine import NUM_ACTIONS, TERMINAL, State, _seed_value
+from .core.config import GameConfig, check_seed
+from .core.engine import NUM_ACTIONS, TERMINAL, State
 
 NUM_DISTINCT_ACTIONS = NUM_ACTIONS
 
@@ -57,7 +57,7 @@ class Game:
         dealt player by player from the top, then the first-leader cards (R-4.5, R-4.6).
         Cards not listed lie below in an order shuffled from the seed.
         """
-        seed = _seed_value(seed)
+        seed = check_seed(seed)
         top = None
         if deck is not None:
             if isinstance(deck, str) or not hasattr(deck, "__iter__"):

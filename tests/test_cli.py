@@ -3,6 +3,7 @@ of bad options as one line, a closed pipe, help texts."""
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import shutil
@@ -27,9 +28,38 @@ def test_play_prints_the_final_position_and_scores():
     out = result.stdout
     assert out.startswith("Glory to Rome (republic, 3 players)")
     assert "GAME OVER (" in out
-    assert re.search(r"Random 3-player republic game, seed 7: \d+ turns, \d+ decisions, ended by \w+", out)
+    assert re.search(r"3-player republic game \(P0 random, P1 random, P2 random\), seed 7: \d+ turns, "
+                     r"\d+ decisions, ended by \w+", out)
     rows = [line for line in out.splitlines() if re.match(r"\s+P\d\s+\d+", line)]
     assert len(rows) == 3 and sum("winner" in row for row in rows) >= 1
+
+
+def test_play_without_a_person_or_bots_is_random_bots_seeded_as_any_bot(tmp_path):
+    # nobody at the table and no --bots: the random bot in every seat, seeded and recorded as
+    # `--bots random` is, so that the game replays from its record
+    alone = run("play", "--players", "3", "--seed", "7", "--seat", "none")
+    named = run("play", "--players", "3", "--seed", "7", "--seat", "none", "--bots", "random")
+    assert alone.returncode == 0 and alone.stdout == named.stdout
+    games = tmp_path / "games.jsonl"
+    recorded = run("play", "--players", "3", "--seed", "7", "--seat", "none", "--games", str(games))
+    assert recorded.returncode == 0, recorded.stderr
+    assert recorded.stdout == alone.stdout + f"recorded in {games} as game 0-0-0\n"
+    record = json.loads(games.read_text())
+    from glory_ai.interactive.seats import seat_seeds
+
+    assert record["seats"] == ["random"] * 3 and record["seed"] == 7
+    assert record["bot_seeds"] == seat_seeds(7, 3)
+    replayed = run("replay", str(games), "--at", "end")
+    assert replayed.returncode == 0, replayed.stderr
+    final_scores = [line for line in alone.stdout.splitlines() if re.match(r"\s+P\d\s+\d+", line)]
+    assert final_scores
+
+
+def test_play_without_a_seed_prints_the_one_that_replays_it():
+    first = run("play", "--players", "2", "--seat", "none")
+    assert first.returncode == 0, first.stderr
+    seed = re.search(r"game \(P0 random, P1 random\), seed (\d+):", first.stdout).group(1)
+    assert run("play", "--players", "2", "--seat", "none", "--seed", seed).stdout == first.stdout
 
 
 def test_play_is_a_pure_function_of_its_options():
@@ -51,7 +81,7 @@ def test_mode_in_any_case(mode):
     result = run("play", "--players", "2", "--seed", "1", "--mode", mode)
     assert result.returncode == 0, result.stderr
     assert "(imperium, 2 players)" in result.stdout
-    assert "Random 2-player imperium game" in result.stdout
+    assert "2-player imperium game (P0 random, P1 random)" in result.stdout
 
 
 def _one_line_refusal(result, *words):
@@ -146,7 +176,7 @@ def test_head_of_a_long_output():
     assert result.returncode in (0, cli.EXIT_BROKEN_PIPE)
 
 
-@pytest.mark.parametrize("args", [[], ["play"], ["bench"]])
+@pytest.mark.parametrize("args", [[], ["play"], ["bench"], ["compare"], ["analyze"]])
 def test_help_has_descriptions_defaults_and_examples(args):
     result = run(*args, "--help")
     assert result.returncode == 0 and result.stderr == ""
@@ -162,8 +192,11 @@ def test_help_has_descriptions_defaults_and_examples(args):
         sub = next(a for a in cli.build_parser()._actions
                    if isinstance(a, argparse._SubParsersAction)).choices[args[0]]
         shown = [a for a in sub._actions if a.help and a.help is not argparse.SUPPRESS
-                 and a.default not in (None, False, argparse.SUPPRESS)]
-        assert shown and text.count("(default:") == len(shown), text
+                 and not any(a.default is value for value in (None, False, argparse.SUPPRESS))]
+        assert shown
+        flat = "".join(text.split())            # help wraps lines, even inside a value
+        for action in shown:
+            assert "".join(f"(default: {action.default})".split()) in flat, (action.option_strings, text)
         assert "(default: None)" not in text and "(default: False)" not in text, text
 
 

@@ -4,8 +4,13 @@ matchup with the arena, print its table), and `glory-ai report` (the report of r
     glory-ai compare SPEC SPEC [...] --games N --players K --jobs J --seed S --out DIR
                      [--mode imperium] [--variant KEY=VALUE ...] [--sprt [ELO0,ELO1[,ALPHA,BETA]]]
                      [--batch-size B] [--backend loky|threading|dask] [--scheduler ADDRESS]
-    glory-ai tournament SPEC SPEC [SPEC ...] [--gauntlet CANDIDATE] [same options]
+    glory-ai tournament SPEC SPEC [SPEC ...] [--gauntlet CANDIDATE] [the same options, no --sprt]
     glory-ai report RUN_DIR [RUN_DIR ...] [--out DIR] [--title TEXT] [--no-figure-files]
+
+Specs are recorded in their canonical form (:func:`glory_ai.arena.plan.canonical_spec`:
+``Greedy`` is ``greedy``); compare with one spec, or one spec repeated, is self-play and says
+so, printing the win rate by seat. The scheduling options are those of ``glory-ai run``
+(:func:`glory_ai._argparse.add_scheduling_options`).
 
 compare and tournament play through :func:`glory_ai.arena.run` (stopped by the SPRT of
 :mod:`glory_ai.analysis.stats` when asked), then print the table of
@@ -39,7 +44,8 @@ from .. import _argparse as argtypes
 from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry_point
 from .._argparse import HelpFormatter as _HelpFormatter
 from .._argparse import Parser as _Parser
-from ..arena.plan import ArenaError, RunConfig
+from ..arena.plan import ArenaError, RunConfig, canonical_spec
+from ..arena.runner import BACKENDS
 from ..arena.storage import os_error
 from ..config import VARIANT_KEYS
 from . import AnalysisError
@@ -121,19 +127,19 @@ def parse_variant(items: Sequence[tuple[str, str]] | None) -> dict[str, Any]:
 
 # ---- the parsers ----------------------------------------------------------------------------
 
-def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
+def _add_options(parser: argparse.ArgumentParser, command: str) -> None:
     parser.add_argument("specs", nargs="+", metavar="SPEC",
                         help="bot specs, e.g. random, greedy, heuristic:style=merchant, "
-                             "ismcts:iters=200 (glory_ai.bots.registry() lists them)")
+                             "ismcts:iters=200 (`glory-ai bots` lists every bot and its parameters; "
+                             "names are read in any case and recorded in lower case)")
     parser.add_argument("--games", type=argtypes.positive("games"), default=100, metavar="N",
                         help="games in all, rounded up to whole deals (every deal is played in "
                              "every seat rotation and pairing)")
-    if players:
+    if command == "compare":
         parser.add_argument("--players", type=argtypes.players, default=2, metavar="K",
                             help="seats per game, 2 to 5 (more than 2: a field with every seat "
-                                 "rotation; 2 with more than 2 specs: a round robin)")
-    parser.add_argument("--jobs", "-j", type=argtypes.jobs, default=-1, metavar="J",
-                        help="parallel workers (-1: every core; the records do not depend on it)")
+                                 "rotation; 2 with more than 2 specs: a round robin; one spec, or "
+                                 "the same spec repeated: self-play)")
     parser.add_argument("--seed", type=argtypes.seed, default=0, metavar="S",
                         help="root seed of the deals and bots (0 to 2**64 - 1)")
     parser.add_argument("--out", metavar="DIR", type=argtypes.folder_name, default=None,
@@ -144,21 +150,19 @@ def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
     parser.add_argument("--variant", type=_variant_item, action="append", metavar="KEY=VALUE",
                         help=f"rule variant option ({', '.join(VARIANT_KEYS)}); repeatable; "
                              "removed=Name,Name and copies=Name:N,Name:N")
-    parser.add_argument("--sprt", type=_sprt, nargs="?", const=DEFAULT_SPRT, default=None,
-                        metavar="ELO0,ELO1[,ALPHA,BETA]",
-                        help="head to head only: stop once the SPRT (pentanomial, over whole "
-                             "deals) decides between H0 (first spec at most ELO0 normalized Elo "
-                             "stronger) and H1 (at least ELO1 stronger); --games is then the "
-                             "maximum (alone: 0,50,0.05,0.05)")
+    if command == "tournament":
+        # not offered: the SPRT decides one head-to-head match, a tournament plays several
+        # pairs; given anyway, it is refused by name (_config)
+        parser.add_argument("--sprt", nargs="?", const="", default=None, help=argparse.SUPPRESS)
+    else:
+        parser.add_argument("--sprt", type=_sprt, nargs="?", const=DEFAULT_SPRT, default=None,
+                            metavar="ELO0,ELO1[,ALPHA,BETA]",
+                            help="head to head only: stop once the SPRT (pentanomial, over whole "
+                                 "deals) decides between H0 (first spec at most ELO0 normalized Elo "
+                                 "stronger) and H1 (at least ELO1 stronger); --games is then the "
+                                 "maximum (alone: 0,50,0.05,0.05)")
     parser.add_argument("--no-rotation", action="store_true",
                         help="play each deal once instead of once per seat rotation")
-    parser.add_argument("--batch-size", type=argtypes.positive("games per batch"), default=None, metavar="B",
-                        help="games per task sent to a worker (default: automatic)")
-    parser.add_argument("--backend", choices=("loky", "threading", "dask"), default="loky",
-                        help="parallel backend (dask is an optional extra)")
-    parser.add_argument("--scheduler", metavar="ADDRESS", default=None,
-                        help="dask scheduler address (tcp://HOST:8786)")
-    parser.add_argument("--no-progress", action="store_true", help="no progress bar")
     parser.add_argument("--move-time-limit", type=_time_limit, default=None, metavar="S",
                         help="seconds (wall clock) a bot may take over one decision; a slower "
                              "move stops the run (or forfeits, with --forfeit)")
@@ -169,6 +173,7 @@ def _add_options(parser: argparse.ArgumentParser, players: bool) -> None:
     parser.add_argument("--fresh", action="store_true",
                         help="start over: a folder already holding games is moved aside to "
                              "DIR.old-N first (needed to replay a folder made by other code)")
+    argtypes.add_scheduling_options(parser, BACKENDS)
 
 
 def register_compare(subparsers: argparse._SubParsersAction) -> None:
@@ -187,7 +192,7 @@ def register_compare(subparsers: argparse._SubParsersAction) -> None:
                "  glory-ai compare greedy heuristic:style=merchant random --players 3 --games 60\n"
                "  glory-ai compare greedy random --variant refill_size=6 --variant removed=Sewer\n"
                "  glory-ai compare greedy random --backend dask --scheduler tcp://scheduler-host:8786\n")
-    _add_options(compare, players=True)
+    _add_options(compare, "compare")
     compare.set_defaults(func=main_compare, arena_command="compare")
 
     tournament = subparsers.add_parser(
@@ -200,7 +205,7 @@ def register_compare(subparsers: argparse._SubParsersAction) -> None:
         epilog="examples:\n"
                "  glory-ai tournament random greedy heuristic:style=builder heuristic:style=merchant\n"
                "  glory-ai tournament greedy heuristic:style=patron --gauntlet ismcts:iters=200\n")
-    _add_options(tournament, players=False)
+    _add_options(tournament, "tournament")
     tournament.add_argument("--gauntlet", metavar="CANDIDATE", default=None,
                             help="play CANDIDATE against each SPEC instead of a round robin")
     tournament.set_defaults(func=main_compare, arena_command="tournament", players=2)
@@ -251,14 +256,24 @@ def _config(args: argparse.Namespace) -> tuple[RunConfig, str]:
     specs = list(args.specs)
     fmt = None
     if command == "tournament":
+        if args.sprt is not None:
+            raise ArenaError("--sprt stops one head-to-head match once decided, and a tournament "
+                             "plays several pairs: use `glory-ai compare A B --sprt` for a pair")
         if args.gauntlet is not None:
             specs = [args.gauntlet, *specs]
             fmt = "gauntlet"
         else:
             fmt = "round_robin"
+    elif len(specs) > 1 and len({canonical_spec(spec) for spec in specs}) == 1:
+        specs = specs[:1]               # `compare random random`: self-play, as `compare random`
     options = dict(players=args.players, mode=args.mode, variant=parse_variant(args.variant),
-                   seed=args.seed, format=fmt, rotate=not args.no_rotation, sprt=args.sprt)
+                   seed=args.seed, format=fmt, rotate=not args.no_rotation,
+                   sprt=args.sprt if command == "compare" else None)
     return RunConfig.for_games(specs, args.games, **options), command
+
+
+def _self_play(config: RunConfig) -> bool:
+    return len(set(config.specs)) == 1
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -269,6 +284,10 @@ def _run(args: argparse.Namespace) -> int:
     if out.exists() and not out.is_dir():
         raise ArenaError(f"{out} exists and is not a folder")
     print(config.describe())
+    if _self_play(config):
+        print(f"self-play: {config.specs[0]} holds every seat, so its win rate is 1/{config.players} "
+              "by construction; these games measure the seats only (the win rate by seat, below), "
+              "not the bot")
     # before the lock: moving the folder aside takes the lock of the folder moved
     _fresh_start(out, config, fresh=args.fresh, named=args.out is not None)
     lock = FolderLock(out, create=True).acquire()
@@ -307,9 +326,14 @@ def _play(args: argparse.Namespace, config: RunConfig, out: Path) -> int:
                  scheduler=args.scheduler, progress=False if args.no_progress else None, stop=stop,
                  move_time_limit=args.move_time_limit, forfeit=args.forfeit)
     # the table from the folder, read back without the actions (the run itself keeps no record)
-    summary = summarize(read_records(out, skip=SKIPPABLE), config)
+    records = list(read_records(out, skip=SKIPPABLE))
+    summary = summarize(records, config)
     print()
     print(format_table(summary))
+    print(_COLUMNS_LINE)
+    if _self_play(config):
+        print()
+        print(_seat_table(records))
     if len(config.specs) > 2 and summary.attrs.get("finishing"):
         matrix = finishing_frame(summary)
         print()
@@ -328,6 +352,28 @@ def _play(args: argparse.Namespace, config: RunConfig, out: Path) -> int:
     print(f"summary: {out / 'summary.csv'}")
     print(f"plot: {plot}")
     return 0
+
+
+#: the table's columns, in one line under it (the intervals have a line each above it)
+_COLUMNS_LINE = ("columns: games = seats played (a spec in two seats of a game counts two); win rate = "
+                 "share of those won, a shared win split, with its 95% interval; rating with its 95% "
+                 "interval (Elo diff: head to head; BT Elo: Bradley-Terry from finishing order); mean VP "
+                 "at the end; ms/move = milliseconds per decision")
+
+
+def _seat_table(records: list) -> str:
+    """The win rate by seat of a self-play run, with its deal-bootstrap interval."""
+    from .load import frame_of_records
+    from .stats import seat_advantage
+
+    table = seat_advantage(frame_of_records(records, "self-play"))
+    lines = ["win rate by seat (P1 leads the first turn; 95% deal-bootstrap interval; "
+             "even seats would each win 1/players):"]
+    for (players, seat), row in table.iterrows():
+        lines.append(f"  P{seat + 1}  {100 * row['win_rate']:5.1f}%  [{100 * row['win_low']:.1f}, "
+                     f"{100 * row['win_high']:.1f}]  over {int(row['games'])} games "
+                     f"(even: {100 / players:.1f}%)")
+    return "\n".join(lines)
 
 
 def _fresh_start(out: Path, config: RunConfig, fresh: bool, named: bool) -> None:

@@ -37,6 +37,8 @@ from matplotlib.layout_engine import ConstrainedLayoutEngine
 from matplotlib.patches import Patch
 from matplotlib.ticker import FixedLocator, PercentFormatter
 
+from ..core.enums import EndReason
+
 if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
@@ -80,10 +82,13 @@ VP_COLORS = {"influence": "#3b6fb6", "vault": "#e5862d", "merchant_bonus": "#4aa
              "statue": "#c9483f", "wall": "#8a6fbf"}
 VP_LABELS = {"influence": "influence", "vault": "vault", "merchant_bonus": "Merchant bonuses",
              "statue": "Statue", "wall": "Wall"}
-END_COLORS = {"deck": "#3b6fb6", "sites": "#4aa35a", "catacomb": "#8a6fbf", "forum": "#e5862d",
-              "concession": "#8c8c8c"}
-END_LABELS = {"deck": "deck ran out", "sites": "out of sites", "catacomb": "Catacomb",
-              "forum": "Forum", "concession": "concession"}
+#: by end reason (an EndReason is its string, so the record's "deck" finds EndReason.DECK)
+END_COLORS: dict[str, str] = {
+    EndReason.DECK: "#3b6fb6", EndReason.SITES: "#4aa35a", EndReason.CATACOMB: "#8a6fbf",
+    EndReason.FORUM: "#e5862d", EndReason.CONCESSION: "#8c8c8c"}
+END_LABELS: dict[str, str] = {
+    EndReason.DECK: "deck ran out", EndReason.SITES: "out of sites", EndReason.CATACOMB: "Catacomb",
+    EndReason.FORUM: "Forum", EndReason.CONCESSION: "concession"}
 COUNT_COLORS = {2: "#3b6fb6", 3: "#e5862d", 4: "#4aa35a", 5: "#c9483f"}
 #: width of most figures, inches (1000 px at 100 dpi: the report's column)
 WIDTH = 10.0

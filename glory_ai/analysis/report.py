@@ -32,6 +32,7 @@ import pandas as pd
 
 from .. import __version__
 from ..cards import CARD_NAMES
+from ..core.enums import EndReason
 from . import AnalysisError
 from . import figures as F
 from . import stats as T
@@ -758,9 +759,10 @@ def _grid_sentences(report: Report, grid: Grid) -> list[str]:
     return out
 
 
-_REASON_TEXT = {"deck": "when the deck runs out", "sites": "when the sites run out",
-                "catacomb": "with a Catacomb", "forum": "with a Forum victory",
-                "concession": "by concession"}
+_REASON_TEXT: dict[str, str] = {
+    EndReason.DECK: "when the deck runs out", EndReason.SITES: "when the sites run out",
+    EndReason.CATACOMB: "with a Catacomb", EndReason.FORUM: "with a Forum victory",
+    EndReason.CONCESSION: "by concession"}
 
 
 # ---- HTML -----------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ exactly those of a plain loop.
 """
 cimport cython
 from libc.stdint cimport uint8_t
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
+from glory_ai.core.clock cimport gr_now_seconds
 from glory_ai.core.engine cimport (
     State, Structure, GameState, MAX_PLAYERS, NO_ROLE, PH_LEAD, PH_OVER, S_COMPLETE, THINKER,
 )
@@ -21,13 +21,6 @@ from glory_ai.cards import CARD_NAMES as _CARD_NAMES, ROLES as _ROLES
 #: role names by engine role id (the Thinker only ever as the role of a granted action)
 _ROLE_NAMES = tuple(_ROLES) + ("Thinker",)
 assert len(_ROLE_NAMES) == THINKER + 1
-
-
-cdef inline double _now() noexcept nogil:
-    # CLOCK_MONOTONIC: the clock of time.perf_counter()
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + 1e-9 * ts.tv_nsec
 
 
 @cython.auto_pickle(False)
@@ -99,9 +92,9 @@ def play_loop(State state, steps, long max_decisions, double move_time_limit=0.0
     while made < max_decisions and s.turn.phase != PH_OVER:
         player = s.turn.decider
         leading = s.turn.phase == PH_LEAD
-        start = _now()
+        start = gr_now_seconds()
         action = steps[player](state)
-        elapsed = _now() - start
+        elapsed = gr_now_seconds() - start
         tally.seconds[player] += elapsed
         if move_time_limit > 0.0 and elapsed > move_time_limit:
             raise BotError("time_limit", f"took {elapsed:.3g} s to move, over the move time limit "

@@ -46,12 +46,12 @@ def code_identity(config: RunConfig) -> dict[str, Any]:
     """The identity of the code that plays ``config`` here: ``{"glory_ai": ..., "bots":
     {bot: ...}}`` (glory_ai.bots.identity), the users' bots read as a run would read them,
     and the evaluation model files of ``eval=PATH`` specs."""
-    from ..bots import _builtin, model_identities
+    from ..bots import builtin_name, model_identities
     from ..bots.identity import package_identity
 
     bots: dict[str, Any] = {}
     try:
-        if any(_builtin(spec) is None for spec in config.specs):
+        if any(builtin_name(spec) is None for spec in config.specs):
             from ..bots.plugins import identities
 
             bots = identities(config.specs)

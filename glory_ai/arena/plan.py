@@ -27,9 +27,10 @@ from typing import Any
 import numpy as np
 
 from ..config import MODES, GameConfig
+from ..core.config import check_seed
 
 __all__ = [
-    "ArenaError", "FORMATS", "GameTask", "RunConfig", "bot_seed", "deal_seed",
+    "ArenaError", "FORMATS", "GameTask", "RunConfig", "bot_seed", "canonical_spec", "deal_seed",
     "CONFIG_FORMAT", "CONFIG_VERSION", "MAX_DEALS",
 ]
 
@@ -39,7 +40,6 @@ FORMATS = ("head_to_head", "field", "round_robin", "gauntlet")
 CONFIG_FORMAT = "glory_ai/arena-run"
 CONFIG_VERSION = 1
 
-MAX_SEED = 2**64 - 1
 #: the most deals a run can have (a run of more would take years; the bound keeps a typo in
 #: --games from reserving the machine)
 MAX_DEALS = 10_000_000
@@ -48,6 +48,35 @@ MAX_DEALS = 10_000_000
 class ArenaError(ValueError):
     """A run that cannot go ahead as asked (bad config, a folder of another run, a record
     that does not replay): the message is one line meant for the user."""
+
+
+def canonical_spec(spec: str) -> str:
+    """The one form a run records a spec in: a bot named by its name (a built-in, a
+    registered or an entry-point bot) with the name and the parameter keys in lower case,
+    true/false values in lower case, no spaces, the parameters in the order written; a bot
+    named by its file or module as written (a path keeps its case). Names, keys and
+    true/false are read in any case, so ``Greedy`` and ``greedy`` are one bot, labelled
+    ``greedy``. SpecError (a ValueError) for a spec that is not valid.
+
+    >>> canonical_spec(" ISMCTS:Iters=200, C=0.5 ")
+    'ismcts:iters=200,c=0.5'
+    >>> canonical_spec("heuristic:style=builder,epsilon=0.1")
+    'heuristic:style=builder,epsilon=0.1'
+    """
+    from ..bots import parse_spec, registry
+
+    name, _ = parse_spec(spec)
+    head, _, rest = spec.strip().partition(":")
+    info = registry().get(name)
+    if head.strip().lower() != name or info is None:
+        return spec.strip()                 # a file or a module: as written
+    flags = {p.name for p in info.params if p.kind is bool}
+    parts = []
+    for part in filter(None, (p.strip() for p in rest.split(","))):
+        key, _, value = part.partition("=")
+        key, value = key.strip().lower(), value.strip()
+        parts.append(f"{key}={value.lower() if key in flags else value}")
+    return name + (":" + ",".join(parts) if parts else "")
 
 
 def _seed_word(root: int, key: tuple[int, ...]) -> int:
@@ -146,8 +175,6 @@ class RunConfig:
     sprt: tuple[float, float, float, float] | None = None
 
     def __post_init__(self) -> None:
-        from ..bots import parse_spec
-
         specs = self.specs
         if isinstance(specs, str) or not isinstance(specs, Sequence):
             raise ArenaError(f"specs must be a list of bot specs, got {specs!r}")
@@ -159,10 +186,9 @@ class RunConfig:
             if not isinstance(spec, str):
                 raise ArenaError(f"a bot spec is a string like 'ismcts:iters=200', got {spec!r}")
             try:
-                parse_spec(spec)
+                cleaned.append(canonical_spec(spec))
             except ValueError as exc:
                 raise ArenaError(str(exc)) from None
-            cleaned.append(spec.strip())
         object.__setattr__(self, "specs", tuple(cleaned))
 
         if not _is_int(self.players) or not 2 <= self.players <= 5:
@@ -171,9 +197,10 @@ class RunConfig:
         if not _is_int(self.deals) or not 1 <= self.deals <= MAX_DEALS:
             raise ArenaError(f"deals must be an integer from 1 to {MAX_DEALS:,}, got {self.deals!r}")
         object.__setattr__(self, "deals", int(self.deals))
-        if not _is_int(self.seed) or not 0 <= self.seed <= MAX_SEED:
-            raise ArenaError(f"seed must be an integer from 0 to 2**64 - 1, got {self.seed!r}")
-        object.__setattr__(self, "seed", int(self.seed))
+        try:
+            object.__setattr__(self, "seed", check_seed(self.seed))
+        except (TypeError, ValueError) as error:
+            raise ArenaError(str(error)) from None
         if not isinstance(self.rotate, bool):
             raise ArenaError(f"rotate must be true or false, got {self.rotate!r}")
 

@@ -21,14 +21,15 @@ from typing import Any
 import orjson
 
 from .. import __version__
-from ..bots import Bot, BotError, _builtin, _make_bot
+from ..bots import Bot, BotError, builtin_name, make_bot
 from ..game import Game, State
 from ._loop import Tally, play_loop, structures
 from .plan import ArenaError, GameTask, RunConfig
 
-__all__ = ["RECORD_VERSION", "RESULT_FIELDS", "TIMING_FIELDS", "BotFailure", "PlayOptions",
-           "encode_record", "play_game", "play_batch", "play_batch_encoded", "play_options",
-           "replay", "record_key", "result_fields", "results_differ", "strip_timing"]
+__all__ = ["DECISION_LIMIT", "MAX_DECISIONS", "RECORD_VERSION", "RESULT_FIELDS", "TIMING_FIELDS",
+           "BotFailure", "PlayOptions", "encode_record", "play_game", "play_batch",
+           "play_batch_encoded", "play_options", "replay", "record_key", "result_fields",
+           "results_differ", "strip_timing"]
 
 #: version of the record format (the fields below); bumped when a field changes meaning
 RECORD_VERSION = 1
@@ -37,10 +38,12 @@ RECORD_VERSION = 1
 TIMING_FIELDS = ("seconds", "seconds_per_decision")
 
 #: a game still going after this many decisions is adjudicated (ordinary games take a few
-#: hundred): bots that cycle without end must not stall a run. The record says
-#: end_reason "decision_limit"; the winners are those the rules would name if the game
+#: hundred): bots that cycle without end must not stall a run. The record's end_reason is
+#: DECISION_LIMIT; the winners are those the rules would name if the game
 #: ended now (most VP, then most cards in hand, R-12.3), conceded players excepted.
 MAX_DECISIONS = 100_000
+#: the end_reason of an adjudicated game: the arena's own, beside the engine's EndReason values
+DECISION_LIMIT = "decision_limit"
 
 #: fields recomputed by replay() and compared with the record, in this order
 RESULT_FIELDS = ("scores", "winners", "end_reason", "returns", "vp", "turns", "decisions",
@@ -61,13 +64,13 @@ def result_fields(state: State) -> dict[str, Any]:
     ``structures``, ``functions_used``, ``end_reason``, ``turns``, ``decisions``. Every
     writer of records (the arena, the games people play) takes them from here."""
     n = state.num_players()
-    end_reason: str | None          # an EndReason (a str), or the arena's "decision_limit"
+    end_reason: str | None          # an EndReason (a str), or the arena's DECISION_LIMIT
     if state.is_terminal():
         winners, returns, end_reason = state.winners(), state.returns(), state.end_reason()
     else:
         winners = _adjudicated_winners(state)
         returns = [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
-        end_reason = "decision_limit"
+        end_reason = DECISION_LIMIT
     return {
         "scores": state.scores(),
         "winners": winners,
@@ -111,7 +114,7 @@ def play_options(config: RunConfig, *, move_time_limit: float | None = None,
     if not isinstance(forfeit, bool):
         raise ArenaError(f"forfeit must be true or false, got {forfeit!r}")
     bots: dict[str, Any] = {}
-    if any(_builtin(spec) is None for spec in config.specs):
+    if any(builtin_name(spec) is None for spec in config.specs):
         from ..bots.plugins import ship
 
         try:
@@ -192,7 +195,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     bots: list[Bot | None] = []
     for seat, (spec, seed) in enumerate(zip(task.seats, task.bot_seeds, strict=True)):
         try:
-            bots.append(_make_bot(spec, seed, options.bots))
+            bots.append(make_bot(spec, seed, shipped=options.bots))
         except BotError as error:
             bots.append(None)
             fail(seat, error)
@@ -327,7 +330,7 @@ def replay(record: Mapping[str, Any]) -> State:
                 roles_led[player][role] = roles_led[player].get(role, 0) + 1
     for seat in conceded.get(len(actions), ()):
         _concede(state, seat)
-    if not state.is_terminal() and not (record.get("end_reason") == "decision_limit"
+    if not state.is_terminal() and not (record.get("end_reason") == DECISION_LIMIT
                                         and len(actions) == MAX_DECISIONS):
         raise ArenaError(f"game {gid}: the game is not over after the {len(actions)} recorded actions")
     found = result_fields(state)

@@ -32,13 +32,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from ..core.config import check_seed
 from ..core.engine import State
 from .belief import Evidence
 from .errors import BotError
 from .styles import HEURISTIC_STYLES, STYLES
 
-__all__ = ["Bot", "BotError", "BotInfo", "ENTRY_POINT_GROUP", "Param", "UserBot", "make_bot",
-           "parse_spec", "register", "registry", "unregister", "SpecError"]
+__all__ = ["Bot", "BotError", "BotInfo", "ENTRY_POINT_GROUP", "Param", "UserBot", "builtin_name",
+           "make_bot", "parse_spec", "register", "registry", "unregister", "SpecError"]
 
 
 class SpecError(ValueError):
@@ -392,7 +393,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     or its registered name)."""
     if not isinstance(spec, str) or not spec.strip():
         raise SpecError(f"a bot spec is a non-empty string like 'ismcts:iters=2000', got {spec!r}")
-    if _builtin(spec) is None:
+    if builtin_name(spec) is None:
         from .plugins import definition
 
         user = definition(spec)
@@ -422,7 +423,7 @@ def model_identities(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
     changed model file is a change of the code that plays. SpecError for a missing file."""
     out: dict[str, dict[str, Any]] = {}
     for spec in specs:
-        if not isinstance(spec, str) or _builtin(spec) is None:
+        if not isinstance(spec, str) or builtin_name(spec) is None:
             continue
         path = parse_spec(spec)[1].get("eval")
         if path:
@@ -436,25 +437,19 @@ def model_identities(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
     return out
 
 
-def make_bot(spec: str, seed: int = 0) -> Bot:
-    """A bot from its spec string (``ismcts:iters=2000,c=0.7``, ``./my_bot.py:Cautious``),
-    seeded. A user's bot comes behind its referee (:class:`UserBot`)."""
-    return _make_bot(spec, seed)
-
-
-def _builtin(spec: str) -> str | None:
+def builtin_name(spec: str) -> str | None:
     """The built-in bot a spec names, or None (a user's bot, or no bot): the grammar's first
     part, which for a built-in is its name (never a path)."""
     name = spec.strip().partition(":")[0].strip().lower()
     return name if name in _REGISTRY else None
 
 
-def _make_bot(spec: str, seed: int, shipped: Mapping[str, Any] | None = None) -> Bot:
-    """make_bot, with the user bots a run shipped to its workers (glory_ai.bots.plugins.ship)."""
-    from ..core.engine import _seed_value
-
-    seed = _seed_value(seed)
-    if isinstance(spec, str) and spec.strip() and _builtin(spec) is None:
+def make_bot(spec: str, seed: int = 0, *, shipped: Mapping[str, Any] | None = None) -> Bot:
+    """A bot from its spec string (``ismcts:iters=2000,c=0.7``, ``./my_bot.py:Cautious``),
+    seeded. A user's bot comes behind its referee (:class:`UserBot`). ``shipped``: the user
+    bots a run shipped to its workers (glory_ai.bots.plugins.ship), found before any other."""
+    seed = check_seed(seed)
+    if isinstance(spec, str) and spec.strip() and builtin_name(spec) is None:
         from .plugins import definition
 
         user = definition(spec, shipped)

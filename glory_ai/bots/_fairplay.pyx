@@ -30,6 +30,7 @@ from glory_ai.core.engine cimport (
 import operator
 
 from glory_ai.bots.errors import BotError
+from glory_ai.core.seeds import check_seed
 
 #: longest bot message kept in an error (one line)
 cdef int MESSAGE_CHARS = 300
@@ -101,12 +102,7 @@ def fair_view(State state, player, seed):
     only (the same bytes for every state of one information set), a fresh generator, the
     decision counter and the functions used cleared, and an empty history."""
     cdef int who = state._check_player(player)
-    cdef uint64_t value
-    try:
-        value = operator.index(seed)
-    except (TypeError, OverflowError):
-        raise ValueError(f"seed must be an integer from 0 to 2**64 - 1, got {seed!r}") from None
-    return _fair_view(state, who, value)
+    return _fair_view(state, who, check_seed(seed))
 
 
 cdef str _one_line(object text):
@@ -153,7 +149,7 @@ cdef class Referee:
         if not callable(step):
             raise TypeError(f"step must be callable, got {type(step).__name__}")
         self._step = step
-        self._seed = operator.index(seed)
+        self._seed = check_seed(seed)
         self.fair_play = bool(fair_play)
         self._before = <GameState*>malloc(sizeof(GameState))
         if self._before == NULL:

@@ -614,9 +614,10 @@ def _read_position(d):
     players = d.get("players")
     if not isinstance(players, list) or len(players) != config.num_players:
         raise ValueError(f"players: expected a list of {config.num_players} player dicts")
-    seed = d.get("seed", 0)
-    if not is_int(seed) or not 0 <= seed < 2 ** 64:
-        raise ValueError(f"seed: expected an integer from 0 to 2**64 - 1, got {seed!r}")
+    try:
+        seed = check_seed(d.get("seed", 0))
+    except TypeError as error:            # a position's every fault is a ValueError
+        raise ValueError(str(error)) from None
     reader = _PositionReader(config, seed)
     reader.read_pool(d)
     for p, pd in enumerate(players):

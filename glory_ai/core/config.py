@@ -7,10 +7,14 @@ from typing import TypeGuard
 
 from .cards import CARD_COPIES, CARD_MODE, CARD_NAMES, card_id
 
-MODES = ("republic", "imperium")
+# the seed range lives in a module that imports nothing (the engine imports it too); these
+# names are re-exported here, the home of the rule and game options
+from .seeds import MAX_SEED as MAX_SEED
+from .seeds import SEED_RANGE as SEED_RANGE
+from .seeds import check_seed as check_seed
+from .seeds import seed_error as seed_error
 
-#: the largest seed: seeds are the generator's 64-bit values, 0 to 2**64 - 1
-MAX_SEED = 2**64 - 1
+MODES = ("republic", "imperium")
 
 
 def is_int(value: object) -> TypeGuard[int]:

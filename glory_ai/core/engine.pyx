@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from glory_ai.core.display import render
 from glory_ai.core.enums import EndReason, Phase
 from glory_ai.core.errors import ActionParseError, IllegalActionError
+from glory_ai.core.seeds import check_seed
 
 TERMINAL = -4
 NUM_ACTIONS = NUM_DISTINCT_ACTIONS
@@ -46,7 +47,7 @@ _END_REASON_OF = {END_DECK: EndReason.DECK, END_SITES: EndReason.SITES, END_CATA
 
 
 def _card_tables():
-    """(names, materials, copies, modes) of the 45 card types, from include/cards.h."""
+    """(names, materials, copies, modes) of the 45 card types, from csrc/cards.h."""
     names = tuple(GR_CARD_NAME[i].decode() for i in range(NUM_TYPES))
     materials = tuple(-1 if i == 0 else GR_CARD_MATERIAL[i] for i in range(NUM_TYPES))
     copies = tuple(GR_CARD_COPIES[i] for i in range(NUM_TYPES))
@@ -106,11 +107,9 @@ def _integer(value, what):
 
 
 def _seed_value(seed, name="seed"):
-    """A seed as the 64-bit value the generator takes: an integer from 0 to 2**64 - 1."""
-    seed = _integer(seed, name)
-    if not 0 <= seed < 2 ** 64:
-        raise ValueError(f"{name} must be from 0 to 2**64 - 1, got {seed}")
-    return seed
+    """A seed as the 64-bit value the generator takes (glory_ai.core.seeds: TypeError for a
+    non-integer, ValueError out of 0 to 2**64 - 1)."""
+    return check_seed(seed, name)
 
 
 def _decision_budget(max_decisions):

@@ -1,5 +1,7 @@
-"""`glory-ai run experiments/NAME.toml`, `glory-ai reproduce results/NAME` and
-`glory-ai verify DIR`.
+"""`glory-ai run CONFIG`, `glory-ai reproduce results/NAME` and `glory-ai verify DIR`.
+
+CONFIG is an experiment config file or the name of a shipped experiment (experiments/NAME.toml
+in the source tree, glory_ai/experiments/shipped/NAME.toml in a wheel): :func:`find_config`.
 
 User mistakes, damaged results and outputs that cannot be written print one line and exit
 with status 2; Ctrl-C exits with 130 and SIGTERM with 143, the finished games kept."""
@@ -7,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+import textwrap
+from pathlib import Path
 
 from .. import _argparse as argtypes
 from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry_point
@@ -35,15 +39,75 @@ def _interrupted(exc: KeyboardInterrupt, resume: str) -> int:
     return EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
+# ---- the shipped experiments ---------------------------------------------------------------
+
+#: where a wheel holds the shipped experiment configs (setup.py copies experiments/*.toml there)
+SHIPPED_PACKAGE_FOLDER = "shipped"
+
+
+def shipped_folder() -> Path | None:
+    """The folder of the shipped experiment configs: the package's copy in an installed
+    wheel, else the experiments/ folder of the source tree glory_ai is imported from."""
+    from importlib import resources
+
+    packaged = resources.files(__package__).joinpath(SHIPPED_PACKAGE_FOLDER)
+    if packaged.is_dir():
+        return Path(str(packaged))
+    tree = Path(__file__).resolve().parents[2]
+    if (tree / "pyproject.toml").is_file() and (tree / "experiments").is_dir():
+        return tree / "experiments"
+    return None
+
+
+def shipped_names() -> list[str]:
+    """The names of the shipped experiments (``glory-ai run NAME``), sorted."""
+    folder = shipped_folder()
+    return sorted(p.stem for p in folder.glob("*.toml")) if folder is not None else []
+
+
+def find_config(given: str) -> Path:
+    """The config file that ``glory-ai run`` was given: a file that exists; else, for a name
+    (``NAME`` or ``NAME.toml``), ``experiments/NAME.toml`` of the current folder (a checkout,
+    or a copy the user edits) and then the shipped experiment of that name; for
+    ``experiments/NAME.toml`` that is not here (the docs' form, from an installed wheel), the
+    shipped one. Else an ExperimentError naming the shipped experiments."""
+    from .config import ExperimentError
+
+    path = Path(given)
+    if path.exists() or not given.strip():
+        return path
+    parent = path.parent.as_posix()
+    if parent in (".", "experiments") and path.suffix in ("", ".toml"):
+        local = Path("experiments") / f"{path.stem}.toml"
+        folder = shipped_folder()
+        for candidate in ([local] if parent == "." else []) + (
+                [folder / local.name] if folder is not None else []):
+            if candidate.is_file():
+                return candidate
+    names = shipped_names()
+    known = (f"; the shipped experiments: {', '.join(names)} (glory-ai run NAME)" if names
+             else "; no shipped experiment is installed")
+    raise ExperimentError(f"{given}: no such file{known}")
+
+
 def main_run(args: argparse.Namespace) -> int:
+    import dataclasses
+
     from ..arena.runner import sigterm_interrupts
-    from .runner import run_experiment
+    from .config import load_experiment
+    from .runner import run_experiment, scheduling
 
     try:
+        config = find_config(args.config)
+        experiment = load_experiment(config)
+        if config != Path(args.config):
+            print(f"the experiment {args.config}: {config}")
+        # the command line's scheduling options over the config's [run]: none changes a game
+        options = scheduling(experiment, args.jobs, args.backend, args.scheduler, args.batch_size)
+        experiment = dataclasses.replace(experiment, run_options=options)
         with sigterm_interrupts():
-            folder = run_experiment(args.config, args.results, jobs=args.jobs, backend=args.backend,
-                                    progress=None if args.progress else False, out=args.out,
-                                    fresh=args.fresh)
+            folder = run_experiment(experiment, args.results, progress=False if args.no_progress else None,
+                                    out=args.out, fresh=args.fresh)
     except BrokenPipeError:             # stdout's reader left: the entry point ends quietly
         raise
     except _FAILURES as exc:
@@ -68,7 +132,7 @@ def main_reproduce(args: argparse.Namespace) -> int:
         with sigterm_interrupts():
             report = reproduce(args.folder, jobs=args.jobs, backend=args.backend,
                                scheduler=args.scheduler, batch_size=args.batch_size,
-                               progress=None if args.progress else False,
+                               progress=False if args.no_progress else None,
                                allow_code_change=args.allow_code_change)
     except BrokenPipeError:             # stdout's reader left: the entry point ends quietly
         raise
@@ -152,67 +216,61 @@ def _batch(text: str) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    formatter = argparse.ArgumentDefaultsHelpFormatter
+    formatter = argtypes.HelpFormatter
     run = sub.add_parser(
         "run", formatter_class=formatter, help="run an experiment config into results/NAME/",
-        description="Run every match of an experiment (experiments/NAME.toml) into results/NAME/: "
-                    "records, manifest, summary, report and README. An interrupted experiment "
-                    "resumes where it stopped (docs/experiments.md).",
-        epilog="examples:\n  glory-ai run experiments/seat_advantage.toml\n"
-               "  glory-ai run experiments/ismcts_scaling.toml --jobs 2\n")
-    run.formatter_class = argparse.RawDescriptionHelpFormatter
-    run.add_argument("config", help="the experiment config (TOML)")
-    run.add_argument("--results", default="results", help="the folder that holds results/NAME/")
-    run.add_argument("--out", default=None, type=argtypes.folder_name,
+        description=textwrap.fill(
+            "Run every match of an experiment into results/NAME/: records, manifest, summary, "
+            "report and README. CONFIG is a TOML file (docs/experiments.md) or the name of a "
+            "shipped experiment (" + (", ".join(shipped_names()) or "none installed") + "). An "
+            "interrupted experiment resumes where it stopped.", width=88),
+        epilog="examples:\n  glory-ai run seat_advantage                    # a shipped experiment\n"
+               "  glory-ai run ismcts_scaling --jobs 2\n"
+               "  glory-ai run my_experiment.toml --out results/mine\n")
+    run.add_argument("config", metavar="CONFIG",
+                     help="an experiment config (TOML) or a shipped experiment's name")
+    run.add_argument("--results", default="results", metavar="DIR",
+                     help="the folder that holds results/NAME/")
+    run.add_argument("--out", default=None, type=argtypes.folder_name, metavar="DIR",
                      help="write into this folder instead of RESULTS/NAME")
-    run.add_argument("--jobs", type=argtypes.jobs, default=None,
-                     help="parallel workers (default: the config's [run].jobs)")
-    run.add_argument("--backend", default=None, choices=list(BACKENDS),
-                     help="parallel backend (default: the config's [run].backend)")
-    run.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     run.add_argument("--fresh", action="store_true",
                      help="start over: move an existing results folder aside to NAME.old-N first "
                           "(needed when its games were made by other code)")
+    argtypes.add_scheduling_options(run, BACKENDS, from_config=True)
     run.set_defaults(func=main_run)
 
     rep = sub.add_parser(
         "reproduce", formatter_class=formatter,
         help="re-run a result folder and check its records are identical",
-        description="Re-run the experiment stored in a results folder (its experiment.toml) and "
-                    "compare game records one by one, timing aside; prints the games that differ. "
-                    "Exit status 0 when identical, 1 when not.",
-        epilog="examples:\n  glory-ai reproduce results/seat_advantage\n")
-    rep.formatter_class = argparse.RawDescriptionHelpFormatter
-    rep.add_argument("folder", help="a results folder written by glory-ai run")
-    rep.add_argument("--jobs", type=argtypes.jobs, default=None,
-                     help="parallel workers (default: the config's [run].jobs)")
-    rep.add_argument("--backend", default=None, choices=list(BACKENDS),
-                     help="parallel backend (default: the config's [run].backend)")
-    rep.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                     help="the dask scheduler (default: the config's [run].scheduler)")
-    rep.add_argument("--batch-size", type=_batch, default=None, metavar="B",
-                     help="games per task (default: the config's [run].batch_size)")
-    rep.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+        description=textwrap.fill(
+            "Re-run the experiment stored in a results folder (its experiment.toml) and compare "
+            "game records one by one, timing aside; prints the games that differ. Exit status 0 "
+            "when identical, 1 when not.", width=88),
+        epilog="examples:\n  glory-ai reproduce results/seat_advantage\n"
+               "  glory-ai reproduce results/seat_advantage --jobs 2 --backend loky\n")
+    rep.add_argument("folder", metavar="FOLDER", help="a results folder written by glory-ai run")
     rep.add_argument("--allow-code-change", action="store_true",
                      help="re-run even runs recorded with other code (code.json) than this")
+    argtypes.add_scheduling_options(rep, BACKENDS, from_config=True)
     rep.set_defaults(func=main_reproduce)
 
     ver = sub.add_parser(
         "verify", formatter_class=formatter,
         help="check a run folder or results folder: records, checksums, replays, derived files",
-        description="Check a run folder (compare, tournament) or an experiment's results folder "
-                    "(run): every record a game of the plan, recorded once, as checksummed when "
-                    "written, replaying to its recorded result; then summary.csv, runs.csv, the "
-                    "manifest's counts and the README as the records give them. Exit status 0 when "
-                    "everything holds, 1 when not (each problem on one line).",
+        description=textwrap.fill(
+            "Check a run folder (compare, tournament) or an experiment's results folder (run): "
+            "every record a game of the plan, recorded once, as checksummed when written, "
+            "replaying to its recorded result; then summary.csv, runs.csv, the manifest's counts "
+            "and the README as the records give them. Exit status 0 when everything holds, 1 when "
+            "not (each problem on one line).", width=88),
         epilog="examples:\n  glory-ai verify results/seat_advantage\n"
                "  glory-ai verify results/compare-1b2c3d4e --sample 100\n"
                "  glory-ai verify results/compare-1b2c3d4e --repair   # then rerun the compare\n")
-    ver.formatter_class = argparse.RawDescriptionHelpFormatter
-    ver.add_argument("folder", help="a run folder or a results folder")
+    ver.add_argument("folder", metavar="FOLDER", help="a run folder or a results folder")
     ver.add_argument("--sample", type=_sample, default=None, metavar="N",
                      help="replay about N games per run, spread over it (default: every game)")
-    ver.add_argument("--jobs", type=argtypes.jobs, default=1, help="parallel workers replaying games")
+    ver.add_argument("--jobs", "-j", type=argtypes.jobs, default=1, metavar="J",
+                     help="parallel workers replaying games (-1: every core)")
     ver.add_argument("--repair", action="store_true",
                      help="drop the records at fault (repeats, damaged or edited lines) under the "
                           "folder's lock; the command that wrote the folder then replays them")

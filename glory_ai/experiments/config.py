@@ -17,6 +17,7 @@ from typing import Any
 
 from ..arena.plan import FORMATS, RunConfig
 from ..arena.runner import BACKENDS
+from ..core.config import SEED_RANGE, check_seed
 
 __all__ = ["ExperimentError", "Experiment", "Matchup", "PlannedRun", "load_experiment", "parse_experiment"]
 
@@ -209,7 +210,10 @@ def parse_experiment(data: dict[str, Any], name: str, source: str = "",
     name = _str(data.get("name", name), f"{where}: name")
     if not _NAME.match(name):
         raise ExperimentError(f"{where}: name: use lower-case letters, digits, '-' and '_', got {name!r}")
-    seed = _int(data.get("seed", 0), f"{where}: seed", 0, 2 ** 64 - 1)
+    try:
+        seed = check_seed(data.get("seed", 0))
+    except (TypeError, ValueError) as error:
+        raise ExperimentError(f"{where}: {error}") from None
     matchups = data.get("matchup")
     if not isinstance(matchups, list) or not matchups:
         raise ExperimentError(f"{where}: expected at least one [[matchup]] table")
@@ -257,8 +261,8 @@ def parse_experiment(data: dict[str, Any], name: str, source: str = "",
         source=source)
     experiment.runs()                                  # every run's config is valid
     if "seed" not in data:
-        raise ExperimentError(f"{where}: seed: required (the root seed of every run, an integer "
-                              "from 0 to 2**64 - 1): the same seed gives the same games")
+        raise ExperimentError(f"{where}: seed: required (the root seed of every run, {SEED_RANGE}): "
+                              "the same seed gives the same games")
     return experiment
 
 

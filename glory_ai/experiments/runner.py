@@ -50,7 +50,7 @@ from .config import Experiment, ExperimentError, PlannedRun, load_experiment
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["ReproduceReport", "run_experiment", "reproduce", "manifest"]
+__all__ = ["ReproduceReport", "run_experiment", "reproduce", "manifest", "report_grids"]
 
 _LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib", "joblib", "statsmodels", "orjson", "Cython", "tqdm")
 
@@ -182,7 +182,7 @@ def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
     return summary
 
 
-def _grids(experiment: Experiment) -> list[Any]:
+def report_grids(experiment: Experiment) -> list[Any]:
     """The matchups whose grid varies one number of one spec against the same opponents
     (e.g. ``ismcts:iters={iters}`` against ``ismcts:iters=500``), as the report's
     :class:`~glory_ai.analysis.report.Grid`: their curve answers the question."""
@@ -202,7 +202,9 @@ def _grids(experiment: Experiment) -> list[Any]:
                        for p in runs if p.matchup == matchup.name)
         if len(points) < 2:
             continue
-        opponents = tuple(s for i, s in enumerate(matchup.specs) if i != templated[0])
+        # as the runs record them (canonical: `Greedy` is `greedy`), not as the config writes them
+        first = next(p for p in runs if p.matchup == matchup.name)
+        opponents = tuple(s for i, s in enumerate(first.config.specs) if i != templated[0])
         grids.append(Grid(matchup.name, key, matchup.specs[templated[0]], opponents, points))
     return grids
 
@@ -386,7 +388,7 @@ def _report(experiment: Experiment, folder: Path, planned_runs: list[PlannedRun]
     the other findings, the names of the grids whose curves it drew)."""
     from ..analysis.report import write_report_full
 
-    grids = _grids(experiment)
+    grids = report_grids(experiment)
     description = " ".join(experiment.description.split()) if experiment.description else None
     _, _, report = write_report_full([folder / "runs" / p.name for p in planned_runs], out_dir=folder,
                                      title=experiment.name, question=experiment.question or None,

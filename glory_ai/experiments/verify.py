@@ -90,13 +90,13 @@ def check_derived(experiment: Experiment, folder: Path, problems: list[str]) -> 
     if experiment.report and (folder / "summary.csv").exists():
         from ..analysis.load import load_runs
         from ..analysis.report import build_report
-        from .runner import _grids
+        from .runner import report_grids
 
         # the report as `glory-ai run` builds it: its question answered first, its grids' curves
         description = " ".join(experiment.description.split()) if experiment.description else None
         report = build_report(load_runs([folder / "runs" / p.name for p in experiment.runs()]),
                               figures=False, question=experiment.question or None,
-                              description=description, grids=_grids(experiment))
+                              description=description, grids=report_grids(experiment))
         _same_file(folder / "summary.csv",
                    report.tables["summary"].to_csv(index=False, float_format="%.6g"),
                    "the report's win rates", problems)

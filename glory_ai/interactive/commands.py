@@ -3,15 +3,14 @@
 ``register(subparsers)`` adds them to the ``glory-ai`` parser. Who sits at the table in
 ``play``: with ``--seat K`` a person plays seat K; without ``--seat`` the person takes
 seat 0 when the input and the output are a terminal, and otherwise (a pipe, a script, CI)
-nobody does: the bots play (seeded random players without ``--bots``) and the final position and
-scores are printed, as ``glory-ai play`` always did. ``--seat none`` asks for that
-explicitly.
+nobody does: the bots play (the ``random`` bot in every seat without ``--bots``, seeded as
+every bot is) and the final position and scores are printed; ``--games FILE`` records the
+game. ``--seat none`` asks for that explicitly.
 """
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import secrets
 import sys
 from pathlib import Path
@@ -24,6 +23,8 @@ from .session import DEFAULT_HINT_BOT
 __all__ = ["register"]
 
 DEFAULT_OPPONENT = "ismcts:iters=2000"
+#: every seat's bot when nobody plays and no --bots is given
+RANDOM_PLAYER = "random"
 DEFAULT_ANALYZE_BOT = "ismcts:iters=20000"
 DEFAULT_SAVE = "glory-ai-save.json"
 DEFAULT_GAMES = "glory-ai-games.jsonl"
@@ -63,13 +64,13 @@ def _player(text: str) -> int:
 
 
 def _spec(text: str) -> str:
-    from ..bots import SpecError, parse_spec
+    from ..arena.plan import canonical_spec
+    from ..bots import SpecError
 
     try:
-        parse_spec(text)
+        return canonical_spec(text)
     except SpecError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
-    return text.strip()
 
 
 def _specs(text: str) -> list[str]:
@@ -116,9 +117,11 @@ def _play(args: argparse.Namespace) -> int:
     else:
         human = None if args.seat == "none" else int(args.seat)
     mode = args.mode or "republic"
-    if human is None and args.bots is None:
-        return _play_random(args.players or 3, mode, 0 if args.seed is None else args.seed, args.verbose)
-    bots = args.bots if args.bots is not None else [DEFAULT_OPPONENT]
+    if args.bots is not None:
+        bots = args.bots
+    else:
+        # nobody at the table: random players, as bots like any other (seeded, recorded)
+        bots = [DEFAULT_OPPONENT] if human is not None else [RANDOM_PLAYER]
     players = args.players
     if players is None:
         players = max(len(bots) + (human is not None), 2) if args.bots is not None else 3
@@ -137,26 +140,6 @@ def _play(args: argparse.Namespace) -> int:
                           hint_bot=args.hint_bot or DEFAULT_HINT_BOT,
                           save_path=Path(args.save), games_path=Path(args.games), screen=screen)
     return session.run()
-
-
-def _play_random(players: int, mode: str, seed: int, verbose: bool) -> int:
-    """A game between seeded random players, printed (the original ``glory-ai play``)."""
-    from ..game import Game
-
-    game = Game(players, mode=mode)
-    state = game.new_initial_state(seed)
-    policy = random.Random(seed)        # the random players' own seeded choices
-    last_turn = -1
-    while not state.is_terminal():
-        action = policy.choice(state.legal_actions())
-        if verbose:
-            if state.turn_number() != last_turn:
-                last_turn = state.turn_number()
-                print(f"-- turn {state.turn_number() + 1}, leader P{state.leader()}")
-            print(f"   P{state.current_player()}: {state.action_to_string(action)}")
-        state.apply_action(action)
-    _print_result(state, f"Random {players}-player {mode} game, seed {seed}")
-    return 0
 
 
 def _play_bots(seats: list[str], mode: str, seed: int, args: argparse.Namespace) -> int:
@@ -230,29 +213,30 @@ def _register_play(sub) -> None:
                     "is saved; --resume goes on). A finished game is appended to --games as an arena "
                     "record.\n\n"
                     "Without --seat you take seat 0 when the input and the output are a terminal; "
-                    "otherwise (a pipe, a script) nobody does: the bots play (seeded random players "
-                    "without --bots) and the final position and scores are printed. --seat none asks "
-                    "for that explicitly.",
+                    "otherwise (a pipe, a script) nobody does: the bots play (the random bot in every "
+                    "seat without --bots) and the final position and scores are printed; with --games "
+                    "the game is recorded. --seat none asks for that explicitly.",
         epilog="examples:\n"
                "  glory-ai play --players 3 --bots ismcts:time_ms=1000,heuristic:style=builder --seat 2\n"
                "  glory-ai play --bots greedy --mode imperium          # you against greedy\n"
                "  glory-ai play --players 4 --bots greedy --seat 3     # you against three greedy bots\n"
                "  glory-ai play --resume glory-ai-save.json\n"
-               "  glory-ai play --players 3 --seed 7 --seat none       # random players, the result printed\n"
+               "  glory-ai play --players 3 --seed 7 --seat none       # random bots, the result printed\n"
+               "  glory-ai play --seed 7 --seat none --games games.jsonl   # ... and recorded\n"
                "  glory-ai play --seed 7 --seat none --verbose | less  # every decision, turn by turn\n")
     play.add_argument("--players", type=argtypes.players, default=None, metavar="N",
                       help="number of players, 2 to 5; without it, the bots listed and you, or 3")
     play.add_argument("--bots", type=_specs, default=None, metavar="SPEC,SPEC,...",
                       help=f"the bots in the other seats, in seat order, cycled if fewer; "
-                           f"default {DEFAULT_OPPONENT} against a person, seeded random players without one")
+                           f"default {DEFAULT_OPPONENT} against a person, {RANDOM_PLAYER} without one")
     play.add_argument("--seat", type=_seat, default=None, metavar="K",
                       help="your seat, 0 to 4, or none; without it, 0 when input and output are a "
                            "terminal, else none")
     play.add_argument("--mode", type=argtypes.mode, default=None, metavar="MODE",
                       help="republic or imperium, any case; republic without it")
     play.add_argument("--seed", type=argtypes.seed, default=None, metavar="S",
-                      help="seed of the deal and the bots; without it, a fresh one for a game with bots, "
-                           "0 for the random players")
+                      help="seed of the deal and the bots; without it, a fresh one (printed with the "
+                           "result and recorded)")
     play.add_argument("--hint-bot", type=_spec, default=None, metavar="SPEC",
                       help=f"the search bot that answers hint; {DEFAULT_HINT_BOT} unless given "
                            "(a resumed game keeps its own)")

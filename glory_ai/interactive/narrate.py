@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..actions import decode
+from ..core.enums import EndReason
 from ..game import State
 
 __all__ = ["describe", "LogEntry", "game_log", "seat_name", "turn_header"]
@@ -160,9 +161,10 @@ def game_log(state: State, action: int, viewer: int | None, decision: int) -> Lo
 
 def end_sentence(state: State, viewer: int | None) -> str:
     """The game's end, in words (a finished state)."""
-    reasons = {"deck": "the deck ran out", "sites": "the last in-town site was taken",
-               "catacomb": "a Catacomb was completed", "forum": "a Forum condition was met",
-               "concession": "every other player conceded"}
+    reasons: dict[str, str] = {
+        EndReason.DECK: "the deck ran out", EndReason.SITES: "the last in-town site was taken",
+        EndReason.CATACOMB: "a Catacomb was completed", EndReason.FORUM: "a Forum condition was met",
+        EndReason.CONCESSION: "every other player conceded"}
     winners = state.winners()
     who = " and ".join(seat_name(p, viewer) for p in winners)
     verb = "share the win" if len(winners) > 1 else _verb("win", winners == [viewer])

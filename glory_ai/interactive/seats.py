@@ -3,8 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..arena.plan import bot_seed
-from ..bots import parse_spec
+from ..arena.plan import bot_seed, canonical_spec
 from .records import HUMAN
 
 __all__ = ["split_specs", "seat_specs", "seat_seeds", "seat_names", "hint_seed"]
@@ -14,12 +13,16 @@ def split_specs(text: str) -> list[str]:
     """Bot specs from one comma-separated list. A spec's own parameters are separated by
     commas too, so a piece ``key=value`` belongs to the spec before it:
     ``ismcts:iters=200,c=0.5,greedy`` is ``["ismcts:iters=200,c=0.5", "greedy"]``.
-    Each spec is checked (a SpecError, a ValueError, names the part at fault).
+    Each spec is checked (a SpecError, a ValueError, names the part at fault) and given in
+    the form a run records it (:func:`glory_ai.arena.plan.canonical_spec`: ``Greedy`` is
+    ``greedy``).
 
     >>> split_specs("ismcts:time_ms=1000,heuristic:style=builder")
     ['ismcts:time_ms=1000', 'heuristic:style=builder']
     >>> split_specs("ismcts:iters=200,c=0.5,random")
     ['ismcts:iters=200,c=0.5', 'random']
+    >>> split_specs("Greedy,ISMCTS:Iters=200")
+    ['greedy', 'ismcts:iters=200']
     """
     specs: list[str] = []
     for piece in (p.strip() for p in text.split(",")):
@@ -30,9 +33,7 @@ def split_specs(text: str) -> list[str]:
             specs[-1] += "," + piece            # a parameter of the spec before
         else:
             specs.append(piece)
-    for spec in specs:
-        parse_spec(spec)
-    return specs
+    return [canonical_spec(spec) for spec in specs]
 
 
 def seat_specs(num_players: int, bots: Sequence[str], human: int | None) -> list[str]:

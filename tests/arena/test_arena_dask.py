@@ -5,6 +5,8 @@ import pytest
 from glory_ai.arena import RunConfig, load_records, run, strip_timing
 
 distributed = pytest.importorskip("distributed")
+# a local cluster of two worker processes takes seconds to start
+pytestmark = pytest.mark.slow
 
 CONFIG = RunConfig(specs=("random", "greedy"), deals=4, seed=8)
 
