@@ -281,7 +281,8 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
         Param("c", float, SEARCH_DEFAULTS["c"] if improved else 0.7, "UCB exploration constant", 0, 100),
         Param("rollout", str, "random", "rollout policy: uniform, the best one-ply action, or a softmax "
               "over one-ply evaluations", choices=("random", "heuristic", "model")),
-        Param("cutoff", int, 40, "rollout decisions before evaluating the position (0: play to the end)",
+        Param("cutoff", int, SEARCH_DEFAULTS["cutoff"] if improved else 40,
+              "rollout decisions before evaluating the position (0: play to the end)",
               0, 100000),
         Param("reward", str, "win", "reward per player: win share, rank, or VP margin",
               choices=("win", "rank", "margin")),
@@ -315,7 +316,7 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
 
 
 #: the ISMCTS defaults of the reward mix and the belief (measured: docs/bots.md)
-SEARCH_DEFAULTS: dict[str, Any] = {"c": 0.4, "speed": 0.1, "vp": 0.05, "belief": 1}
+SEARCH_DEFAULTS: dict[str, Any] = {"c": 0.7, "cutoff": 80, "speed": 0.2, "vp": 0.05, "belief": 1}
 
 _REGISTRY: dict[str, BotInfo] = {}
 

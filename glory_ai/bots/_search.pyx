@@ -20,6 +20,8 @@ from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memcpy, memset, memcmp
 from libc.math cimport log, sqrt, exp, tanh
 
+from glory_ai.core.clock cimport gr_now_seconds
+
 from glory_ai.core.engine cimport (
     GameState, Player, Structure, Turn, State, NUM_TYPES, JACK, MAX_LEGAL, NO_ROLE, DECK_CAP,
     NUM_DISTINCT_ACTIONS, LABORER, CRAFTSMAN, ARCHITECT, LEGIONARY, MERCHANT, PATRON,
@@ -35,22 +37,8 @@ from glory_ai.core.engine cimport (
 include "_model.pxi"
 include "_policy.pxi"
 
-cdef extern from "<time.h>" nogil:
-    ctypedef long time_t
-    struct timespec:
-        time_t tv_sec
-        long tv_nsec
-    int clock_gettime(int clk_id, timespec* tp)
-    enum: CLOCK_MONOTONIC
-
 cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
-
-
-cdef inline double now_seconds() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 # ---- configuration --------------------------------------------------------------------
@@ -721,13 +709,13 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
 cdef inline bint out_of_time(Tree* t, long done, double start, double share) noexcept nogil:
     # under a time budget, checked every CHECK_CLOCK_EVERY iterations: `share` of the
     # budget is spent
-    return done % CHECK_CLOCK_EVERY == 0 and now_seconds() - start > t.cfg.time_limit * share
+    return done % CHECK_CLOCK_EVERY == 0 and gr_now_seconds() - start > t.cfg.time_limit * share
 
 
 cdef void run_tree(Tree* t) noexcept nogil:
     # Run this tree's share of the search: cfg.iterations (or until cfg.time_limit); with
     # the solver, stop early once the root is settled (root_settled: nothing left to search).
-    cdef double start = now_seconds()
+    cdef double start = gr_now_seconds()
     cdef long done = 0, per_world, target
     cdef int world_index
     cdef bint timed = t.cfg.time_limit > 0
@@ -777,7 +765,7 @@ cdef void run_tree(Tree* t) noexcept nogil:
                 break
             if timed and out_of_time(t, done, start, 1.0):
                 break
-    t.seconds += now_seconds() - start
+    t.seconds += gr_now_seconds() - start
 
 
 cdef double belief_log_weight(Tree* t, GameState* s) noexcept nogil:

@@ -189,7 +189,7 @@ def test_a_model_file_of_a_style_plays_the_style_s_moves(style, style_files):
 
 @pytest.mark.parametrize("style", list(STYLES))
 def test_a_search_with_a_model_file_of_a_style_searches_as_the_style(style, style_files):
-    # same moves and the same root statistics, with cutoffs (default 40) and heuristic rollouts
+    # same moves and the same root statistics, with cutoffs (the default) and heuristic rollouts
     states = decision_states(2, games=1, every=6)[:10] + decision_states(4, games=1, every=8)[:6]
     for spec in ("ismcts:iters=150,style={}", "pimc:iters=60,worlds=3,rollout=heuristic,cutoff=5,style={}"):
         styled = make_bot(spec.format(style), seed=9)

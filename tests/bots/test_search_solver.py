@@ -17,7 +17,7 @@ from glory_ai.bots._search import _order_rows, _rewards, _select
 from glory_ai.bots.belief import Evidence
 from support.positions import built, foundation, play, state_of
 
-PLAIN = "c=0.7,solver=false,speed=0,vp=0,final=visits"
+PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits"
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -299,12 +299,18 @@ def test_selection_plays_a_decisive_child_and_a_proven_loss_only_when_nothing_el
     assert _select(children, legal, 0, 0.7, flags=[(), {"decisive"}, ()])[0] == best_by_ucb
 
 
+def _plain(spec):
+    """The spec with the plain options it does not set itself."""
+    given = {part.partition("=")[0] for part in spec.partition(":")[2].split(",")}
+    return ",".join([spec, *(option for option in PLAIN.split(",") if option.partition("=")[0] not in given)])
+
+
 def test_the_plain_options_give_back_the_search_as_it_was():
     # games recorded with the search before the solver, reward mix and robust choice
     # existed (tests/bots/data/plain_search_games.json): the plain options replay them
     games = json.loads((Path(__file__).parent / "data" / "plain_search_games.json").read_text())
     for game in games:
-        bots = [make_bot(f"{spec},{PLAIN}", seed=game["seed"] * 10 + i)
+        bots = [make_bot(_plain(spec), seed=game["seed"] * 10 + i)
                 for i, spec in enumerate(game["specs"])]
         state = glory_ai.Game(game["players"], mode=game["mode"]).new_initial_state(game["seed"])
         for expected in game["actions"]:
@@ -313,13 +319,15 @@ def test_the_plain_options_give_back_the_search_as_it_was():
 
 
 def test_the_defaults_are_the_documented_ones():
+    # docs/bots.md, "Tactics, closing and strength": the measured defaults of ISMCTS
     _, ismcts = parse_spec("ismcts")
-    assert (ismcts["solver"], ismcts["final"]) == (True, "robust")
-    assert ismcts["speed"] > 0 and ismcts["vp"] > 0
+    assert (ismcts["c"], ismcts["cutoff"], ismcts["solver"], ismcts["speed"], ismcts["vp"],
+            ismcts["final"], ismcts["belief"], ismcts["temperature"], ismcts["rollout"]) == \
+        (0.7, 80, True, 0.2, 0.05, "robust", 1, 4.0, "random")
     for name in ("pimc", "flatmc"):
         _, params = parse_spec(name)
-        assert (params["solver"], params["speed"], params["vp"], params["final"], params["belief"]) == \
-            (False, 0.0, 0.0, "visits", 1)
+        assert (params["c"], params["cutoff"], params["solver"], params["speed"], params["vp"],
+                params["final"], params["belief"]) == (0.7, 40, False, 0.0, 0.0, "visits", 1)
 
 
 # ---- rewards --------------------------------------------------------------------------------

@@ -68,7 +68,8 @@ def _replayed(stored: list[dict], specs: tuple[str, ...]) -> list[dict]:
 #: the ISMCTS defaults that changed (docs/bots.md, "Search options"), as they were; the
 #: shipped games of an ISMCTS spec that leaves any of them to its default were played
 #: with these, and are replayed with them until results/ is regenerated
-ISMCTS_DEFAULTS_BEFORE = {"c": "0.7", "solver": "false", "speed": "0", "vp": "0", "final": "visits"}
+ISMCTS_DEFAULTS_BEFORE = {"c": "0.7", "cutoff": "40", "solver": "false", "speed": "0", "vp": "0",
+                          "final": "visits"}
 
 
 def _with_defaults_before(spec: str) -> str | None:
@@ -121,7 +122,7 @@ def test_stored_games_replay_identically(config):
                 assert _replays(run_config, record), record["game_id"]
         else:
             assert _replays(run_config, record, before), (name, record["game_id"])
-            changed["the ISMCTS defaults (c 0.7 -> 0.4, solver=true, speed=0.1, vp=0.05, final=robust)"] = \
+            changed["the ISMCTS defaults (cutoff=80, solver, speed=0.2, vp=0.05, final=robust)"] = \
                 sorted(ismcts)
     if changed:
         pytest.xfail("games changed on purpose, regenerate results/: "
