@@ -3,7 +3,6 @@ identically, a shard is what its games give, and the first generation's linear m
 retrains to the same bytes."""
 from __future__ import annotations
 
-import dataclasses
 import json
 from pathlib import Path
 
@@ -36,19 +35,6 @@ def _runs() -> list[Path]:
         sorted(p.parent for p in RESULTS.glob("gen-*/*/games/config.json"))
 
 
-#: the ISMCTS defaults as they were when the shipped results were played, for the specs that
-#: leave them out (docs/bots.md, "Search options"; as tests/experiments/test_shipped_results.py)
-ISMCTS_DEFAULTS_PLAYED = {"c": "0.7", "solver": "false", "speed": "0", "vp": "0", "final": "visits"}
-
-
-def _as_played(spec: str) -> str:
-    name, _, rest = spec.partition(":")
-    if name.strip() != "ismcts":
-        return spec
-    given = {part.partition("=")[0].strip() for part in rest.split(",") if part.strip()}
-    return ",".join([spec, *(f"{k}={v}" for k, v in ISMCTS_DEFAULTS_PLAYED.items() if k not in given)])
-
-
 @pytest.mark.parametrize("folder", _runs(), ids=lambda p: str(p.relative_to(RESULTS)))
 def test_stored_games_replay_identically(folder, monkeypatch):
     monkeypatch.chdir(ROOT)             # the specs name the model files from the repository root
@@ -57,10 +43,24 @@ def test_stored_games_replay_identically(folder, monkeypatch):
     for record in stored:
         deal, pairing, rotation = (int(x) for x in record["game_id"].split("-"))
         task = config.task(deal, pairing, rotation)
-        task = dataclasses.replace(task, seats=tuple(_as_played(spec) for spec in task.seats))
         fresh = strip_timing(play_game(task))
         fresh["seats"] = record["seats"]
         assert fresh == strip_timing(record)
+
+
+def test_every_learned_generation_was_guarded_and_the_readme_says_which_was_kept():
+    summary = json.loads((RESULTS / "summary.json").read_text())
+    readme = (RESULTS / "README.md").read_text()
+    kept = 0
+    for entry in summary["generations"][1:]:
+        guard = entry["guard"]
+        assert guard["incumbent"] == kept and guard["why"] in readme
+        assert guard["kept"] == (guard["log_loss"]["new"] <= guard["log_loss"]["incumbent"])
+        if guard["kept"]:
+            kept = entry["generation"]
+        if "selfplay" in entry:
+            assert entry["selfplay"]["model_of"] == kept
+    assert summary["kept"] == kept and f"the generation kept: **{kept}**" in readme
 
 
 def test_a_shard_is_what_its_games_give():
