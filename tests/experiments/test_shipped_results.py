@@ -50,9 +50,7 @@ def test_results_folder_matches_its_config(config):
 
 #: bots whose games changed on purpose since results/ was generated, and why; their runs are
 #: replayed again once results/ is regenerated
-CHANGED: dict[str, str] = {
-    "random": "the random bot draws by a hash of its decision seed (no random.Random per decision)",
-}
+CHANGED: dict[str, str] = {}
 
 
 def _replayed(stored: list[dict], specs: tuple[str, ...]) -> list[dict]:
