@@ -3,7 +3,6 @@ its results folder, made from the same config, and games re-played from the stor
 configs give the stored records exactly (timings aside). A few games per run keep this to
 seconds: for every bot of the run, the cheapest games it played; `glory-ai reproduce
 results/NAME` re-plays a whole folder."""
-import dataclasses
 import json
 from pathlib import Path
 
@@ -63,29 +62,9 @@ def _replayed(stored: list[dict], specs: tuple[str, ...]) -> list[dict]:
     return [chosen[game_id] for game_id in sorted(chosen)]
 
 
-#: the ISMCTS defaults that changed (docs/bots.md, "Search options"), as they were; the
-#: shipped games of an ISMCTS spec that leaves any of them to its default were played
-#: with these, and are replayed with them until results/ is regenerated
-ISMCTS_DEFAULTS_BEFORE = {"c": "0.7", "cutoff": "40", "solver": "false", "speed": "0", "vp": "0",
-                          "final": "visits"}
-
-
-def _with_defaults_before(spec: str) -> str | None:
-    """The spec with the ISMCTS defaults it leaves out spelled as they were, or None when
-    its games do not depend on the change (another bot, or every changed value given)."""
-    name, _, rest = spec.strip().partition(":")
-    if name.strip().lower() != "ismcts":
-        return None
-    given = {part.partition("=")[0].strip() for part in rest.split(",") if part.strip()}
-    missing = [f"{key}={value}" for key, value in ISMCTS_DEFAULTS_BEFORE.items() if key not in given]
-    return ",".join([spec.strip(), *missing]) if missing else None
-
-
-def _replays(run_config, record, seats=None) -> bool:
+def _replays(run_config, record) -> bool:
     deal, pairing, rotation = (int(x) for x in record["game_id"].split("-"))
     task = run_config.task(deal, pairing, rotation)
-    if seats is not None:
-        task = dataclasses.replace(task, seats=tuple(seats.get(spec, spec) for spec in task.seats))
     fresh = strip_timing(play_game(task))
     fresh["seats"] = record["seats"]
     return fresh == strip_timing(record)
@@ -94,34 +73,16 @@ def _replays(run_config, record, seats=None) -> bool:
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda p: p.stem)
 def test_stored_games_replay_identically(config):
     changed: dict[str, list[str]] = {}          # why -> the runs whose games need regenerating
-    ismcts = {}                      # run -> (its config, the old specs, its cheapest ISMCTS game)
     for run_folder in _runs(config.stem):
         run_config = load_config(run_folder)
         stale = {spec for spec in run_config.specs if spec.split(":")[0].strip().lower() in CHANGED}
-        before = {spec: old for spec in run_config.specs if (old := _with_defaults_before(spec))}
         stored = load_records(run_folder)
-        # the games seating neither a changed bot nor an ISMCTS that took the old defaults
-        unaffected = [r for r in stored if not (stale | before.keys()) & set(r["seats"])]
+        # the games seating no changed bot replay as stored
+        unaffected = [r for r in stored if not stale & set(r["seats"])]
         for record in _replayed(unaffected, run_config.specs):
             assert _replays(run_config, record), (run_folder.name, record["game_id"])
         for reason in sorted({CHANGED[spec.split(":")[0].strip().lower()] for spec in stale}):
             changed.setdefault(reason, []).append(run_folder.name)
-        seated = sorted((r for r in stored
-                         if before.keys() & set(r["seats"]) and not stale & set(r["seats"])),
-                        key=lambda r: (r["decisions"], r["game_id"]))
-        if seated:
-            ismcts[run_folder.name] = (run_config, before, seated[0])
-    if ismcts:
-        # one ISMCTS game: replayed as stored once results/ is regenerated, and until then
-        # replayed with the defaults as they were (nothing else changed its moves)
-        name, (run_config, before, record) = min(ismcts.items(), key=lambda item: item[1][2]["decisions"])
-        if _replays(run_config, record):
-            for run_config, _, record in ismcts.values():
-                assert _replays(run_config, record), record["game_id"]
-        else:
-            assert _replays(run_config, record, before), (name, record["game_id"])
-            changed["the ISMCTS defaults (cutoff=80, solver, speed=0.2, vp=0.05, final=robust)"] = \
-                sorted(ismcts)
     if changed:
         pytest.xfail("games changed on purpose, regenerate results/: "
                      + "; ".join(f"{', '.join(runs)} ({reason})" for reason, runs in changed.items()))
