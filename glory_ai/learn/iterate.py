@@ -38,6 +38,7 @@ from ..bots import parse_spec
 from ..bots.styles import STYLES
 from .fitting import (
     TrainConfig,
+    _keys,
     fit_temperature,
     load_dataset,
     parse_train_config,
@@ -84,15 +85,6 @@ class LearnConfig:
     source: str = ""
 
 
-def _table(data: Any, keys: set[str], where: str) -> Mapping[str, Any]:
-    if not isinstance(data, Mapping):
-        raise LearnError(f"{where} must be a table")
-    unknown = sorted(set(data) - keys)
-    if unknown:
-        raise LearnError(f"{where}: unknown key {unknown[0]!r} (known: {', '.join(sorted(keys))})")
-    return data
-
-
 def _int(data: Mapping[str, Any], key: str, default: int | None, low: int, high: int, where: str) -> int:
     value = data.get(key, default)
     if value is None:
@@ -129,15 +121,15 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
     except tomllib.TOMLDecodeError as exc:
         raise LearnError(f"{path}: not valid TOML ({exc})") from None
     where = str(path)
-    _table(data, _TOP, where)
-    sp = _table(data.get("selfplay", {}), _SELFPLAY, f"{where}: [selfplay]")
-    ev = _table(data.get("evaluate", {}), _EVALUATE, f"{where}: [evaluate]")
-    rn = _table(data.get("run", {}), _RUN, f"{where}: [run]")
-    gd = _table(data.get("guard", {}), _GUARD, f"{where}: [guard]")
+    _keys(data, _TOP, where)
+    sp = _keys(data.get("selfplay", {}), _SELFPLAY, f"{where}: [selfplay]")
+    ev = _keys(data.get("evaluate", {}), _EVALUATE, f"{where}: [evaluate]")
+    rn = _keys(data.get("run", {}), _RUN, f"{where}: [run]")
+    gd = _keys(data.get("guard", {}), _GUARD, f"{where}: [guard]")
     guard_log_loss = gd.get("log_loss", True)
     if not isinstance(guard_log_loss, bool):
         raise LearnError(f"{where}: [guard] log_loss must be true or false, got {guard_log_loss!r}")
-    tr = _table(data.get("train", {}), _TRAIN, f"{where}: [train]")
+    tr = _keys(data.get("train", {}), _TRAIN, f"{where}: [train]")
     # checked now, with placeholder shards, so that a bad key fails before any game is played
     parse_train_config({**tr, "shards": ["."]}, path.parent, f"{where}: [train]")
     style = data.get("style", "balanced")
