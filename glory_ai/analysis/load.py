@@ -36,7 +36,8 @@ Columns (docs/analysis.md):
 ===================================  ==========================================================
 
 ``frame.attrs["runs"]`` lists the runs read (label, path, config.json contents, games,
-record and package versions).
+record and package versions, and ``as_played``: the specs spelled out because a bot
+default changed since the run was played, from the parameters its ``code.json`` records).
 """
 from __future__ import annotations
 
@@ -53,6 +54,7 @@ import numpy as np
 import pandas as pd
 
 from ..arena import ArenaError, storage
+from ..arena.code import recorded_parameters, spec_as_played
 from ..cards import CARD_NAMES, ROLES
 from ..core.enums import EndReason
 from . import AnalysisError
@@ -126,6 +128,8 @@ class _Run:
             self.games_path = path
         self.config: dict[str, Any] | None = None
         in_folder = path.is_dir() or path.name in storage.GAMES_FILES
+        self.in_folder = in_folder
+        self.as_played: dict[str, str] = {}
         if in_folder and (self.folder / storage.CONFIG_FILE).exists():
             try:
                 self.config = storage.read_config(self.folder)
@@ -171,6 +175,8 @@ class _Run:
         except (KeyError, TypeError):
             self.diagnose()
             raise
+        if self.in_folder:
+            self._spell_out(records)
         self.records = records
         self.record_versions = sorted(set(map(operator.methodcaller("get", "record_version", 1),
                                               records)), key=str)
@@ -179,6 +185,21 @@ class _Run:
         bad = [v for v in self.record_versions if v not in RECORD_VERSIONS]
         if bad:
             self.diagnose()
+
+    def _spell_out(self, records: list[dict[str, Any]]) -> None:
+        # a spec whose meaning changed since the run was played (a default changed): its
+        # games are shown under the spec spelled out as played, not under today's meaning
+        played = recorded_parameters(self.folder)
+        renamed = {spec: spec_as_played(spec, params) for spec, params in played.items()}
+        self.as_played = {spec: new for spec, new in renamed.items() if new != spec}
+        if not self.as_played:
+            return
+        log.warning("%s: played with other bot defaults than today's; shown as played: %s",
+                    self.folder, "; ".join(f"{old} as {new}" for old, new in self.as_played.items()))
+        for rec in records:
+            seats = rec.get("seats")
+            if type(seats) is list:
+                rec["seats"] = [self.as_played.get(seat, seat) for seat in seats]
 
     def diagnose(self) -> None:
         """Read the file again, checking every record, and raise AnalysisError naming the
@@ -194,7 +215,7 @@ class _Run:
             "label": self.label, "path": self.given, "games_file": str(self.games_path),
             "config": self.config, "games": len(self.records),
             "record_versions": self.record_versions, "versions": self.versions,
-            "duplicates_dropped": self.dropped,
+            "duplicates_dropped": self.dropped, "as_played": dict(self.as_played),
         }
 
 

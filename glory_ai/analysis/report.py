@@ -242,6 +242,15 @@ def build_report(frame: pd.DataFrame, figures: bool = True, *, question: str | N
     (default: the runs' descriptions)."""
     if frame.empty:
         raise AnalysisError("no games to report on")
+    # a grid names its runs' specs as their configs write them: follow the runs whose
+    # specs the loader spelled out as played (a default changed since)
+    played = {str(m.get("label")): dict(m.get("as_played") or {}) for m in frame.attrs.get("runs", [])}
+    if any(played.values()):
+        anywhere = {old: new for names in played.values() for old, new in names.items()}
+        grids = [replace(grid, opponents=tuple(anywhere.get(o, o) for o in grid.opponents),
+                         points=tuple((value, run, played.get(run, {}).get(spec, spec))
+                                      for value, run, spec in grid.points))
+                 for grid in grids]
     # every spec by its label (no parameter left at its default): in tables, figures, text
     labels = spec_labels(str(s) for s in frame["spec"].unique())
     if any(spec != label for spec, label in labels.items()):

@@ -15,15 +15,21 @@ fresh start (``--fresh``).
      "code": {"glory_ai": {"version": ..., "build": ..., "sources": ...},
               "bots": {"./my_bot.py:Cautious": {"kind": "file", "target": ..., "path": ...,
                                                 "sha256": ..., "fair_play": true}}},
+     "parameters": {"ismcts:iters=500": {"iters": 500, "c": 0.7, "cutoff": 80, ...}},
      "failure": {"bot": ..., "game_id": ..., "decision": ..., "reason": ..., "message": ...},
      "earlier": [{"code": {...}, "games": 56, "failure": {...}}]}
+
+``parameters`` holds every built-in spec's parameters as resolved when the run was
+played, defaults included: a default that changes later changes what ``ismcts:iters=500``
+means, and the analysis then spells such a spec out (:func:`spec_as_played`) instead of
+showing the old games under today's meaning.
 """
 from __future__ import annotations
 
 import json
 import logging
 import os
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +39,8 @@ if TYPE_CHECKING:
     from .play import BotFailure
 
 __all__ = ["CODE_FILE", "CODE_FORMAT", "code_identity", "code_changes", "code_problem",
-           "note_failure", "read_code", "record_code", "set_aside"]
+           "note_failure", "read_code", "record_code", "recorded_parameters", "set_aside",
+           "spec_as_played", "spec_parameters"]
 
 log = logging.getLogger("glory_ai.arena")
 
@@ -59,6 +66,72 @@ def code_identity(config: RunConfig) -> dict[str, Any]:
     except ValueError as exc:
         raise ArenaError(str(exc)) from None
     return {"glory_ai": dict(package_identity()), "bots": bots}
+
+
+def spec_parameters(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """Each built-in bot spec's parameters as this code resolves them, defaults included
+    (a user's bot, or a spec this code cannot read, is left out)."""
+    from ..bots import SpecError, builtin_name, parse_spec
+
+    resolved: dict[str, dict[str, Any]] = {}
+    for spec in specs:
+        if builtin_name(spec) is None:
+            continue
+        try:
+            _, params = parse_spec(spec)
+        except SpecError:
+            continue
+        resolved[spec] = dict(params)
+    return resolved
+
+
+def _spec_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
+    """``spec`` written so that it means today what it meant when it was played with the
+    resolved parameters ``played``: every parameter whose value then differs from the value
+    the spec resolves to now is added to it (in the bot's parameter order). The spec itself
+    when nothing differs, or when this code cannot read it.
+
+    >>> spec_as_played("ismcts:iters=500", {"iters": 500, "cutoff": 40, "solver": False})
+    'ismcts:iters=500,cutoff=40,solver=false'
+    >>> spec_as_played("greedy", {})
+    'greedy'
+    """
+    from ..bots import SpecError, parse_spec, registry
+
+    try:
+        name, now = parse_spec(spec)
+    except SpecError:
+        return spec
+    info = registry().get(name)
+    order = [param.name for param in info.params] if info is not None else list(now)
+    order += [key for key in played if key not in order]      # a parameter since removed
+    added = [f"{key}={_spec_value(played[key])}" for key in order
+             if key in played and (key not in now or now[key] != played[key])]
+    if not added:
+        return spec
+    return spec + ("," if ":" in spec else ":") + ",".join(added)
+
+
+def recorded_parameters(folder: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
+    """The resolved parameters a run folder's ``code.json`` records for its specs (empty
+    when it records none: a run made before they were recorded); never raises for a
+    damaged file (the analysis then shows the specs as written)."""
+    try:
+        data = read_code(folder)
+    except ArenaError:
+        return {}
+    parameters = data.get("parameters") if data else None
+    if not isinstance(parameters, dict):
+        return {}
+    return {str(spec): dict(params) for spec, params in parameters.items() if isinstance(params, dict)}
 
 
 def read_code(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
@@ -148,9 +221,11 @@ def record_code(folder: str | os.PathLike[str], config: RunConfig, games: int) -
     folder = Path(folder)
     current = code_identity(config)
     data = read_code(folder)
+    parameters = spec_parameters(config.specs)
     if data is None:
         earlier = [{"code": None, "games": games}] if games else []
-        _write(folder, {"code": current, **({"earlier": earlier} if earlier else {})})
+        _write(folder, {"code": current, "parameters": parameters,
+                        **({"earlier": earlier} if earlier else {})})
         return
     earlier = list(data.get("earlier") or [])
     if games and _accepted_fix(data, current):
@@ -159,7 +234,8 @@ def record_code(folder: str | os.PathLike[str], config: RunConfig, games: int) -
                     "played before are kept (%s records their code under 'earlier')",
                     folder, failure.get("bot"), failure.get("game_id"), games, CODE_FILE)
         earlier.append({"code": data["code"], "games": games, "failure": failure})
-    _write(folder, {"code": current, **({"earlier": earlier} if earlier else {})})
+    _write(folder, {"code": current, "parameters": parameters,
+                    **({"earlier": earlier} if earlier else {})})
 
 
 def note_failure(folder: str | os.PathLike[str], failure: BotFailure) -> None:
