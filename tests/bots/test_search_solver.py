@@ -14,7 +14,7 @@ import pytest
 from search_positions import catacomb_now
 
 import glory_ai
-from glory_ai.bots import make_bot, parse_spec
+from glory_ai.bots import TIME_DEFAULTS, make_bot, parse_spec
 from glory_ai.bots._search import _decisive, _may_end, _order_rows, _rewards, _select
 from glory_ai.bots.belief import Evidence
 from support.positions import built, foundation, play, state_of
@@ -330,6 +330,24 @@ def test_the_defaults_are_the_documented_ones():
         _, params = parse_spec(name)
         assert (params["c"], params["cutoff"], params["solver"], params["speed"], params["vp"],
                 params["final"], params["belief"]) == (0.7, 40, False, 0.0, 0.0, "visits", 1)
+
+
+def test_a_budget_of_time_has_its_own_defaults_unless_the_spec_gives_them():
+    # docs/bots.md, "Budgets of time": at equal time the cheaper iteration wins
+    _, timed = parse_spec("ismcts:time_ms=20")
+    assert {key: timed[key] for key in TIME_DEFAULTS} == TIME_DEFAULTS
+    assert TIME_DEFAULTS["cutoff"] != parse_spec("ismcts")[1]["cutoff"]
+    for key in TIME_DEFAULTS:
+        other = parse_spec("ismcts")[1][key]
+        _, given = parse_spec(f"ismcts:time_ms=20,{key}={str(other).lower()}")
+        assert given[key] == other
+    # a budget of iterations, and the other searches, keep their defaults
+    assert parse_spec("ismcts:iters=500")[1]["cutoff"] == 80
+    assert parse_spec("ismcts:iters=500,time_ms=0")[1]["cutoff"] == 80
+    assert parse_spec("pimc:time_ms=20")[1] == {**parse_spec("pimc")[1], "time_ms": 20.0}
+    # the bot searches with them
+    bot = make_bot("ismcts:time_ms=5", seed=1)
+    assert bot.params["cutoff"] == TIME_DEFAULTS["cutoff"]
 
 
 def _played_positions(games, seed):
