@@ -270,19 +270,29 @@ class SearchBot(Bot):
         return best
 
 
+def _spelled(value: Any) -> str:
+    # a parameter value as a spec writes it
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def _search_params(default_iters: int, improved: bool = False, **extra: Param) -> tuple[Param, ...]:
     # `improved`: the defaults of ISMCTS (solver, speed and margin in the reward, robust
     # final choice); PIMC and flat MC keep the plain ones (docs/bots.md, "Search options")
     common = [
         Param("iters", int, default_iters, "iterations per move (shared by the trees); 0 with time_ms",
               0, 10_000_000),
-        Param("time_ms", float, 0.0, "time per move in ms instead of iterations (not reproducible)",
+        Param("time_ms", float, 0.0, "time per move in ms instead of iterations (not reproducible)"
+              + ("; then, unless given: " + ",".join(f"{key}={_spelled(value)}"
+                                                     for key, value in TIME_DEFAULTS.items())
+                 if improved else ""),
               0, 3_600_000),
         Param("c", float, SEARCH_DEFAULTS["c"] if improved else 0.7, "UCB exploration constant", 0, 100),
         Param("rollout", str, "random", "rollout policy: uniform, the best one-ply action, or a softmax "
               "over one-ply evaluations", choices=("random", "heuristic", "model")),
         Param("cutoff", int, SEARCH_DEFAULTS["cutoff"] if improved else 40,
-              "rollout decisions before evaluating the position (0: play to the end)",
+              "rollout decisions before evaluating the position (0: play to the end)"
+              + (f"; {TIME_DEFAULTS['cutoff']} under time_ms unless given"
+                 if improved and "cutoff" in TIME_DEFAULTS else ""),
               0, 100000),
         Param("reward", str, "win", "reward per player: win share, rank, or VP margin",
               choices=("win", "rank", "margin")),
@@ -317,6 +327,10 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
 
 #: the ISMCTS defaults of the reward mix and the belief (measured: docs/bots.md)
 SEARCH_DEFAULTS: dict[str, Any] = {"c": 0.7, "cutoff": 80, "speed": 0.2, "vp": 0.05, "belief": 1}
+
+#: what ISMCTS uses instead, for the parameters a spec leaves out, when its budget is time
+#: (time_ms): at equal time the cheaper iteration wins (docs/bots.md, "Budgets of time")
+TIME_DEFAULTS: dict[str, Any] = {"cutoff": 40}
 
 _REGISTRY: dict[str, BotInfo] = {}
 
@@ -409,6 +423,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     params = _parse_params(spec, name, info.params, rest)
     if "iters" in params and params["iters"] == 0 and params.get("time_ms", 0) == 0:
         raise SpecError(f"bot spec {spec!r}: give iters > 0 or a time_ms budget")
+    if name == "ismcts" and params["time_ms"] > 0:
+        # a budget of time has its own defaults for what the spec does not give
+        params.update({key: value for key, value in TIME_DEFAULTS.items() if not _given(spec, key)})
     if "worlds" in params and params["iters"] and params["worlds"] > params["iters"]:
         raise SpecError(f"bot spec {spec!r}: worlds ({params['worlds']}) exceeds iters ({params['iters']})")
     if "worlds" in params and params["worlds"] > params["node_cap"]:

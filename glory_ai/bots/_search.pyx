@@ -25,7 +25,9 @@ from glory_ai.core.clock cimport gr_now_seconds
 from glory_ai.core.engine cimport (
     GameState, Player, Structure, Turn, State, NUM_TYPES, JACK, MAX_LEGAL, NO_ROLE, DECK_CAP,
     NUM_DISTINCT_ACTIONS, LABORER, CRAFTSMAN, ARCHITECT, LEGIONARY, MERCHANT, PATRON,
-    S_COMPLETE, PH_OVER, PH_LEAD, PH_FOLLOW, PH_PAY_MORE, PH_PETITION, PH_THINK_CHOICE,
+    S_COMPLETE, PH_OVER, PH_LEAD, PH_FOLLOW, PH_PAY_MORE, PH_PETITION, PH_THINK, PH_THINK_CHOICE,
+    PH_ACTION, PH_FOUNTAIN, A_THINK_DRAW, A_HIRE_DECK, A_VAULT_DECK, A_FOUNTAIN_DRAW, A_LAY,
+    A_LAY_STATUE, A_ADD, A_ADD_POOL, A_VAULT_STOCKPILE,
     PH_TRIBUNAL, PH_SEWER, PH_SENATE, A_VAULT_HAND, A_REVEAL, A_THINK_JACK, B_WALL, B_PALISADE, B_BRIDGE,
     A_STAIRWAY, A_SEWER, CTX_ACADEMY, END_FORUM, B_CATACOMB, B_FORUM, B_FORUM_ROMANUM,
     INV_NO_LEGAL, INV_OVERFLOW, gr_rng_next, gr_rng_below, gr_rng_seed, used_size, is_active, mat_of,
@@ -632,14 +634,71 @@ cdef bint may_end_now(GameState* s, int p) noexcept nogil:
     return False
 
 
-cdef int decisive_action(GameState* s, uint16_t* actions, int n, int mover, GameState* scratch) noexcept nogil:
-    # (solver) the first of the n actions after which the game is over with the mover its
-    # only winner, or -1; looked for only where the mover may end the game now. -2 if a
-    # trial exceeded an engine capacity (apply_checked).
+cdef bint every_action_may_end(GameState* s) noexcept nogil:
+    # Can any action at all end the game here (so that decisive_action must try them all)?
+    # Yes when the deck is already empty (the game ends after the current action, R-11.1),
+    # at a Fountain's choice (it lays, adds or keeps a card drawn, maybe the last), and
+    # whenever a Forum or Forum Romanum is anywhere in the city: its condition is checked
+    # after hires, takes, Legionary gives, Sewer moves, Stairways, Prisons and completions
+    # (check_forum), too many paths to tell apart cheaply.
     cdef int i
+    if s.turn.pending_end or s.deck_size == 0 or s.turn.phase == PH_FOUNTAIN:
+        return True
+    for i in range(s.nstruct):
+        if s.structures[i].building == B_FORUM or s.structures[i].building == B_FORUM_ROMANUM:
+            return True
+    return False
+
+
+cdef bint action_may_end(GameState* s, int action, int sites) noexcept nogil:
+    # Can `action` end the game (whoever wins) where every_action_may_end is false? With no
+    # Forum in the city the game ends only by a draw of the deck's last card (a think, a
+    # Bar or Atrium draw), a foundation on the last in-town site (`sites` of them are
+    # left) or a Catacomb's completion (R-11.1), and the engine does each of these only
+    # inside the decision that asks for it, never in the steps it runs on its own after
+    # it. A Forum laid with a Gate active is active at once, so laying one may end it too.
+    # Exact for decisive_action: it may pass an action that does not end the game, never
+    # the other way round (tests/bots/test_search_solver.py compares both scans).
+    cdef int phase = s.turn.phase, p = s.turn.decider, draw, building
+    if phase == PH_LEAD or phase == PH_FOLLOW or phase == PH_THINK or phase == PH_THINK_CHOICE:
+        # a think draws up to the refill size, at least one card (do_think)
+        if action != A_THINK_DRAW and (phase != PH_THINK_CHOICE or action == A_THINK_JACK):
+            return False
+        draw = refill_size(s, p) - s.players[p].hand_count
+        return s.deck_size <= (draw if draw > 1 else 1)
+    if phase != PH_ACTION:
+        return False
+    if action == A_HIRE_DECK or action == A_VAULT_DECK or action == A_FOUNTAIN_DRAW:
+        return s.deck_size <= 1
+    if A_LAY <= action < A_LAY_STATUE:
+        building = action - A_LAY + 1
+        return sites <= 1 or building == B_FORUM or building == B_FORUM_ROMANUM
+    if A_LAY_STATUE <= action < A_ADD:
+        return sites <= 1
+    if A_ADD <= action < A_VAULT_STOCKPILE:
+        # A_ADD and A_ADD_POOL: building(44) x card(44), the building first
+        building = ((action - A_ADD) % (A_ADD_POOL - A_ADD)) // 44 + 1
+        return building == B_CATACOMB
+    return False
+
+
+cdef int decisive_action(GameState* s, uint16_t* actions, int n, int mover, GameState* scratch,
+                         bint every=False) noexcept nogil:
+    # (solver) the first of the n actions after which the game is over with the mover its
+    # only winner, or -1; looked for only where the mover may end the game now, and (unless
+    # `every`, the reference scan of the tests) only among the actions that can end it at
+    # all (action_may_end), which finds the same first one at a fraction of the trials.
+    # -2 if a trial exceeded an engine capacity (apply_checked).
+    cdef int i, m, sites = 0
     if not may_end_now(s, mover):
         return -1
+    if not every:
+        every = every_action_may_end(s)
+        for m in range(6):
+            sites += s.in_town[m]
     for i in range(n):
+        if not every and not action_may_end(s, actions[i], sites):
+            continue
         memcpy(scratch, s, used_size(s))
         if apply_action_c(scratch, actions[i]) == -2:
             return -2
@@ -1438,6 +1497,46 @@ def _rewards(State state, reward="win", double temperature=4.0, style=None, mode
         return [t.rewards[p] for p in range(t.num_players)]
     finally:
         tree_free(t)
+
+
+def _decisive(State state, bint every=False):
+    """The decisive move the solver finds for the player to move in `state` as it is (true
+    hidden cards included): the first legal action, in the engine's order, after which
+    the game is over with that player its only winner, or None; looked for only where
+    that player may end the game now. `every` tries every legal action (the reference);
+    otherwise only those that can end the game at all, as the search does."""
+    cdef GameState* scratch
+    cdef uint16_t legal[MAX_LEGAL]
+    cdef int n, found
+    if state.s.turn.phase == PH_OVER:
+        return None
+    scratch = <GameState*>malloc(sizeof(GameState))
+    if scratch == NULL:
+        raise MemoryError()
+    try:
+        with nogil:
+            n = legal_actions_into(state.s, legal)
+            found = decisive_action(state.s, legal, n, state.s.turn.decider, scratch, every)
+    finally:
+        free(scratch)
+    if found == -2:
+        raise RuntimeError(_overflow_message("the search of a decisive move"))
+    return None if found < 0 else found
+
+
+def _may_end(State state):
+    """The legal actions of `state` that the decisive-move scan tries (all of them when any
+    action may end the game here), in the engine's order."""
+    cdef uint16_t legal[MAX_LEGAL]
+    cdef int n, i, m, sites = 0
+    cdef bint every
+    if state.s.turn.phase == PH_OVER:
+        return []
+    n = legal_actions_into(state.s, legal)
+    every = every_action_may_end(state.s)
+    for m in range(6):
+        sites += state.s.in_town[m]
+    return [legal[i] for i in range(n) if every or action_may_end(state.s, legal[i], sites)]
 
 
 def _evaluate(State state, int player, style=None, model=None):

@@ -4,16 +4,18 @@ their soundness under determinization, decisive moves, the reward mix of game le
 VP margin, the robust final choice, the belief-weighted deals, the tactical suite, and the
 plain options that give back the search as it was before all of these."""
 import gzip
+import itertools
 import json
 import math
+import random
 from pathlib import Path
 
 import pytest
 from search_positions import catacomb_now
 
 import glory_ai
-from glory_ai.bots import make_bot, parse_spec
-from glory_ai.bots._search import _order_rows, _rewards, _select
+from glory_ai.bots import TIME_DEFAULTS, make_bot, parse_spec
+from glory_ai.bots._search import _decisive, _may_end, _order_rows, _rewards, _select
 from glory_ai.bots.belief import Evidence
 from support.positions import built, foundation, play, state_of
 
@@ -328,6 +330,70 @@ def test_the_defaults_are_the_documented_ones():
         _, params = parse_spec(name)
         assert (params["c"], params["cutoff"], params["solver"], params["speed"], params["vp"],
                 params["final"], params["belief"]) == (0.7, 40, False, 0.0, 0.0, "visits", 1)
+
+
+def test_a_budget_of_time_has_its_own_defaults_unless_the_spec_gives_them():
+    # docs/bots.md, "Budgets of time": at equal time the cheaper iteration wins
+    _, timed = parse_spec("ismcts:time_ms=20")
+    assert {key: timed[key] for key in TIME_DEFAULTS} == TIME_DEFAULTS
+    assert TIME_DEFAULTS["cutoff"] != parse_spec("ismcts")[1]["cutoff"]
+    for key in TIME_DEFAULTS:
+        other = parse_spec("ismcts")[1][key]
+        _, given = parse_spec(f"ismcts:time_ms=20,{key}={str(other).lower()}")
+        assert given[key] == other
+    # a budget of iterations, and the other searches, keep their defaults
+    assert parse_spec("ismcts:iters=500")[1]["cutoff"] == 80
+    assert parse_spec("ismcts:iters=500,time_ms=0")[1]["cutoff"] == 80
+    assert parse_spec("pimc:time_ms=20")[1] == {**parse_spec("pimc")[1], "time_ms": 20.0}
+    # the bot searches with them
+    bot = make_bot("ismcts:time_ms=5", seed=1)
+    assert bot.params["cutoff"] == TIME_DEFAULTS["cutoff"]
+
+
+def _played_positions(games, seed):
+    """Every decision of `games` seeded games, 2 to 5 players, both modes, half played at
+    random and half by heuristic styles with noise (which build Catacombs and Forums)."""
+    styles = ["builder", "merchant", "patron", "legionary"]
+    for game in range(games):
+        num_players = 2 + game % 4
+        mode = "imperium" if game // 4 % 2 else "republic"
+        state = glory_ai.Game(num_players, mode=mode).new_initial_state(seed + game)
+        chance = random.Random(seed + game)
+        bots = ([make_bot(f"heuristic:style={styles[(game + i) % 4]},epsilon=0.3", seed=seed + game + i)
+                 for i in range(num_players)] if game % 2 else None)
+        while not state.is_terminal():
+            yield state
+            legal = state.legal_actions()
+            state.apply_action(bots[state.current_player()].step(state) if bots else chance.choice(legal))
+
+
+def test_the_decisive_move_is_looked_for_only_among_moves_that_can_end_the_game():
+    # The search tries, for a decisive move, only the actions that can end the game at all:
+    # every action that ends it is among them, so the move found is the one the scan of
+    # every legal action finds (the first in the engine's order), in every position.
+    endings = {}
+    decisive = tried = legal_total = 0
+    extra = [patron_temple(), catacomb_now().state, catacomb_in_two(), catacomb_behind()]
+    play(extra[0], "lead Patron with Palace", "think: take Jack")
+    for state in itertools.chain(extra, _played_positions(240, 31000)):
+        may_end = _may_end(state)
+        legal = state.legal_actions()
+        assert set(may_end) <= set(legal)
+        for action in legal:
+            after = state.clone()
+            after.apply_action(action)
+            if after.is_terminal():
+                endings[after.end_reason()] = endings.get(after.end_reason(), 0) + 1
+                assert action in may_end, (state.to_dict(), state.action_to_string(action))
+        found = _decisive(state)
+        assert found == _decisive(state, every=True)
+        decisive += found is not None
+        tried += len(may_end)
+        legal_total += len(legal)
+    # every way a game ends was met, and the filter leaves most actions untried
+    assert set(endings) == {"deck", "sites", "catacomb", "forum"}, endings
+    assert decisive > 100
+    assert tried < legal_total / 3
 
 
 # ---- rewards --------------------------------------------------------------------------------
