@@ -29,7 +29,7 @@ The fence's info string says what a block is (a fence without one is an error):
 Each page runs in a temporary folder of its own holding copies of ``examples/``,
 ``benchmarks/`` and ``experiments/`` and of every shipped ``results/NAME`` its blocks name (unless the page
 makes that folder itself with ``glory-ai run experiments/NAME.toml``). The environment keeps
-PYTHONPATH and limits joblib to one core.
+PYTHONPATH and limits joblib to one core; two pages run at once (``PAGE_WORKERS``).
 
 Budgets are shrunk by rewriting what runs, never by a knob of the product (``SHRINK``):
 game counts (``--games``, ``for_games(..., N)``, ``deals = N``; a ``compare`` or
@@ -463,11 +463,36 @@ def test_readme_opens_with_install_and_run_then_install_and_test():
     assert not check_install(install.words) + check_install(install_test.words)
 
 
+#: pages run at once: every command is a process of its own, so two pages keep both cores
+#: of the CI machine busy while this module runs (the rest of the suite runs one test at a time)
+PAGE_WORKERS = 2
+
+
+@pytest.fixture(scope="module")
+def page_runs(request, tmp_path_factory):
+    """The selected pages' runs, started together on first use, PAGE_WORKERS at a time in
+    the order the tests ask for them: page -> future of (problems, timings)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    selected = [item.callspec.params["page"] for item in request.session.items
+                if getattr(item, "originalname", None) == "test_page_runs"]
+
+    def one(page: Path) -> tuple[list[str], list[tuple[float, str]]]:
+        timings: list[tuple[float, str]] = []
+        folder = tmp_path_factory.mktemp(page.stem.lower())
+        return run_page(page, folder, timings), timings
+
+    pool = ThreadPoolExecutor(max_workers=PAGE_WORKERS)
+    try:
+        yield {page: pool.submit(one, page) for page in selected}
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
-def test_page_runs(page, tmp_path):
-    timings: list[tuple[float, str]] = []
-    problems = run_page(page, tmp_path, timings)
+def test_page_runs(page, page_runs):
+    problems, timings = page_runs[page].result()
     for seconds, where in timings:
         print(f"{seconds:6.1f} s  {where}")
     assert not problems, "\n\n".join(problems)
