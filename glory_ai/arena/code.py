@@ -85,14 +85,6 @@ def spec_parameters(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
     return resolved
 
 
-def _spec_value(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, float) and value.is_integer():
-        return str(int(value))
-    return str(value)
-
-
 def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
     """``spec`` written so that it means today what it meant when it was played with the
     resolved parameters ``played``: every parameter whose value then differs from the value
@@ -104,7 +96,7 @@ def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
     >>> spec_as_played("greedy", {})
     'greedy'
     """
-    from ..bots import SpecError, parse_spec, registry
+    from ..bots import SpecError, parse_spec, registry, spell_value
 
     try:
         name, now = parse_spec(spec)
@@ -113,7 +105,7 @@ def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
     info = registry().get(name)
     order = [param.name for param in info.params] if info is not None else list(now)
     order += [key for key in played if key not in order]      # a parameter since removed
-    added = [f"{key}={_spec_value(played[key])}" for key in order
+    added = [f"{key}={spell_value(played[key])}" for key in order
              if key in played and (key not in now or now[key] != played[key])]
     if not added:
         return spec

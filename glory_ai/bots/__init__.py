@@ -39,7 +39,7 @@ from .errors import BotError
 from .styles import HEURISTIC_STYLES, STYLES
 
 __all__ = ["Bot", "BotError", "BotInfo", "ENTRY_POINT_GROUP", "Param", "UserBot", "builtin_name",
-           "make_bot", "parse_spec", "register", "registry", "unregister", "SpecError"]
+           "make_bot", "parse_spec", "register", "registry", "spell_value", "unregister", "SpecError"]
 
 
 class SpecError(ValueError):
@@ -270,8 +270,8 @@ class SearchBot(Bot):
         return best
 
 
-def _spelled(value: Any) -> str:
-    # a parameter value as a spec writes it
+def spell_value(value: Any) -> str:
+    """A parameter value as a spec writes it (``true``/``false`` for a flag)."""
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
@@ -282,7 +282,7 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
         Param("iters", int, default_iters, "iterations per move (shared by the trees); 0 with time_ms",
               0, 10_000_000),
         Param("time_ms", float, 0.0, "time per move in ms instead of iterations (not reproducible)"
-              + ("; then, unless given: " + ",".join(f"{key}={_spelled(value)}"
+              + ("; then, unless given: " + ",".join(f"{key}={spell_value(value)}"
                                                      for key, value in TIME_DEFAULTS.items())
                  if improved else ""),
               0, 3_600_000),
