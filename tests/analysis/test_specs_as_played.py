@@ -89,3 +89,23 @@ def test_runs_without_usable_parameters_show_their_specs_as_written(played, tmp_
     frame = load_runs(folder)
     assert sorted(set(map(str, frame["spec"]))) == sorted([SEARCH, "greedy"])
     assert frame.attrs["runs"][0]["as_played"] == {}
+
+
+def test_a_grid_finds_the_games_of_a_run_whose_spec_is_spelled_out(played, tmp_path):
+    from glory_ai.analysis.report import Grid
+
+    now = parse_spec(SEARCH)[1]
+
+    def older_default(data):
+        data["parameters"][SEARCH]["cutoff"] = now["cutoff"] + 7
+
+    old = _copy_with_parameters(played, tmp_path / "old", older_default)
+    frame = load_runs([old, played])
+    # the grid names each point's spec as the experiment's config writes it
+    grid = Grid("g", "iters", "ismcts:iters={iters}", ("greedy",),
+                ((12.0, "old", SEARCH), (13.0, "run", SEARCH)))
+    report = build_report(frame, figures=False, grids=[grid])
+    table = report.tables["grid-g"]
+    assert list(table.index) == [12.0, 13.0]
+    assert (table["games"] > 0).all()
+    assert table.loc[12.0, "spec"] != table.loc[13.0, "spec"]     # the old one spelled out
