@@ -25,7 +25,7 @@ import time
 import glory_ai
 from glory_ai.bots import make_bot
 
-PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits"
+PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
 BOTS = {"ismcts": "ismcts:iters={n}", "ismcts-plain": "ismcts:iters={n}," + PLAIN}
 STYLES = ("builder", "merchant", "legionary", "patron")
 LEAD = 15

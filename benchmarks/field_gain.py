@@ -9,7 +9,7 @@ over deals (and the two-sided p-value of "no difference"), e.g.
 
     glory-ai compare ismcts:iters=300 pimc:iters=300,worlds=10 heuristic:style=builder \\
         heuristic:style=merchant --players 4 --games 200 --seed 23 --out /tmp/field-new
-    glory-ai compare ismcts:iters=300,c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits \\
+    glory-ai compare ismcts:iters=300,c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style \\
         pimc:iters=300,worlds=10 heuristic:style=builder heuristic:style=merchant \\
         --players 4 --games 200 --seed 23 --out /tmp/field-old
     python benchmarks/field_gain.py /tmp/field-new /tmp/field-old

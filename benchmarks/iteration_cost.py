@@ -15,7 +15,7 @@ import time
 from glory_ai.bots import make_bot
 from glory_ai.bots.bench import mid_game_states
 
-OLD = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits"
+OLD = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
 SPECS = {
     "default": "ismcts",
     "default, cutoff=40": "ismcts:cutoff=40",

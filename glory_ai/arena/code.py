@@ -93,6 +93,8 @@ def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
 
     >>> spec_as_played("ismcts:iters=500", {"iters": 500, "cutoff": 40, "solver": False})
     'ismcts:iters=500,cutoff=40,solver=false'
+    >>> spec_as_played("pimc:iters=500", {"iters": 500, "eval": ""})     # "" is today's "style"
+    'pimc:iters=500'
     >>> spec_as_played("greedy", {})
     'greedy'
     """
@@ -103,10 +105,19 @@ def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
     except SpecError:
         return spec
     info = registry().get(name)
-    order = [param.name for param in info.params] if info is not None else list(now)
+    declared = {param.name: param for param in info.params} if info is not None else {}
+    order = list(declared) or list(now)
     order += [key for key in played if key not in order]      # a parameter since removed
-    added = [f"{key}={spell_value(played[key])}" for key in order
-             if key in played and (key not in now or now[key] != played[key])]
+
+    def today(key: str) -> Any:
+        # the played value as today's parser reads it (an old spelling of the same value is no change)
+        try:
+            return declared[key].parse(spell_value(played[key]), spec) if key in declared else played[key]
+        except SpecError:
+            return played[key]
+
+    added = [f"{key}={spell_value(today(key))}" for key in order
+             if key in played and (key not in now or now[key] != today(key))]
     if not added:
         return spec
     return spec + ("," if ":" in spec else ":") + ",".join(added)

@@ -38,8 +38,8 @@ from .belief import Evidence
 from .errors import BotError
 from .styles import HEURISTIC_STYLES, STYLES
 
-__all__ = ["Bot", "BotError", "BotInfo", "ENTRY_POINT_GROUP", "Param", "UserBot", "builtin_name",
-           "make_bot", "parse_spec", "register", "registry", "spell_value", "unregister", "SpecError"]
+__all__ = ["Bot", "BotError", "BotInfo", "ENTRY_POINT_GROUP", "EVAL_LEARNED", "EVAL_STYLE", "Param",
+           "UserBot", "builtin_name", "make_bot", "model_path", "parse_spec", "register", "registry", "spell_value", "unregister", "SpecError"]
 
 
 class SpecError(ValueError):
@@ -59,6 +59,8 @@ class Param:
     choices: tuple[str, ...] = ()
     #: a spec must give it (a user's factory parameter without a default)
     required: bool = False
+    #: other spellings of a value (text -> value), read before the type
+    aliases: tuple[tuple[str, str], ...] = ()
 
     def describe(self) -> str:
         if self.choices:
@@ -78,6 +80,7 @@ class Param:
 
     def parse(self, text: str, bot: str) -> Any:
         where = f"bot spec {bot!r}, parameter {self.name!r}"
+        text = dict(self.aliases).get(text, text)
         if self.kind is bool:
             lowered = text.strip().lower()
             if lowered in ("1", "true", "yes", "on"):
@@ -188,16 +191,33 @@ if TYPE_CHECKING:
     from .models import EvalModel
 
 
+#: the ``eval=`` value of the hand-set style (``style=``) and of the model shipped with glory_ai
+EVAL_STYLE = "style"
+EVAL_LEARNED = "learned"
+
+
+def model_path(value: str) -> Path | None:
+    """The model file an ``eval=`` value names: the shipped model's for ``learned``
+    (glory_ai/data/models/learned.npz, docs/evaluation.md), None for ``style`` (the hand-set
+    style), else the value as a path."""
+    if value == EVAL_STYLE:
+        return None
+    if value == EVAL_LEARNED:
+        return Path(__file__).resolve().parent.parent / "data" / "models" / "learned.npz"
+    return Path(value)
+
+
 def _evaluation_model(spec: str, params: dict[str, Any], style: str) -> EvalModel:
-    # the model of `eval=PATH` (checked now: a bad file is a SpecError naming it), or the style's
+    # the model `eval=` names (checked now: a bad file is a SpecError naming it), or the style's
     from .models import ModelError, load_model, style_model
 
-    if not params.get("eval"):
+    path = model_path(params.get("eval", EVAL_STYLE))
+    if path is None:
         return style_model(style)
     if _given(spec, "style"):
         raise SpecError(f"bot spec {spec!r}: give style= or eval=, not both (the model replaces the style)")
     try:
-        return load_model(params["eval"])
+        return load_model(path)
     except ModelError as error:
         raise SpecError(f"bot spec {spec!r}, parameter 'eval': {error}") from None
 
@@ -275,6 +295,14 @@ def spell_value(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
+def _eval_param(default: str) -> Param:
+    return Param("eval", str, default,
+                 f"the evaluation: {EVAL_LEARNED} (the model shipped with glory_ai), {EVAL_STYLE} (the "
+                 "hand-set style=) or a model file (.npz, docs/evaluation.md)"
+                 + ("; a spec giving style= alone means eval=style" if default != EVAL_STYLE else ""),
+                 aliases=(("", EVAL_STYLE),))
+
+
 def _search_params(default_iters: int, improved: bool = False, **extra: Param) -> tuple[Param, ...]:
     # `improved`: the defaults of ISMCTS (solver, speed and margin in the reward, robust
     # final choice); PIMC and flat MC keep the plain ones (docs/bots.md, "Search options")
@@ -298,7 +326,7 @@ def _search_params(default_iters: int, improved: bool = False, **extra: Param) -
               choices=("win", "rank", "margin")),
         Param("style", str, "balanced", "evaluation style for heuristic rollouts and cutoffs",
               choices=tuple(STYLES)),
-        Param("eval", str, "", "evaluation model file (.npz, docs/evaluation.md) replacing the style"),
+        _eval_param(EVAL_LEARNED if improved else EVAL_STYLE),
         Param("epsilon", float, 0.1, "random-move share of heuristic rollouts", 0, 1),
         Param("temperature", float, 4.0, "VP scale turning cutoff evaluations into rewards", 0.01, 1000),
         Param("rollout_temperature", float, 0.5, "softmax temperature of rollout=model", 0.001, 1000),
@@ -347,7 +375,7 @@ _register("greedy", "one-ply lookahead on the balanced evaluation (docs/bots.md)
 _register("heuristic", "one-ply lookahead on a playing style's evaluation",
           (Param("style", str, "builder", "playing style", choices=HEURISTIC_STYLES),
            Param("epsilon", float, 0.0, "share of uniformly random moves", 0, 1),
-           Param("eval", str, "", "evaluation model file (.npz, docs/evaluation.md) replacing the style")),
+           _eval_param(EVAL_STYLE)),
           lambda spec, params, seed: PolicyBot(spec, params, seed, params["style"]))
 _register("flatmc", "flat Monte Carlo: each root action tried in turn on fresh determinizations",
           _search_params(1000),
@@ -423,6 +451,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     params = _parse_params(spec, name, info.params, rest)
     if "iters" in params and params["iters"] == 0 and params.get("time_ms", 0) == 0:
         raise SpecError(f"bot spec {spec!r}: give iters > 0 or a time_ms budget")
+    if params.get("eval", EVAL_STYLE) != EVAL_STYLE and _given(spec, "style") and not _given(spec, "eval"):
+        params["eval"] = EVAL_STYLE      # a style named alone is the evaluation (not the default model)
     if name == "ismcts" and params["time_ms"] > 0:
         # a budget of time has its own defaults for what the spec does not give
         params.update({key: value for key, value in TIME_DEFAULTS.items() if not _given(spec, key)})
@@ -443,12 +473,12 @@ def model_identities(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
     for spec in specs:
         if not isinstance(spec, str) or builtin_name(spec) is None:
             continue
-        path = parse_spec(spec)[1].get("eval")
-        if path:
+        path = model_path(parse_spec(spec)[1].get("eval", EVAL_STYLE))
+        if path is not None:
             try:
                 data = Path(path).read_bytes()
             except OSError as error:
-                raise SpecError(f"bot spec {spec!r}, parameter 'eval': model {path!r} cannot be read "
+                raise SpecError(f"bot spec {spec!r}, parameter 'eval': model {str(path)!r} cannot be read "
                                 f"({error.strerror or error})") from None
             out[spec] = {"kind": "evaluation model", "path": str(Path(path).resolve()),
                          "sha256": hashlib.sha256(data).hexdigest()}

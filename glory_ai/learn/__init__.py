@@ -7,7 +7,7 @@
   deal, and writes the ``.npz`` model files the search reads and a training report
   (``glory-ai train CONFIG.toml``).
 * :func:`learn` runs expert iteration: generation k+1 learns from the games of ISMCTS
-  searching with generation k's model, and every generation plays the default ISMCTS
+  searching with generation k's model, and every generation plays the hand-set style's search
   (``glory-ai learn CONFIG.toml``).
 
 This layer sits above the arena and the analysis, below the experiments and the command line.

@@ -115,11 +115,11 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     learn = sub.add_parser(
         "learn", formatter_class=_HelpFormatter,
-        help="expert iteration: self-play, train, play the default search, for several generations",
+        help="expert iteration: self-play, train, play the hand-set style's search, for several generations",
         description="Run an expert-iteration config: generation 0 is the search with a hand-set "
                     "style; generation k+1's model is trained on the self-play games of the search "
                     "with the model kept so far (a new generation replaces it only if it is at least "
-                    "as good: the config's [guard]); every learned generation plays the default search. "
+                    "as good: the config's [guard]); every learned generation plays the search with the hand-set style. "
                     "Writes OUT (default results/NAME) with a README of the numbers; rerunning resumes.",
         epilog="examples:\n"
                "  glory-ai learn experiments/learning/learned_evaluation.toml\n"

@@ -1,13 +1,14 @@
 """Expert iteration (``glory-ai learn CONFIG.toml``): generation k+1's evaluation is trained on
 the self-play games of ISMCTS searching with generation k's evaluation, starting from a
-hand-set style (generation 0), and every learned generation plays the default ISMCTS.
+hand-set style (generation 0), and every learned generation plays the same search with the
+hand-set style (``style=`` spelled out: ISMCTS's default evaluation is the shipped model).
 
 The folder it writes (docs/learning.md)::
 
     OUT/experiment.toml          the config as run
     OUT/gen-K/selfplay-Np/       self-play of generation K at N players (glory-ai selfplay)
     OUT/gen-K/model/             generation K's models and training report (K >= 1)
-    OUT/gen-K/evaluate/          generation K against the default ISMCTS (an arena run)
+    OUT/gen-K/evaluate/          generation K against the hand-set style's search (an arena run)
     OUT/gen-K/gate/              generation K against the incumbent (an arena run; [guard] match_deals)
     OUT/summary.json, README.md, generations.png
 
@@ -162,15 +163,17 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
 
 
 def _with_eval(spec: str, model: Path | None, style: str) -> str:
+    # the style is always named: left out, ISMCTS would evaluate with the shipped model
+    separator = "," if ":" in spec else ":"
     if model is None:
-        return spec if style == "balanced" else f"{spec},style={style}"
+        return f"{spec}{separator}style={style}"
     if "," in str(model):
         raise LearnError(f"the model path {model} holds a comma, which a spec cannot carry")
-    return f"{spec}{',' if ':' in spec else ':'}eval={model}"
+    return f"{spec}{separator}eval={model}"
 
 
 def _evaluation(records: list[dict[str, Any]], candidate: str) -> dict[str, Any]:
-    """The candidate's score against the default search, by the pentanomial model."""
+    """The candidate's score against the hand-set style's search, by the pentanomial model."""
     from ..analysis.stats import summarize
 
     table = summarize(records)
@@ -263,7 +266,7 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = Fal
                     "balanced_style_log_loss": report["balanced_style"]["held_out_log_loss"],
                     "uniform_log_loss": report["uniform"]["held_out_log_loss"]}
                 candidate = _with_eval(config.evaluate_search, model, config.style)
-                default = config.evaluate_search
+                default = _with_eval(config.evaluate_search, None, config.style)
                 rc = RunConfig(specs=(candidate, default), players=2, deals=config.evaluate_deals,
                                seed=config.seed + 1000 + gen)
                 log(f"generation {gen}: {candidate} against {default}, {rc.total_games} games")
@@ -341,7 +344,7 @@ def _readme(config: LearnConfig, summary: Mapping[str, Any], out: Path) -> str:
     lines = [f"# {config.name}", "", config.description.strip(), "",
              f"**Question.** {config.question.strip()}", "",
              "| generation | self-play bot | trained on (positions) | held-out log loss: linear / MLP / "
-             "balanced style / uniform | model used | against the default search: win rate [95%] "
+             "balanced style / uniform | model used | against the style's search: win rate [95%] "
              "| plays the next self-play |",
              "|---|---|---|---|---|---|---|"]
     for entry in summary["generations"]:
@@ -413,7 +416,7 @@ def _plot(summary: Mapping[str, Any], path: Path) -> None:
     ax.axhline(0.5, color="grey", ls="--")
     ax.set_xticks(xs)
     ax.set_xlabel("generation")
-    ax.set_ylabel("win rate against the default search")
+    ax.set_ylabel("win rate against the hand-set style")
     fig.tight_layout()
     fig.savefig(path, dpi=90, metadata={"Software": None})
     plt.close(fig)

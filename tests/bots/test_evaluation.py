@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import glory_ai
-from glory_ai.bots import SpecError, make_bot, registry
+from glory_ai.bots import SpecError, make_bot, model_path, parse_spec, registry
 from glory_ai.bots._search import (
     CompiledModel,
     _action_values,
@@ -480,7 +480,10 @@ def test_a_bot_with_a_model_exposes_the_hash_of_its_file(tmp_path):
     bot = make_bot(f"ismcts:iters=10,eval={path}", 1)
     assert bot.model_hash == hashlib.sha256(path.read_bytes()).hexdigest()
     assert make_bot(f"heuristic:eval={path}").model_hash == bot.model_hash
-    assert make_bot("ismcts:iters=10").model_hash is None and make_bot("greedy").model_hash is None
+    shipped = hashlib.sha256(model_path("learned").read_bytes()).hexdigest()
+    assert make_bot("ismcts:iters=10").model_hash == shipped      # the default evaluation: the shipped model
+    assert make_bot("ismcts:iters=10,style=balanced").model_hash is None
+    assert make_bot("pimc:iters=10,worlds=1").model_hash is None and make_bot("greedy").model_hash is None
     style_model("patron").save(path)                    # the same path, another model
     assert make_bot(f"ismcts:iters=10,eval={path}", 1).model_hash != bot.model_hash
 
@@ -494,7 +497,10 @@ def test_a_model_replaces_the_style_and_both_at_once_is_an_error(tmp_path):
         make_bot(f"heuristic:eval={path},style=builder")
     params = {p.name: p for p in registry()["ismcts"].params}
     assert params["rollout"].choices == ("random", "heuristic", "model")
-    assert params["eval"].default == "" and params["rollout_temperature"].default == 0.5
+    assert params["eval"].default == "learned" and params["rollout_temperature"].default == 0.5
+    assert {p.name: p for p in registry()["pimc"].params}["eval"].default == "style"
+    assert parse_spec("ismcts:style=patron")[1]["eval"] == "style"     # a style alone is the evaluation
+    assert parse_spec("ismcts:eval=")[1]["eval"] == "style"            # the old spelling of the style
     assert "eval" in {p.name for p in registry()["heuristic"].params}
 
 

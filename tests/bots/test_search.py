@@ -18,7 +18,7 @@ from support.positions import foundation, play, state_of
 SPECS = {"ismcts": "ismcts:iters={n}", "pimc": "pimc:iters={n},worlds=10", "flatmc": "flatmc:iters={n}"}
 #: the search without the solver, the reward mix and the robust choice (the ISMCTS
 #: defaults before them; PIMC's and flat MC's defaults)
-PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits"
+PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
 
 #: the smallest budget (of 10, 20, 40, ...) from which each bot finds a best move of each
 #: position with every one of 16 seeds, at that budget and all larger ones up to 5,120

@@ -19,7 +19,7 @@ from glory_ai.bots._search import _decisive, _may_end, _order_rows, _rewards, _s
 from glory_ai.bots.belief import Evidence
 from support.positions import built, foundation, play, state_of
 
-PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits"
+PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
 ROOT = Path(__file__).resolve().parents[2]
 
 
