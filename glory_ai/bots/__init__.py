@@ -39,7 +39,8 @@ from .errors import BotError
 from .styles import HEURISTIC_STYLES, STYLES
 
 __all__ = ["Bot", "BotError", "BotInfo", "ENTRY_POINT_GROUP", "EVAL_LEARNED", "EVAL_STYLE", "Param",
-           "UserBot", "builtin_name", "make_bot", "model_path", "parse_spec", "register", "registry", "spell_value", "unregister", "SpecError"]
+           "UserBot", "builtin_name", "make_bot", "model_path", "parse_spec", "register", "registry",
+           "spell_value", "unregister", "SpecError"]
 
 
 class SpecError(ValueError):

@@ -119,7 +119,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Run an expert-iteration config: generation 0 is the search with a hand-set "
                     "style; generation k+1's model is trained on the self-play games of the search "
                     "with the model kept so far (a new generation replaces it only if it is at least "
-                    "as good: the config's [guard]); every learned generation plays the search with the hand-set style. "
+                    "as good: the config's [guard]); every learned generation plays the search with the "
+                    "hand-set style. "
                     "Writes OUT (default results/NAME) with a README of the numbers; rerunning resumes.",
         epilog="examples:\n"
                "  glory-ai learn experiments/learning/learned_evaluation.toml\n"
