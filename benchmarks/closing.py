@@ -1,4 +1,4 @@
-"""Closing benchmark: python benchmarks/closing.py [--positions N] [--iters N] [--bots ...]
+"""Closing benchmark: python benchmarks/closing.py [--positions N] [--iters N] [--bots ...] [--seed S]
 
 From won positions, how many turns does a search bot take to end the game, and how often
 does it think instead? A won position is a decision to lead, in a game between two noisy
@@ -110,6 +110,9 @@ def main() -> None:
                         help="won positions (60: half 2, half 3 players)")
     parser.add_argument("--iters", type=int, default=1000, help="iterations per move (1000)")
     parser.add_argument("--bots", default="ismcts,ismcts-plain", help=f"bots: {', '.join(BOTS)}")
+    parser.add_argument("--seed", type=int, default=0,
+                        help="seed offset of the bots of the play-out (the bot and the styles); "
+                             "the positions stay the same (0)")
     parser.add_argument("--spec", action="append", default=[],
                         help="another bot: a spec with {n} (repeatable)")
     args = parser.parse_args()
@@ -128,7 +131,7 @@ def main() -> None:
           f" {'ties':>6} {'by id':>6} {'by chance':>9}  seconds")
     for name, spec in specs.items():
         start = time.time()
-        results = [close(spec.format(n=args.iters), state, styles, i)
+        results = [close(spec.format(n=args.iters), state, styles, i + 1000 * args.seed)
                    for i, (state, styles) in enumerate(positions)]
         turns = [r["turns"] for r in results]
         low, high = median_interval(turns)

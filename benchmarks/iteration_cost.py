@@ -3,7 +3,7 @@ python benchmarks/iteration_cost.py [--iters N] [--states K] [--players 2 4] [--
 
 Prints iterations per CPU second (this process's CPU time, so that other work on a busy
 machine slows the figures less than it would wall-clock ones) of the default ISMCTS, the
-default with cutoff=40 (what a time_ms budget uses), without the solver, and the plain
+default with the balanced style instead of the learned evaluation, the default with cutoff=40 (what a time_ms budget uses), without the solver, and the plain
 search of before the solver (OLD), from mid-game states played by the greedy bot. The
 best of `repeat` runs per state, then the median over the states. Compare ratios measured
 in one run, never absolute numbers across machines.
@@ -18,6 +18,7 @@ from glory_ai.bots.bench import mid_game_states
 OLD = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
 SPECS = {
     "default": "ismcts",
+    "default, style=balanced": "ismcts:style=balanced",
     "default, cutoff=40": "ismcts:cutoff=40",
     "default, solver=false": "ismcts:solver=false",
     "OLD": f"ismcts:{OLD}",
