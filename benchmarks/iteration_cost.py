@@ -3,8 +3,9 @@ python benchmarks/iteration_cost.py [--iters N] [--states K] [--players 2 4] [--
 
 Prints iterations per CPU second (this process's CPU time, so that other work on a busy
 machine slows the figures less than it would wall-clock ones) of the default ISMCTS, the
-default with the balanced style instead of the learned evaluation, the default with cutoff=40 (what a time_ms budget uses), without the solver, and the plain
-search of before the solver (OLD), from mid-game states played by the greedy bot. The
+default with the balanced style instead of the learned evaluation, the default with
+cutoff=40 (what a time_ms budget uses), without the solver, and the plain search of
+before the solver (OLD), from mid-game states played by the greedy bot. The
 best of `repeat` runs per state, then the median over the states. Compare ratios measured
 in one run, never absolute numbers across machines.
 """
