@@ -56,6 +56,17 @@ def test_spelled_out_only_where_a_parameter_differs():
     assert spec_as_played("nosuchbot:x=1", {"x": 2}) == "nosuchbot:x=1"
 
 
+def test_an_old_spelling_of_the_same_value_is_no_change_and_the_old_evaluation_is_named():
+    # runs recorded before eval=style existed hold eval "" (the style then as now); ISMCTS
+    # now evaluates with the shipped model, so its old games are the style's, named as such
+    old_ismcts = {**parse_spec("ismcts:iters=500")[1], "eval": ""}
+    spelled = spec_as_played("ismcts:iters=500", old_ismcts)
+    assert spelled == "ismcts:iters=500,eval=style"
+    assert parse_spec(spelled)[1] == {**old_ismcts, "eval": "style"}
+    old_pimc = {**parse_spec("pimc:iters=500,worlds=10")[1], "eval": ""}
+    assert spec_as_played("pimc:iters=500,worlds=10", old_pimc) == "pimc:iters=500,worlds=10"
+
+
 def test_old_games_are_shown_as_played_and_not_merged_with_todays(played, tmp_path, caplog):
     now = parse_spec(SEARCH)[1]
     old_cutoff = now["cutoff"] + 7

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import glory_ai
-from glory_ai.bots import SpecError, make_bot, model_path, parse_spec, registry
+from glory_ai.bots import SpecError, make_bot, model_identities, model_path, parse_spec, registry
 from glory_ai.bots._search import (
     CompiledModel,
     _action_values,
@@ -486,6 +486,31 @@ def test_a_bot_with_a_model_exposes_the_hash_of_its_file(tmp_path):
     assert make_bot("pimc:iters=10,worlds=1").model_hash is None and make_bot("greedy").model_hash is None
     style_model("patron").save(path)                    # the same path, another model
     assert make_bot(f"ismcts:iters=10,eval={path}", 1).model_hash != bot.model_hash
+
+
+def test_ismcts_evaluates_with_the_shipped_model_unless_a_style_is_named(tmp_path):
+    state = glory_ai.Game(2).new_initial_state(seed=11)
+    for _ in range(30):                        # a mid-game position
+        state.apply_action(make_bot("greedy").step(state))
+    copy = tmp_path / "copy.npz"
+    copy.write_bytes(model_path("learned").read_bytes())
+
+    def searched(spec):
+        bot = make_bot(spec, seed=5)
+        return bot.step(state), bot.last_search()["actions"]
+
+    default = searched("ismcts:iters=300")
+    assert searched(f"ismcts:iters=300,eval={copy}") == default         # the very same search
+    assert searched("ismcts:iters=300,eval=learned") == default
+    style = searched("ismcts:iters=300,style=balanced")
+    assert style == searched("ismcts:iters=300,eval=style") != default
+    # a run's code identity holds the shipped model's hash, and none for a style
+    identities = model_identities(["ismcts:iters=300", "ismcts:iters=300,style=balanced", "greedy"])
+    assert list(identities) == ["ismcts:iters=300"]
+    assert identities["ismcts:iters=300"]["sha256"] == make_bot("ismcts:iters=10").model_hash
+    # the other bots keep the style unless asked
+    assert make_bot("pimc:iters=10,worlds=1").model_hash is None
+    assert make_bot("flatmc:iters=10,eval=learned").model_hash == make_bot("ismcts:iters=10").model_hash
 
 
 def test_a_model_replaces_the_style_and_both_at_once_is_an_error(tmp_path):

@@ -4,6 +4,7 @@ laid out as a wheel installs it, and an sdist whose file list is the tracked sou
 made without a warning."""
 from __future__ import annotations
 
+import hashlib
 import os
 import shutil
 import subprocess
@@ -95,6 +96,14 @@ def test_a_wheel_carries_the_experiment_configs_and_finds_them_by_name(tmp_path)
     module, folder, found = done.stdout.split("\n")[:3]
     assert Path(module).is_relative_to(lib)
     assert Path(folder) == packaged and Path(found) == packaged / "seat_advantage.toml"
+    # the learned evaluation ISMCTS plays by default travels with the package
+    shipped_model = ROOT / "glory_ai" / "data" / "models" / "learned.npz"
+    assert (lib / shipped_model.relative_to(ROOT)).read_bytes() == shipped_model.read_bytes()
+    probe = "from glory_ai.bots import make_bot; print(make_bot('ismcts:iters=10').model_hash)"
+    done = subprocess.run([sys.executable, "-c", probe], cwd=elsewhere, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == hashlib.sha256(shipped_model.read_bytes()).hexdigest()
     # the help's own example from outside the tree: found, checked, and the run starts
     # (a bad --out ends it before any game, leaving no folder)
     done = subprocess.run([sys.executable, "-m", "glory_ai", "run", "seat_advantage", "--out", ""],

@@ -93,6 +93,10 @@ def test_the_next_self_play_uses_the_model_kept(tmp_path):
             # the self-play of each generation is the search with the incumbent's model
             assert entry["selfplay"]["model_of"] == kept
             assert (f"gen-{kept}/model/model.npz" in entry["selfplay"]["spec"]) == (kept > 0)
+            # the hand-set style is always named: left out, ISMCTS would play the shipped model
+            assert entry["selfplay"]["spec"].endswith(",style=balanced") == (kept == 0)
+        if "evaluation" in entry:
+            assert entry["evaluation"]["opponent"] == "flatmc:iters=6,style=balanced"
     assert summary["kept"] == kept
     readme = (out / "README.md").read_text()
     assert "**The guard.**" in readme and f"the generation kept: **{kept}**" in readme
