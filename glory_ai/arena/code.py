@@ -109,15 +109,16 @@ def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
     order = list(declared) or list(now)
     order += [key for key in played if key not in order]      # a parameter since removed
 
-    def today(key: str) -> Any:
+    def today(key: str, value: Any) -> Any:
         # the played value as today's parser reads it (an old spelling of the same value is no change)
         try:
-            return declared[key].parse(spell_value(played[key]), spec) if key in declared else played[key]
+            return declared[key].parse(spell_value(value), spec) if key in declared else value
         except SpecError:
-            return played[key]
+            return value
 
-    added = [f"{key}={spell_value(today(key))}" for key in order
-             if key in played and (key not in now or now[key] != today(key))]
+    then = {key: today(key, played[key]) for key in order if key in played}
+    added = [f"{key}={spell_value(value)}" for key, value in then.items()
+             if key not in now or now[key] != value]
     if not added:
         return spec
     return spec + ("," if ":" in spec else ":") + ",".join(added)

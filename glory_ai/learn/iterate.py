@@ -266,15 +266,15 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = Fal
                     "balanced_style_log_loss": report["balanced_style"]["held_out_log_loss"],
                     "uniform_log_loss": report["uniform"]["held_out_log_loss"]}
                 candidate = _with_eval(config.evaluate_search, model, config.style)
-                default = _with_eval(config.evaluate_search, None, config.style)
-                rc = RunConfig(specs=(candidate, default), players=2, deals=config.evaluate_deals,
+                opponent = _with_eval(config.evaluate_search, None, config.style)
+                rc = RunConfig(specs=(candidate, opponent), players=2, deals=config.evaluate_deals,
                                seed=config.seed + 1000 + gen)
-                log(f"generation {gen}: {candidate} against {default}, {rc.total_games} games")
+                log(f"generation {gen}: {candidate} against {opponent}, {rc.total_games} games")
                 records = finished_records(folder / "evaluate", rc)
                 if records is None:
                     records = run(rc, folder / "evaluate", n_jobs=config.jobs, batch_size=config.batch_size,
                                   progress=progress).records
-                entry["evaluation"] = {"candidate": candidate, "opponent": default,
+                entry["evaluation"] = {"candidate": candidate, "opponent": opponent,
                                        **_evaluation(records, candidate)}
                 ev = entry["evaluation"]
                 log(f"  win rate {ev['win_rate']:.1%} [{ev['low']:.1%}, {ev['high']:.1%}]")
