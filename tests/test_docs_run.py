@@ -464,7 +464,9 @@ def test_readme_opens_with_install_and_run_then_install_and_test():
 
 
 #: pages run at once: every command is a process of its own, so two pages keep both cores
-#: of the CI machine busy while this module runs (the rest of the suite runs one test at a time)
+#: of the CI machine busy while this module runs. Under pytest-xdist every page test goes to
+#: one worker (the xdist_group below, with --dist loadgroup in pyproject.toml), which starts
+#: them all; the other workers run the rest of the suite.
 PAGE_WORKERS = 2
 
 
@@ -477,10 +479,13 @@ def page_runs(request, tmp_path_factory):
     selected = [item.callspec.params["page"] for item in request.session.items
                 if getattr(item, "originalname", None) == "test_page_runs"]
 
+    # the page folders are made here, one thread: the first mktemp also makes pytest's base
+    # folder, and two threads doing that at once collide (FileExistsError)
+    folders = {page: tmp_path_factory.mktemp(page.stem.lower()) for page in selected}
+
     def one(page: Path) -> tuple[list[str], list[tuple[float, str]]]:
         timings: list[tuple[float, str]] = []
-        folder = tmp_path_factory.mktemp(page.stem.lower())
-        return run_page(page, folder, timings), timings
+        return run_page(page, folders[page], timings), timings
 
     pool = ThreadPoolExecutor(max_workers=PAGE_WORKERS)
     try:
@@ -490,6 +495,7 @@ def page_runs(request, tmp_path_factory):
 
 
 @pytest.mark.slow
+@pytest.mark.xdist_group("doc_pages")
 @pytest.mark.parametrize("page", PAGES, ids=[p.relative_to(ROOT).as_posix() for p in PAGES])
 def test_page_runs(page, page_runs):
     problems, timings = page_runs[page].result()
