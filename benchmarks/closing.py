@@ -190,7 +190,8 @@ def main() -> None:
             cells = []
             for name in specs:
                 every = [t for i in rows for t in by_means[name][i]]
-                cells.append(f"{statistics.median(every):>20.1f}, {100 * sum(t <= 3 for t in every) / len(every):>6.0f}%")
+                within = 100 * sum(t <= 3 for t in every) / len(every)
+                cells.append(f"{statistics.median(every):>20.1f}, {within:>6.0f}%")
             print(f"{kind:<24} {len(rows):>9}  " + "  ".join(f"{c:>30}" for c in cells))
 
 
