@@ -32,6 +32,7 @@ import time
 
 import glory_ai
 from glory_ai.bots import make_bot
+from glory_ai.cards import CARD_MATERIAL, MATERIAL_VALUE, MATERIALS, card_id
 
 PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
 BOTS = {"ismcts": "ismcts:iters={n}", "ismcts-plain": "ismcts:iters={n}," + PLAIN}
@@ -49,8 +50,28 @@ def _in_town_left(state: glory_ai.State) -> int:
     return sum(state.to_dict()["sites"]["in_town"].values())
 
 
-def won_position(num_players: int, seed: int) -> tuple[glory_ai.State, list[str]] | None:
-    """The first won position of one game between noisy styles (and the styles), or None."""
+def _holds_the_means(state: glory_ai.State, player: int) -> bool:
+    """--strict: the player holds in hand what ends the game by its own foundations or
+    materials: a card of the site's material for every in-town site left (at most 3), or,
+    with a Catacomb of its own under way, the Stone cards (hand and stockpile) it lacks."""
+    position = state.to_dict()
+    mine = position["players"][player]
+    hand = [card for card in mine["hand"] if card != "Jack"]
+    materials = [MATERIALS[CARD_MATERIAL[card_id(card)]] for card in hand]
+    left = position["sites"]["in_town"]
+    if 0 < sum(left.values()) <= 3 and all(materials.count(m) >= n for m, n in left.items() if n):
+        return True
+    stone = materials.count("Stone") + sum(MATERIALS[CARD_MATERIAL[card_id(card)]] == "Stone"
+                                           for card in mine["stockpile"])
+    return any(s["building"] == "Catacomb" and not s["complete"]
+               and stone >= MATERIAL_VALUE[MATERIALS.index("Stone")] - len(s["materials"])
+               for s in mine["structures"])
+
+
+def won_position(num_players: int, seed: int, strict: bool = False
+                 ) -> tuple[glory_ai.State, list[str]] | None:
+    """The first won position of one game between noisy styles (and the styles), or None;
+    `strict`: one where the leader holds the means in hand (_holds_the_means)."""
     rng = random.Random(seed)
     styles = [rng.choice(STYLES) for _ in range(num_players)]
     bots = [make_bot(f"heuristic:style={style},epsilon=0.1", seed=seed * 11 + p)
@@ -61,8 +82,11 @@ def won_position(num_players: int, seed: int) -> tuple[glory_ai.State, list[str]
         if state.phase() == "lead":
             scores = state.scores()
             lead = scores[player] - max(s for q, s in enumerate(scores) if q != player)
-            if lead >= LEAD and (_catacomb_under_way(state, player) or _in_town_left(state) <= 3
-                                 or state.deck_size() <= 20):
+            if strict:
+                if lead >= LEAD and _holds_the_means(state, player):
+                    return state.clone(), styles
+            elif lead >= LEAD and (_catacomb_under_way(state, player) or _in_town_left(state) <= 3
+                                   or state.deck_size() <= 20):
                 return state.clone(), styles
         state.apply_action(bots[player].step(state))
     return None
@@ -138,6 +162,9 @@ def main() -> None:
                              "the positions stay the same (0)")
     parser.add_argument("--runs", type=int, default=1,
                         help="plays of every position, seeds --seed onwards (1)")
+    parser.add_argument("--strict", action="store_true",
+                        help="won positions where the leader holds the means in hand: a card for every "
+                             "in-town site left, or the Stone its Catacomb lacks (another position set)")
     parser.add_argument("--by-means", action="store_true",
                         help="a table per kind of won position (player count and means to end)")
     parser.add_argument("--spec", action="append", default=[],
@@ -149,11 +176,12 @@ def main() -> None:
     seed = 0
     while len(positions) < args.positions:
         num_players = 2 + seed % 2
-        found = won_position(num_players, 500 + seed)
+        found = won_position(num_players, 500 + seed, args.strict)
         if found is not None:
             positions.append(found)
         seed += 1
-    print(f"{len(positions)} won positions from {seed} games (lead >= {LEAD} VP, the means to end the game)")
+    means = "the means to end the game in hand" if args.strict else "the means to end the game"
+    print(f"{len(positions)} won positions from {seed} games (lead >= {LEAD} VP, {means})")
     specs = {name: BOTS[name] for name in args.bots.split(",") if name}
     specs.update({spec: spec for spec in args.spec})
     best_header = f" {'best of ' + str(args.runs):>10}" if args.runs > 1 else ""
