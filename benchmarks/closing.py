@@ -21,7 +21,9 @@ plays), and "best of R" is the median over positions of the fewest turns any of 
 position's R plays took, a ceiling that no single run is likely to reach. `--by-means`
 adds a table per kind of won position (2 or 3 players; an own Catacomb under way, else the
 in-town sites left, else the deck): how many positions, their median turns and the share
-closed within 3 turns.
+closed within 3 turns. `--strict` takes another set: won positions where the leader holds
+the means in hand (a card of the right material for every in-town site left, at most three,
+or the Stone its own Catacomb lacks), so that the turns measure closing rather than drawing.
 """
 from __future__ import annotations
 
