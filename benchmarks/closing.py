@@ -34,7 +34,7 @@ import time
 
 import glory_ai
 from glory_ai.bots import make_bot
-from glory_ai.cards import CARD_MATERIAL, MATERIAL_VALUE, MATERIALS, card_id
+from glory_ai.cards import CARD_MATERIAL, MATERIAL_VALUE, MATERIALS, card_id, material_id
 
 PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
 BOTS = {"ismcts": "ismcts:iters={n}", "ismcts-plain": "ismcts:iters={n}," + PLAIN}
@@ -52,21 +52,23 @@ def _in_town_left(state: glory_ai.State) -> int:
     return sum(state.to_dict()["sites"]["in_town"].values())
 
 
+def _material(card: str) -> str:
+    return MATERIALS[CARD_MATERIAL[card_id(card)]]
+
+
 def _holds_the_means(state: glory_ai.State, player: int) -> bool:
     """--strict: the player holds in hand what ends the game by its own foundations or
     materials: a card of the site's material for every in-town site left (at most 3), or,
     with a Catacomb of its own under way, the Stone cards (hand and stockpile) it lacks."""
     position = state.to_dict()
     mine = position["players"][player]
-    hand = [card for card in mine["hand"] if card != "Jack"]
-    materials = [MATERIALS[CARD_MATERIAL[card_id(card)]] for card in hand]
+    in_hand = [_material(card) for card in mine["hand"] if card != "Jack"]
     left = position["sites"]["in_town"]
-    if 0 < sum(left.values()) <= 3 and all(materials.count(m) >= n for m, n in left.items() if n):
+    if 0 < sum(left.values()) <= 3 and all(in_hand.count(m) >= n for m, n in left.items() if n):
         return True
-    stone = materials.count("Stone") + sum(MATERIALS[CARD_MATERIAL[card_id(card)]] == "Stone"
-                                           for card in mine["stockpile"])
-    return any(s["building"] == "Catacomb" and not s["complete"]
-               and stone >= MATERIAL_VALUE[MATERIALS.index("Stone")] - len(s["materials"])
+    stone = in_hand.count("Stone") + [_material(card) for card in mine["stockpile"]].count("Stone")
+    lacking = MATERIAL_VALUE[material_id("Stone")]
+    return any(s["building"] == "Catacomb" and not s["complete"] and stone >= lacking - len(s["materials"])
                for s in mine["structures"])
 
 
@@ -143,11 +145,11 @@ def median_interval(turns: list[list[int]], draws: int = 2000) -> tuple[float, f
 
 def means_of(state: glory_ai.State) -> str:
     """The kind of won position: its player count and how the leader can end the game."""
-    leader = state.current_player()
-    if _catacomb_under_way(state, leader):
+    sites = _in_town_left(state)
+    if _catacomb_under_way(state, state.current_player()):
         means = "own Catacomb"
-    elif _in_town_left(state) <= 3:
-        means = f"{_in_town_left(state)} in-town site{'s' if _in_town_left(state) != 1 else ''}"
+    elif sites <= 3:
+        means = f"{sites} in-town site{'s' if sites != 1 else ''}"
     else:
         means = "deck <= 20"
     return f"{state.num_players()}p, {means}"
@@ -199,7 +201,7 @@ def main() -> None:
         turns = [[r["turns"] for r in plays] for plays in results]
         by_means[name] = turns
         flat = [r for plays in results for r in plays]
-        every = [t for plays in turns for t in plays]
+        every = [r["turns"] for r in flat]
         low, high = median_interval(turns)
         leads = sum(r["leads"] for r in flat)
         decisions = sum(r["decisions"] for r in flat)
