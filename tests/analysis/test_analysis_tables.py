@@ -311,14 +311,19 @@ def _map_ratings(results, names, prior_sd=400.0):
     scale = 400 / math.log(10)
 
     def minus_log_posterior(r):
-        total = 0.0
+        # the value and its exact gradient: with a gradient by finite differences BFGS
+        # stopped about 1e-3 Elo short of the mode on some machines
+        total, gradient = 0.0, r / prior_sd ** 2
         for x, y, score in results:
             d = (r[index[x]] - r[index[y]]) / scale
             total += score * special.log_expit(d) + (1 - score) * special.log_expit(-d)
-        return -total + 0.5 * float(np.sum((r / prior_sd) ** 2))
+            slope = (score - special.expit(d)) / scale
+            gradient[index[x]] -= slope
+            gradient[index[y]] += slope
+        return -total + 0.5 * float(np.sum((r / prior_sd) ** 2)), gradient
 
-    fit = optimize.minimize(minus_log_posterior, np.zeros(len(names)), method="BFGS",
-                            options={"gtol": 1e-9})
+    fit = optimize.minimize(minus_log_posterior, np.zeros(len(names)), jac=True, method="BFGS",
+                            options={"gtol": 1e-10})
     return dict(zip(names, fit.x - fit.x.mean(), strict=True))
 
 
