@@ -6,6 +6,7 @@
     glory-ai run NAME|CONFIG.toml [--out DIR] [--jobs J]
     glory-ai reproduce results/NAME [--jobs J]
     glory-ai verify DIR [--sample N] [--repair]
+    glory-ai tune NAME|CONFIG.toml [--trials N] [--out DIR] [--jobs J]
     glory-ai play  [--players N] [--bots SPEC,...] [--seat K] [--seed S] [--mode MODE] [--resume FILE]
     glory-ai watch --bots SPEC,... [--delay S] [--as P]
     glory-ai replay RECORD [--game ID] [--as P] [--html OUT.html] [--notation OUT]
@@ -190,6 +191,12 @@ def _register_analysis(sub) -> None:
     register(sub)
 
 
+def _register_tune(sub) -> None:
+    from .tune.commands import register
+
+    register(sub)
+
+
 def _register_learn(sub) -> None:
     from .learn.commands import register
 
@@ -203,7 +210,8 @@ def _register_interactive(sub) -> None:
 
 
 SUBCOMMANDS: list[Callable] = [_register_arena, _register_experiments, _register_analysis,
-                               _register_learn, _register_interactive, _register_bench, _register_bots]
+                               _register_tune, _register_learn, _register_interactive, _register_bench,
+                               _register_bots]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -20,13 +20,18 @@ PACKAGE = Path(__file__).resolve().parent.parent / "glory_ai"
 FORBIDDEN = {
     "core": ("glory_ai.*",),            # anything of the package outside glory_ai.core
     "bots": ("glory_ai.arena", "glory_ai.analysis", "glory_ai.learn", "glory_ai.experiments",
-             "glory_ai.cli"),
-    "arena": ("glory_ai.analysis", "glory_ai.learn", "glory_ai.experiments", "glory_ai.cli"),
-    "analysis": ("glory_ai.learn", "glory_ai.experiments", "glory_ai.cli"),
-    "learn": ("glory_ai.experiments", "glory_ai.cli", "glory_ai.interactive", "glory_ai.integrations"),
+             "glory_ai.cli", "glory_ai.tune"),
+    "arena": ("glory_ai.analysis", "glory_ai.learn", "glory_ai.experiments", "glory_ai.cli", "glory_ai.tune"),
+    "analysis": ("glory_ai.learn", "glory_ai.experiments", "glory_ai.cli", "glory_ai.tune"),
+    "learn": ("glory_ai.experiments", "glory_ai.cli", "glory_ai.interactive", "glory_ai.integrations",
+              "glory_ai.tune"),
+    # balance tuning sits on the arena and the analysis, below the experiments (whose
+    # `reproduce` reads a study's folder)
+    "tune": ("glory_ai.experiments", "glory_ai.cli", "glory_ai.learn", "glory_ai.interactive",
+             "glory_ai.integrations"),
     # the framework adapters sit beside the arena: the game and the bots, nothing above
     "integrations": ("glory_ai.arena", "glory_ai.analysis", "glory_ai.learn", "glory_ai.experiments",
-                     "glory_ai.cli"),
+                     "glory_ai.cli", "glory_ai.tune"),
 }
 
 _CYTHON_IMPORT = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+c?import\b|c?import\s+([\w.]+))", re.M)

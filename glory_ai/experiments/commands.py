@@ -123,10 +123,40 @@ def main_run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _reproduce_study(args: argparse.Namespace) -> int:
+    """`glory-ai reproduce` of a balance study's folder (glory-ai tune): its games replayed."""
+    from ..arena.runner import sigterm_interrupts
+    from ..tune import reproduce_study
+
+    try:
+        with sigterm_interrupts():
+            runs = reproduce_study(args.folder, trials=args.trials, jobs=args.jobs)
+    except BrokenPipeError:
+        raise
+    except _FAILURES as exc:
+        return _error(exc)
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc, "")
+    differ = sum(len(r["differ"]) for r in runs)
+    games = sum(r["games"] for r in runs)
+    what = "validation and trial" if args.trials else "validation"
+    if not differ:
+        print(f"reproduced: the {games} {what} games replay to their stored records")
+        return 0
+    print(f"NOT reproduced: {differ} of {games} {what} games differ (above)")
+    return EXIT_DIFFERENT
+
+
 def main_reproduce(args: argparse.Namespace) -> int:
     from ..analysis.stats import RERUN_ALPHA
     from ..arena.runner import sigterm_interrupts
+    from ..tune import is_study
     from .runner import reproduce
+
+    if is_study(args.folder):
+        return _reproduce_study(args)
+    if args.trials:
+        return _error(ValueError(f"{args.folder}: --trials is for a balance study's folder (glory-ai tune)"))
 
     try:
         with sigterm_interrupts():
@@ -251,6 +281,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("folder", metavar="FOLDER", help="a results folder written by glory-ai run")
     rep.add_argument("--allow-code-change", action="store_true",
                      help="re-run even runs recorded with other code (code.json) than this")
+    rep.add_argument("--trials", action="store_true",
+                     help="(a balance study's folder, glory-ai tune) also replay every trial's games, "
+                          "not only the validation games")
     argtypes.add_scheduling_options(rep, BACKENDS, from_config=True)
     rep.set_defaults(func=main_reproduce)
 
