@@ -104,11 +104,6 @@ class Digest:
         self.total = (self.total + int.from_bytes(hashlib.sha256(line).digest(), "big")) & self.MASK
         self.lines += 1
 
-    def add_text(self, text: str) -> None:
-        for line in text.encode().split(b"\n"):
-            if line.strip():
-                self.add(line)
-
     def to_dict(self) -> dict[str, Any]:
         return {"lines": self.lines, "sha256_sum": f"{self.total:064x}"}
 
