@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..arena import RunConfig, RunResult, load_records, run, strip_timing
+from ..arena import RunConfig, RunResult, run, strip_timing
 from ..arena.lock import FolderLock
 from ..arena.storage import (
     COMPRESSED_GAMES_FILE,
@@ -46,6 +46,7 @@ from ..arena.storage import (
     scan_folder,
 )
 from .config import Experiment, ExperimentError, PlannedRun, load_experiment
+from .tables import readme_table, report_grids, runs_table
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -161,52 +162,10 @@ def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
     return played
 
 
-def runs_table(experiment: Experiment, out: Path) -> pd.DataFrame:
-    """Every run's win-rate table (one row per run and spec), from the records in ``out``."""
-    import pandas as pd
-
-    from ..analysis.stats import summarize
-
-    frames = []
-    for planned in experiment.runs():
-        records = load_records(out / "runs" / planned.name)
-        table = summarize(records, planned.config).reset_index()
-        table.insert(0, "run", planned.name)
-        frames.append(table)
-    return pd.concat(frames, ignore_index=True)
-
-
 def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
     summary = runs_table(experiment, out)
     _write_text(out / "runs.csv", summary.to_csv(index=False, float_format="%.6g"))
     return summary
-
-
-def report_grids(experiment: Experiment) -> list[Any]:
-    """The matchups whose grid varies one number of one spec against the same opponents
-    (e.g. ``ismcts:iters={iters}`` against ``ismcts:iters=500``), as the report's
-    :class:`~glory_ai.analysis.report.Grid`: their curve answers the question."""
-    from ..analysis.report import Grid
-
-    grids = []
-    runs = experiment.runs()
-    for matchup in experiment.matchups:
-        templated = [i for i, spec in enumerate(matchup.specs) if "{" in spec]
-        if len(matchup.grid) != 1 or len(templated) != 1 or len(matchup.variants) > 1 \
-                or len(matchup.players) > 1:
-            continue
-        (key, values), = matchup.grid.items()
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-            continue
-        points = tuple((float(p.grid_point[key]), p.name, p.config.specs[templated[0]])
-                       for p in runs if p.matchup == matchup.name)
-        if len(points) < 2:
-            continue
-        # as the runs record them (canonical: `Greedy` is `greedy`), not as the config writes them
-        first = next(p for p in runs if p.matchup == matchup.name)
-        opponents = tuple(s for i, s in enumerate(first.config.specs) if i != templated[0])
-        grids.append(Grid(matchup.name, key, matchup.specs[templated[0]], opponents, points))
-    return grids
 
 
 def _write_readme(experiment: Experiment, out: Path, answer: Sequence[str], findings: Sequence[str],
@@ -244,21 +203,6 @@ def _write_text(path: Path, text: str) -> None:
     except (OSError, UnicodeDecodeError):
         pass
     path.write_text(text)
-
-
-def readme_table(summary: pd.DataFrame) -> list[str]:
-    """The README's table of the runs' win rates (lines of Markdown), specs by their labels
-    (the parameters that differ from the bot's defaults)."""
-    from ..analysis.report import spec_labels
-
-    labels = spec_labels(summary["spec"].astype(str))
-    lines = ["| run | spec | games | win rate | 95% interval | mean VP |", "|---|---|---:|---:|---|---:|"]
-    for row in summary.itertuples(index=False):
-        row = row._asdict()
-        lines.append(f"| {row['run']} | `{labels[str(row['spec'])]}` | {row['games']} | "
-                     f"{100 * row['win_rate']:.1f}% | [{100 * row['win_low']:.1f}, "
-                     f"{100 * row['win_high']:.1f}] | {row['mean_vp']:.1f} |")
-    return lines
 
 
 def _session_of(manifest: Mapping[str, Any]) -> dict[str, Any]:
