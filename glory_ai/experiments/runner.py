@@ -31,8 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..arena import RunConfig, RunResult, run, strip_timing
-from ..arena.lock import FolderLock
+from ..arena import RunConfig, Session, strip_timing
 from ..arena.storage import (
     COMPRESSED_GAMES_FILE,
     CONFIG_FILE,
@@ -134,27 +133,26 @@ def _finished_games(folder: Path, config: RunConfig) -> int | None:
     return games if games == config.total_games or config.sprt is not None else None
 
 
-def _run(config: RunConfig, out: Path, options: Mapping[str, Any], progress: bool | None) -> RunResult:
-    """One arena run with the experiment's scheduling options (stopped by its SPRT, if any)."""
-    stop = None
-    if config.sprt is not None:
-        from ..analysis.stats import DealSPRT
+def _session(folder: Path, options: Mapping[str, Any], progress: bool | None,
+             **keywords: Any) -> Session:
+    """The session that plays an experiment's runs into ``folder`` with its scheduling
+    options (the [run] table and the command line), each run stopped by its SPRT, if any."""
+    from ..analysis.stats import DealSPRT
 
-        stop = DealSPRT.for_config(config)
-    return run(config, out=out, n_jobs=options.get("jobs"), batch_size=options.get("batch_size"),
-               backend=options.get("backend", "loky"), scheduler=options.get("scheduler"),
-               progress=progress, stop=stop, move_time_limit=options.get("move_time_limit"),
-               forfeit=options.get("forfeit", False))
+    return Session(folder, sprt=DealSPRT.for_config, n_jobs=options.get("jobs"),
+                   batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
+                   scheduler=options.get("scheduler"), progress=progress,
+                   move_time_limit=options.get("move_time_limit"),
+                   forfeit=options.get("forfeit", False), **keywords)
 
 
-def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
-          progress: bool | None) -> dict[str, Any]:
+def _play(planned: PlannedRun, folder: Path, session: Session) -> dict[str, Any]:
     started = time.time()
     finished = _finished_games(folder, planned.config)
     if finished is not None:
         played = {"run": planned.name, "games": finished, "played": 0, "seconds": 0.0}
     else:
-        result = _run(planned.config, folder, options, progress)
+        result = session.play(planned.config, folder)
         compress_run(folder)
         played = {"run": planned.name, "games": result.games, "played": result.played,
                   "seconds": round(time.time() - started, 1)}
@@ -261,33 +259,23 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
     folder = Path(out) if out is not None else Path(results) / experiment.name
     if folder.exists() and not folder.is_dir():
         raise ExperimentError(f"{folder} exists and is not a folder")
-    # before the lock: moving the folder aside takes the lock of the folder moved
-    if fresh:
-        from ..arena.code import set_aside
-
-        moved = set_aside(folder)
-        if moved is not None:
-            log(f"--fresh: the earlier results of {folder} are kept in {moved}")
-    else:
+    if not fresh:
         _build_changed(folder, log)
-    lock = FolderLock(folder, create=True).acquire()
-    wrote = False
-    try:
-        stored = folder / "experiment.toml"
-        if stored.exists() and stored.read_text() != experiment.source:
-            raise ExperimentError(f"{folder} holds the results of another version of {experiment.name} "
-                                  "(its experiment.toml differs); use another folder or remove it")
-        _write_text(stored, experiment.source)
-        wrote = True
-        _run_all(experiment, folder, options, progress, log)
-    except OSError as error:
-        raise os_error(error.filename or folder, error) from None
-    finally:
-        lock.release(cleanup=not wrote)
+    with _session(folder, options, progress, fresh=fresh, on_aside=lambda moved, _: log(
+            f"--fresh: the earlier results of {folder} are kept in {moved}")) as session:
+        try:
+            stored = folder / "experiment.toml"
+            if stored.exists() and stored.read_text() != experiment.source:
+                raise ExperimentError(f"{folder} holds the results of another version of {experiment.name} "
+                                      "(its experiment.toml differs); use another folder or remove it")
+            _write_text(stored, experiment.source)
+            _run_all(experiment, folder, options, session, log)
+        except OSError as error:
+            raise os_error(error.filename or folder, error) from None
     return folder
 
 
-def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], progress: bool | None,
+def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], session: Session,
              log: Callable[[str], object]) -> None:
     started = time.time()
     meta = manifest(experiment, options)
@@ -299,7 +287,7 @@ def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], prog
     planned_runs = experiment.runs()
     for i, planned in enumerate(planned_runs, 1):
         log(f"[{i}/{len(planned_runs)}] {planned.name}: {planned.config.describe()}")
-        done.append(_play(planned, folder / "runs" / planned.name, options, progress))
+        done.append(_play(planned, folder / "runs" / planned.name, session))
     meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     meta["seconds"] = round(time.time() - started, 1)
     meta["runs"] = [{**d, "config": p.config.to_dict(), "matchup": p.matchup, "grid": p.grid_point,
@@ -435,7 +423,8 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
     if not problems:
         check_derived(experiment, folder, problems)
     reports = []
-    with tempfile.TemporaryDirectory(prefix="glory-reproduce-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="glory-reproduce-") as scratch, \
+            _session(Path(scratch), options, progress) as session:
         for planned in planned_runs:
             # the records as stored, even when the checks above found them damaged (the first
             # record of a game repeated)
@@ -443,7 +432,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
             for r in read_records(folder / "runs" / planned.name, repeats=True, checksum=False):
                 stored.setdefault(r["game_id"], r)
             log(f"re-running {planned.name} ({len(stored)} games)")
-            again = _run(planned.config, Path(scratch) / planned.name, options, progress)
+            again = session.play(planned.config, Path(scratch) / planned.name)
             fresh = {r["game_id"]: r for r in again.records}
             differences = []
             if experiment.reproducible:
