@@ -51,6 +51,7 @@ from ..config import VARIANT_KEYS
 from . import AnalysisError
 
 if TYPE_CHECKING:
+    from ..arena.runner import StoppingRule
     from ..arena.session import Session
 
 __all__ = ["DEFAULT_SPRT", "build_parser", "main", "main_compare", "main_report", "parse_variant",
@@ -279,9 +280,15 @@ def _self_play(config: RunConfig) -> bool:
     return len(set(config.specs)) == 1
 
 
+def _deal_sprt(config: RunConfig) -> StoppingRule:
+    # the statistics are imported once the folder is held, as the table needs them anyway
+    from .stats import DealSPRT
+
+    return DealSPRT.for_config(config)
+
+
 def _run(args: argparse.Namespace) -> int:
     from ..arena.session import Session
-    from .stats import DealSPRT
 
     config, command = _config(args)
     out = Path(args.out) if args.out is not None else Path("results") / f"{command}-{config.short_hash()}"
@@ -301,7 +308,7 @@ def _run(args: argparse.Namespace) -> int:
     # edited a bot and runs the same command expects the new code to play); a folder named
     # with --out is refused instead, naming what changed
     with Session(out, fresh=args.fresh, renew=None if args.out is not None else config,
-                 on_aside=aside, sprt=DealSPRT.for_config, n_jobs=args.jobs,
+                 on_aside=aside, sprt=_deal_sprt, n_jobs=args.jobs,
                  batch_size=args.batch_size, backend=args.backend, scheduler=args.scheduler,
                  progress=False if args.no_progress else None,
                  move_time_limit=args.move_time_limit, forfeit=args.forfeit) as session:

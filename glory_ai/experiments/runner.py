@@ -50,6 +50,8 @@ from .tables import readme_table, report_grids, runs_table
 if TYPE_CHECKING:
     import pandas as pd
 
+    from ..arena import StoppingRule
+
 __all__ = ["ReproduceReport", "run_experiment", "reproduce", "manifest", "report_grids"]
 
 _LIBRARIES = ("numpy", "scipy", "pandas", "matplotlib", "joblib", "statsmodels", "orjson", "Cython", "tqdm")
@@ -133,13 +135,18 @@ def _finished_games(folder: Path, config: RunConfig) -> int | None:
     return games if games == config.total_games or config.sprt is not None else None
 
 
+def _sprt(config: RunConfig) -> StoppingRule:
+    # the statistics are imported only for a config with an SPRT
+    from ..analysis.stats import DealSPRT
+
+    return DealSPRT.for_config(config)
+
+
 def _session(folder: Path, options: Mapping[str, Any], progress: bool | None,
              **keywords: Any) -> Session:
     """The session that plays an experiment's runs into ``folder`` with its scheduling
     options (the [run] table and the command line), each run stopped by its SPRT, if any."""
-    from ..analysis.stats import DealSPRT
-
-    return Session(folder, sprt=DealSPRT.for_config, n_jobs=options.get("jobs"),
+    return Session(folder, sprt=_sprt, n_jobs=options.get("jobs"),
                    batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
                    scheduler=options.get("scheduler"), progress=progress,
                    move_time_limit=options.get("move_time_limit"),
