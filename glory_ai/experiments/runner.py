@@ -142,15 +142,19 @@ def _sprt(config: RunConfig) -> StoppingRule:
     return DealSPRT.for_config(config)
 
 
-def _session(folder: Path, options: Mapping[str, Any], progress: bool | None,
-             **keywords: Any) -> Session:
+def _session(folder: Path, options: Mapping[str, Any], progress: bool | None, fresh: bool = False,
+             log: Callable[[str], object] = print) -> Session:
     """The session that plays an experiment's runs into ``folder`` with its scheduling
-    options (the [run] table and the command line), each run stopped by its SPRT, if any."""
-    return Session(folder, sprt=_sprt, n_jobs=options.get("jobs"),
+    options (the [run] table and the command line), each run stopped by its SPRT, if any;
+    ``fresh``: the folder moved aside first (and ``log`` told)."""
+    def aside(moved: Path, fresh: bool) -> None:
+        log(f"--fresh: the earlier results of {folder} are kept in {moved}")
+
+    return Session(folder, fresh=fresh, on_aside=aside, sprt=_sprt, n_jobs=options.get("jobs"),
                    batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
                    scheduler=options.get("scheduler"), progress=progress,
                    move_time_limit=options.get("move_time_limit"),
-                   forfeit=options.get("forfeit", False), **keywords)
+                   forfeit=options.get("forfeit", False))
 
 
 def _play(planned: PlannedRun, folder: Path, session: Session) -> dict[str, Any]:
@@ -268,8 +272,7 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
         raise ExperimentError(f"{folder} exists and is not a folder")
     if not fresh:
         _build_changed(folder, log)
-    with _session(folder, options, progress, fresh=fresh, on_aside=lambda moved, _: log(
-            f"--fresh: the earlier results of {folder} are kept in {moved}")) as session:
+    with _session(folder, options, progress, fresh=fresh, log=log) as session:
         try:
             stored = folder / "experiment.toml"
             if stored.exists() and stored.read_text() != experiment.source:
