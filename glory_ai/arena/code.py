@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .files import CODE_FILE, COMPRESSED_GAMES_FILE, GAMES_FILE
 from .plan import ArenaError, RunConfig
 
 if TYPE_CHECKING:
@@ -44,7 +45,6 @@ __all__ = ["CODE_FILE", "CODE_FORMAT", "code_identity", "code_changes", "code_pr
 
 log = logging.getLogger("glory_ai.arena")
 
-CODE_FILE = "code.json"
 CODE_FORMAT = "glory_ai/run-code"
 CODE_VERSION = 1
 
@@ -163,8 +163,6 @@ def _write(folder: Path, data: Mapping[str, Any]) -> None:
 
 
 def _has_games(folder: Path) -> bool:
-    from .storage import COMPRESSED_GAMES_FILE, GAMES_FILE
-
     plain = folder / GAMES_FILE
     return (plain.exists() and plain.stat().st_size > 0) or (folder / COMPRESSED_GAMES_FILE).exists()
 

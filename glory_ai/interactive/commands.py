@@ -303,9 +303,10 @@ def _register_watch(sub) -> None:
 # ---- replay -------------------------------------------------------------------------------
 
 def _replay(args: argparse.Namespace) -> int:
+    from .files import load_game
     from .html import write_viewer
     from .notation import format_notation
-    from .records import GameError, load_game
+    from .records import GameError
     from .replayer import Replayer
     from .screen import Screen
 

@@ -33,8 +33,7 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
-from ..arena import RunConfig, run
-from ..arena.lock import FolderLock
+from ..arena import RunConfig, Session
 from ..bots import parse_spec
 from ..bots.styles import STYLES
 from .fitting import (
@@ -229,10 +228,10 @@ def _fresh(out: Path) -> None:
 def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = False,
           log: Callable[[str], object] = print, progress: bool | None = None) -> dict[str, Any]:
     """Run (or resume) the expert iteration of ``config`` into ``out``; returns the summary.
-    ``fresh``: first remove every generation and file an earlier run wrote there."""
+    ``fresh``: first remove every generation and file an earlier run wrote there (files
+    written by hand stay: the folder is not moved aside)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    with FolderLock(out):
+    with Session(out, n_jobs=config.jobs, batch_size=config.batch_size, progress=progress) as session:
         if fresh:
             _fresh(out)
         saved = out / "experiment.toml"
@@ -272,13 +271,12 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = Fal
                 log(f"generation {gen}: {candidate} against {opponent}, {rc.total_games} games")
                 records = finished_records(folder / "evaluate", rc)
                 if records is None:
-                    records = run(rc, folder / "evaluate", n_jobs=config.jobs, batch_size=config.batch_size,
-                                  progress=progress).records
+                    records = session.play(rc, folder / "evaluate").records
                 entry["evaluation"] = {"candidate": candidate, "opponent": opponent,
                                        **_evaluation(records, candidate)}
                 ev = entry["evaluation"]
                 log(f"  win rate {ev['win_rate']:.1%} [{ev['low']:.1%}, {ev['high']:.1%}]")
-                guard = _guard(config, gen, folder, sources, tc, model, incumbent, incumbent_gen, progress)
+                guard = _guard(config, gen, folder, sources, tc, model, incumbent, incumbent_gen, session)
                 entry["guard"] = guard
                 log(f"  {guard['why']}")
                 if guard["kept"]:
@@ -304,7 +302,7 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = Fal
 
 
 def _guard(config: LearnConfig, gen: int, folder: Path, sources: list[Path], tc: TrainConfig, model: Path,
-           incumbent: Path | None, incumbent_gen: int, progress: bool | None) -> dict[str, Any]:
+           incumbent: Path | None, incumbent_gen: int, session: Session) -> dict[str, Any]:
     """Whether generation ``gen``'s model replaces the incumbent for the next self-play, and why."""
     name = (f"generation {incumbent_gen}" if incumbent is not None
             else f"the {config.style} style (generation 0)")
@@ -324,8 +322,7 @@ def _guard(config: LearnConfig, gen: int, folder: Path, sources: list[Path], tc:
                        seed=config.seed + 2000 + gen)
         records = finished_records(folder / "gate", rc)
         if records is None:
-            records = run(rc, folder / "gate", n_jobs=config.jobs, batch_size=config.batch_size,
-                          progress=progress).records
+            records = session.play(rc, folder / "gate").records
         match = {"opponent": holder, **_evaluation(records, candidate)}
         guard["match"] = match
         won = match["win_rate"] >= 0.5
