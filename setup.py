@@ -102,17 +102,25 @@ def _stage_headers(folder: str) -> None:
 
 EXPERIMENTS = "experiments"
 PACKAGED_EXPERIMENTS = os.path.join("glory_ai", "experiments", "shipped")
+#: the shipped balance studies (experiments/tuning/*.toml), for `glory-ai tune NAME`
+STUDIES = os.path.join("experiments", "tuning")
+PACKAGED_STUDIES = os.path.join("glory_ai", "tune", "shipped")
 
 
 def _stage_experiments(folder: str) -> None:
     """Copy the shipped experiment configs (experiments/*.toml, which stay at the top of the
     tree) into glory_ai/experiments/shipped/ under the build folder `folder`, so that a
-    wheel holds them and `glory-ai run NAME` finds them (glory_ai.experiments.commands)."""
-    target = os.path.join(folder, PACKAGED_EXPERIMENTS)
-    os.makedirs(target, exist_ok=True)
-    for name in sorted(os.listdir(EXPERIMENTS)):
-        if name.endswith(".toml"):
-            shutil.copyfile(os.path.join(EXPERIMENTS, name), os.path.join(target, name))
+    wheel holds them and `glory-ai run NAME` finds them (glory_ai.experiments.commands), and
+    the shipped balance studies (experiments/tuning/*.toml) into glory_ai/tune/shipped/ for
+    `glory-ai tune NAME` (glory_ai.tune.commands)."""
+    for source, packaged in ((EXPERIMENTS, PACKAGED_EXPERIMENTS), (STUDIES, PACKAGED_STUDIES)):
+        if not os.path.isdir(source):
+            continue
+        target = os.path.join(folder, packaged)
+        os.makedirs(target, exist_ok=True)
+        for name in sorted(os.listdir(source)):
+            if name.endswith(".toml"):
+                shutil.copyfile(os.path.join(source, name), os.path.join(target, name))
 
 
 class build_py_with_headers(build_py):

@@ -229,13 +229,21 @@ def readme_text(
     lines += [
         "",
         f"Made in {manifest.get('seconds', 0) / 60:.1f} minutes with {manifest.get('jobs')} workers "
-        f"(build {str((manifest.get('build') or {}).get('source_hash'))[:12]}). Reproduce: "
+        f"(build {str((manifest.get('build') or {}).get('source_hash'))[:12]}){_throughput(manifest)}. "
+        "Reproduce: "
         f"`glory-ai reproduce results/{config.name}` (the validation games; `--trials` for the search's "
         f"too). Files: `tune.toml`, `study.db` (optuna), `validation.csv`, `report.html`, `figures/`, "
         "`trials/`, `validation/`, `manifest.json`.",
         "",
     ]
     return "\n".join(lines)
+
+
+def _throughput(manifest: dict[str, Any]) -> str:
+    games, cpu = manifest.get("games"), manifest.get("cpu_seconds")
+    if not games or not cpu:
+        return ""
+    return f": {games:,} games in {cpu:,.0f} CPU-seconds ({games / cpu:.2f} games per CPU-second)"
 
 
 def _table_html(frame: pd.DataFrame) -> str:

@@ -22,6 +22,7 @@ to check that they are what this code plays.
 from __future__ import annotations
 
 import os
+import resource
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from ..arena import ArenaError, load_records, strip_timing
-from ..arena.lock import FolderLock
+from ..arena.session import Session
 from ..arena.storage import load_config
 from ..provenance import provenance
 from .config import TuneConfig, load_tune_config
@@ -56,26 +57,30 @@ class StudyOutcome:
     seconds: float
 
 
-def _prepare(config: TuneConfig, folder: Path, fresh: bool, log_line: Callable[[str], object]) -> None:
-    """Check that the folder holds this study (or nothing), moving it aside with ``fresh``."""
-    stored = folder / CONFIG_FILE
-    if stored.exists() and fresh:
-        from ..arena.code import set_aside
-
-        moved = set_aside(folder)
-        log_line(f"moved the earlier study aside to {moved}")
-        return
-    if folder.exists() and any(folder.iterdir()) and not stored.exists():
+def _not_a_study(folder: Path) -> None:
+    """A folder holding something else than a study is never moved aside or written into."""
+    if folder.is_dir() and any(folder.iterdir()) and not (folder / CONFIG_FILE).exists():
         raise TuneError(
             f"{folder}: exists and is not a study's folder (no {CONFIG_FILE}); choose another "
             "--out, or remove it"
         )
+
+
+def _same_study(config: TuneConfig, folder: Path) -> None:
+    stored = folder / CONFIG_FILE
     if stored.exists() and stored.read_text() != config.source:
         raise TuneError(
             f"{folder}: holds a study of another config ({stored} differs from the config "
             "given): run with --fresh to start over (the folder is moved aside, nothing is "
             "deleted), or --out another folder"
         )
+
+
+def cpu_seconds() -> float:
+    """CPU time of this process and of its finished children (the arena's workers)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 def run_tune(
@@ -88,17 +93,25 @@ def run_tune(
     log_line: Callable[[str], object] = print,
     progress: Callable[[int, int], object] = lambda trial, deals: None,
 ) -> StudyOutcome:
-    """Run (or resume) the study into ``folder``: search, validation, README and report."""
-    started = time.time()
+    """Run (or resume) the study into ``folder`` within one arena session (the folder held
+    from first write to last): search, validation, README and report. ``options``: the
+    scheduling (``jobs``, ``backend``, ``scheduler``, ``batch_size``) over the config's [run]."""
+    started, cpu_started = time.time(), cpu_seconds()
     folder = Path(folder)
     options = dict(config.run_options, **(options or {}))
-    _prepare(config, folder, fresh, log_line)
-    lock = FolderLock(folder, create=True).acquire()
-    try:
+    _not_a_study(folder)
+    session = Session(
+        folder, fresh=fresh, on_aside=lambda moved, _: log_line(f"moved the earlier study aside to {moved}"),
+        n_jobs=options.get("jobs"), batch_size=options.get("batch_size"),
+        backend=options.get("backend", "loky"), scheduler=options.get("scheduler"), progress=False)
+    with session:
+        _same_study(config, folder)
         (folder / CONFIG_FILE).write_text(config.source)
-        study = run_search(config, folder, options, log_line=log_line, progress=progress, trials=trials)
+        study = run_search(config, folder, session, log_line=log_line, progress=progress, trials=trials)
         results = trial_results(study)
-        validation = validate(config, folder, results, options, log_line=log_line)
+        validation = validate(config, folder, results, session, log_line=log_line)
+        games = sum(_games(p) for p in _run_folders(folder, trials=True))
+        cpu = cpu_seconds() - cpu_started
         manifest = {
             "study": config.name,
             **provenance(),
@@ -109,11 +122,21 @@ def run_tune(
             "backend": options.get("backend", "loky"),
             "jobs": options.get("jobs"),
             "seconds": round(time.time() - started, 1),
+            # this call's CPU time (a resumed study counts only what it played)
+            "cpu_seconds": round(cpu, 1),
+            "games": games,
         }
         readme = write_outputs(config, folder, results, validation, manifest)
-    finally:
-        lock.release()
     return StudyOutcome(folder, readme, validation, time.time() - started)
+
+
+def _games(run_folder: Path) -> int:
+    from ..arena.storage import read_records
+
+    try:
+        return len(read_records(run_folder, skip=("actions",)))
+    except (ArenaError, OSError):
+        return 0
 
 
 def _run_folders(folder: Path, trials: bool) -> list[Path]:

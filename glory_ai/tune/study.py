@@ -21,7 +21,7 @@ import hashlib
 import json
 import logging
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -31,6 +31,7 @@ from optuna.distributions import BaseDistribution, CategoricalDistribution, IntD
 from optuna.trial import TrialState
 
 from ..arena import ArenaError
+from ..arena.session import Session
 from .config import TuneConfig
 from .errors import TuneError
 from .knobs import variant_key, variant_label
@@ -211,7 +212,7 @@ def _run_trial(
     config: TuneConfig,
     study: optuna.Study,
     folder: Path,
-    options: Mapping[str, Any],
+    session: Session,
     log_line: Callable[[str], object],
     progress: Callable[[int, int], object],
 ) -> None:
@@ -238,7 +239,7 @@ def _run_trial(
             rung,
             seed=config.seed,
             planned=config.rungs[-1],
-            options=options,
+            session=session,
         )
         try:
             measured = measure(config, folders, rung, seed=_seed(config.seed, rung))
@@ -279,7 +280,7 @@ def _run_trial(
 def run_search(
     config: TuneConfig,
     folder: Path,
-    options: Mapping[str, Any],
+    session: Session,
     *,
     log_line: Callable[[str], object] = print,
     progress: Callable[[int, int], object] = lambda trial, deals: None,
@@ -292,7 +293,7 @@ def run_search(
     while (done := _finished(study)) < budget:
         study = open_study(config, folder, finished=done)
         try:
-            _run_trial(config, study, folder, options, log_line, progress)
+            _run_trial(config, study, folder, session, log_line, progress)
         except ArenaError as error:
             raise TuneError(f"trial {done}: {error}") from None
     return study

@@ -22,8 +22,8 @@ import pandas as pd
 
 from ..analysis.load import load_runs
 from ..analysis.stats import balance
-from ..arena import run as arena_run
 from ..arena.plan import RunConfig
+from ..arena.session import Session
 from .config import TuneConfig
 from .errors import TuneError
 from .objectives import evaluate
@@ -65,27 +65,17 @@ def play_rule_set(
     *,
     seed: int,
     planned: int,
-    options: Mapping[str, Any],
-    progress: bool | None = False,
+    session: Session,
 ) -> list[Path]:
     """Play ``variant`` at every player count of the study until the first ``deals`` deals
     are finished, into ``folder/<k>p`` (planned for ``planned`` deals, so later rungs resume
-    the same runs); returns the run folders."""
+    the same runs) within the study's arena session; returns the run folders."""
     folders = []
     for players in config.players:
         run_config: RunConfig = config.run_config(variant, players, planned, seed)
         out = folder / f"{players}p"
         stop = RungStop(deals, run_config.games_per_deal) if deals < planned else None
-        arena_run(
-            run_config,
-            out,
-            n_jobs=options.get("jobs"),
-            batch_size=options.get("batch_size"),
-            backend=options.get("backend", "loky"),
-            scheduler=options.get("scheduler"),
-            progress=progress,
-            stop=stop,
-        )
+        session.play(run_config, out, stop=stop)
         folders.append(out)
     return folders
 

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..analysis.stats import balance, holm
+from ..arena.session import Session
 from .config import TuneConfig
 from .knobs import variant_key
 from .objectives import evaluate
@@ -116,7 +117,7 @@ def _play_all(
     config: TuneConfig,
     folder: Path,
     rule_sets: Sequence[Candidate],
-    options: Mapping[str, Any],
+    session: Session,
     log_line: Callable[[str], object],
 ) -> dict[str, list[Path]]:
     folders = {}
@@ -129,7 +130,7 @@ def _play_all(
             config.validation_deals,
             seed=config.validation_seed,
             planned=config.validation_deals,
-            options=options,
+            session=session,
         )
     return folders
 
@@ -138,7 +139,7 @@ def validate(
     config: TuneConfig,
     folder: Path,
     trials: Sequence[TrialResult],
-    options: Mapping[str, Any],
+    session: Session,
     *,
     log_line: Callable[[str], object] = print,
     draws: int = balance.DRAWS,
@@ -151,7 +152,7 @@ def validate(
         dict(config.base_variant),
         None,
     )
-    folders = _play_all(config, folder, [published, *chosen], options, log_line)
+    folders = _play_all(config, folder, [published, *chosen], session, log_line)
     statistics = config.statistics()
     needs_dealt = any(s.kind == "dealt_effect" for s in statistics)
     frames = [load_games(folders[c.key], config.validation_deals, needs_dealt) for c in (published, *chosen)]
