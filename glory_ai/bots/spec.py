@@ -104,10 +104,10 @@ class BotSpec:
 
     def as_played(self, played: Mapping[str, Any]) -> str:
         """The spec written so that it means today what it meant when it was played with the
-        resolved parameters ``played`` (what a run's ``code.json`` records): the spec's text
-        with :meth:`played_differences` added, the text alone when nothing differs."""
+        resolved parameters ``played`` (what a run's ``code.json`` records): the canonical
+        text with :meth:`played_differences` added, alone when nothing differs."""
         added = self.played_differences(played)
-        return append_params(self.text, added) if added else self.text
+        return append_params(self.canonical, added) if added else self.canonical
 
     def played_differences(self, played: Mapping[str, Any]) -> list[tuple[str, str]]:
         """The ``(key, value)`` of every parameter whose value in ``played`` differs from its

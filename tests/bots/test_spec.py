@@ -199,6 +199,9 @@ def test_as_played_spells_out_what_changed_since_a_run():
     assert BotSpec.parse("greedy").as_played({"gone": 3}) == "greedy:gone=3"
     assert spec_as_played("ismcts:iters=500", {"cutoff": 40}) == "ismcts:iters=500,cutoff=40"
     assert spec_as_played("nobot:x=1", {"x": 2}) == "nobot:x=1"             # unreadable: as it is
+    # the value in canonical form; the function of the arena appends to the text it is given
+    assert BotSpec.parse(" PIMC:Iters=500 ").as_played({"cutoff": 20}) == "pimc:iters=500,cutoff=20"
+    assert spec_as_played(" PIMC:Iters=500 ", {"cutoff": 20}) == " PIMC:Iters=500 ,cutoff=20"
 
 
 # ---- labels --------------------------------------------------------------------------------
