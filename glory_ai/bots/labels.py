@@ -102,7 +102,9 @@ def spec_labels(specs: Iterable[str], recorded: Mapping[str, Mapping[str, Any]] 
     for spec in specs:
         if spec in read:
             bot, given, _ = read[spec]
-            labels[spec] = join_spec(bot, ((k, v) for k, v in given if k in shown[bot]))
+            flags = {p.name for p in BUILTIN_PARAMS[bot] if p.kind is bool}
+            labels[spec] = join_spec(bot, ((k, v.lower() if k in flags else v) for k, v in given
+                                           if k in shown[bot]))
         else:
             labels[spec] = spec
     taken: dict[str, int] = {}
