@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -113,25 +114,6 @@ def _one_count(frame: pd.DataFrame, num_players: int | None, what: str) -> tuple
         raise AnalysisError(f"{what}: no {num_players}-player games (the runs hold "
                             f"{', '.join(map(str, counts))}-player games)")
     return frame[frame["num_players"] == num_players], int(num_players)
-
-
-def _seat_matrix(frame: pd.DataFrame, k: int, columns: Sequence[str], what: str) -> list[np.ndarray]:
-    """(games x k) arrays of ``columns``, rows in game order and columns in seat order;
-    every seat of every game must be present."""
-    if not (frame["game"].is_monotonic_increasing):
-        frame = frame.sort_values(["game", "seat"], kind="stable")
-    seats = frame["seat"].to_numpy()
-    if len(seats) % k or not np.array_equal(seats, np.tile(np.arange(k), len(seats) // k)) \
-            or not (frame["game"].to_numpy()[::k].repeat(k) == frame["game"].to_numpy()).all():
-        raise AnalysisError(f"{what}: every seat of every game must be in the frame (rows of "
-                            "a game were filtered out?)")
-    out = []
-    for c in columns:
-        col = frame[c]
-        values = col.astype(str).to_numpy() if isinstance(col.dtype, pd.CategoricalDtype) \
-            else col.to_numpy()
-        out.append(values.reshape(-1, k))
-    return out
 
 
 def _sort_within(out: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
@@ -472,6 +454,123 @@ def _independent_columns(x: np.ndarray) -> list[int]:
     return keep
 
 
+#: the columns of a building's row that the logistic model fills (NaN when it cannot be fitted)
+_LOGIT_COLUMNS = ("log_odds", "log_odds_low", "log_odds_high", "odds_ratio", "effect",
+                  "effect_low", "effect_high", "p_value")
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """The seat-games of the building model summed per cell of the controls (``keys``,
+    ``m`` cells; ``cell`` each row's) and, per cell and building, over the seat-games that
+    completed it (``n1`` seat-games, ``s1`` wins, ``q1`` squared wins) and those that did
+    not (``n0``, ``s0``, ``q0``); ``y`` the win shares, ``completed`` the indicator matrix."""
+
+    keys: pd.DataFrame
+    cell: np.ndarray
+    m: int
+    y: np.ndarray
+    completed: np.ndarray
+    n_cell: np.ndarray
+    n1: np.ndarray
+    s1: np.ndarray
+    q1: np.ndarray
+    n0: np.ndarray
+    s0: np.ndarray
+    q0: np.ndarray
+
+
+def _building_cells(frame: pd.DataFrame, cols: list[str], controls: list[str]) -> _Cells:
+    cell, keys = _cells(frame, controls)
+    m = len(keys)
+    nb = len(cols)
+    y = frame["win_share"].to_numpy(dtype=float)
+    completed = frame[cols].to_numpy(dtype=bool)
+    n_cell = np.bincount(cell, minlength=m).astype(float)
+    y_cell = np.bincount(cell, weights=y, minlength=m)
+    q_cell = np.bincount(cell, weights=y * y, minlength=m)
+    rows_idx, b_idx = np.nonzero(completed)
+    flat = cell[rows_idx] * nb + b_idx
+    n1 = np.bincount(flat, minlength=m * nb).reshape(m, nb).astype(float)
+    s1 = np.bincount(flat, weights=y[rows_idx], minlength=m * nb).reshape(m, nb)
+    q1 = np.bincount(flat, weights=y[rows_idx] ** 2, minlength=m * nb).reshape(m, nb)
+    return _Cells(keys, cell, m, y, completed, n_cell, n1, s1, q1,
+                  n_cell[:, None] - n1, y_cell[:, None] - s1, q_cell[:, None] - q1)
+
+
+def _strata_sums(c: _Cells, strata_cols: list[str]) -> tuple[np.ndarray, ...]:
+    """(n1, s1, q1, n0, s0, q0) summed over the strata of ``strata_cols`` (spec x players
+    (x rules)): the inputs of the stratified difference."""
+    stratum = c.keys.groupby(strata_cols, observed=True, sort=True).ngroup().to_numpy()
+    n_strata = int(stratum.max()) + 1
+
+    def to_strata(a: np.ndarray) -> np.ndarray:
+        out = np.zeros((n_strata, a.shape[1]))
+        np.add.at(out, stratum, a)
+        return out
+
+    return tuple(to_strata(a) for a in (c.n1, c.s1, c.q1, c.n0, c.s0, c.q0))
+
+
+def _building_logit(c: _Cells, j: int, base: np.ndarray, deal: np.ndarray, pseudo_games: float
+                    ) -> dict[str, float]:
+    """The logistic model of building ``j`` (:func:`building_strength`): the columns of
+    :data:`_LOGIT_COLUMNS`, NaN when completing it is confounded with the controls.
+    ``base``: each cell's design without the completed column; ``deal``: each row's deal."""
+    m = c.m
+    k1, k0 = c.n1[:, j].sum(), c.n0[:, j].sum()
+    clusters = int(deal.max()) + 1
+    overall = float(c.y.mean())
+    total = c.n_cell.sum()
+    # the seat-games of one deal with the same covariates and completion pooled into
+    # one binomial row: the same likelihood and the same deal-clustered covariance
+    side = c.completed[:, j].astype(np.int64)
+    pooled, inverse = np.unique((deal * m + c.cell) * 2 + side, return_inverse=True)
+    trials = np.bincount(inverse).astype(float)
+    wins = np.bincount(inverse, weights=c.y)
+    pooled_cell, pooled_side = (pooled // 2) % m, pooled % 2
+    # pseudo seat-games: ``pseudo_games`` on each side, spread over its cells as its
+    # seat-games are, winning the overall win rate, each its own cluster; no cell of
+    # either side is then all wins or all losses (Clogg et al. 1991)
+    counts = np.column_stack([c.n0[:, j], c.n1[:, j]])
+    pseudo_cell, pseudo_side = np.nonzero(counts)
+    pseudo_n = pseudo_games * counts[pseudo_cell, pseudo_side] / np.array([k0, k1])[pseudo_side]
+    cells = np.r_[pooled_cell, pseudo_cell]
+    sides = np.r_[pooled_side, pseudo_side].astype(float)
+    design = np.column_stack([base[cells, :1], sides, base[cells, 1:]])
+    # columns that add nothing (a strategy always in one seat, a building only one
+    # strategy completes) are left out: the effect is that of the columns kept
+    keep = _independent_columns(design[np.unique(cells * 2 + sides.astype(np.int64),
+                                                  return_index=True)[1]])
+    if 1 not in keep:
+        return dict.fromkeys(_LOGIT_COLUMNS, math.nan)
+    fit = models.clustered_logit(
+        design[:, keep], np.r_[wins, pseudo_n * overall], np.r_[trials, pseudo_n],
+        np.r_[pooled // 2 // m, clusters + np.arange(len(pseudo_n))],
+        cells=cells * 2 + sides.astype(np.int64))
+    params = np.zeros(design.shape[1])
+    params[keep] = np.asarray(fit.params)
+    at = keep.index(1)
+    beta = float(params[1])
+    # the larger of the deal-clustered and the model-based standard error: the sandwich
+    # is too small when few seat-games completed the building, the model-based one when
+    # the games of a deal are correlated
+    se = max(float(np.asarray(fit.bse)[at]), math.sqrt(float(fit.normalized_cov_params[at, at])))
+    df = float(fit.df_resid_inference)
+    half = float(sps.t.ppf(0.975, df)) * se
+    low, high = beta - half, beta + half
+    # average marginal effect over every seat-game: completed vs not, all else as is
+    eta0 = base @ np.r_[params[:1], params[2:]]
+    base_p = special.expit(eta0)
+
+    def ame(b: float) -> float:
+        return float(np.sum(c.n_cell * (special.expit(eta0 + b) - base_p)) / total)
+
+    return {"log_odds": beta, "log_odds_low": low, "log_odds_high": high,
+            "odds_ratio": math.exp(beta), "effect": ame(beta), "effect_low": ame(low),
+            "effect_high": ame(high), "p_value": float(2 * sps.t.sf(abs(beta) / se, df))}
+
+
 def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES) -> pd.DataFrame:
     """For each building (index ``building``: the 44 and any other name in the records),
     the win rate of seat-games that completed it against those that did not, ranked by the
@@ -507,112 +606,30 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     names = [c[len("completed:"):] for c in cols]
     many_rules = "rules" in frame.columns and frame["rules"].nunique() > 1
     controls = ["spec", "num_players", "seat"] + (["rules"] if many_rules else [])
-    cell, keys = _cells(frame, controls)
-    m = len(keys)
-    nb = len(cols)
-    y = frame["win_share"].to_numpy(dtype=float)
-    completed = frame[cols].to_numpy(dtype=bool)
-    n_cell = np.bincount(cell, minlength=m).astype(float)
-    y_cell = np.bincount(cell, weights=y, minlength=m)
-    q_cell = np.bincount(cell, weights=y * y, minlength=m)
-    rows_idx, b_idx = np.nonzero(completed)
-    flat = cell[rows_idx] * nb + b_idx
-    n1 = np.bincount(flat, minlength=m * nb).reshape(m, nb).astype(float)
-    s1 = np.bincount(flat, weights=y[rows_idx], minlength=m * nb).reshape(m, nb)
-    q1 = np.bincount(flat, weights=y[rows_idx] ** 2, minlength=m * nb).reshape(m, nb)
-    n0 = n_cell[:, None] - n1
-    s0 = y_cell[:, None] - s1
-    q0 = q_cell[:, None] - q1
-
+    c = _building_cells(frame, cols, controls)
     # strata of the stratified difference: spec x players (x rules)
     strata_cols = ["spec", "num_players"] + (["rules"] if many_rules else [])
-    stratum = keys.groupby(strata_cols, observed=True, sort=True).ngroup().to_numpy()
-    n_strata = int(stratum.max()) + 1
-
-    def to_strata(a: np.ndarray) -> np.ndarray:
-        out = np.zeros((n_strata, a.shape[1]))
-        np.add.at(out, stratum, a)
-        return out
-
-    sn1, ss1, sq1, sn0, ss0, sq0 = (to_strata(a) for a in (n1, s1, q1, n0, s0, q0))
-
+    sn1, ss1, sq1, sn0, ss0, sq0 = _strata_sums(c, strata_cols)
     # the logistic design of each cell: intercept, spec, players:seat, rules (the
     # completed column goes in second place, per building)
     factors = [["spec"], ["num_players", "seat"]] + ([["rules"]] if many_rules else [])
-    base = np.hstack([np.ones((m, 1)), _dummies(keys, factors)])
+    base = np.hstack([np.ones((c.m, 1)), _dummies(c.keys, factors)])
     deal = paired._unit_keys(frame, ["run", "deal"])
-    clusters = int(deal.max()) + 1
-    overall = float(y.mean())
-    total = n_cell.sum()
+    total = c.n_cell.sum()
 
     out = {}
     for j, name in enumerate(names):
-        k1, k0 = n1[:, j].sum(), n0[:, j].sum()
+        k1, k0 = c.n1[:, j].sum(), c.n0[:, j].sum()
         row: dict[str, float] = {
             "n_completed": int(k1), "completion_rate": k1 / total,
-            "win_rate_completed": s1[:, j].sum() / k1 if k1 else math.nan,
-            "win_rate_not": s0[:, j].sum() / k0 if k0 else math.nan,
+            "win_rate_completed": c.s1[:, j].sum() / k1 if k1 else math.nan,
+            "win_rate_not": c.s0[:, j].sum() / k0 if k0 else math.nan,
         }
         row["raw_diff"] = row["win_rate_completed"] - row["win_rate_not"]
         row["mh_diff"], row["mh_low"], row["mh_high"] = stratified_difference(
             sn1[:, j], ss1[:, j], sq1[:, j], sn0[:, j], ss0[:, j], sq0[:, j])
-        if k1 == 0 or k0 == 0:
-            row.update(dict.fromkeys(("log_odds", "log_odds_low", "log_odds_high", "odds_ratio",
-                                      "effect", "effect_low", "effect_high", "p_value"), math.nan))
-            out[name] = row
-            continue
-        # the seat-games of one deal with the same covariates and completion pooled into
-        # one binomial row: the same likelihood and the same deal-clustered covariance
-        side = completed[:, j].astype(np.int64)
-        pooled, inverse = np.unique((deal * m + cell) * 2 + side, return_inverse=True)
-        trials = np.bincount(inverse).astype(float)
-        wins = np.bincount(inverse, weights=y)
-        pooled_cell, pooled_side = (pooled // 2) % m, pooled % 2
-        # pseudo seat-games: ``pseudo_games`` on each side, spread over its cells as its
-        # seat-games are, winning the overall win rate, each its own cluster; no cell of
-        # either side is then all wins or all losses (Clogg et al. 1991)
-        counts = np.column_stack([n0[:, j], n1[:, j]])
-        pseudo_cell, pseudo_side = np.nonzero(counts)
-        pseudo_n = pseudo_games * counts[pseudo_cell, pseudo_side] / np.array([k0, k1])[pseudo_side]
-        cells = np.r_[pooled_cell, pseudo_cell]
-        sides = np.r_[pooled_side, pseudo_side].astype(float)
-        design = np.column_stack([base[cells, :1], sides, base[cells, 1:]])
-        # columns that add nothing (a strategy always in one seat, a building only one
-        # strategy completes) are left out: the effect is that of the columns kept
-        keep = _independent_columns(design[np.unique(cells * 2 + sides.astype(np.int64),
-                                                      return_index=True)[1]])
-        if 1 not in keep:
-            row.update(dict.fromkeys(("log_odds", "log_odds_low", "log_odds_high", "odds_ratio",
-                                      "effect", "effect_low", "effect_high", "p_value"), math.nan))
-            out[name] = row
-            continue
-        fit = models.clustered_logit(
-            design[:, keep], np.r_[wins, pseudo_n * overall], np.r_[trials, pseudo_n],
-            np.r_[pooled // 2 // m, clusters + np.arange(len(pseudo_n))],
-            cells=cells * 2 + sides.astype(np.int64))
-        params = np.zeros(design.shape[1])
-        params[keep] = np.asarray(fit.params)
-        at = keep.index(1)
-        beta = float(params[1])
-        # the larger of the deal-clustered and the model-based standard error: the sandwich
-        # is too small when few seat-games completed the building, the model-based one when
-        # the games of a deal are correlated
-        se = max(float(np.asarray(fit.bse)[at]), math.sqrt(float(fit.normalized_cov_params[at, at])))
-        df = float(fit.df_resid_inference)
-        half = float(sps.t.ppf(0.975, df)) * se
-        low, high = beta - half, beta + half
-        # average marginal effect over every seat-game: completed vs not, all else as is
-        eta0 = base @ np.r_[params[:1], params[2:]]
-        base_p = special.expit(eta0)
-
-        def ame(b: float, eta0: np.ndarray = eta0, base_p: np.ndarray = base_p) -> float:
-            return float(np.sum(n_cell * (special.expit(eta0 + b) - base_p)) / total)
-
-        row.update({
-            "log_odds": beta, "log_odds_low": low, "log_odds_high": high,
-            "odds_ratio": math.exp(beta), "effect": ame(beta), "effect_low": ame(low),
-            "effect_high": ame(high), "p_value": float(2 * sps.t.sf(abs(beta) / se, df)),
-        })
+        row.update(_building_logit(c, j, base, deal, pseudo_games) if k1 and k0
+                   else dict.fromkeys(_LOGIT_COLUMNS, math.nan))
         out[name] = row
     table = pd.DataFrame.from_dict(out, orient="index")
     table.index.name = "building"
@@ -623,7 +640,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     table["rank"] = np.where(table["effect"].notna(), np.arange(1, len(table) + 1), 0)
     table["rank"] = table["rank"].astype(int)
     table.attrs.update({"controls": controls, "strata": strata_cols, "pseudo_games": pseudo_games,
-                        "deals": clusters, "model": BUILDING_MODEL,
+                        "deals": int(deal.max()) + 1, "model": BUILDING_MODEL,
                         "tested": int(table["p_value"].notna().sum()), "holm": label})
     return table
 
