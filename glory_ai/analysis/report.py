@@ -1040,7 +1040,7 @@ def _render(report: Report, figures_png: dict[str, tuple[bytes, bytes]], title: 
             "logistic Elo scale (mean 0; a 100-point gap predicts finishing ahead 64% of the "
             f"time), with a Gaussian prior N(0, {P.RATING_PRIOR_SD:g}²) on every rating "
             "that keeps them finite for any record; 95% interval: "
-            + _e(P._bootstrap_model(P.BOOTSTRAP_RESAMPLES))
+            + _e(P.MODEL_DEAL_BOOTSTRAP)
             + ", or for a perfect record (the same in every resample) the profile likelihood. "
             "Head to head: every two strategies that met, how often the first finished ahead of "
             "the second, its interval and the test of evenly matched — 2 players: "

@@ -57,6 +57,9 @@ from statsmodels.stats.multivariate import test_mvmean
 from .. import AnalysisError
 from ..load import END_REASONS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
 from . import models, paired
+from .bootstrap import deal_sums
+from .frames import need_columns, unit_keys
+from .intervals import bootstrap_model
 from .models import stratified_difference
 
 __all__ = [
@@ -74,17 +77,6 @@ BUILDING_MODEL = ("logistic regression (statsmodels GLM); standard error: the la
 
 
 # ---- helpers ----------------------------------------------------------------------------------
-
-def _need(frame: pd.DataFrame, columns: Sequence[str], what: str) -> None:
-    if not isinstance(frame, pd.DataFrame):
-        raise AnalysisError(f"{what} takes the DataFrame of load_runs, got {type(frame).__name__}")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise AnalysisError(f"{what}: the frame has no column {', '.join(map(repr, missing))} "
-                            "(load it with load_runs)")
-    if frame.empty:
-        raise AnalysisError(f"{what}: no games (the frame is empty)")
-
 
 def _by(by: str | Sequence[str] | None) -> list[str]:
     if by is None:
@@ -176,7 +168,7 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
     ``interval``, ``wilson_low``, ``wilson_high``, ``expected`` (the equal share, mean of
     1/players), ``mean_score``, ``mean_rank``."""
     by = _by(by)
-    _need(frame, ["game", "seat", "spec", "deal", "win_share", "score", "rank", "num_players",
+    need_columns(frame, ["game", "seat", "spec", "deal", "win_share", "score", "rank", "num_players",
                   *by], "win_rates")
     data = frame.assign(_expected=1.0 / frame["num_players"])
     out = data.groupby([*by, "spec"], observed=True, sort=True).agg(
@@ -199,7 +191,7 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
     out = _sort_within(out, by, "win_rate")
     used = list(dict.fromkeys(out["interval"]))
     out.attrs.update({"models": {m: paired.MODEL_TEXT[m] if m != paired.INTERVAL_BOOTSTRAP
-                                 else paired._bootstrap_model(resamples) for m in used},
+                                 else bootstrap_model(resamples) for m in used},
                       "resamples": resamples, "seed": seed})
     return out
 
@@ -209,7 +201,7 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
 def specs_met(frame: pd.DataFrame) -> bool:
     """Whether some game of the frame seats two different specs (otherwise every game is
     self-play, and the specs' win rates are equal shares by construction)."""
-    _need(frame, ["game", "spec"], "specs_met")
+    need_columns(frame, ["game", "spec"], "specs_met")
     return bool((frame.groupby("game", observed=True)["spec"].nunique() > 1).any())
 
 
@@ -241,7 +233,7 @@ def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
     Columns ``rating``, ``low``, ``high``, ``interval``, ``comparisons``, ``games``;
     ``attrs``: ``model`` (None, and no rows, when no game pits two different specs against
     each other), ``num_players`` and those of :func:`.paired.ratings`."""
-    _need(frame, ["game", "seat", "spec", "rank", "num_players", "deal"], "ratings")
+    need_columns(frame, ["game", "seat", "spec", "rank", "num_players", "deal"], "ratings")
     sub, k = _one_count(frame, num_players, "ratings")
     if not specs_met(sub):
         out = pd.DataFrame(columns=["rating", "low", "high", "interval", "comparisons", "games"],
@@ -284,7 +276,7 @@ def grid_scores(frame: pd.DataFrame, points: Sequence[tuple[float, str, str]]) -
     (:data:`GRID_TREND`); ``step``: the change in score from the second-largest to the
     largest value, paired by deal (the two runs' games of the same deal number against the
     same opponents; :data:`GRID_STEP`), with its interval and the t-test of no change."""
-    _need(frame, ["run", "spec", "deal", "win_share", "num_players", "game", "seat", "score",
+    need_columns(frame, ["run", "spec", "deal", "win_share", "num_players", "game", "seat", "score",
                   "rank"], "grid_scores")
     if len(points) < 2:
         raise AnalysisError("grid_scores: a grid needs two points or more")
@@ -352,7 +344,7 @@ def seat_advantage(frame: pd.DataFrame, *, resamples: int = paired.BOOTSTRAP_RES
     :func:`.paired.win_shares`), the Wilson interval of the games taken as independent
     (``wilson_low``, ``wilson_high``), ``expected`` (1/players) and ``diff`` (win rate -
     expected)."""
-    _need(frame, ["num_players", "seat", "deal", "win_share"], "seat_advantage")
+    need_columns(frame, ["num_players", "seat", "deal", "win_share"], "seat_advantage")
     parts = []
     for k, sub in frame.groupby("num_players", sort=True):
         shares = paired.win_shares(sub, resamples, seed, label="seat").sort_index()
@@ -366,7 +358,7 @@ def seat_advantage(frame: pd.DataFrame, *, resamples: int = paired.BOOTSTRAP_RES
     out = pd.concat(parts)
     out["expected"] = 1.0 / out.index.get_level_values("num_players")
     out["diff"] = out["win_rate"] - out["expected"]
-    out.attrs.update({"model": paired._bootstrap_model(resamples), "resamples": resamples,
+    out.attrs.update({"model": bootstrap_model(resamples), "resamples": resamples,
                       "seed": seed})
     return out
 
@@ -388,11 +380,11 @@ def seat_tests(frame: pd.DataFrame) -> pd.DataFrame:
     tested, :func:`.paired.holm`), ``best_seat`` and ``best_rate`` (the seat with the
     highest win rate), ``balanced`` (every spec sat equally often in every seat: otherwise
     a seat effect is mixed up with the strength of the specs that sat there)."""
-    _need(frame, ["num_players", "seat", "win_share", "game", "spec", "deal"], "seat_tests")
+    need_columns(frame, ["num_players", "seat", "win_share", "game", "spec", "deal"], "seat_tests")
     rows = {}
     for k, sub in frame.groupby("num_players", sort=True):
         k = int(k)
-        sums, counts, _ = paired._deal_sums(sub, "win_share", "seat")
+        sums, counts, _ = deal_sums(sub, "win_share", "seat")
         with np.errstate(invalid="ignore", divide="ignore"):
             per_deal = sums / counts
         per_deal = per_deal[np.isfinite(per_deal).all(axis=1)]
@@ -599,7 +591,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     These are associations, not causes: completing buildings scores influence, and strong
     positions complete more of them (docs/analysis.md)."""
     cols = completed_columns(frame)
-    _need(frame, ["spec", "num_players", "seat", "win_share", "deal", *cols[:1]], "building_strength")
+    need_columns(frame, ["spec", "num_players", "seat", "win_share", "deal", *cols[:1]], "building_strength")
     if not cols:
         raise AnalysisError("building_strength: the frame has no completed:NAME columns "
                             "(load it with load_runs)")
@@ -614,7 +606,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     # completed column goes in second place, per building)
     factors = [["spec"], ["num_players", "seat"]] + ([["rules"]] if many_rules else [])
     base = np.hstack([np.ones((c.m, 1)), _dummies(c.keys, factors)])
-    deal = paired._unit_keys(frame, ["run", "deal"])
+    deal = unit_keys(frame, ["run", "deal"])
     total = c.n_cell.sum()
 
     out = {}
@@ -652,7 +644,7 @@ def vp_breakdown(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> 
     ``statue``, ``wall``) and in all (``total``), per spec (index ``spec``, or (``by``...,
     spec)), with ``games``."""
     by = _by(by)
-    _need(frame, ["spec", "score", *VP_COLUMNS, *by], "vp_breakdown")
+    need_columns(frame, ["spec", "score", *VP_COLUMNS, *by], "vp_breakdown")
     grouped = frame.groupby([*by, "spec"], observed=True, sort=True)
     out = grouped[list(VP_COLUMNS)].mean()
     out.columns = list(VP_COMPONENTS)
@@ -675,7 +667,7 @@ def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *
     independent beside it (``wilson_low``, ``wilson_high``). Reasons seen anywhere appear
     in every group."""
     by = _by(by)
-    _need(frame, ["game", "seat", "deal", "end_reason", *by], "end_conditions")
+    need_columns(frame, ["game", "seat", "deal", "end_reason", *by], "end_conditions")
     per_game = frame[frame["seat"] == 0]
     reasons = _reason_order([str(r) for r in per_game["end_reason"].unique()])
     code = pd.Categorical(per_game["end_reason"].astype(str), categories=reasons).codes
@@ -683,7 +675,7 @@ def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *
     groups = per_game.groupby(by, observed=True, sort=True) if by else [((), per_game)]
     parts = []
     for key, sub in groups:
-        unit = paired._unit_keys(sub, ["run", "deal"])
+        unit = unit_keys(sub, ["run", "deal"])
         n_units, n_reasons = int(unit.max()) + 1, len(reasons)
         ended = np.bincount(unit * n_reasons + sub["_reason"].to_numpy(),
                             minlength=n_units * n_reasons).reshape(n_units, n_reasons)
@@ -697,7 +689,7 @@ def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *
                                    "high": high, "wilson_low": w_low, "wilson_high": w_high},
                                   index=index))
     out = pd.concat(parts)
-    out.attrs.update({"model": paired._bootstrap_model(resamples), "resamples": resamples,
+    out.attrs.update({"model": bootstrap_model(resamples), "resamples": resamples,
                       "seed": seed})
     return out
 
@@ -708,7 +700,7 @@ def game_length(frame: pd.DataFrame, by: str | Sequence[str] | None = "num_playe
     ``turns_min``, ``turns_q25``, ``turns_median``, ``turns_q75``, ``turns_max``, ...), per
     group of ``by`` (default: per player count; None: all games, index ``all``)."""
     by = _by(by)
-    _need(frame, ["game", "seat", "turns", "decisions", *by], "game_length")
+    need_columns(frame, ["game", "seat", "turns", "decisions", *by], "game_length")
     per_game = frame[frame["seat"] == 0]
     if by:
         grouped = per_game.groupby(by, observed=True, sort=True)
@@ -734,7 +726,7 @@ def roles_led(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.
     cols = led_columns(frame)
     if not cols:
         raise AnalysisError("roles_led: these records carry no roles_led (older records)")
-    _need(frame, ["spec", *by, *cols], "roles_led")
+    need_columns(frame, ["spec", *by, *cols], "roles_led")
     known = frame[frame[cols[0]].notna()]
     if known.empty:
         raise AnalysisError("roles_led: no record carries roles_led")
@@ -791,7 +783,7 @@ def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
 
     Needs two or more conditions with the same player counts (otherwise a difference
     between conditions would be one between player counts: AnalysisError)."""
-    _need(frame, ["game", "seat", "spec", "deal", "win_share", "score", "num_players", "turns",
+    need_columns(frame, ["game", "seat", "spec", "deal", "win_share", "score", "num_players", "turns",
                   "decisions", "end_reason", by], "compare_variants")
     values = [str(v) for v in frame[by].astype(str).unique()]
     conditions = sorted(values)
