@@ -12,6 +12,24 @@ rule variants: the topics it names, in its order), and for each :class:`Grid` (a
 number varied against the same opponents) the curve of its score, the Elo per doubling
 and the last step. The page reads from phone width up: tables scroll inside their box,
 every figure has a narrow layout shown below 640 px, the navigation wraps.
+
+The package:
+
+=============================  ================================================================
+:mod:`.base`                   :class:`Report`, the :class:`Section` interface, the
+                               :class:`Page` sections write into, :class:`Grid`, the topics
+:mod:`.sections`               one module per statistic, and :data:`SECTIONS`: the report is
+                               this list, in the order of the page
+:mod:`.build`                  :func:`build_report` (every section's result from the columns
+                               it declares, the sentences, the figures), :func:`findings`
+:mod:`.page`                   the HTML page around the sections
+:mod:`.write`                  :func:`write_report`: ``report.html``, ``summary.csv``, figures
+:mod:`.formats`                the number and HTML formats every section uses
+:mod:`.labels`                 :func:`spec_labels`
+=============================  ================================================================
+
+Adding a statistic is one module in :mod:`.sections` (a :class:`Section`: its columns,
+``compute``, findings, figures, HTML) and one line in :data:`SECTIONS`.
 """
 from __future__ import annotations
 
