@@ -169,7 +169,7 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
     1/players), ``mean_score``, ``mean_rank``."""
     by = _by(by)
     need_columns(frame, ["game", "seat", "spec", "deal", "win_share", "score", "rank", "num_players",
-                  *by], "win_rates")
+                         *by], "win_rates")
     data = frame.assign(_expected=1.0 / frame["num_players"])
     out = data.groupby([*by, "spec"], observed=True, sort=True).agg(
         games=("win_share", "size"), wins=("win_share", "sum"), expected=("_expected", "mean"),
@@ -277,7 +277,7 @@ def grid_scores(frame: pd.DataFrame, points: Sequence[tuple[float, str, str]]) -
     largest value, paired by deal (the two runs' games of the same deal number against the
     same opponents; :data:`GRID_STEP`), with its interval and the t-test of no change."""
     need_columns(frame, ["run", "spec", "deal", "win_share", "num_players", "game", "seat", "score",
-                  "rank"], "grid_scores")
+                         "rank"], "grid_scores")
     if len(points) < 2:
         raise AnalysisError("grid_scores: a grid needs two points or more")
     rows = {}
@@ -784,7 +784,7 @@ def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
     Needs two or more conditions with the same player counts (otherwise a difference
     between conditions would be one between player counts: AnalysisError)."""
     need_columns(frame, ["game", "seat", "spec", "deal", "win_share", "score", "num_players", "turns",
-                  "decisions", "end_reason", by], "compare_variants")
+                         "decisions", "end_reason", by], "compare_variants")
     values = [str(v) for v in frame[by].astype(str).unique()]
     conditions = sorted(values)
     if len(conditions) < 2:
