@@ -121,8 +121,8 @@ R = TypeVar("R")
 class Section(ABC, Generic[R]):
     """One statistic of the report: what it reads, how it computes its result, what it says
     about it, and how it shows it. The report is the list
-    :data:`~glory_ai.analysis.report.sections.SECTIONS`, which the builder loops over: each
-    section :meth:`compute` s its result from the frame (only the :attr:`columns` it
+    :data:`~glory_ai.analysis.report.sections.SECTIONS`, which the builder loops over: a
+    section's :meth:`compute` makes its result from the frame (only the :attr:`columns` it
     declares), then every other method works from that result and the report's context
     (player counts, colours, grids, runs), never from the frame.
 
