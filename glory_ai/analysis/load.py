@@ -130,6 +130,7 @@ class _Run:
         in_folder = path.is_dir() or path.name in storage.GAMES_FILES
         self.in_folder = in_folder
         self.as_played: dict[str, str] = {}
+        self.parameters: dict[str, dict[str, Any]] = {}
         if in_folder and (self.folder / storage.CONFIG_FILE).exists():
             try:
                 self.config = storage.read_config(self.folder)
@@ -190,8 +191,11 @@ class _Run:
         # a spec whose meaning changed since the run was played (a default changed): its
         # games are shown under the spec spelled out as played, not under today's meaning
         played = recorded_parameters(self.folder)
+        # the parameters as played, by the spec the frame shows (labels read them)
+        self.parameters = dict(played)
         renamed = {spec: spec_as_played(spec, params) for spec, params in played.items()}
         self.as_played = {spec: new for spec, new in renamed.items() if new != spec}
+        self.parameters.update({new: played[old] for old, new in self.as_played.items()})
         if not self.as_played:
             return
         log.warning("%s: played with other bot defaults than today's; shown as played: %s",
@@ -216,6 +220,7 @@ class _Run:
             "config": self.config, "games": len(self.records),
             "record_versions": self.record_versions, "versions": self.versions,
             "duplicates_dropped": self.dropped, "as_played": dict(self.as_played),
+            "parameters": dict(self.parameters),
         }
 
 

@@ -82,7 +82,9 @@ def _labelled(frame: pd.DataFrame, grids: Sequence[Grid]) -> tuple[pd.DataFrame,
                          points=tuple((value, run, played.get(run, {}).get(spec, spec))
                                       for value, run, spec in grid.points))
                  for grid in grids]
-    labels = spec_labels(str(s) for s in frame["spec"].unique())
+    recorded = {spec: params for m in frame.attrs.get("runs", [])
+                for spec, params in (m.get("parameters") or {}).items()}
+    labels = spec_labels((str(s) for s in frame["spec"].unique()), recorded)
     if any(spec != label for spec, label in labels.items()):
         frame = frame.copy()
         if isinstance(frame["spec"].dtype, pd.CategoricalDtype):
