@@ -80,13 +80,13 @@ class Searcher:
         threads: int,
         reuse: bool,
         seed: int,
-        rollout_temperature: float = 0.5,
-        solver: bool = False,
-        speed: float = 0.0,
-        vp: float = 0.0,
-        final: Literal["visits", "robust"] = "visits",
-        belief: int = 1,
-        belief_strength: float = 0.5,
+        rollout_temperature: float,
+        solver: bool,
+        speed: float,
+        vp: float,
+        final: Literal["visits", "robust"],
+        belief: int,
+        belief_strength: float,
     ) -> None: ...
     def search(
         self, state: State, player: int, key: int, belief: Sequence[Sequence[float]] | None = None

@@ -67,13 +67,20 @@ cdef class Searcher:
 
     def __init__(self, *, algorithm, iterations, time_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
-                 rollout_temperature=0.5, solver=False, speed=0.0, vp=0.0, final="visits", belief=1,
-                 belief_strength=0.5):
+                 rollout_temperature, solver, speed, vp, final, belief, belief_strength):
+        # every keyword but algorithm, model and seed is a row of the one table of search
+        # parameters (glory_ai.bots.builtin_params.SEARCH_PARAMS), checked against it
+        from glory_ai.bots.builtin_params import check_searcher_arguments
+
         cdef int i
+        check_searcher_arguments({
+            "iterations": iterations, "time_ms": time_ms, "c": c, "rollout": rollout, "cutoff": cutoff,
+            "reward": reward, "worlds": worlds, "epsilon": epsilon, "temperature": temperature,
+            "node_cap": node_cap, "trees": trees, "threads": threads, "reuse": reuse,
+            "rollout_temperature": rollout_temperature, "solver": solver, "speed": speed, "vp": vp,
+            "final": final, "belief": belief, "belief_strength": belief_strength})
         if final not in _FINAL_RULES:
             raise ValueError(f"final must be one of {', '.join(_FINAL_RULES)}, got {final!r}")
-        if not 0 <= speed <= 0.5 or not 0 <= vp <= 1 or not 1 <= belief <= 1000 or not 0 <= belief_strength <= 1:
-            raise ValueError("speed 0..0.5, vp 0..1, belief 1..1000 and belief_strength 0..1")
         self.final = final
         self.cfg.solver = solver
         self.cfg.speed = speed

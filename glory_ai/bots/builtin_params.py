@@ -171,6 +171,30 @@ def defaults(bot: str) -> dict[str, Any]:
     return {p.name: p.default for p in BUILTIN_PARAMS[bot]}
 
 
+def check_searcher_arguments(arguments: Mapping[str, Any]) -> None:
+    """The compiled ``Searcher``'s check of its keywords, from the same rows as a spec's:
+    TypeError for a keyword missing or unknown, ValueError for a value outside its row's
+    range or choices (the search allocates and indexes by them)."""
+    rows = {row.keyword: row for row in SEARCH_PARAMS if row.keyword is not None}
+    missing = sorted(set(rows) - set(arguments))
+    unknown = sorted(set(arguments) - set(rows))
+    if missing or unknown:
+        raise TypeError(f"Searcher: missing keywords {missing}, unknown keywords {unknown}")
+    for keyword, row in rows.items():
+        value = arguments[keyword]
+        if row.choices:
+            if value not in row.choices:
+                raise ValueError(f"Searcher: {keyword} must be one of {', '.join(row.choices)}, "
+                                 f"got {value!r}")
+        elif row.kind is bool:
+            if not isinstance(value, (bool, int)):
+                raise ValueError(f"Searcher: {keyword} must be true or false, got {value!r}")
+        elif isinstance(value, bool) or not isinstance(value, (int, float)) or not (
+                (row.low is None or row.low <= value) and (row.high is None or value <= row.high)):
+            raise ValueError(f"Searcher: {keyword} must be a number from {row.low:g} to {row.high:g}, "
+                             f"got {value!r}")
+
+
 def searcher_arguments(bot: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """The ``Searcher`` keywords (all but ``algorithm``, ``model`` and ``seed``) of the
     search bot ``bot`` from its resolved parameters: every row's keyword, the value of a
