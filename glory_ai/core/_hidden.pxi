@@ -39,12 +39,35 @@ cdef inline uint64_t hash_words(uint8_t* data, size_t size, uint64_t seed) noexc
     h *= <uint64_t>0xBF58476D1CE4E5B9
     return h ^ (h >> 32)
 
+cdef bint rules_are_default(const Rules* rules) noexcept nogil:
+    # the published rules (R-V): cards.csv's materials, no points, every function on
+    cdef const uint8_t* rest = rules.points
+    cdef size_t i, size = sizeof(Rules) - sizeof(rules.material)
+    if memcmp(rules.material, GR_CARD_MATERIAL, sizeof(rules.material)) != 0:
+        return False
+    for i in range(size):
+        if rest[i]:
+            return False
+    return True
+
 cdef uint64_t masked_key(GameState* s, int observer, GameState* scratch,
                          uint64_t seed) noexcept nogil:
+    # The hash of the state with what `observer` cannot know blanked, over the bytes as the
+    # layout had them before the rules block (Config.rules) existed: the bytes after the
+    # block are moved back over it and the old size seeds the hash, so every key of the
+    # published rules (and every search seeded by one) is what it always was. Rules that
+    # differ from the published ones are hashed into the key as well.
     cdef size_t size = used_size(s)
+    cdef size_t at = <size_t>(<char*>&s.cfg.rules - <char*>s)
+    cdef size_t cut = sizeof(Rules)
+    cdef uint64_t key
     memcpy(scratch, s, size)
     mask_hidden(scratch, observer)
-    return hash_words(<uint8_t*>scratch, size, seed ^ <uint64_t>observer)
+    memmove(<char*>scratch + at, <char*>scratch + at + cut, size - at - cut)
+    key = hash_words(<uint8_t*>scratch, size - cut, seed ^ <uint64_t>observer)
+    if not rules_are_default(&s.cfg.rules):
+        key = hash_words(<uint8_t*>&s.cfg.rules, cut, key)
+    return key
 
 cdef uint64_t information_state_key_c(GameState* s, int observer, GameState* scratch) noexcept nogil:
     # equal for two states exactly when `observer` cannot tell them apart (up to hash
@@ -62,7 +85,7 @@ cdef inline bint lacks_respected(GameState* s, uint8_t* unknown, int* constraine
     for c in range(nconstrained):
         lacks = s.players[constrained[c]].lacks
         for j in range(hidden_hand[constrained[c]]):
-            if (lacks >> mat_of(unknown[i])) & 1:
+            if (lacks >> mat_of(s, unknown[i])) & 1:
                 return False
             i += 1
     return True
@@ -190,7 +213,7 @@ cdef void deal_lacking_greedily(GameState* s, uint8_t* unknown, int n, int* cons
         for i in range(n):
             if got == hidden_hand[q]:
                 break
-            if unknown[i] != TAKEN and not ((lacks >> mat_of(unknown[i])) & 1):
+            if unknown[i] != TAKEN and not ((lacks >> mat_of(s, unknown[i])) & 1):
                 order[k] = unknown[i]
                 unknown[i] = TAKEN
                 k += 1
