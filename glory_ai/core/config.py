@@ -145,8 +145,8 @@ class GameConfig:
         chosen = _building_map("materials", self.materials, "material names")
         for card, name in chosen.items():
             if not isinstance(name, str):
-                raise ValueError(f"materials[{CARD_NAMES[card]!r}]: expected a material name, "
-                                 f"one of {list(MATERIALS)}, got {name!r:.80}")
+                raise TypeError(f"materials[{CARD_NAMES[card]!r}] must be a material name, "
+                                f"one of {list(MATERIALS)}, got {name!r:.80}")
             materials[card] = material_id(name, f"materials[{CARD_NAMES[card]!r}]")
         points = [0] * len(CARD_NAMES)
         low, high = POINTS_RANGE
@@ -154,21 +154,24 @@ class GameConfig:
             _check_count(f"points[{CARD_NAMES[card]!r}]", value, low, high)
             assert is_int(value)
             points[card] = value
+        not_a_list = TypeError(f"powers_off must be a list of building names, got {self.powers_off!r:.80}")
         if isinstance(self.powers_off, (str, bytes, Mapping)):
-            raise TypeError(f"powers_off must be a list of building names, got {self.powers_off!r:.80}")
+            raise not_a_list
         try:
             names = tuple(self.powers_off)    # once: an iterator can be read only once
         except TypeError:
-            raise TypeError(f"powers_off must be a list of building names, got {self.powers_off!r:.80}") from None
+            raise not_a_list from None
         off = 0
         for name in names:
             card = _building("powers_off", name)
             if off >> card & 1:
                 raise ValueError(f"powers_off: {CARD_NAMES[card]} is given twice")
             off |= 1 << card
-        object.__setattr__(self, "materials", {CARD_NAMES[c]: MATERIALS[materials[c]] for c in sorted(chosen)})
-        object.__setattr__(self, "points", {CARD_NAMES[c]: points[c] for c in range(len(points)) if points[c]})
-        object.__setattr__(self, "powers_off", tuple(CARD_NAMES[c] for c in range(len(CARD_NAMES)) if off >> c & 1))
+        cards = range(1, len(CARD_NAMES))
+        object.__setattr__(self, "materials", {CARD_NAMES[c]: MATERIALS[materials[c]]
+                                               for c in cards if c in chosen})
+        object.__setattr__(self, "points", {CARD_NAMES[c]: points[c] for c in cards if points[c]})
+        object.__setattr__(self, "powers_off", tuple(CARD_NAMES[c] for c in cards if off >> c & 1))
         object.__setattr__(self, "_card_materials", tuple(materials))
         object.__setattr__(self, "_building_points", tuple(points))
         object.__setattr__(self, "_powers_off_mask", off)
