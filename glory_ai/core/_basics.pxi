@@ -52,7 +52,8 @@ cdef inline void fire(GameState* s, int building) noexcept nogil:
     # building's function changed what happened: recorded in the state (one bit per
     # function), so games report which functions they used and no thread shares a counter.
     # A function switched off (R-V.3) never is.
-    s.functions_used |= ((<uint64_t>1) << building) & ~powers_off_mask(s)
+    if not power_off(s, building):
+        s.functions_used |= (<uint64_t>1) << building
 
 cdef inline void hand_add(Player* pl, int card, bint public) noexcept nogil:
     pl.hand[card] += 1

@@ -24,14 +24,39 @@ cdef void mask_hidden(GameState* s, int observer) noexcept nogil:
 cdef inline uint64_t hash_words(uint8_t* data, size_t size, uint64_t seed) noexcept nogil:
     # A fast non-cryptographic hash of a byte range: a multiply-xorshift step per 8-byte
     # word, then the SplitMix64 finaliser (good avalanche; keys, not security).
-    cdef uint64_t h = seed ^ (size * <uint64_t>0x9E3779B97F4A7C15)
+    return hash_gap(data, size, 0, 0, seed)
+
+cdef inline uint64_t mix_words(uint64_t h, const uint8_t* data, size_t words) noexcept nogil:
+    # the multiply-xorshift step of hash_gap over `words` 8-byte words
     cdef uint64_t word
-    cdef size_t i = 0
-    while i + 8 <= size:
-        memcpy(&word, data + i, 8)
+    cdef size_t k
+    for k in range(words):
+        memcpy(&word, data + 8 * k, 8)
         h = (h ^ word) * <uint64_t>0xBF58476D1CE4E5B9
         h ^= h >> 31
-        i += 8
+    return h
+
+cdef inline uint64_t hash_gap(uint8_t* data, size_t size, size_t at, size_t gap,
+                              uint64_t seed) noexcept nogil:
+    # hash_words of the `size` bytes that data holds with `gap` bytes left out at offset
+    # `at` (data[0:at] then data[at + gap:gap + size]), without moving them: the word that
+    # spans the gap is put together from both sides (at + 8 <= size when gap is not 0)
+    cdef uint64_t h = seed ^ (size * <uint64_t>0x9E3779B97F4A7C15)
+    cdef uint64_t word
+    cdef size_t i = 0, part
+    if gap:
+        h = mix_words(h, data, at >> 3)
+        i = at & ~(<size_t>7)
+        part = at - i                               # bytes of the spanning word before the gap
+        if part:
+            memcpy(&word, data + i, part)
+            memcpy((<uint8_t*>&word) + part, data + at + gap, 8 - part)
+            h = (h ^ word) * <uint64_t>0xBF58476D1CE4E5B9
+            h ^= h >> 31
+            i += 8
+        data += gap                                 # logical offset i is data[i + gap] now
+    h = mix_words(h, data + i, (size - i) >> 3)
+    i = size & ~(<size_t>7)
     word = 0
     memcpy(&word, data + i, size - i)
     h = (h ^ word) * <uint64_t>0x94D049BB133111EB
@@ -39,16 +64,16 @@ cdef inline uint64_t hash_words(uint8_t* data, size_t size, uint64_t seed) noexc
     h *= <uint64_t>0xBF58476D1CE4E5B9
     return h ^ (h >> 32)
 
-cdef bint rules_are_default(const Rules* rules) noexcept nogil:
-    # the published rules (R-V): cards.csv's materials, no points, every function on
-    cdef const uint8_t* rest = rules.points
-    cdef size_t i, size = sizeof(Rules) - sizeof(rules.material)
-    if memcmp(rules.material, GR_CARD_MATERIAL, sizeof(rules.material)) != 0:
-        return False
-    for i in range(size):
-        if rest[i]:
-            return False
-    return True
+
+# The rules block of the published rules (R-V): cards.csv's materials, no points, every
+# function on; filled once at import, read only afterwards
+cdef Rules PUBLISHED_RULES
+memset(&PUBLISHED_RULES, 0, sizeof(Rules))
+memcpy(PUBLISHED_RULES.material, GR_CARD_MATERIAL, sizeof(PUBLISHED_RULES.material))
+
+
+cdef inline bint rules_are_default(const Rules* rules) noexcept nogil:
+    return memcmp(rules, &PUBLISHED_RULES, sizeof(Rules)) == 0
 
 cdef uint64_t masked_key(GameState* s, int observer, GameState* scratch,
                          uint64_t seed) noexcept nogil:
@@ -63,8 +88,7 @@ cdef uint64_t masked_key(GameState* s, int observer, GameState* scratch,
     cdef uint64_t key
     memcpy(scratch, s, size)
     mask_hidden(scratch, observer)
-    memmove(<char*>scratch + at, <char*>scratch + at + cut, size - at - cut)
-    key = hash_words(<uint8_t*>scratch, size - cut, seed ^ <uint64_t>observer)
+    key = hash_gap(<uint8_t*>scratch, size - cut, at, cut, seed ^ <uint64_t>observer)
     if not rules_are_default(&s.cfg.rules):
         key = hash_words(<uint8_t*>&s.cfg.rules, cut, key)
     return key

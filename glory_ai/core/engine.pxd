@@ -18,6 +18,7 @@
 #   reached, recorded in s.overflow: check_state reports INV_OVERFLOW, apply_action_c and
 #   random_playout_c return -2. Nothing is dropped silently.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 cdef extern from "cards.h":
     enum:
@@ -261,8 +262,8 @@ ctypedef struct Turn:
 ctypedef struct Rules:
     uint8_t material[45]       # the material (= role) of each card type; 255 for the Jack
     uint8_t points[45]         # extra VP of each completed structure of a building (R-12)
-    uint8_t powers_off[8]      # bit b & 7 of byte b >> 3: building b's function never applies
-                               # (read with powers_off_mask / power_off)
+    uint8_t powers_off[8]      # a uint64_t's bytes (unaligned: read it with powers_off_mask or
+                               # power_off): bit b set, building b's function never applies
     uint8_t has_points         # some points[b] is not 0 (score_of scans the structures then)
     uint8_t spare[5]           # zero
 
@@ -352,16 +353,14 @@ cdef inline int mat_of(const GameState* s, int card) noexcept nogil:
     return s.cfg.rules.material[card]
 
 cdef inline uint64_t powers_off_mask(const GameState* s) noexcept nogil:
-    # bit b: building b's function is switched off in this game (R-V.3)
-    cdef uint64_t mask = 0
-    cdef int i
-    for i in range(8):
-        mask |= (<uint64_t>s.cfg.rules.powers_off[i]) << (8 * i)
+    # bit b: building b's function is switched off in this game (R-V.3); one unaligned load
+    cdef uint64_t mask
+    memcpy(&mask, s.cfg.rules.powers_off, 8)
     return mask
 
 cdef inline bint power_off(const GameState* s, int building) noexcept nogil:
     # is building's function switched off in this game (R-V.3)
-    return (s.cfg.rules.powers_off[building >> 3] >> (building & 7)) & 1
+    return (powers_off_mask(s) >> building) & 1
 
 # Limits and counts (R-10), shared with the search so that its heuristics read the rules
 # exactly as the engine does.

@@ -70,22 +70,36 @@ include "_positions.pxi"    # the position format: to_dict and from_dict
 include "_observation.pxi"  # observation tensors
 
 
-cdef void load_rules(Rules* rules, config) except *:
+cdef Rules rules_of(config) except *:
     # the game's rules block from its GameConfig (R-V: cards.csv, no points, every function
     # on unless the variant says otherwise)
+    cdef Rules rules
     cdef int x
+    cdef uint64_t off = config.powers_off_mask()
     materials = config.card_materials()
     points = config.building_points()
-    off = config.powers_off_mask()
-    memset(rules, 0, sizeof(Rules))
+    memset(&rules, 0, sizeof(Rules))
     rules.material[JACK] = GR_CARD_MATERIAL[JACK]
     for x in range(1, NUM_TYPES):
         rules.material[x] = materials[x]
         rules.points[x] = points[x]
         if points[x]:
             rules.has_points = 1
-    for x in range(8):
-        rules.powers_off[x] = (off >> (8 * x)) & 0xFF
+    memcpy(rules.powers_off, &off, 8)
+    return rules
+
+
+# the rules block of the last config loaded (games of one config are dealt one after another)
+cdef Rules _rules_cached
+_rules_cached_for = None
+
+
+cdef void load_rules(Rules* rules, config) except *:
+    global _rules_cached, _rules_cached_for
+    if _rules_cached_for is not config:
+        _rules_cached = rules_of(config)
+        _rules_cached_for = config
+    memcpy(rules, &_rules_cached, sizeof(Rules))
 
 
 # A free list of GameState blocks: State objects are created constantly (clones), and a
