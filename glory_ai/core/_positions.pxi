@@ -225,7 +225,7 @@ def _read_header(d):
         raise ValueError(f"variant: {exc}") from None
 
 
-def _functions_used(d):
+def _functions_used(d, config):
     names = d.get("functions_used", [])
     if not isinstance(names, list):
         raise ValueError("functions_used: expected a list of building names")
@@ -234,6 +234,9 @@ def _functions_used(d):
         card = card_id(name, f"functions_used[{i}]")
         if card == JACK:
             raise ValueError(f"functions_used[{i}]: expected a building name")
+        if not config.power_on(card):
+            raise ValueError(f"functions_used[{i}]: the function of {_NAMES[card]} is switched "
+                             f"off in this game (powers_off, R-V.3)")
         mask |= 1 << card
     return mask
 
@@ -532,7 +535,7 @@ cdef class _PositionReader:
         """The leader, the functions used so far and the generator."""
         leader = _int(d.get("leader", 0), "leader", 0, self.s.cfg.num_players - 1)
         self.s.turn.leader = leader
-        self.s.functions_used = _functions_used(d)
+        self.s.functions_used = _functions_used(d, self.config)
         if "rng" in d:
             self.s.rng = _rng(d)
 

@@ -280,6 +280,13 @@ def test_powers_off_villa_and_statue():
                  variant={"powers_off": ["Statue"]})
 
 
+def test_a_position_cannot_list_a_switched_off_function_as_used():
+    d = s11_state({"powers_off": ["Archway"]}).to_dict()
+    d["functions_used"] = ["Archway"]
+    with pytest.raises(ValueError, match=r"functions_used\[0\]: the function of Archway is switched off"):
+        glory_ai.State.from_dict(d)
+
+
 def test_functions_used_never_lists_a_switched_off_function():
     off = ["Circus", "Palace", "Latrine", "Vomitorium", "Academy", "Road", "Tower", "Bath"]
     game = glory_ai.Game(3, mode="imperium", powers_off=off)
@@ -362,6 +369,7 @@ def test_random_games_under_random_knobs_keep_every_invariant(chunk):
         state = game.new_initial_state(seed)
         code, step = state._stress(seed, try_all=True, builder=i % 2 == 0)
         assert code == 0, (variant, players, mode, seed, step)
+        assert not set(game.config().powers_off) & set(state.functions_used())
         # a finished game scores its building points
         points = game.config().building_points()
         for p in range(players):
