@@ -123,7 +123,7 @@ cdef void lay_foundation(GameState* s, int p, int building, int site, int role,
         fire(s, B_STATUE)
     if role == CRAFTSMAN:
         pl.flags |= P_CRAFTED
-    if mat_of(s, building) == MARBLE and is_active(s, p, B_GATE):
+    if mat_of(s, building) == MARBLE and is_active(s, p, B_GATE) and not power_off(s, building):
         fire(s, B_GATE)
         refresh_active(s)                           # R-9.1.6 Gate
         if check_forum(s):

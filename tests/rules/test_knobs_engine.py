@@ -280,6 +280,28 @@ def test_powers_off_villa_and_statue():
                  variant={"powers_off": ["Statue"]})
 
 
+def test_features_score_points_and_drop_a_switched_off_function():
+    from glory_ai.core.engine import FEATURE_NAMES as names
+
+    published = s11_state().features(0)
+    knobbed = s11_state({"points": {"Archway": 4}, "powers_off": ["Archway"]}).features(0)
+    at = {name: i for i, name in enumerate(names)}
+    assert published[at["completed_archway"]] == 1 and knobbed[at["completed_archway"]] == 0
+    assert knobbed[at["score"]] == published[at["score"]] + 4
+    assert knobbed[at["influence"]] == published[at["influence"]]
+
+
+def test_gate_does_not_fire_for_a_switched_off_marble_foundation():
+    def lay(variant):
+        state = state_of(2, [{"hand": ["Dock", "Temple"], "structures": [built("Gate", ["Bath", "Bath"])]},
+                             {"hand": ["Bar"]}], variant=variant)
+        play(state, "lead Craftsman with Dock", "think: take Jack", "craftsman: lay Temple")
+        return state
+    assert "Gate" in lay({}).functions_used() and lay({}).refill_size(0) == 9
+    state = lay({"powers_off": ["Temple"]})
+    assert "Gate" not in state.functions_used() and state.refill_size(0) == 5
+
+
 def test_a_position_cannot_list_a_switched_off_function_as_used():
     d = s11_state({"powers_off": ["Archway"]}).to_dict()
     d["functions_used"] = ["Archway"]
