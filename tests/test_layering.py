@@ -113,3 +113,133 @@ def test_the_checker_sees_every_kind_of_import(tmp_path, monkeypatch):
                      "glory_ai/core/a.py:4 imports glory_ai.cards",
                      "glory_ai/core/b.pyx:3 imports glory_ai._display",
                      "glory_ai/core/c.pxi:1 imports glory_ai.config"], found
+
+
+# ---- no import circle ------------------------------------------------------------------------
+#
+# Two modules that import each other (directly or through others) cannot be understood, tested
+# or moved one without the other, and an import at the top of either may find the other half
+# made. Every import counts: at the top, inside a function, under TYPE_CHECKING, in Cython.
+# Importing a module also runs its packages' __init__ first, but that is no dependency of the
+# importer's own making: an import of a package the importer belongs to is not counted, and
+# ``from package import submodule`` counts the submodule only.
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _known_modules() -> dict[str, Path]:
+    """Every module of the package by name (a Cython .pyx and its .pxd are one module)."""
+    return {_module_name(p): p for p in sorted(PACKAGE.rglob("*"), reverse=True)
+            if p.suffix in (".py", ".pyx", ".pxd", ".pxi")}
+
+
+def _resolve(name: str, known: dict[str, Path]) -> str | None:
+    """The module an imported name lives in: the longest known module it starts with."""
+    while name and name not in known:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def module_imports(path: Path, known: dict[str, Path]) -> dict[str, int]:
+    """The glory_ai modules that the module at ``path`` imports, each with its first line."""
+    module = _module_name(path)
+    if path.suffix == ".py":
+        named = []
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                named += [(node.lineno, alias.name) for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                source = _absolute(module + (".__init__" if path.name == "__init__.py" else ""),
+                                   node.level, node.module)
+                # ``from package import submodule`` imports the submodule, else a name of source
+                named += [(node.lineno, f"{source}.{alias.name}" if f"{source}.{alias.name}" in known
+                           else source) for alias in node.names]
+    else:
+        named = imports_of(path)           # Cython: `from x cimport y` names x
+    found: dict[str, int] = {}
+    for line, name in sorted(named):
+        target = _resolve(name, known)
+        if target is None or not (target == "glory_ai" or target.startswith("glory_ai.")):
+            continue
+        if target != module and not module.startswith(target + "."):   # itself, or its package
+            found.setdefault(target, line)
+    return found
+
+
+def import_graph() -> dict[str, dict[str, int]]:
+    known = _known_modules()
+    return {module: module_imports(path, known) for module, path in known.items()}
+
+
+def import_circles(graph: dict[str, dict[str, int]]) -> list[list[str]]:
+    """The strongly connected groups of two or more modules (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    circles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, {}):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                circles.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(circles)
+
+
+def _described(group: list[str], graph: dict[str, dict[str, int]]) -> str:
+    members = set(group)
+    return "; ".join(f"{module} imports {target} (line {line})" for module in group
+                     for target, line in sorted(graph[module].items()) if target in members)
+
+
+def test_no_import_circle_between_modules():
+    graph = import_graph()
+    assert len(graph) > 80, "the package's modules were not found"
+    circles = [_described(group, graph) for group in import_circles(graph)]
+    assert circles == [], "\n".join(circles)
+
+
+def test_the_circle_check_sees_lazy_relative_and_typing_imports(tmp_path, monkeypatch):
+    fake = tmp_path / "glory_ai"
+    (fake / "arena").mkdir(parents=True)
+    (fake / "__init__.py").write_text("")
+    (fake / "arena" / "__init__.py").write_text("from .runner import run\n")
+    # a <-> b through a lazy import; c -> d -> e -> c through relative and TYPE_CHECKING ones
+    (fake / "arena" / "a.py").write_text("from . import b\n")
+    (fake / "arena" / "b.py").write_text("def f():\n    from glory_ai.arena.a import g\n")
+    (fake / "arena" / "c.py").write_text("from .d import x\n")
+    (fake / "arena" / "d.py").write_text("from ..arena import e\n")
+    (fake / "arena" / "e.py").write_text("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+                                         "    from .c import y\n")
+    # a submodule importing its own package is no edge; `from package import submodule, name`
+    # is one to each (the package's __init__ imports runner, which imports nothing back)
+    (fake / "arena" / "runner.py").write_text("from .. import arena\nfrom glory_ai import arena as a\n")
+    (fake / "cards.py").write_text("from glory_ai.arena import runner, run\n")
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    graph = import_graph()
+    assert graph["glory_ai.cards"] == {"glory_ai.arena.runner": 1, "glory_ai.arena": 1}
+    assert graph["glory_ai.arena.runner"] == {}
+    assert import_circles(graph) == [["glory_ai.arena.a", "glory_ai.arena.b"],
+                                     ["glory_ai.arena.c", "glory_ai.arena.d", "glory_ai.arena.e"]]

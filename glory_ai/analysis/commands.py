@@ -26,8 +26,8 @@ This module imports only the light parts of glory_ai: the command line registers
 User mistakes and outputs that cannot be written print one line on stderr and exit with
 status 2; Ctrl-C exits with 130 and SIGTERM with 143 (in compare, after keeping the finished
 games and saying how to resume). compare and tournament hold the run folder's lock
-(:mod:`glory_ai.arena.lock`) from the first write to the last, report while it writes into a
-folder.
+(:mod:`glory_ai.arena.lock`) from the first write to the last (their run's life is a
+:class:`glory_ai.arena.Session`), report while it writes into a folder.
 """
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import _argparse as argtypes
 from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry_point
@@ -49,6 +49,10 @@ from ..arena.runner import BACKENDS
 from ..arena.storage import os_error
 from ..config import VARIANT_KEYS
 from . import AnalysisError
+
+if TYPE_CHECKING:
+    from ..arena.runner import StoppingRule
+    from ..arena.session import Session
 
 __all__ = ["DEFAULT_SPRT", "build_parser", "main", "main_compare", "main_report", "parse_variant",
            "register", "register_compare"]
@@ -288,8 +292,15 @@ def _self_play(config: RunConfig) -> bool:
     return len(set(config.specs)) == 1
 
 
+def _deal_sprt(config: RunConfig) -> StoppingRule:
+    # the statistics are imported once the folder is held, as the table needs them anyway
+    from .stats import DealSPRT
+
+    return DealSPRT.for_config(config)
+
+
 def _run(args: argparse.Namespace) -> int:
-    from ..arena.lock import FolderLock
+    from ..arena.session import Session
 
     config, command = _config(args)
     out = Path(args.out) if args.out is not None else Path("results") / f"{command}-{config.short_hash()}"
@@ -300,43 +311,45 @@ def _run(args: argparse.Namespace) -> int:
         print(f"self-play: {config.specs[0]} holds every seat, so its win rate is 1/{config.players} "
               "by construction; these games measure the seats only (the win rate by seat, below), "
               "not the bot")
-    # before the lock: moving the folder aside takes the lock of the folder moved
-    _fresh_start(out, config, fresh=args.fresh, named=args.out is not None)
-    lock = FolderLock(out, create=True).acquire()
-    played = False
-    try:
-        code = _play(args, config, out)
-        played = True
-        return code
-    finally:
-        lock.release(cleanup=not played)
+
+    def aside(moved: Path, fresh: bool) -> None:
+        why = "--fresh" if fresh else "the code changed since it was played"
+        print(f"{why}: the earlier games of {out} are kept in {moved}; starting over")
+
+    # the default folder of these options, holding games of other code, starts over (a user who
+    # edited a bot and runs the same command expects the new code to play); a folder named
+    # with --out is refused instead, naming what changed
+    with Session(out, fresh=args.fresh, renew=None if args.out is not None else config,
+                 on_aside=aside, sprt=_deal_sprt, n_jobs=args.jobs,
+                 batch_size=args.batch_size, backend=args.backend, scheduler=args.scheduler,
+                 progress=False if args.no_progress else None,
+                 move_time_limit=args.move_time_limit, forfeit=args.forfeit) as session:
+        return _play(config, session, games=args.games)
 
 
-def _play(args: argparse.Namespace, config: RunConfig, out: Path) -> int:
-    from ..arena import run
-    from ..arena.storage import GAMES_FILE, SKIPPABLE, check_config, count_lines, read_records
+def _play(config: RunConfig, session: Session, games: int) -> int:
+    from ..arena.storage import SKIPPABLE, read_records
     from .figures import plot_summary
-    from .stats import DealSPRT, finishing_frame, format_table, summarize
+    from .stats import finishing_frame, format_table, summarize
 
+    out = session.out
     plan = (f"{config.deals} deals x {config.games_per_deal} games per deal"
             + (" (every seat rotation" + (" and pairing)" if len(config.pairings()) > 1 else ")")
                if config.rotations > 1 else ""))
-    if config.total_games != args.games:
-        print(f"--games {args.games} rounded up to {config.total_games} games: {plan}")
+    if config.total_games != games:
+        print(f"--games {games} rounded up to {config.total_games} games: {plan}")
     else:
         print(f"{config.total_games} games: {plan}")
     if config.sprt is not None:
         print(f"SPRT: stops once decided (elo0={config.sprt[0]:g}, elo1={config.sprt[1]:g} "
               f"normalized Elo, alpha={config.sprt[2]:g}, beta={config.sprt[3]:g}); "
               f"{config.total_games} games at most")
-    if check_config(out, config, warn=False) and (out / GAMES_FILE).exists():
-        print(f"resuming the run in {out}: about {count_lines(out / GAMES_FILE)} games already played")
+    found = session.check(config)           # a folder of another config or code is refused here
+    if found is not None:
+        print(f"resuming the run in {out}: about {found} games already played")
     sys.stdout.flush()
 
-    stop = DealSPRT.for_config(config) if config.sprt is not None else None
-    result = run(config, out, n_jobs=args.jobs, batch_size=args.batch_size, backend=args.backend,
-                 scheduler=args.scheduler, progress=False if args.no_progress else None, stop=stop,
-                 move_time_limit=args.move_time_limit, forfeit=args.forfeit)
+    result = session.play(config)           # stopped by the SPRT when the config has one
     # the table from the folder, read back without the actions (the run itself keeps no record)
     records = list(read_records(out, skip=SKIPPABLE))
     summary = summarize(records, config)
@@ -386,23 +399,6 @@ def _seat_table(records: list) -> str:
                      f"{100 * row['win_high']:.1f}]  over {int(row['games'])} games "
                      f"(even: {100 / players:.1f}%)")
     return "\n".join(lines)
-
-
-def _fresh_start(out: Path, config: RunConfig, fresh: bool, named: bool) -> None:
-    """Move ``out`` aside (to OUT.old-N) when asked (``--fresh``), or when the default folder
-    of these options holds games played by other code: a user who edited a bot and runs the
-    same command expects the new code to play. A folder named with --out is refused instead
-    (by the run), naming what changed."""
-    from ..arena.code import code_problem, set_aside
-
-    if not out.exists():
-        return
-    problem = None if fresh or named else code_problem(out, config)
-    if fresh or problem:
-        moved = set_aside(out)
-        if moved is not None:
-            why = "--fresh" if fresh else "the code changed since it was played"
-            print(f"{why}: the earlier games of {out} are kept in {moved}; starting over")
 
 
 def main_compare(args: argparse.Namespace | Sequence[str]) -> int:

@@ -23,12 +23,10 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from .files import LOCK_FILE
 from .plan import ArenaError
 
 __all__ = ["LOCK_FILE", "FolderLock", "FolderLocked", "holder"]
-
-LOCK_FILE = ".lock"
-
 
 #: the locks this process holds: real path of the folder -> [descriptor, holders]
 _HELD: dict[str, list[int]] = {}

@@ -37,7 +37,8 @@ from typing import Any, BinaryIO
 import orjson
 
 from .. import __version__
-from .code import CODE_FILE, code_problem, record_code
+from .code import code_problem, record_code
+from .files import CODE_FILE, COMPRESSED_GAMES_FILE, CONFIG_FILE, GAMES_FILE, GAMES_FILES
 from .lock import FolderLock
 from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, RunConfig, deal_seed
 from .play import TIMING_FIELDS, encode_record, record_key
@@ -49,12 +50,6 @@ __all__ = ["CONFIG_FILE", "COMPRESSED_GAMES_FILE", "GAMES_FILE", "GAMES_FILES", 
 
 log = logging.getLogger("glory_ai.arena")
 
-CONFIG_FILE = "config.json"
-GAMES_FILE = "games.jsonl"
-#: a finished run's records compressed (how experiment results are kept)
-COMPRESSED_GAMES_FILE = GAMES_FILE + ".gz"
-#: the names a run's records file can have
-GAMES_FILES = (GAMES_FILE, COMPRESSED_GAMES_FILE)
 #: the key of config.json that holds the records' checksum (:class:`Digest`)
 DIGEST_KEY = "records"
 
@@ -103,11 +98,6 @@ class Digest:
     def add(self, line: bytes) -> None:
         self.total = (self.total + int.from_bytes(hashlib.sha256(line).digest(), "big")) & self.MASK
         self.lines += 1
-
-    def add_text(self, text: str) -> None:
-        for line in text.encode().split(b"\n"):
-            if line.strip():
-                self.add(line)
 
     def to_dict(self) -> dict[str, Any]:
         return {"lines": self.lines, "sha256_sum": f"{self.total:064x}"}

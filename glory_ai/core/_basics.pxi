@@ -1,4 +1,4 @@
-# Basics: small helpers, zones, limits (R-10), scoring and the end of the game (R-11, R-12).
+# Basics: small helpers, zones, limits (R-10) and scoring (R-12).
 # Part of the engine's single compilation unit (included by engine.pyx); every function
 # here is noexcept nogil and works on one GameState.
 
@@ -123,7 +123,7 @@ cdef void refresh_active(GameState* s) noexcept nogil:
         s.active[p] = own
 
 # ---------------------------------------------------------------------------------------
-# Scoring and the end of the game (R-11, R-12)
+# Scoring (R-12); the end of the game and its winners are in _ending.pxi
 
 cdef int score_of(GameState* s, int p) noexcept nogil:
     cdef int n = s.cfg.num_players
@@ -162,93 +162,3 @@ cdef int building_points(GameState* s, int p) noexcept nogil:
         if s.structures[i].owner == p and (s.structures[i].flags & S_COMPLETE):
             total += s.cfg.rules.points[s.structures[i].building]
     return total
-
-cdef int best_players(GameState* s, int candidates) noexcept nogil:
-    # Highest VP, then most cards in hand, else shared (R-12.3, A19).
-    cdef int p, best_score = -1, best_hand = -1, mask = 0, sc
-    for p in range(s.cfg.num_players):
-        if not (candidates >> p) & 1:
-            continue
-        sc = score_of(s, p)
-        if sc > best_score or (sc == best_score and s.players[p].hand_count > best_hand):
-            best_score = sc
-            best_hand = s.players[p].hand_count
-            mask = 1 << p
-        elif sc == best_score and s.players[p].hand_count == best_hand:
-            mask |= 1 << p
-    return mask
-
-cdef int winners_mask_of(GameState* s) noexcept nogil:
-    return s.turn.winners_mask if s.turn.phase == PH_OVER else 0
-
-cdef void end_game(GameState* s, int reason, int winners_mask) noexcept nogil:
-    cdef int p, candidates = 0
-    if reason != END_FORUM and reason != END_CONCESSION:
-        for p in range(s.cfg.num_players):
-            if is_active(s, p, B_STATUE):
-                fire(s, B_STATUE)
-            if is_active(s, p, B_WALL) and s.players[p].stockpile_count >= 2:
-                fire(s, B_WALL)
-    s.turn.phase = PH_OVER
-    s.turn.end_reason = reason
-    if winners_mask == 0:
-        for p in range(s.cfg.num_players):
-            if not conceded(s, p):
-                candidates |= 1 << p
-        winners_mask = best_players(s, candidates)
-    s.turn.winners_mask = winners_mask
-
-cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
-    # R-11.2: a distinct client for each role; Ludus Magnus makes Merchant clients wild;
-    # Storeroom covers Laborer without a client when the clientele is non-empty (A33).
-    cdef Player* pl = &s.players[p]
-    cdef int by_role[6]
-    cdef int x, r, missing = 0
-    memset(by_role, 0, sizeof(by_role))
-    for x in range(1, NUM_TYPES):
-        if pl.clientele[x]:
-            by_role[mat_of(s, x)] += pl.clientele[x]
-    for r in range(6):
-        if r == MERCHANT:
-            continue
-        if r == LABORER and pl.clientele_count > 0 and is_active(s, p, B_STOREROOM):
-            continue
-        if by_role[r] == 0:
-            missing += 1
-    if is_active(s, p, B_LUDUS_MAGNUS):
-        return by_role[MERCHANT] >= 1 + missing
-    return missing == 0 and by_role[MERCHANT] >= 1
-
-cdef bint forum_condition(GameState* s, int p) noexcept nogil:
-    cdef int m, x
-    cdef int have[6]
-    if is_active(s, p, B_FORUM) and clientele_covers_all_roles(s, p):
-        return True
-    if is_active(s, p, B_FORUM_ROMANUM) and clientele_covers_all_roles(s, p):
-        memset(have, 0, sizeof(have))
-        for x in range(1, NUM_TYPES):
-            if s.players[p].stockpile[x]:
-                have[mat_of(s, x)] = 1
-        for m in range(NMAT):
-            if not have[m]:
-                return False
-        return True
-    return False
-
-cdef bint check_forum(GameState* s) noexcept nogil:
-    # R-11.2 / R-14.5: run after every change that can complete a Forum condition.
-    cdef uint64_t any_mask = 0
-    cdef int p, winners = 0
-    cdef uint64_t forum_bits = ((<uint64_t>1) << B_FORUM) | ((<uint64_t>1) << B_FORUM_ROMANUM)
-    for p in range(s.cfg.num_players):
-        any_mask |= s.active[p]
-    if not (any_mask & forum_bits):
-        return False
-    for p in range(s.cfg.num_players):
-        if not conceded(s, p) and forum_condition(s, p):
-            winners |= 1 << p
-    if winners == 0:
-        return False
-    fire(s, B_FORUM if s.cfg.mode == MODE_IMPERIUM else B_FORUM_ROMANUM)
-    end_game(s, END_FORUM, best_players(s, winners))
-    return True

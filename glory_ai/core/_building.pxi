@@ -40,6 +40,13 @@ cdef int site_option(GameState* s, int p, int building, int site, int role) noex
         return 2
     return 0
 
+cdef inline int in_town_sites(GameState* s) noexcept nogil:
+    # the in-town sites left: taking the last ends the game (R-11.1(2))
+    cdef int m, sites = 0
+    for m in range(NMAT):
+        sites += s.in_town[m]
+    return sites
+
 cdef int insert_structure(GameState* s, int owner) noexcept nogil:
     # a new slot in the structure table, kept grouped by owner (then by arrival):
     # equal states have equal bytes
@@ -78,8 +85,8 @@ cdef void complete_structure(GameState* s, int p, int idx) noexcept nogil:
     if power_off(s, building):                      # R-V.3: the site's influence only
         check_forum(s)
         return
-    if building == B_CATACOMB:                      # R-11.1(3)
-        fire(s, B_CATACOMB)
+    if ends_on_completion(s, building):             # R-11.1(3)
+        fire(s, building)
         end_game(s, END_CATACOMB, 0)
         return
     if building == B_AMPHITHEATRE:                  # R-9.3.2: grants to the front
@@ -102,7 +109,7 @@ cdef void lay_foundation(GameState* s, int p, int building, int site, int role,
                          bint from_hand) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int where = site_option(s, p, building, site, role)
-    cdef int m, idx
+    cdef int idx
     cdef Structure* st
     if from_hand:
         actor_hand_remove(s, p, building, True)
@@ -128,12 +135,8 @@ cdef void lay_foundation(GameState* s, int p, int building, int site, int role,
         refresh_active(s)                           # R-9.1.6 Gate
         if check_forum(s):
             return
-    if where != 1:
-        return                                      # only taking an in-town site can end it
-    for m in range(NMAT):                           # R-11.1(2)
-        if s.in_town[m]:
-            return
-    end_game(s, END_SITES, 0)
+    if where == 1 and in_town_sites(s) == 0:         # R-11.1(2): only taking an in-town site
+        end_game(s, END_SITES, 0)
 
 cdef void add_material(GameState* s, int p, int idx, int card, int role) noexcept nogil:
     cdef Player* pl = &s.players[p]

@@ -350,3 +350,38 @@ cdef void canonicalize_hidden(GameState* s, int observer) noexcept nogil:
         s.turn.fountain_card = next_type
     s.rng = 0
     s.turn.decisions = 0
+
+
+cdef bint own_step_is_private(GameState* before, GameState* after, int observer) noexcept nogil:
+    # Did the observer's decision, taken on `before`, reach `after` (its own next decision
+    # or the end) without touching anything it cannot see? Within its own action segment
+    # the engine reads no hidden card unless some other player is involved (a Legionary
+    # victim, a follower acting, a draw from the deck); so: no card left the deck, no
+    # other player's cards, counts or known lacks changed, the turn, the actor and its seat
+    # are the same, and the next decision is not an end-of-turn step (those come after the
+    # other players' actions). A search takes such a step as the same in every world of
+    # the observer's information set (docs/bots.md, "Proven results").
+    cdef int q
+    cdef bint over = after.turn.phase == PH_OVER
+    if before.turn.actor != observer or after.turn.actor != observer:
+        return False
+    if after.deck_size != before.deck_size or after.turn.turn_number != before.turn.turn_number:
+        return False
+    if after.turn.seat_offset != before.turn.seat_offset:
+        return False
+    if not over:
+        if after.turn.decider != observer:
+            return False
+        if (after.turn.phase == PH_SEWER or after.turn.phase == PH_SENATE
+                or after.turn.think_return == CTX_ACADEMY):
+            return False
+    for q in range(after.cfg.num_players):
+        if q != observer and memcmp(&before.players[q], &after.players[q], sizeof(Player)) != 0:
+            return False
+    return True
+
+
+cdef bint action_names_hidden_card(GameState* s, int action, int observer) noexcept nogil:
+    # Does `action`, taken in s by the player to move, name a card `observer` did not see?
+    # A Basilica vault from hand (R-8.6.3) puts a hand card face down: its id says which.
+    return A_VAULT_HAND <= action < A_REVEAL and s.turn.decider != observer

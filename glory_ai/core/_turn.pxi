@@ -108,6 +108,12 @@ cdef void finish_think(GameState* s) noexcept nogil:
         t.seat_offset += 1
         t.phase = PH_ACADEMY_NEXT
 
+cdef inline int think_draw_count(GameState* s, int p) noexcept nogil:
+    # R-7.2(b)/(c): a think draws up to the refill size, or one card at or above it (a
+    # draw that empties the deck ends the game: may_end_now asks this too)
+    cdef int refill = refill_size(s, p)
+    return refill - s.players[p].hand_count if s.players[p].hand_count < refill else 1
+
 cdef void do_think(GameState* s, int p, int option) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int count, refill
@@ -116,7 +122,7 @@ cdef void do_think(GameState* s, int p, int option) noexcept nogil:
         hand_add(pl, JACK, True)
     else:                                           # R-7.2(b)/(c)
         refill = refill_size(s, p)
-        count = refill - pl.hand_count if pl.hand_count < refill else 1
+        count = think_draw_count(s, p)
         if pl.hand_count >= s.cfg.refill_base:      # the larger refill size mattered
             if is_active(s, p, B_SHRINE) and pl.hand_count < refill:
                 fire(s, B_SHRINE)

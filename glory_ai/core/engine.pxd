@@ -414,6 +414,33 @@ cdef inline int current_player_c(GameState* s) noexcept nogil:
     # the player who decides now, or -1 at the end
     return -1 if s.turn.phase == PH_OVER else s.turn.decider
 
+# The counters of State.num_players(), decisions(), turn_number() and deck_size(), for code
+# that would otherwise read the struct's fields.
+cdef inline int num_players_c(GameState* s) noexcept nogil:
+    return s.cfg.num_players
+
+cdef inline uint32_t decisions_c(GameState* s) noexcept nogil:
+    # decisions asked since the deal (forced choices settled by the engine do not count)
+    return s.turn.decisions
+
+cdef inline uint32_t turn_number_c(GameState* s) noexcept nogil:
+    return s.turn.turn_number
+
+cdef inline int deck_size_c(GameState* s) noexcept nogil:
+    return s.deck_size
+
+cdef inline bint overflowed_c(GameState* s) noexcept nogil:
+    # a fixed capacity was exceeded: the state no longer follows the rules exactly
+    return s.overflow != 0
+
+cdef inline int hand_cards_c(GameState* s, int p, int card) noexcept nogil:
+    # cards of type `card` in p's hand
+    return s.players[p].hand[card]
+
+cdef inline int hidden_hand_cards(GameState* s, int p, int card) noexcept nogil:
+    # cards of type `card` in p's hand that the other players have not seen enter it
+    return s.players[p].hand[card] - s.players[p].hand_known[card]
+
 
 # ---- entry points ---------------------------------------------------------------------
 
@@ -442,12 +469,44 @@ cdef int score_of(GameState* s, int p) noexcept nogil
 # Bit p set for each winner (several on a shared victory); 0 before the end.
 cdef int winners_mask_of(GameState* s) noexcept nogil
 
+# How the end ranks p (R-12.3): by VP, then cards in hand; a larger value ranks higher,
+# equal values share a victory.
+cdef long standing_of(GameState* s, int p) noexcept nogil
+
+# Whether one action can end the game now (R-11), for a search looking for a decisive
+# move (tests/rules/test_end_predicates.py plays every legal action to check them):
+# * every_action_may_end: could any action at all end it (try them all)?
+# * action_may_end: where every_action_may_end is false, could this legal action end it,
+#   whoever wins? Together exact for a filter: they may keep an action that does not end
+#   the game, never drop one that does.
+# * may_end_now: could one action of p, the player to move, end the game with p among
+#   its winners? Yes for the deck, the last site, a Catacomb or a Forum of p's one
+#   material short; its blind spots (a Forum a Gate, Stairway or Prison makes active, a
+#   Catacomb a Scriptorium completes early) are listed in _ending.pxi.
+cdef bint may_end_now(GameState* s, int p) noexcept nogil
+cdef bint every_action_may_end(GameState* s) noexcept nogil
+cdef bint action_may_end(GameState* s, int action) noexcept nogil
+
+# Are the winners of a game that `action` just ended the same in every world `observer`
+# cannot tell apart (no hidden card decides them)?
+cdef bint result_is_public(GameState* s, int observer, int action) noexcept nogil
+
 # Replace with a fixed filler everything `observer` cannot know (RULES §5).
 cdef void mask_hidden(GameState* s, int observer) noexcept nogil
 
 # Deal every card `observer` cannot know back into the same places, uniformly among the
 # worlds consistent with what the observer has seen; draws from *rng and reseeds s.rng.
 cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil
+
+# Did the observer's decision, taken on `before`, reach `after` (its own next decision or
+# the end) without touching anything it cannot see (no draw, no other player involved, the
+# same turn and actor)? Then the step is the same in every world the observer cannot tell
+# apart.
+cdef bint own_step_is_private(GameState* before, GameState* after, int observer) noexcept nogil
+
+# Does `action`, taken in s by the player to move, name a card `observer` did not see (a
+# Basilica vault from hand)?
+cdef bint action_names_hidden_card(GameState* s, int action, int observer) noexcept nogil
 
 # Rearrange every card `observer` cannot know into a canonical order (sorted, dealt to the
 # deck, then the other players' hidden hand and vault parts, then another player's Fountain

@@ -10,7 +10,8 @@ from libc.stdlib cimport malloc, free
 from cpython.bytes cimport PyBytes_FromStringAndSize
 cimport cython
 
-include "_basics.pxi"       # helpers, limits, scoring, the end of the game
+include "_basics.pxi"       # helpers, limits, scoring
+include "_ending.pxi"       # winners, the end of the game, whether one action can end it
 include "_turn.pxi"         # turn flow, thinking, payments, the automatic phases
 include "_building.pxi"     # building: foundations, materials, completion
 include "_roles.pxi"        # the role actions but Legionary; Fountain, Stairway, Prison
@@ -507,6 +508,25 @@ cdef class State:
         """True if the engine would ask the pending decision in this state (a test hook for
         determinize's consistency check: it must hold in every state play reaches)."""
         return bool(decision_would_be_asked(self.s))
+
+    def _may_end_now(self, player):
+        """Whether one action of `player` (to move) may end the game with that player among
+        its winners (may_end_now, _ending.pxi: a test hook; False at the end)."""
+        player = self._check_player(player)
+        return self.s.turn.phase != PH_OVER and bool(may_end_now(self.s, player))
+
+    def _actions_that_may_end(self):
+        """The legal actions that may end the game, whoever wins, in the engine's order:
+        all of them where every_action_may_end, else those action_may_end keeps (a test
+        hook)."""
+        cdef uint16_t buf[MAX_LEGAL]
+        cdef int n, i
+        if self.s.turn.phase == PH_OVER:
+            return []
+        n = legal_actions_into(self.s, buf)
+        if every_action_may_end(self.s):
+            return [buf[i] for i in range(n)]
+        return [buf[i] for i in range(n) if action_may_end(self.s, buf[i])]
 
     def _invariant_code(self):
         """0 if the C-level invariant checker passes, else its code (INVARIANT_TEXT)."""

@@ -205,16 +205,6 @@ def _sample(text: str) -> int:
     return value
 
 
-def _batch(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive number of games per batch, got {text!r}")
-    return value
-
-
 def register(sub: argparse._SubParsersAction) -> None:
     formatter = argtypes.HelpFormatter
     run = sub.add_parser(

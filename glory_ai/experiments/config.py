@@ -110,12 +110,12 @@ class Experiment:
     @property
     def reproducible(self) -> bool:
         """False if a bot searches by time (time_ms): its records depend on the machine."""
-        from ..bots import parse_spec
+        from ..bots import BotSpec
 
         for m in self.matchups:
             for spec in m.specs:
-                params = parse_spec(_fill(spec, {k: v[0] for k, v in m.grid.items()}, self.name, m.name))[1]
-                if params.get("time_ms"):
+                filled = _fill(spec, {k: v[0] for k, v in m.grid.items()}, self.name, m.name)
+                if BotSpec.parse(filled).params.get("time_ms"):
                     return False
         return True
 

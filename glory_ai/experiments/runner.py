@@ -31,8 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
-from ..arena import RunConfig, RunResult, load_records, run, strip_timing
-from ..arena.lock import FolderLock
+from ..arena import RunConfig, Session, strip_timing
 from ..arena.storage import (
     COMPRESSED_GAMES_FILE,
     CONFIG_FILE,
@@ -46,9 +45,12 @@ from ..arena.storage import (
     scan_folder,
 )
 from .config import Experiment, ExperimentError, PlannedRun, load_experiment
+from .tables import readme_table, report_grids, runs_table
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from ..arena import StoppingRule
 
 __all__ = ["ReproduceReport", "run_experiment", "reproduce", "manifest", "report_grids"]
 
@@ -133,27 +135,35 @@ def _finished_games(folder: Path, config: RunConfig) -> int | None:
     return games if games == config.total_games or config.sprt is not None else None
 
 
-def _run(config: RunConfig, out: Path, options: Mapping[str, Any], progress: bool | None) -> RunResult:
-    """One arena run with the experiment's scheduling options (stopped by its SPRT, if any)."""
-    stop = None
-    if config.sprt is not None:
-        from ..analysis.stats import DealSPRT
+def _sprt(config: RunConfig) -> StoppingRule:
+    # the statistics are imported only for a config with an SPRT
+    from ..analysis.stats import DealSPRT
 
-        stop = DealSPRT.for_config(config)
-    return run(config, out=out, n_jobs=options.get("jobs"), batch_size=options.get("batch_size"),
-               backend=options.get("backend", "loky"), scheduler=options.get("scheduler"),
-               progress=progress, stop=stop, move_time_limit=options.get("move_time_limit"),
-               forfeit=options.get("forfeit", False))
+    return DealSPRT.for_config(config)
 
 
-def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
-          progress: bool | None) -> dict[str, Any]:
+def _session(folder: Path, options: Mapping[str, Any], progress: bool | None, fresh: bool = False,
+             log: Callable[[str], object] = print) -> Session:
+    """The session that plays an experiment's runs into ``folder`` with its scheduling
+    options (the [run] table and the command line), each run stopped by its SPRT, if any;
+    ``fresh``: the folder moved aside first (and ``log`` told)."""
+    def aside(moved: Path, fresh: bool) -> None:
+        log(f"--fresh: the earlier results of {folder} are kept in {moved}")
+
+    return Session(folder, fresh=fresh, on_aside=aside, sprt=_sprt, n_jobs=options.get("jobs"),
+                   batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
+                   scheduler=options.get("scheduler"), progress=progress,
+                   move_time_limit=options.get("move_time_limit"),
+                   forfeit=options.get("forfeit", False))
+
+
+def _play(planned: PlannedRun, folder: Path, session: Session) -> dict[str, Any]:
     started = time.time()
     finished = _finished_games(folder, planned.config)
     if finished is not None:
         played = {"run": planned.name, "games": finished, "played": 0, "seconds": 0.0}
     else:
-        result = _run(planned.config, folder, options, progress)
+        result = session.play(planned.config, folder)
         compress_run(folder)
         played = {"run": planned.name, "games": result.games, "played": result.played,
                   "seconds": round(time.time() - started, 1)}
@@ -161,52 +171,10 @@ def _play(planned: PlannedRun, folder: Path, options: dict[str, Any],
     return played
 
 
-def runs_table(experiment: Experiment, out: Path) -> pd.DataFrame:
-    """Every run's win-rate table (one row per run and spec), from the records in ``out``."""
-    import pandas as pd
-
-    from ..analysis.stats import summarize
-
-    frames = []
-    for planned in experiment.runs():
-        records = load_records(out / "runs" / planned.name)
-        table = summarize(records, planned.config).reset_index()
-        table.insert(0, "run", planned.name)
-        frames.append(table)
-    return pd.concat(frames, ignore_index=True)
-
-
 def _summary(experiment: Experiment, out: Path) -> pd.DataFrame:
     summary = runs_table(experiment, out)
     _write_text(out / "runs.csv", summary.to_csv(index=False, float_format="%.6g"))
     return summary
-
-
-def report_grids(experiment: Experiment) -> list[Any]:
-    """The matchups whose grid varies one number of one spec against the same opponents
-    (e.g. ``ismcts:iters={iters}`` against ``ismcts:iters=500``), as the report's
-    :class:`~glory_ai.analysis.report.Grid`: their curve answers the question."""
-    from ..analysis.report import Grid
-
-    grids = []
-    runs = experiment.runs()
-    for matchup in experiment.matchups:
-        templated = [i for i, spec in enumerate(matchup.specs) if "{" in spec]
-        if len(matchup.grid) != 1 or len(templated) != 1 or len(matchup.variants) > 1 \
-                or len(matchup.players) > 1:
-            continue
-        (key, values), = matchup.grid.items()
-        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in values):
-            continue
-        points = tuple((float(p.grid_point[key]), p.name, p.config.specs[templated[0]])
-                       for p in runs if p.matchup == matchup.name)
-        if len(points) < 2:
-            continue
-        # as the runs record them (canonical: `Greedy` is `greedy`), not as the config writes them
-        first = next(p for p in runs if p.matchup == matchup.name)
-        opponents = tuple(s for i, s in enumerate(first.config.specs) if i != templated[0])
-        grids.append(Grid(matchup.name, key, matchup.specs[templated[0]], opponents, points))
-    return grids
 
 
 def _write_readme(experiment: Experiment, out: Path, answer: Sequence[str], findings: Sequence[str],
@@ -244,21 +212,6 @@ def _write_text(path: Path, text: str) -> None:
     except (OSError, UnicodeDecodeError):
         pass
     path.write_text(text)
-
-
-def readme_table(summary: pd.DataFrame) -> list[str]:
-    """The README's table of the runs' win rates (lines of Markdown), specs by their labels
-    (the parameters that differ from the bot's defaults)."""
-    from ..analysis.report import spec_labels
-
-    labels = spec_labels(summary["spec"].astype(str))
-    lines = ["| run | spec | games | win rate | 95% interval | mean VP |", "|---|---|---:|---:|---|---:|"]
-    for row in summary.itertuples(index=False):
-        row = row._asdict()
-        lines.append(f"| {row['run']} | `{labels[str(row['spec'])]}` | {row['games']} | "
-                     f"{100 * row['win_rate']:.1f}% | [{100 * row['win_low']:.1f}, "
-                     f"{100 * row['win_high']:.1f}] | {row['mean_vp']:.1f} |")
-    return lines
 
 
 def _session_of(manifest: Mapping[str, Any]) -> dict[str, Any]:
@@ -317,33 +270,22 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
     folder = Path(out) if out is not None else Path(results) / experiment.name
     if folder.exists() and not folder.is_dir():
         raise ExperimentError(f"{folder} exists and is not a folder")
-    # before the lock: moving the folder aside takes the lock of the folder moved
-    if fresh:
-        from ..arena.code import set_aside
-
-        moved = set_aside(folder)
-        if moved is not None:
-            log(f"--fresh: the earlier results of {folder} are kept in {moved}")
-    else:
+    if not fresh:
         _build_changed(folder, log)
-    lock = FolderLock(folder, create=True).acquire()
-    wrote = False
-    try:
-        stored = folder / "experiment.toml"
-        if stored.exists() and stored.read_text() != experiment.source:
-            raise ExperimentError(f"{folder} holds the results of another version of {experiment.name} "
-                                  "(its experiment.toml differs); use another folder or remove it")
-        _write_text(stored, experiment.source)
-        wrote = True
-        _run_all(experiment, folder, options, progress, log)
-    except OSError as error:
-        raise os_error(error.filename or folder, error) from None
-    finally:
-        lock.release(cleanup=not wrote)
+    with _session(folder, options, progress, fresh=fresh, log=log) as session:
+        try:
+            stored = folder / "experiment.toml"
+            if stored.exists() and stored.read_text() != experiment.source:
+                raise ExperimentError(f"{folder} holds the results of another version of {experiment.name} "
+                                      "(its experiment.toml differs); use another folder or remove it")
+            _write_text(stored, experiment.source)
+            _run_all(experiment, folder, options, session, log)
+        except OSError as error:
+            raise os_error(error.filename or folder, error) from None
     return folder
 
 
-def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], progress: bool | None,
+def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], session: Session,
              log: Callable[[str], object]) -> None:
     started = time.time()
     meta = manifest(experiment, options)
@@ -355,7 +297,7 @@ def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], prog
     planned_runs = experiment.runs()
     for i, planned in enumerate(planned_runs, 1):
         log(f"[{i}/{len(planned_runs)}] {planned.name}: {planned.config.describe()}")
-        done.append(_play(planned, folder / "runs" / planned.name, options, progress))
+        done.append(_play(planned, folder / "runs" / planned.name, session))
     meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     meta["seconds"] = round(time.time() - started, 1)
     meta["runs"] = [{**d, "config": p.config.to_dict(), "matchup": p.matchup, "grid": p.grid_point,
@@ -491,7 +433,8 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
     if not problems:
         check_derived(experiment, folder, problems)
     reports = []
-    with tempfile.TemporaryDirectory(prefix="glory-reproduce-") as scratch:
+    with tempfile.TemporaryDirectory(prefix="glory-reproduce-") as scratch, \
+            _session(Path(scratch), options, progress) as session:
         for planned in planned_runs:
             # the records as stored, even when the checks above found them damaged (the first
             # record of a game repeated)
@@ -499,7 +442,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
             for r in read_records(folder / "runs" / planned.name, repeats=True, checksum=False):
                 stored.setdefault(r["game_id"], r)
             log(f"re-running {planned.name} ({len(stored)} games)")
-            again = _run(planned.config, Path(scratch) / planned.name, options, progress)
+            again = session.play(planned.config, Path(scratch) / planned.name)
             fresh = {r["game_id"]: r for r in again.records}
             differences = []
             if experiment.reproducible:

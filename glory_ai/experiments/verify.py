@@ -18,6 +18,7 @@ from pathlib import Path
 from ..arena.storage import CONFIG_FILE, SKIPPABLE, read_config, read_records
 from ..arena.verify import RunCheck, verify_run
 from .config import Experiment, ExperimentError, load_experiment
+from .tables import readme_table, report_grids, runs_table
 
 __all__ = ["Verification", "check_derived", "check_experiment", "verify"]
 
@@ -73,8 +74,6 @@ def check_run_summary(folder: Path, problems: list[str]) -> None:
 
 def check_derived(experiment: Experiment, folder: Path, problems: list[str]) -> None:
     """``runs.csv``, the report's ``summary.csv`` and the README against the records."""
-    from .runner import readme_table, runs_table
-
     table = runs_table(experiment, folder)
     _same_file(folder / "runs.csv", table.to_csv(index=False, float_format="%.6g"),
                "every run's win-rate table", problems)
@@ -90,8 +89,6 @@ def check_derived(experiment: Experiment, folder: Path, problems: list[str]) -> 
     if experiment.report and (folder / "summary.csv").exists():
         from ..analysis.load import load_runs
         from ..analysis.report import build_report
-        from .runner import report_grids
-
         # the report as `glory-ai run` builds it: its question answered first, its grids' curves
         description = " ".join(experiment.description.split()) if experiment.description else None
         report = build_report(load_runs([folder / "runs" / p.name for p in experiment.runs()]),

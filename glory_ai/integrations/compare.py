@@ -263,7 +263,7 @@ def _sampler() -> Callable[[], float]:
 def clone_and_determinize(states: Sequence[State], rounds: int) -> list[dict[str, Any]]:
     """CPU ns per operation on the same states: glory_ai's clone and determinize (from
     Python, and the C-level loop), the adapter's clone and resample_from_infostate."""
-    from ..bench import Timing, interleaved
+    from ..bench.timing import Timing, interleaved
 
     num_players = states[0].num_players()
     os_game = gs.load_game(players=num_players)
@@ -297,7 +297,7 @@ def information_states(states: Sequence[State], rounds: int) -> list[dict[str, A
     """CPU ns per information-state string of the player to move, on the same states:
     glory_ai's string and 16-byte key, and the adapter's string (through OpenSpiel's
     observer machinery), without and with perfect recall."""
-    from ..bench import interleaved
+    from ..bench.timing import interleaved
 
     num_players = states[0].num_players()
     plain = [gs.from_glory_state(gs.load_game(players=num_players), s) for s in states]

@@ -8,8 +8,8 @@
 * :mod:`.screen`: the terminal screen (rich; plain text when the output is not a terminal);
 * :mod:`.session`: ``glory-ai play``, a person against bots, with hint, undo, concede,
   save and resume;
-* :mod:`.records`: game records (the arena's format) of played games, loading and
-  checking them;
+* :mod:`.records`: game records (the arena's format) of played games, building and
+  checking them; :mod:`.files`: reading games back from run folders, records and notation;
 * :mod:`.notation`: the readable game notation (one line per decision) and its parser;
 * :mod:`.advice`: a search bot's view of a decision (``hint``, ``glory-ai analyze``);
 * :mod:`.replayer`, :mod:`.watch`, :mod:`.html`: stepping through a recorded game, bots

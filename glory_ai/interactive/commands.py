@@ -64,11 +64,10 @@ def _player(text: str) -> int:
 
 
 def _spec(text: str) -> str:
-    from ..arena.plan import canonical_spec
-    from ..bots import SpecError
+    from ..bots import BotSpec, SpecError
 
     try:
-        return canonical_spec(text)
+        return BotSpec.parse(text).canonical
     except SpecError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -304,9 +303,10 @@ def _register_watch(sub) -> None:
 # ---- replay -------------------------------------------------------------------------------
 
 def _replay(args: argparse.Namespace) -> int:
+    from .files import load_game
     from .html import write_viewer
     from .notation import format_notation
-    from .records import GameError, load_game
+    from .records import GameError
     from .replayer import Replayer
     from .screen import Screen
 
@@ -423,9 +423,9 @@ def _analyze(args: argparse.Namespace) -> int:
 
 
 def _reward_words(spec: str) -> str:
-    from ..bots import parse_spec
+    from ..bots import BotSpec
 
-    _, params = parse_spec(spec)
+    params = BotSpec.parse(spec).params
     return {"win": "a win chance", "rank": "the share of players beaten",
             "margin": "a score from the VP margin, 0.5 even"}[params.get("reward", "win")]
 

@@ -1,5 +1,5 @@
-"""Game records of played games, in the arena's format (docs/arena.md), and reading games
-back from records, run folders and notation files.
+"""Game records of played games, in the arena's format (docs/arena.md): building, checking,
+replaying and appending them (:mod:`glory_ai.interactive.files` reads them back from files).
 
 A game a person played is written as the arena writes a bot game: the same fields, the
 person's seat named ``"human"``. A concession is not an action (``State.concede``), so a
@@ -20,8 +20,8 @@ from ..arena.plan import ArenaError
 from ..arena.play import RECORD_VERSION, encode_record, replay, result_fields
 from ..game import Game, State
 
-__all__ = ["HUMAN", "GameError", "build_record", "check_record", "load_game", "load_games",
-           "new_game", "states", "state_at", "append_record", "roles_led"]
+__all__ = ["HUMAN", "GameError", "build_record", "check_record", "new_game", "states", "state_at",
+           "append_record", "roles_led"]
 
 #: the seat spec of a person in a record
 HUMAN = "human"
@@ -176,62 +176,3 @@ def count_records(path: str | os.PathLike) -> int:
         return 0
     with open(path, "rb") as fh:
         return sum(1 for line in fh if line.strip())
-
-
-def load_games(path: str | os.PathLike) -> list[dict[str, Any]]:
-    """The games of a file: a run folder, a games.jsonl(.gz) file, one JSON record, or a
-    game in the notation (docs/play.md). GameError if it cannot be read."""
-    from ..arena.storage import load_records
-    from .notation import NotationError, parse_notation
-
-    path = Path(path)
-    if not path.exists():
-        raise GameError(f"{path}: no such file or folder")
-    if path.is_dir() or path.name.endswith((".jsonl", ".jsonl.gz")):
-        try:
-            records = load_records(path)
-        except ArenaError as exc:
-            raise GameError(str(exc)) from None
-        if not records:
-            raise GameError(f"{path}: holds no games")
-        return records
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise GameError(f"{path}: cannot read ({exc})") from None
-    stripped = text.lstrip()
-    if stripped.startswith("{"):
-        import json
-
-        try:
-            record = json.loads(text)
-        except ValueError:
-            # several records, one per line, in a file not named .jsonl
-            try:
-                records = [json.loads(line) for line in text.splitlines() if line.strip()]
-            except ValueError as exc:
-                raise GameError(f"{path}: not a game record (invalid JSON: {exc})") from None
-            return records
-        if not isinstance(record, dict) or "actions" not in record:
-            raise GameError(f"{path}: not a game record (no actions)")
-        return [record]
-    try:
-        return [parse_notation(text)]
-    except NotationError as exc:
-        raise GameError(f"{path}: {exc}") from None
-
-
-def load_game(path: str | os.PathLike, game_id: str | None = None) -> dict[str, Any]:
-    """One game of a file (see :func:`load_games`): the one with `game_id`, or the only one."""
-    records = load_games(path)
-    if game_id is not None:
-        for record in records:
-            if str(record.get("game_id")) == game_id:
-                return record
-        ids = ", ".join(str(r.get("game_id")) for r in records[:8])
-        more = ", ..." if len(records) > 8 else ""
-        raise GameError(f"{path}: no game {game_id!r} (the games: {ids}{more})")
-    if len(records) > 1:
-        ids = ", ".join(str(r.get("game_id")) for r in records[:5])
-        raise GameError(f"{path} holds {len(records)} games: choose one with --game ID ({ids}, ...)")
-    return records[0]

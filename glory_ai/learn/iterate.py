@@ -33,9 +33,10 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
-from ..arena import RunConfig, run
-from ..arena.lock import FolderLock
-from ..bots import parse_spec
+from ..arena import RunConfig, Session
+from ..bots import BotSpec
+from ..bots.builtin_params import SEARCH_BOTS
+from ..bots.grammar import append_params
 from ..bots.styles import STYLES
 from .fitting import (
     TrainConfig,
@@ -100,11 +101,10 @@ def _search(data: Mapping[str, Any], where: str) -> str:
     if not isinstance(spec, str):
         raise LearnError(f"{where}: search must be an ISMCTS spec such as 'ismcts:iters=200', got {spec!r}")
     try:
-        name, params = parse_spec(spec)
+        parsed = BotSpec.parse(spec)
     except ValueError as exc:
         raise LearnError(f"{where}: search: {exc}") from None
-    given = {part.split("=", 1)[0].strip() for part in spec.partition(":")[2].split(",")}
-    if name not in ("ismcts", "pimc", "flatmc") or given & {"eval", "style"}:
+    if parsed.name not in SEARCH_BOTS or parsed.gives("eval") or parsed.gives("style"):
         raise LearnError(f"{where}: search must be a search bot (ismcts, pimc, flatmc) without eval= or "
                          f"style= (the generation's evaluation is added), got {spec!r}")
     return spec.strip()
@@ -164,12 +164,11 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
 
 def _with_eval(spec: str, model: Path | None, style: str) -> str:
     # the style is always named: left out, ISMCTS would evaluate with the shipped model
-    separator = "," if ":" in spec else ":"
     if model is None:
-        return f"{spec}{separator}style={style}"
+        return append_params(spec, [("style", style)])
     if "," in str(model):
         raise LearnError(f"the model path {model} holds a comma, which a spec cannot carry")
-    return f"{spec}{separator}eval={model}"
+    return append_params(spec, [("eval", str(model))])
 
 
 def _evaluation(records: list[dict[str, Any]], candidate: str) -> dict[str, Any]:
@@ -229,10 +228,10 @@ def _fresh(out: Path) -> None:
 def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = False,
           log: Callable[[str], object] = print, progress: bool | None = None) -> dict[str, Any]:
     """Run (or resume) the expert iteration of ``config`` into ``out``; returns the summary.
-    ``fresh``: first remove every generation and file an earlier run wrote there."""
+    ``fresh``: first remove every generation and file an earlier run wrote there (files
+    written by hand stay: the folder is not moved aside)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    with FolderLock(out):
+    with Session(out, n_jobs=config.jobs, batch_size=config.batch_size, progress=progress) as session:
         if fresh:
             _fresh(out)
         saved = out / "experiment.toml"
@@ -272,13 +271,12 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = Fal
                 log(f"generation {gen}: {candidate} against {opponent}, {rc.total_games} games")
                 records = finished_records(folder / "evaluate", rc)
                 if records is None:
-                    records = run(rc, folder / "evaluate", n_jobs=config.jobs, batch_size=config.batch_size,
-                                  progress=progress).records
+                    records = session.play(rc, folder / "evaluate").records
                 entry["evaluation"] = {"candidate": candidate, "opponent": opponent,
                                        **_evaluation(records, candidate)}
                 ev = entry["evaluation"]
                 log(f"  win rate {ev['win_rate']:.1%} [{ev['low']:.1%}, {ev['high']:.1%}]")
-                guard = _guard(config, gen, folder, sources, tc, model, incumbent, incumbent_gen, progress)
+                guard = _guard(config, gen, folder, sources, tc, model, incumbent, incumbent_gen, session)
                 entry["guard"] = guard
                 log(f"  {guard['why']}")
                 if guard["kept"]:
@@ -304,7 +302,7 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = Fal
 
 
 def _guard(config: LearnConfig, gen: int, folder: Path, sources: list[Path], tc: TrainConfig, model: Path,
-           incumbent: Path | None, incumbent_gen: int, progress: bool | None) -> dict[str, Any]:
+           incumbent: Path | None, incumbent_gen: int, session: Session) -> dict[str, Any]:
     """Whether generation ``gen``'s model replaces the incumbent for the next self-play, and why."""
     name = (f"generation {incumbent_gen}" if incumbent is not None
             else f"the {config.style} style (generation 0)")
@@ -324,8 +322,7 @@ def _guard(config: LearnConfig, gen: int, folder: Path, sources: list[Path], tc:
                        seed=config.seed + 2000 + gen)
         records = finished_records(folder / "gate", rc)
         if records is None:
-            records = run(rc, folder / "gate", n_jobs=config.jobs, batch_size=config.batch_size,
-                          progress=progress).records
+            records = session.play(rc, folder / "gate").records
         match = {"opponent": holder, **_evaluation(records, candidate)}
         guard["match"] = match
         won = match["win_rate"] >= 0.5

@@ -23,8 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from ..arena import ArenaError, RunConfig, run
-from ..arena.lock import FolderLock
+from ..arena import ArenaError, RunConfig, Session
 from ..arena.storage import load_records, read_config
 from ..core.engine import FEATURE_COUNT, FEATURE_SET_VERSION
 from ..game import Game, State
@@ -276,8 +275,7 @@ def selfplay(config: SelfPlayConfig, out: str | os.PathLike[str], *, n_jobs: int
     shards into ``out/shards/``; a folder of the same config is resumed (the missing games
     played, the missing shards written), one of another config refused (LearnError)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    with FolderLock(out):
+    with Session(out, n_jobs=n_jobs, batch_size=batch_size, progress=progress) as session:
         _check_folder(out, config)
         shards = out / "shards"
         shards.mkdir(exist_ok=True)
@@ -285,8 +283,7 @@ def selfplay(config: SelfPlayConfig, out: str | os.PathLike[str], *, n_jobs: int
         records = finished_records(out / "games", config.run)
         played = 0
         if records is None or len(writer.written) < config.shards:
-            result = run(config.run, out / "games", n_jobs=n_jobs, batch_size=batch_size,
-                         progress=progress, stop=writer)
+            result = session.play(config.run, out / "games", stop=writer)
             records, played = result.records, result.played
         writer.finish(records)
         if len(writer.written) < config.shards:          # every game finished, so no shard may still wait

@@ -9,8 +9,9 @@ import re
 import pytest
 
 from glory_ai.arena import RunConfig, load_records, run
+from glory_ai.interactive.files import load_game
 from glory_ai.interactive.notation import format_notation
-from glory_ai.interactive.records import GameError, append_record, load_game
+from glory_ai.interactive.records import GameError, append_record
 from glory_ai.interactive.replayer import Replayer
 from glory_ai.interactive.screen import Screen
 from glory_ai.interactive.view import table_view

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from glory_ai.arena import RunConfig
+from glory_ai.arena import RunConfig, Session
 from glory_ai.bots.models import linear_model, style_weights
 from glory_ai.learn import LearnError, SelfPlayConfig, load_learn_config, load_train_config, selfplay, train
 from glory_ai.learn.commands import main
@@ -43,6 +43,12 @@ def played(tmp_path_factory) -> Path:
     return out
 
 
+def _judge(config, gen, folder, *rest):
+    """The guard as learn() calls it, its match played in the session of the learn folder."""
+    with Session(folder.parent, progress=False) as session:
+        return _guard(config, gen, folder, *rest, session)
+
+
 def _tiny(tmp_path: Path, extra: str = "") -> Path:
     path = tmp_path / "learn_tiny.toml"
     path.write_text(CONFIG + extra)
@@ -55,15 +61,15 @@ def test_a_worse_model_does_not_replace_the_incumbent(played, tmp_path):
     good = train(tc, tmp_path / "good").models["model"]
     bad = tmp_path / "bad.npz"
     linear_model(-style_weights("balanced") / 4, 0.0, "win_logit").save(bad)   # prefers the loser
-    rejected = _guard(config, 2, tmp_path / "gen-2", [played], tc, bad, good, 1, progress=False)
+    rejected = _judge(config, 2, tmp_path / "gen-2", [played], tc, bad, good, 1)
     assert rejected["kept"] is False and rejected["incumbent"] == 1
     assert rejected["log_loss"]["new"] > rejected["log_loss"]["incumbent"]
     assert "generation 2 not kept: generation 1 plays on" in rejected["why"]
     # as good as the incumbent (the same file) is good enough
-    same = _guard(config, 2, tmp_path / "gen-2", [played], tc, good, good, 1, progress=False)
+    same = _judge(config, 2, tmp_path / "gen-2", [played], tc, good, good, 1)
     assert same["kept"] is True and same["log_loss"]["new"] == same["log_loss"]["incumbent"]
     # against the hand-set style (calibrated on the training positions) the bad model loses too
-    first = _guard(config, 1, tmp_path / "gen-1", [played], tc, bad, None, 0, progress=False)
+    first = _judge(config, 1, tmp_path / "gen-1", [played], tc, bad, None, 0)
     assert first["kept"] is False and "the balanced style (generation 0) plays on" in first["why"]
 
 
@@ -71,7 +77,7 @@ def test_a_gating_match_decides_between_models_that_pass_the_log_loss(played, tm
     config = load_learn_config(_tiny(tmp_path, "[guard]\nlog_loss = false\nmatch_deals = 1\n"))
     tc = TrainConfig(shards=(played,), seed=3, holdout=0.34, models=("linear",), per_count=False)
     good = train(tc, tmp_path / "good").models["model"]
-    guard = _guard(config, 1, tmp_path / "gen-1", [played], tc, good, None, 0, progress=False)
+    guard = _judge(config, 1, tmp_path / "gen-1", [played], tc, good, None, 0)
     assert "log_loss" not in guard and guard["match"]["games"] == 2
     assert guard["kept"] is (guard["match"]["win_rate"] >= 0.5)
     assert (tmp_path / "gen-1" / "gate" / "games.jsonl").exists()
@@ -147,8 +153,8 @@ def test_sharpen_multiplies_the_file_s_logits_and_the_guard_judges_them_calibrat
     # the held-out log loss is the calibrated model's, in the report and in the guard
     assert sharp.report["models"]["linear"]["held_out_log_loss"] == \
         first.report["models"]["linear"]["held_out_log_loss"]
-    guard = _guard(config, 2, tmp_path / "gen-2", [played], plain, sharp.models["model"],
-                   first.models["model"], 1, progress=False)
+    guard = _judge(config, 2, tmp_path / "gen-2", [played], plain, sharp.models["model"],
+                   first.models["model"], 1)
     assert guard["log_loss"]["new"] == pytest.approx(guard["log_loss"]["incumbent"], rel=1e-9)
 
 

@@ -74,10 +74,20 @@ def test_a_shard_is_what_its_games_give():
             assert np.array_equal(stored[key], fresh[key]), key
 
 
-def test_the_first_generation_s_linear_model_retrains_to_the_same_bytes(tmp_path, monkeypatch):
+def test_the_first_generation_s_linear_model_retrains_to_the_same_model(tmp_path, monkeypatch):
     monkeypatch.chdir(ROOT)
     report = json.loads((RESULTS / "gen-1" / "model" / "report.json").read_text())
     settings = {k: v for k, v in report["config"].items() if k not in ("models", "choose", "mlp")}
     config = parse_train_config({**settings, "models": ["linear"], "choose": "linear"}, Path("."), "gen-1")
     train(config, tmp_path)
-    assert (tmp_path / "linear.npz").read_bytes() == (RESULTS / "gen-1" / "model" / "linear.npz").read_bytes()
+    # the same fields and the same weights; the last bits of a fit depend on the CPU kernels
+    # numpy's BLAS picks at run time (OpenBLAS DYNAMIC_ARCH: 1.8e-9 apart on one machine,
+    # 0 on another), so the bytes are compared on the integers and texts only
+    with np.load(tmp_path / "linear.npz") as fresh, \
+            np.load(RESULTS / "gen-1" / "model" / "linear.npz") as stored:
+        assert sorted(fresh.files) == sorted(stored.files)
+        for key in stored.files:
+            if stored[key].dtype.kind == "f":
+                assert np.allclose(fresh[key], stored[key], rtol=1e-7, atol=1e-9), key
+            else:
+                assert np.array_equal(fresh[key], stored[key]), key

@@ -3,9 +3,10 @@
 Everything runs on one core in this process. Times are CPU time of this thread
 (`time.thread_time_ns`), so other processes on a shared machine do not inflate them. A cost
 that is a difference (an operation less the loop around it, apply less the clone before it)
-is measured in interleaved rounds: each round times both sides back to back and takes the
-difference there, and the figure is the median of those differences with its interquartile
-range. Compare ratios measured in one run, never absolute numbers across machines.
+is measured in interleaved rounds (:mod:`glory_ai.bench.timing`): each round times both
+sides back to back and takes the difference there, and the figure is the median of those
+differences with its interquartile range. Compare ratios measured in one run, never
+absolute numbers across machines.
 
 :func:`compare` (``glory-ai bench --compare``) sets glory_ai beside OpenSpiel in one run:
 playouts, ISMCTS iterations, clone and determinize, and matches (docs/integrations.md).
@@ -14,52 +15,11 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
-from .game import Game, State
-
-ROUNDS = 9
-
-
-@dataclass(frozen=True)
-class Timing:
-    """ns per operation: the median over interleaved rounds and the quartiles around it."""
-
-    median: float
-    low: float          # first quartile
-    high: float         # third quartile
-
-    def __str__(self) -> str:
-        return f"{self.median:.0f} ns [{self.low:.0f}, {self.high:.0f}]"
-
-    @classmethod
-    def of(cls, samples: Sequence[float]) -> Timing:
-        if len(samples) < 4:
-            value = statistics.median(samples)
-            return cls(value, min(samples), max(samples))
-        low, median, high = statistics.quantiles(samples, n=4)
-        return cls(median, low, high)
-
-
-def _cpu_ns_per_item(items: Sequence[Any], op: Callable[[Any], object], number: int) -> float:
-    """CPU ns per op(item), cycling through items `number` times."""
-    count = len(items)
-    start = time.thread_time_ns()
-    for k in range(number):
-        op(items[k % count])
-    return (time.thread_time_ns() - start) / number
-
-
-def interleaved(items: Sequence[Any], op: Callable[[Any], object],
-                base: Callable[[Any], object] = lambda item: None,
-                number: int = 20000, rounds: int = ROUNDS) -> Timing:
-    """ns per op(item) less ns per base(item), each round timing both back to back."""
-    differences = []
-    for _ in range(rounds):
-        differences.append(_cpu_ns_per_item(items, op, number) - _cpu_ns_per_item(items, base, number))
-    return Timing.of(differences)
+from ..game import Game, State
+from .timing import ROUNDS, Timing, interleaved
 
 
 def sample_states(num_players: int, count: int, seed: int = 0) -> list[tuple[State, int]]:
@@ -151,9 +111,9 @@ def compare(out: str | None = None, seconds: float = 4.0, search_states: int = 6
 
     from joblib import Parallel, delayed
 
-    from .analysis.stats.paired import mean_interval
-    from .bots.bench import mid_game_states
-    from .integrations import compare as side
+    from ..analysis.stats.paired import mean_interval
+    from ..bots.bench import mid_game_states
+    from ..integrations import compare as side
 
     started, load_before = time.time(), os.getloadavg()[0]
     results: dict[str, Any] = {"engine": [], "search": [], "operations": [], "matches": []}
@@ -225,7 +185,7 @@ def _write_comparison(results: dict[str, Any], out: str) -> None:
     import csv
     import os
 
-    from . import __version__, build_info
+    from .. import __version__, build_info
 
     os.makedirs(out, exist_ok=True)
     rows: list[dict[str, Any]] = []

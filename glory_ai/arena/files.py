@@ -1,0 +1,25 @@
+"""The names of the files in a run folder (docs/arena.md), in one place: the modules that
+write a folder (:mod:`~glory_ai.arena.storage`, :mod:`~glory_ai.arena.code`,
+:mod:`~glory_ai.arena.lock`) and those that read one take them from here.
+
+    RUN/config.json          the resolved config, and the checksum of the records
+    RUN/games.jsonl          one game record per line, appended as games finish
+    RUN/games.jsonl.gz       the records of a finished run kept compressed (instead)
+    RUN/code.json            the code that played the games
+    RUN/.lock                the lock of the one process writing into the folder
+"""
+from __future__ import annotations
+
+__all__ = ["CODE_FILE", "COMPRESSED_GAMES_FILE", "CONFIG_FILE", "GAMES_FILE", "GAMES_FILES",
+           "LOCK_FILE"]
+
+CONFIG_FILE = "config.json"
+GAMES_FILE = "games.jsonl"
+#: a finished run's records compressed (how experiment results are kept)
+COMPRESSED_GAMES_FILE = GAMES_FILE + ".gz"
+#: the names a run's records file can have
+GAMES_FILES = (GAMES_FILE, COMPRESSED_GAMES_FILE)
+#: the identity of the code that played the run's games (glory_ai.arena.code)
+CODE_FILE = "code.json"
+#: the lock of the process writing into the folder (glory_ai.arena.lock)
+LOCK_FILE = ".lock"
