@@ -50,8 +50,10 @@ cdef inline uint64_t bits_from(int x) noexcept nogil:
 
 cdef inline void fire(GameState* s, int building) noexcept nogil:
     # building's function changed what happened: recorded in the state (one bit per
-    # function), so games report which functions they used and no thread shares a counter
-    s.functions_used |= (<uint64_t>1) << building
+    # function), so games report which functions they used and no thread shares a counter.
+    # A function switched off (R-V.3) never is.
+    if not power_off(s, building):
+        s.functions_used |= (<uint64_t>1) << building
 
 cdef inline void hand_add(Player* pl, int card, bint public) noexcept nogil:
     pl.hand[card] += 1
@@ -97,8 +99,9 @@ cdef inline int deck_draw(GameState* s) noexcept nogil:
 cdef void refresh_active(GameState* s) noexcept nogil:
     # R-10.6: own completed structures; with Gate, own incomplete Marble structures; and
     # any player's Stairwayed completed structure for everyone. Recomputed on every change
-    # of structures, so is_active() is one bit test.
-    cdef uint64_t public_mask = 0, own
+    # of structures, so is_active() is one bit test. A function switched off (R-V.3) is
+    # never active: not completed, not through a Stairway, not from its foundation by Gate.
+    cdef uint64_t public_mask = 0, own, on = ~powers_off_mask(s)
     cdef int p, i
     cdef Structure* st
     cdef uint64_t completed[5]
@@ -111,12 +114,12 @@ cdef void refresh_active(GameState* s) noexcept nogil:
             completed[st.owner] |= (<uint64_t>1) << st.building
             if st.stairway:
                 public_mask |= (<uint64_t>1) << st.building
-        elif mat_of(st.building) == MARBLE:
+        elif mat_of(s, st.building) == MARBLE:
             marble[st.owner] |= (<uint64_t>1) << st.building
     for p in range(s.cfg.num_players):
-        own = public_mask | completed[p]
+        own = (public_mask | completed[p]) & on
         if (own >> B_GATE) & 1:
-            own |= marble[p]
+            own |= marble[p] & on
         s.active[p] = own
 
 # ---------------------------------------------------------------------------------------
@@ -131,9 +134,9 @@ cdef int score_of(GameState* s, int p) noexcept nogil:
     for q in range(n):
         for x in range(1, NUM_TYPES):
             if s.players[q].vault[x]:
-                counts[q][mat_of(x)] += s.players[q].vault[x]
+                counts[q][mat_of(s, x)] += s.players[q].vault[x]
     for x in range(1, NUM_TYPES):
-        total += s.players[p].vault[x] * material_value(mat_of(x))
+        total += s.players[p].vault[x] * material_value(mat_of(s, x))
     for m in range(NMAT):                               # R-12.2 Merchant Bonuses
         mine = counts[p][m]
         if mine == 0:
@@ -148,4 +151,14 @@ cdef int score_of(GameState* s, int p) noexcept nogil:
         total += 3
     if is_active(s, p, B_WALL):
         total += s.players[p].stockpile_count // 2
+    if s.cfg.rules.has_points:
+        total += building_points(s, p)
+    return total
+
+cdef int building_points(GameState* s, int p) noexcept nogil:
+    # R-V.2: the extra VP of p's completed structures (0 under the published rules)
+    cdef int i, total = 0
+    for i in range(s.nstruct):
+        if s.structures[i].owner == p and (s.structures[i].flags & S_COMPLETE):
+            total += s.cfg.rules.points[s.structures[i].building]
     return total

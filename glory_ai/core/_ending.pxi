@@ -52,13 +52,15 @@ cdef void end_game(GameState* s, int reason, int winners_mask) noexcept nogil:
 # How the game ends: R-11.1 (deck: think_draw_count and the draws of _roles.pxi; sites:
 # lay_foundation; a Catacomb's completion) and the Forum conditions (R-11.2)
 
-cdef inline bint ends_on_completion(int building) noexcept nogil:
-    # R-11.1(3): completing a Catacomb ends the game
-    return building == B_CATACOMB
+cdef inline bint ends_on_completion(const GameState* s, int building) noexcept nogil:
+    # R-11.1(3): completing a Catacomb ends the game, unless the variant switches its
+    # function off (R-V.3)
+    return building == B_CATACOMB and not power_off(s, building)
 
-cdef inline bint is_forum(int building) noexcept nogil:
-    # R-11.2: the buildings whose condition wins the game outright
-    return building == B_FORUM or building == B_FORUM_ROMANUM
+cdef inline bint is_forum(const GameState* s, int building) noexcept nogil:
+    # R-11.2: the buildings whose condition wins the game outright (while their function
+    # is on, R-V.3)
+    return (building == B_FORUM or building == B_FORUM_ROMANUM) and not power_off(s, building)
 
 cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
     # R-11.2: a distinct client for each role; Ludus Magnus makes Merchant clients wild;
@@ -69,7 +71,7 @@ cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
     memset(by_role, 0, sizeof(by_role))
     for x in range(1, NUM_TYPES):
         if pl.clientele[x]:
-            by_role[mat_of(x)] += pl.clientele[x]
+            by_role[mat_of(s, x)] += pl.clientele[x]
     for r in range(6):
         if r == MERCHANT:
             continue
@@ -90,7 +92,7 @@ cdef bint forum_condition(GameState* s, int p) noexcept nogil:
         memset(have, 0, sizeof(have))
         for x in range(1, NUM_TYPES):
             if s.players[p].stockpile[x]:
-                have[mat_of(x)] = 1
+                have[mat_of(s, x)] = 1
         for m in range(NMAT):
             if not have[m]:
                 return False
@@ -122,7 +124,7 @@ cdef bint check_forum(GameState* s) noexcept nogil:
 cdef bint any_forum_structure(GameState* s) noexcept nogil:
     cdef int i
     for i in range(s.nstruct):
-        if is_forum(s.structures[i].building):
+        if is_forum(s, s.structures[i].building):
             return True
     return False
 
@@ -146,10 +148,10 @@ cdef bint may_end_now(GameState* s, int p) noexcept nogil:
         st = &s.structures[i]
         if st.owner != p:
             continue
-        if is_forum(st.building):
+        if is_forum(s, st.building):
             if st.flags & S_COMPLETE or st.nmat + 1 >= material_value(st.site):
                 return True
-        elif (ends_on_completion(st.building) and not st.flags & S_COMPLETE
+        elif (ends_on_completion(s, st.building) and not st.flags & S_COMPLETE
               and st.nmat + 1 >= material_value(st.site)):
             return True
     return False
@@ -184,13 +186,13 @@ cdef bint action_may_end(GameState* s, int action) noexcept nogil:
         return s.deck_size <= 1
     if A_LAY <= action < A_LAY_STATUE:
         building = action - A_LAY + 1
-        return in_town_sites(s) <= 1 or is_forum(building)
+        return in_town_sites(s) <= 1 or is_forum(s, building)
     if A_LAY_STATUE <= action < A_ADD:
         return in_town_sites(s) <= 1
     if A_ADD <= action < A_VAULT_STOCKPILE:
         # A_ADD and A_ADD_POOL: building(44) x card(44), the building first
         building = ((action - A_ADD) % (A_ADD_POOL - A_ADD)) // 44 + 1
-        return ends_on_completion(building)
+        return ends_on_completion(s, building)
     return False
 
 cdef bint result_is_public(GameState* s, int observer, int action) noexcept nogil:

@@ -18,6 +18,7 @@
 #   reached, recorded in s.overflow: check_state reports INV_OVERFLOW, apply_action_c and
 #   random_playout_c return -2. Nothing is dropped silently.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 cdef extern from "cards.h":
     enum:
@@ -253,6 +254,19 @@ ctypedef struct Turn:
     uint32_t turn_number
     uint32_t decisions
 
+# The designer knobs of a game (docs/rules.md R-V.1 - R-V.3), part of its rules: filled from
+# GameConfig when the state is built (cards.csv's materials, no points, every function on by
+# default) and never changed by play. Bytes only, 104 of them (a multiple of 8): every field
+# after it in GameState moved by the same 104 bytes and kept its alignment and padding, and
+# masked_key hashes a state whose rules are the default exactly as before the block existed.
+ctypedef struct Rules:
+    uint8_t material[45]       # the material (= role) of each card type; 255 for the Jack
+    uint8_t points[45]         # extra VP of each completed structure of a building (R-12)
+    uint8_t powers_off[8]      # a uint64_t's bytes (unaligned: read it with powers_off_mask or
+                               # power_off): bit b set, building b's function never applies
+    uint8_t has_points         # some points[b] is not 0 (score_of scans the structures then)
+    uint8_t spare[5]           # zero
+
 ctypedef struct Config:
     uint8_t num_players
     uint8_t mode
@@ -262,6 +276,7 @@ ctypedef struct Config:
     uint8_t hand_orders        # Orders dealt to each hand
     uint8_t hand_jacks         # Jacks dealt to each hand
     uint8_t copies[45]         # the deck composition of this game (0 = not in play)
+    Rules rules                # the card materials, building points and functions switched off
 
 ctypedef struct GameState:
     Config cfg
@@ -328,12 +343,24 @@ cdef inline size_t used_size(GameState* s) noexcept nogil:
     return <size_t>(<char*>&s.players[s.cfg.num_players] - <char*>s)
 
 cdef inline bint is_active(GameState* s, int p, int building) noexcept nogil:
-    # R-10.6: is building's function active for player p
+    # R-10.6: is building's function active for player p (never for a function switched
+    # off, R-V.3: refresh_active leaves its bit out)
     return (s.active[p] >> building) & 1
 
-cdef inline int mat_of(int card) noexcept nogil:
-    # the material (= role) of an Order card type
-    return GR_CARD_MATERIAL[card]
+cdef inline int mat_of(const GameState* s, int card) noexcept nogil:
+    # the material (= role) of an Order card type in this game's rules (R-V.1; cards.csv
+    # by default)
+    return s.cfg.rules.material[card]
+
+cdef inline uint64_t powers_off_mask(const GameState* s) noexcept nogil:
+    # bit b: building b's function is switched off in this game (R-V.3); one unaligned load
+    cdef uint64_t mask
+    memcpy(&mask, s.cfg.rules.powers_off, 8)
+    return mask
+
+cdef inline bint power_off(const GameState* s, int building) noexcept nogil:
+    # is building's function switched off in this game (R-V.3)
+    return (powers_off_mask(s) >> building) & 1
 
 # Limits and counts (R-10), shared with the search so that its heuristics read the rules
 # exactly as the engine does.

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..arena.plan import FORMATS, RunConfig
 from ..arena.runner import BACKENDS
-from ..core.config import SEED_RANGE, check_seed
+from ..core.config import SEED_RANGE, VARIANT_KEYS, check_seed
 
 __all__ = ["ExperimentError", "Experiment", "Matchup", "PlannedRun", "load_experiment", "parse_experiment"]
 
@@ -30,7 +30,7 @@ _TOP_KEYS = {"name", "description", "question", "seed", "matchup", "run", "analy
 _MATCHUP_KEYS = {"name", "format", "specs", "players", "deals", "rotate", "grid", "variants", "sprt"}
 _RUN_KEYS = {"backend", "jobs", "batch_size", "scheduler", "move_time_limit", "forfeit"}
 _ANALYSIS_KEYS = {"report", "figures"}
-_VARIANT_KEYS = {"mode", "petition_size", "refill_size", "in_town_sites", "copies", "removed"}
+_VARIANT_KEYS = {"mode", *VARIANT_KEYS}
 FIGURES = ("win_rates", "pairwise", "ratings", "seat_advantage", "building_strength",
            "vp_breakdown", "end_conditions", "game_length")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")

@@ -183,7 +183,8 @@ def _print_result(state, headline: str) -> None:
         b = state.score_breakdown(p)
         mark = "  winner" if p in winners else ("  conceded" if state.has_conceded(p) else "")
         print(f"{f'P{p}':>8} {b['total']:>4} {b['influence']:>10} {b['vault']:>6} "
-              f"{b['merchant_bonus'] + b['statue'] + b['wall']:>6} {len(state.zone('hand', p)):>5}{mark}")
+              f"{b['merchant_bonus'] + b['statue'] + b['wall'] + b.get('buildings', 0):>6} "
+              f"{len(state.zone('hand', p)):>5}{mark}")
 
 
 def _isatty(stream: Any) -> bool:

@@ -232,3 +232,35 @@ def test_the_bots_hold_no_ending_rule():
     for path in sources:
         found = pattern.findall(path.read_text())
         assert not found, (path.name, found)
+
+
+@pytest.mark.parametrize("variant", [
+    {"powers_off": ["Catacomb"]},
+    {"powers_off": ["Forum", "Forum Romanum"], "points": {"Forum": 4, "Forum Romanum": 4}},
+    {"powers_off": ["Catacomb"], "points": {"Catacomb": 3}, "materials": {"Catacomb": "Rubble"}},
+    {"materials": {"Catacomb": "Wood", "Forum Romanum": "Brick", "Forum": "Brick"}},
+], ids=["catacomb-off", "forums-off", "catacomb-rubble-3vp-off", "remade"])
+def test_the_filters_follow_the_rule_variant(variant):
+    # R-V.1, R-V.3: the engine's own ending rules and the filters change together: under a
+    # variant they still keep every action that ends the game, and a switched-off Catacomb
+    # or Forum ends nothing
+    reasons: dict[str, int] = {}
+    styles = ["builder", "patron", "merchant", "legionary"]
+    for game in range(40):
+        num_players = 2 + game % 3
+        mode = "imperium" if game % 2 else "republic"
+        state = glory_ai.Game(num_players, mode=mode, **variant).new_initial_state(900 + game)
+        bots = [make_bot(f"heuristic:style={styles[(game + i) % 4]},epsilon=0.3", seed=game + i)
+                for i in range(num_players)]
+        while not state.is_terminal():
+            ends = endings(state)
+            assert set(ends) <= set(state._actions_that_may_end()), state.to_dict()
+            for reason, _ in ends.values():
+                reasons[reason] = reasons.get(reason, 0) + 1
+            state.apply_action(bots[state.current_player()].step(state))
+    off = set(variant.get("powers_off", ()))
+    if "Catacomb" in off:
+        assert "catacomb" not in reasons, reasons
+    if {"Forum", "Forum Romanum"} <= off:
+        assert "forum" not in reasons, reasons
+    assert {"deck", "sites"} & set(reasons), reasons
