@@ -23,7 +23,7 @@ Columns (docs/analysis.md):
 ``score`` ``rank``                   final VP; place (1 = winners, then by VP, ties share)
 ``vp_influence`` ``vp_vault``        the VP breakdown (they add up to ``score``)
 ``vp_merchant_bonus`` ``vp_statue``
-``vp_wall``
+``vp_wall`` (``vp_buildings``)        (a variant's building points, in frames holding them)
 ``completed`` ``n_completed``        completed buildings (a list, in the order built), their
 ``n_incomplete``                     number, and the number of unfinished ones
 ``completed:NAME``                   one bool column per building (the 44 of BUILDINGS)
@@ -59,7 +59,7 @@ from ..cards import CARD_NAMES, ROLES
 from ..core.enums import EndReason
 from . import AnalysisError
 
-__all__ = ["BUILDINGS", "COMPLETED", "LED", "VP_COLUMNS", "VP_COMPONENTS", "END_REASONS",
+__all__ = ["BUILDINGS", "COMPLETED", "LED", "VP_BUILDINGS", "VP_COLUMNS", "VP_COMPONENTS", "END_REASONS",
            "completed_columns", "frame_of_records", "games", "led_columns", "load_runs",
            "variant_key"]
 
@@ -74,6 +74,9 @@ LED = "led:"
 #: the VP components of a record's ``vp`` (they add up to its ``total``)
 VP_COMPONENTS = ("influence", "vault", "merchant_bonus", "statue", "wall")
 VP_COLUMNS = tuple(f"vp_{c}" for c in VP_COMPONENTS)
+#: the VP of a variant's building points (docs/rules.md, R-V.2): a component of the records
+#: of such variants only, and a column (``vp_buildings``) only of frames holding one
+VP_BUILDINGS = "buildings"
 #: the end reasons of the engine, in display order
 END_REASONS = tuple(reason.value for reason in EndReason)
 
@@ -478,6 +481,9 @@ def _outcome_columns(rows: _Rows, cols: dict[str, Any]) -> tuple[np.ndarray, np.
             cols[col] = np.fromiter(map(_get(comp), vps), dtype=np.int64, count=n)
         except KeyError:                  # a component missing from older records: 0
             cols[col] = np.fromiter((v.get(comp, 0) for v in vps), dtype=np.int64, count=n)
+    if any(VP_BUILDINGS in v for v in vps):
+        cols[f"vp_{VP_BUILDINGS}"] = np.fromiter((v.get(VP_BUILDINGS, 0) for v in vps), dtype=np.int64,
+                                                 count=n)
     return won, score
 
 

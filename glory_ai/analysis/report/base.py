@@ -132,14 +132,16 @@ class Section(ABC, Generic[R]):
     the findings and answer any question, its HTML sits in the Answer block (an
     experiment's grid); ``columns``: the frame's columns it reads (a name ending in ``:``
     stands for every column of that prefix, ``completed:`` for the building indicators);
-    ``figure_files``: a pattern matching the names of the figures it draws (the writer
-    removes stale ones of a folder)."""
+    ``optional_columns``: columns it reads where the frame has them (those of some rule
+    variants only, such as a variant's building points); ``figure_files``: a pattern
+    matching the names of the figures it draws (the writer removes stale ones of a folder)."""
 
     name: ClassVar[str]
     title: ClassVar[str] = ""
     topic: ClassVar[str | None] = None
     answers: ClassVar[bool] = False
     columns: ClassVar[tuple[str, ...]] = ()
+    optional_columns: ClassVar[tuple[str, ...]] = ()
     figure_files: ClassVar[str] = ""
 
     @abstractmethod

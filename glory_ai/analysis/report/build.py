@@ -62,8 +62,8 @@ def findings(runs_or_frame: pd.DataFrame | Iterable[str | os.PathLike] | str | o
 
 def section_frame(frame: pd.DataFrame, section: Section[Any]) -> pd.DataFrame:
     """The columns of the frame a section declares (a name ending in ``:`` takes every
-    column of that prefix), in the frame's order."""
-    names = {c for c in section.columns if not c.endswith(":")}
+    column of that prefix), and its optional ones the frame has, in the frame's order."""
+    names = {c for c in (*section.columns, *section.optional_columns) if not c.endswith(":")}
     prefixes = tuple(c for c in section.columns if c.endswith(":"))
     return frame[[c for c in frame.columns
                   if c in names or (prefixes and isinstance(c, str) and c.startswith(prefixes))]]

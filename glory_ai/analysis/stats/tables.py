@@ -55,7 +55,7 @@ from scipy import stats as sps
 from statsmodels.stats.multivariate import test_mvmean
 
 from .. import AnalysisError
-from ..load import END_REASONS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
+from ..load import END_REASONS, VP_BUILDINGS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
 from . import models, paired
 from .bootstrap import deal_sums
 from .frames import need_columns, unit_keys
@@ -641,13 +641,15 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
 
 def vp_breakdown(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.DataFrame:
     """Mean VP per seat-game by component (``influence``, ``vault``, ``merchant_bonus``,
-    ``statue``, ``wall``) and in all (``total``), per spec (index ``spec``, or (``by``...,
-    spec)), with ``games``."""
+    ``statue``, ``wall``; ``buildings`` where a variant gives building points) and in all
+    (``total``), per spec (index ``spec``, or (``by``..., spec)), with ``games``."""
     by = _by(by)
     need_columns(frame, ["spec", "score", *VP_COLUMNS, *by], "vp_breakdown")
+    # a variant's building points (R-V.2), where the games hold them
+    extra = [VP_BUILDINGS] if f"vp_{VP_BUILDINGS}" in frame.columns else []
     grouped = frame.groupby([*by, "spec"], observed=True, sort=True)
-    out = grouped[list(VP_COLUMNS)].mean()
-    out.columns = list(VP_COMPONENTS)
+    out = grouped[[*VP_COLUMNS, *(f"vp_{c}" for c in extra)]].mean()
+    out.columns = [*VP_COMPONENTS, *extra]
     out["total"] = grouped["score"].mean()
     out.insert(0, "games", grouped.size())
     return _sort_within(out, by, "total")

@@ -6,7 +6,7 @@ import pandas as pd
 
 from ... import figures as F
 from ... import stats as T
-from ...load import VP_COLUMNS
+from ...load import VP_BUILDINGS, VP_COLUMNS
 from ..base import FigureMaker, Page, Report, Section
 from ..formats import count, esc, html_table, num, spec_cell
 
@@ -25,6 +25,7 @@ class Scoring(Section[pd.DataFrame]):
     title = "Scoring"
     topic = "scoring"
     columns = ("num_players", "spec", "score", *VP_COLUMNS)
+    optional_columns = (f"vp_{VP_BUILDINGS}",)
     figure_files = "vp"
 
     def compute(self, frame: pd.DataFrame, report: Report) -> pd.DataFrame:
@@ -49,14 +50,16 @@ class Scoring(Section[pd.DataFrame]):
         page.add('<p class="caption">Mean VP per seat-game by component: influence (from buildings and '
                  "the start), vault, Merchant bonuses, Statue and Wall.</p>")
         keys = list(result.index.names)
+        extra = [VP_BUILDINGS] if VP_BUILDINGS in result.columns else []
         rows = []
         for idx, r in result.iterrows():
             idx = idx if isinstance(idx, tuple) else (idx,)
             cells = [spec_cell(v, report.colors) if name == "spec" else esc(v)
                      for name, v in zip(keys, idx, strict=True)]
-            cells += [count(r["games"])] + [num(r[c]) for c in (*_COMPONENTS, "total")]
+            cells += [count(r["games"])] + [num(r[c]) for c in (*_COMPONENTS, *extra, "total")]
             rows.append(cells)
         page.add(html_table(rows, [{"num_players": "players"}.get(k, k) for k in keys]
-                            + ["games", "influence", "vault", "Merchant", "Statue", "Wall", "total"],
+                            + ["games", "influence", "vault", "Merchant", "Statue", "Wall",
+                               *(["building points"] if extra else []), "total"],
                             left=len(keys)))
         page.figure("vp", "VP breakdown")
