@@ -22,8 +22,9 @@ class Game:
     """A Glory to Rome game definition: player count, mode and rule variants.
 
     ``Game(num_players, mode="republic", **variant)`` with variant options
-    ``petition_size``, ``refill_size``, ``in_town_sites``, ``copies``, ``removed``
-    (see GameConfig).
+    ``petition_size``, ``refill_size``, ``in_town_sites``, ``copies``, ``removed`` and the
+    designer knobs ``materials``, ``points``, ``powers_off`` (see GameConfig; docs/rules.md
+    §15.1).
     """
 
     def __init__(self, num_players: int = 2, mode: str = "republic", **variant) -> None:

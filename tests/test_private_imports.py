@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from glory_ai.analysis import figures, report
+from glory_ai.analysis import figures
+from glory_ai.analysis.report import formats
 from glory_ai.arena import play
 from glory_ai.core.enums import EndReason
 from glory_ai.interactive import narrate
@@ -100,8 +101,8 @@ def test_every_table_of_end_reasons_names_each_reason_once():
     reasons = set(EndReason)
     assert set(figures.END_COLORS) == reasons
     assert set(figures.END_LABELS) == reasons
-    assert set(report._REASON_TEXT) == reasons
-    assert all(isinstance(key, EndReason) for key in (*figures.END_COLORS, *report._REASON_TEXT))
+    assert set(formats.REASON_TEXT) == reasons
+    assert all(isinstance(key, EndReason) for key in (*figures.END_COLORS, *formats.REASON_TEXT))
     # the arena's own end reason is no engine reason, and a record's string finds its entry
     assert play.DECISION_LIMIT not in reasons
     assert figures.END_LABELS["forum"] == "Forum"

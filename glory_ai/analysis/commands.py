@@ -100,9 +100,27 @@ def _variant_item(text: str) -> tuple[str, str]:
     return key, value.strip()
 
 
+def _name_pairs(key: str, text: str, what: str, number: bool) -> dict[str, Any]:
+    """``Name:VALUE,Name:VALUE`` as a dict (VALUE an integer when `number`)."""
+    out: dict[str, Any] = {}
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        name, colon, value = part.rpartition(":")
+        parsed: Any = value.strip()
+        if number:
+            try:
+                parsed = int(value)
+            except ValueError:
+                colon = ""
+        if not colon or not name.strip() or not parsed:
+            raise ArenaError(f"--variant {key}: expected Name:{what},..., got {part!r}")
+        out[name.strip()] = parsed
+    return out
+
+
 def parse_variant(items: Sequence[tuple[str, str]] | None) -> dict[str, Any]:
-    """--variant KEY=VALUE items as Game options: numbers for the sizes, ``removed=A,B``
-    (names) and ``copies=Name:N,Name:N``; a JSON value is also accepted."""
+    """--variant KEY=VALUE items as Game options: numbers for the sizes, ``removed=A,B`` and
+    ``powers_off=A,B`` (names), ``copies=Name:N,Name:N``, ``points=Name:N,Name:N`` and
+    ``materials=Name:Material,Name:Material``; a JSON value is also accepted."""
     out: dict[str, Any] = {}
     for key, text in items or ():
         if key in out:
@@ -112,19 +130,12 @@ def parse_variant(items: Sequence[tuple[str, str]] | None) -> dict[str, Any]:
         except ValueError:
             value = text
         if isinstance(value, str):
-            if key == "removed":
+            if key in ("removed", "powers_off"):
                 value = [n.strip() for n in text.split(",") if n.strip()]
-            elif key == "copies":
-                copies = {}
-                for part in filter(None, (p.strip() for p in text.split(","))):
-                    name, colon, count = part.rpartition(":")
-                    try:
-                        copies[name.strip()] = int(count)
-                    except ValueError:
-                        colon = ""
-                    if not colon or not name.strip():
-                        raise ArenaError(f"--variant copies: expected Name:COUNT,..., got {part!r}")
-                value = copies
+            elif key in ("copies", "points"):
+                value = _name_pairs(key, text, "COUNT" if key == "copies" else "POINTS", True)
+            elif key == "materials":
+                value = _name_pairs(key, text, "MATERIAL", False)
         out[key] = value
     return out
 
@@ -153,7 +164,8 @@ def _add_options(parser: argparse.ArgumentParser, command: str) -> None:
                         help="republic or imperium")
     parser.add_argument("--variant", type=_variant_item, action="append", metavar="KEY=VALUE",
                         help=f"rule variant option ({', '.join(VARIANT_KEYS)}); repeatable; "
-                             "removed=Name,Name and copies=Name:N,Name:N")
+                             "removed=Name,Name, copies=Name:N,Name:N, materials=Name:Material,..., "
+                             "points=Name:N,... and powers_off=Name,Name")
     if command == "tournament":
         # not offered: the SPRT decides one head-to-head match, a tournament plays several
         # pairs; given anyway, it is refused by name (_config)

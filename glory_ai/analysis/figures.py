@@ -79,9 +79,9 @@ PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e
            "#c5b0d5", "#c49c94", "#f7b6d2", "#c7c7c7", "#dbdb8d", "#9edae5")
 SEAT_COLORS = ("#3b6fb6", "#e5862d", "#4aa35a", "#c9483f", "#8a6fbf")
 VP_COLORS = {"influence": "#3b6fb6", "vault": "#e5862d", "merchant_bonus": "#4aa35a",
-             "statue": "#c9483f", "wall": "#8a6fbf"}
+             "statue": "#c9483f", "wall": "#8a6fbf", "buildings": "#7a7a7a"}
 VP_LABELS = {"influence": "influence", "vault": "vault", "merchant_bonus": "Merchant bonuses",
-             "statue": "Statue", "wall": "Wall"}
+             "statue": "Statue", "wall": "Wall", "buildings": "building points"}
 #: by end reason (an EndReason is its string, so the record's "deck" finds EndReason.DECK)
 END_COLORS: dict[str, str] = {
     EndReason.DECK: "#3b6fb6", EndReason.SITES: "#4aa35a", EndReason.CATACOMB: "#8a6fbf",

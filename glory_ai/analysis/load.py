@@ -23,7 +23,7 @@ Columns (docs/analysis.md):
 ``score`` ``rank``                   final VP; place (1 = winners, then by VP, ties share)
 ``vp_influence`` ``vp_vault``        the VP breakdown (they add up to ``score``)
 ``vp_merchant_bonus`` ``vp_statue``
-``vp_wall``
+``vp_wall`` (``vp_buildings``)        (a variant's building points, in frames holding them)
 ``completed`` ``n_completed``        completed buildings (a list, in the order built), their
 ``n_incomplete``                     number, and the number of unfinished ones
 ``completed:NAME``                   one bool column per building (the 44 of BUILDINGS)
@@ -59,7 +59,7 @@ from ..cards import CARD_NAMES, ROLES
 from ..core.enums import EndReason
 from . import AnalysisError
 
-__all__ = ["BUILDINGS", "COMPLETED", "LED", "VP_COLUMNS", "VP_COMPONENTS", "END_REASONS",
+__all__ = ["BUILDINGS", "COMPLETED", "LED", "VP_BUILDINGS", "VP_COLUMNS", "VP_COMPONENTS", "END_REASONS",
            "completed_columns", "frame_of_records", "games", "led_columns", "load_runs",
            "variant_key"]
 
@@ -74,6 +74,9 @@ LED = "led:"
 #: the VP components of a record's ``vp`` (they add up to its ``total``)
 VP_COMPONENTS = ("influence", "vault", "merchant_bonus", "statue", "wall")
 VP_COLUMNS = tuple(f"vp_{c}" for c in VP_COMPONENTS)
+#: the VP of a variant's building points (docs/rules.md, R-V.2): a component of the records
+#: of such variants only, and a column (``vp_buildings``) only of frames holding one
+VP_BUILDINGS = "buildings"
 #: the end reasons of the engine, in display order
 END_REASONS = tuple(reason.value for reason in EndReason)
 
@@ -130,6 +133,7 @@ class _Run:
         in_folder = path.is_dir() or path.name in storage.GAMES_FILES
         self.in_folder = in_folder
         self.as_played: dict[str, str] = {}
+        self.parameters: dict[str, dict[str, Any]] = {}
         if in_folder and (self.folder / storage.CONFIG_FILE).exists():
             try:
                 self.config = storage.read_config(self.folder)
@@ -190,8 +194,11 @@ class _Run:
         # a spec whose meaning changed since the run was played (a default changed): its
         # games are shown under the spec spelled out as played, not under today's meaning
         played = recorded_parameters(self.folder)
+        # the parameters as played, by the spec the frame shows (labels read them)
+        self.parameters = dict(played)
         renamed = {spec: spec_as_played(spec, params) for spec, params in played.items()}
         self.as_played = {spec: new for spec, new in renamed.items() if new != spec}
+        self.parameters.update({new: played[old] for old, new in self.as_played.items()})
         if not self.as_played:
             return
         log.warning("%s: played with other bot defaults than today's; shown as played: %s",
@@ -216,6 +223,7 @@ class _Run:
             "config": self.config, "games": len(self.records),
             "record_versions": self.record_versions, "versions": self.versions,
             "duplicates_dropped": self.dropped, "as_played": dict(self.as_played),
+            "parameters": dict(self.parameters),
         }
 
 
@@ -357,49 +365,78 @@ def frame_of_records(records: Iterable[Mapping[str, Any]], label: str = "records
     return frame
 
 
+_chain = itertools.chain.from_iterable
+
+
+class _Rows:
+    """Where the records' seats land in the frame: ``g`` games (``recs``), ``n`` rows, the
+    game of each row and the first row of each game; and the columns made from them."""
+
+    def __init__(self, recs: list[dict[str, Any]]) -> None:
+        self.recs = recs
+        self.g = g = len(recs)
+        self.nplayers = np.fromiter(map(_get("num_players"), recs), dtype=np.int64, count=g)
+        if ((self.nplayers < 2) | (self.nplayers > 5)).any():
+            raise ValueError("num_players out of range")
+        for key in _PER_SEAT:
+            if not np.array_equal(np.fromiter(map(len, map(_get(key), recs)), np.int64, g),
+                                  self.nplayers):
+                raise ValueError(f"{key}: not one entry per seat")
+        self.n = int(self.nplayers.sum())
+        self.game_of_row = np.repeat(np.arange(g), self.nplayers)
+        self.offsets = np.zeros(g, dtype=np.int64)
+        np.cumsum(self.nplayers[:-1], out=self.offsets[1:])
+
+    def per_game(self, key: str, dtype: Any) -> np.ndarray:
+        return np.fromiter(map(_get(key), self.recs), dtype=dtype, count=self.g)[self.game_of_row]
+
+    def per_seat(self, key: str, dtype: Any) -> np.ndarray:
+        return np.fromiter(_chain(map(_get(key), self.recs)), dtype=dtype, count=self.n)
+
+    def game_categorical(self, values: Iterable[Any], sort: bool = True
+                         ) -> tuple[pd.Categorical, np.ndarray, pd.Index]:
+        codes, uniques = pd.factorize(np.fromiter(values, dtype=object, count=self.g), sort=sort)
+        return pd.Categorical.from_codes(codes[self.game_of_row], categories=uniques), codes, uniques
+
+
+
 def _build(parts: Sequence[tuple[str, list[dict[str, Any]]]]) -> pd.DataFrame:
     """The frame of the (label, records) of each run, column by column: C-level iteration
     over the records (map, itemgetter, chain, fromiter) and numpy; a record of the wrong
     shape raises (see load_runs)."""
-    recs: list[dict[str, Any]] = [r for _, records in parts for r in records]
-    g = len(recs)
-    chain = itertools.chain.from_iterable
+    rows = _Rows([r for _, records in parts for r in records])
     run_of_game = np.repeat(np.arange(len(parts)), [len(records) for _, records in parts])
-    nplayers = np.fromiter(map(_get("num_players"), recs), dtype=np.int64, count=g)
-    if ((nplayers < 2) | (nplayers > 5)).any():
-        raise ValueError("num_players out of range")
-    for key in _PER_SEAT:
-        if not np.array_equal(np.fromiter(map(len, map(_get(key), recs)), np.int64, g), nplayers):
-            raise ValueError(f"{key}: not one entry per seat")
-    n = int(nplayers.sum())
-    game_of_row = np.repeat(np.arange(g), nplayers)
-    offsets = np.zeros(g, dtype=np.int64)
-    np.cumsum(nplayers[:-1], out=offsets[1:])
-    seat = np.arange(n) - np.repeat(offsets, nplayers)
-
-    def per_game(key: str, dtype: Any) -> np.ndarray:
-        return np.fromiter(map(_get(key), recs), dtype=dtype, count=g)[game_of_row]
-
-    def per_seat(key: str, dtype: Any) -> np.ndarray:
-        return np.fromiter(chain(map(_get(key), recs)), dtype=dtype, count=n)
-
-    def game_categorical(values: Iterable[Any], sort: bool = True
-                         ) -> tuple[pd.Categorical, np.ndarray, pd.Index]:
-        codes, uniques = pd.factorize(np.fromiter(values, dtype=object, count=g), sort=sort)
-        return pd.Categorical.from_codes(codes[game_of_row], categories=uniques), codes, uniques
-
     cols: dict[str, Any] = {}
-    cols["run"] = pd.Categorical.from_codes(run_of_game[game_of_row],
+    cols["run"] = pd.Categorical.from_codes(run_of_game[rows.game_of_row],
                                             categories=[label for label, _ in parts])
-    cols["game"] = game_of_row
-    cols["game_id"] = game_categorical(map(str, map(_get("game_id"), recs)), sort=False)[0]
-    cols["deal"] = per_game("deal", np.int64)
-    cols["pairing"] = per_game("pairing", np.int64)
-    cols["rotation"] = per_game("rotation", np.int64)
-    cols["seed"] = per_game("seed", np.uint64)
-    cols["num_players"] = nplayers[game_of_row]
-    cols["mode"], mode_codes, modes = game_categorical(map(str, map(_get("mode"), recs)))
+    cols["game"] = rows.game_of_row
+    cols["game_id"] = rows.game_categorical(map(str, map(_get("game_id"), rows.recs)), sort=False)[0]
+    cols["deal"] = rows.per_game("deal", np.int64)
+    cols["pairing"] = rows.per_game("pairing", np.int64)
+    cols["rotation"] = rows.per_game("rotation", np.int64)
+    cols["seed"] = rows.per_game("seed", np.uint64)
+    cols["num_players"] = rows.nplayers[rows.game_of_row]
+    _rules_columns(rows, cols)
+    cols["seat"] = np.arange(rows.n) - np.repeat(rows.offsets, rows.nplayers)
+    cols["spec"] = pd.Categorical(np.fromiter(_chain(map(_get("seats"), rows.recs)), dtype=object,
+                                              count=rows.n))
+    won, score = _outcome_columns(rows, cols)
+    _structure_columns(rows, cols)
+    cols["end_reason"] = rows.game_categorical(map(str, map(_get("end_reason"), rows.recs)))[0]
+    cols["turns"] = rows.per_game("turns", np.int64)
+    cols["decisions"] = rows.per_game("decisions", np.int64)
+    _time_and_role_columns(rows, cols)
+    frame = pd.DataFrame(cols)
+    # place: winners first, then by VP; equal keys share the better place
+    key = pd.Series(np.where(won, 1e9, 0.0) + score)
+    frame["rank"] = key.groupby(rows.game_of_row).rank(method="min", ascending=False).to_numpy(np.int64)
+    return frame
 
+
+def _rules_columns(rows: _Rows, cols: dict[str, Any]) -> None:
+    """``mode``, ``variant``, ``variant_dict`` and ``rules``."""
+    recs, g = rows.recs, rows.g
+    cols["mode"], mode_codes, modes = rows.game_categorical(map(str, map(_get("mode"), recs)))
     # variants: repr() finds the distinct ones; one key and one shared dict for each
     variants = list(map(_get("variant"), recs))
     rep_codes, reps = pd.factorize(np.fromiter(map(repr, variants), dtype=object, count=g))
@@ -410,47 +447,56 @@ def _build(parts: Sequence[tuple[str, list[dict[str, Any]]]]) -> pd.DataFrame:
         raise ValueError("variant is not an object")
     keys = [variant_key(v) for v in distinct]
     key_codes, key_names = pd.factorize(np.asarray(keys, dtype=object)[rep_codes], sort=True)
-    cols["variant"] = pd.Categorical.from_codes(key_codes[game_of_row], categories=key_names)
+    cols["variant"] = pd.Categorical.from_codes(key_codes[rows.game_of_row], categories=key_names)
     shared = {k: v for k, v in zip(keys, distinct, strict=True)}
     dicts = np.empty(len(key_names), dtype=object)
     for i, k in enumerate(key_names):
         dicts[i] = shared[k]
-    cols["variant_dict"] = dicts[key_codes][game_of_row]
+    cols["variant_dict"] = dicts[key_codes][rows.game_of_row]
     rule_codes, rule_names = pd.factorize(
         np.char.add(np.char.add(np.asarray(modes, dtype=str)[mode_codes], " "),
                     np.asarray(key_names, dtype=str)[key_codes]), sort=True)
-    cols["rules"] = pd.Categorical.from_codes(rule_codes[game_of_row], categories=rule_names)
+    cols["rules"] = pd.Categorical.from_codes(rule_codes[rows.game_of_row], categories=rule_names)
 
-    cols["seat"] = seat
-    cols["spec"] = pd.Categorical(np.fromiter(chain(map(_get("seats"), recs)), dtype=object,
-                                              count=n))
+
+def _outcome_columns(rows: _Rows, cols: dict[str, Any]) -> tuple[np.ndarray, np.ndarray]:
+    """``win_share``, ``won``, ``score``, ``rank`` (a placeholder) and the VP breakdown;
+    returns (won, score) for the ranks."""
+    recs, n = rows.recs, rows.n
     winners = list(map(_get("winners"), recs))
-    winners_count = np.fromiter(map(len, winners), dtype=np.int64, count=g)
-    winners_flat = np.fromiter(chain(winners), dtype=np.int64, count=int(winners_count.sum()))
-    if ((winners_flat < 0) | (winners_flat >= np.repeat(nplayers, winners_count))).any():
+    winners_count = np.fromiter(map(len, winners), dtype=np.int64, count=rows.g)
+    winners_flat = np.fromiter(_chain(winners), dtype=np.int64, count=int(winners_count.sum()))
+    if ((winners_flat < 0) | (winners_flat >= np.repeat(rows.nplayers, winners_count))).any():
         raise ValueError("a winner is not a seat of the game")
     won = np.zeros(n, dtype=bool)
-    won[np.repeat(offsets, winners_count) + winners_flat] = True
-    cols["win_share"] = np.where(won, 1.0 / np.maximum(winners_count, 1)[game_of_row], 0.0)
+    won[np.repeat(rows.offsets, winners_count) + winners_flat] = True
+    cols["win_share"] = np.where(won, 1.0 / np.maximum(winners_count, 1)[rows.game_of_row], 0.0)
     cols["won"] = won
-    score = per_seat("scores", np.int64) if _all_int(recs, "scores") else per_seat("scores", np.float64)
+    score = rows.per_seat("scores", np.int64 if _all_int(recs, "scores") else np.float64)
     cols["score"] = score
-    cols["rank"] = np.zeros(n, dtype=np.int64)          # filled below
-    vps = list(chain(map(_get("vp"), recs)))
+    cols["rank"] = np.zeros(n, dtype=np.int64)          # filled by _build
+    vps = list(_chain(map(_get("vp"), recs)))
     for comp, col in zip(VP_COMPONENTS, VP_COLUMNS, strict=True):
         try:
             cols[col] = np.fromiter(map(_get(comp), vps), dtype=np.int64, count=n)
         except KeyError:                  # a component missing from older records: 0
             cols[col] = np.fromiter((v.get(comp, 0) for v in vps), dtype=np.int64, count=n)
+    if any(VP_BUILDINGS in v for v in vps):
+        cols[f"vp_{VP_BUILDINGS}"] = np.fromiter((v.get(VP_BUILDINGS, 0) for v in vps), dtype=np.int64,
+                                                 count=n)
+    return won, score
 
-    # structures: the completed lists and one indicator column per building
-    structures = list(chain(map(_get("structures"), recs)))
+
+def _structure_columns(rows: _Rows, cols: dict[str, Any]) -> None:
+    """The completed lists, their counts and one indicator column per building."""
+    n = rows.n
+    structures = list(_chain(map(_get("structures"), rows.recs)))
     complete = list(map(_get("complete"), structures))
     if not all(type(c) is list for c in complete):
         raise ValueError("structures: complete is not a list")
     incomplete = np.fromiter(map(len, map(_get("incomplete"), structures)), dtype=np.int64, count=n)
     lengths = np.fromiter(map(len, complete), dtype=np.int64, count=n)
-    names = list(chain(complete))
+    names = list(_chain(complete))
     index = {b: i for i, b in enumerate(BUILDINGS)}
     buildings = list(BUILDINGS)
     try:
@@ -471,39 +517,34 @@ def _build(parts: Sequence[tuple[str, list[dict[str, Any]]]]) -> pd.DataFrame:
     for i, name in enumerate(buildings):
         cols[COMPLETED + str(name)] = matrix[:, i]
 
-    cols["end_reason"] = game_categorical(map(str, map(_get("end_reason"), recs)))[0]
-    cols["turns"] = per_game("turns", np.int64)
-    cols["decisions"] = per_game("decisions", np.int64)
+
+def _time_and_role_columns(rows: _Rows, cols: dict[str, Any]) -> None:
+    """The seats' decisions and think time (NaN where a record lacks them) and, when some
+    record carries ``roles_led``, the ``led:ROLE`` columns (NaN for the records without)."""
+    recs, n = rows.recs, rows.n
     has = operator.contains
     for key, dtype in (("seat_decisions", np.int64), ("seconds", np.float64),
                        ("seconds_per_decision", np.float64)):
         if all(map(has, recs, itertools.repeat(key))):
-            cols[key] = per_seat(key, dtype)
+            cols[key] = rows.per_seat(key, dtype)
         else:
-            cols[key] = np.fromiter(chain(r.get(key) or [np.nan] * r["num_players"] for r in recs),
+            cols[key] = np.fromiter(_chain(r.get(key) or [np.nan] * r["num_players"] for r in recs),
                                     dtype=np.float64, count=n)
-
-    # roles_led (optional): a dict per seat, role -> turns led; NaN for records without it
-    present = np.fromiter(map(has, recs, itertools.repeat("roles_led")), dtype=bool, count=g)
-    if present.any():
-        if present.all():
-            led = list(chain(map(_get("roles_led"), recs)))
-        else:
-            led = list(chain(r.get("roles_led") or [{}] * r["num_players"] for r in recs))
-        if len(led) != n or not all(type(d) is dict for d in led):
-            raise ValueError("roles_led is not one dict per seat")
-        roles = list(ROLES) + sorted(set().union(*led) - set(ROLES))
-        for role in roles:
-            values = np.fromiter(map(operator.methodcaller("get", role, 0), led),
-                                 dtype=np.float64, count=n)
-            values[~present[game_of_row]] = np.nan
-            cols[LED + role] = values
-
-    frame = pd.DataFrame(cols)
-    # place: winners first, then by VP; equal keys share the better place
-    key = pd.Series(np.where(won, 1e9, 0.0) + score)
-    frame["rank"] = key.groupby(game_of_row).rank(method="min", ascending=False).to_numpy(np.int64)
-    return frame
+    present = np.fromiter(map(has, recs, itertools.repeat("roles_led")), dtype=bool, count=rows.g)
+    if not present.any():
+        return
+    if present.all():
+        led = list(_chain(map(_get("roles_led"), recs)))
+    else:
+        led = list(_chain(r.get("roles_led") or [{}] * r["num_players"] for r in recs))
+    if len(led) != n or not all(type(d) is dict for d in led):
+        raise ValueError("roles_led is not one dict per seat")
+    roles = list(ROLES) + sorted(set().union(*led) - set(ROLES))
+    for role in roles:
+        values = np.fromiter(map(operator.methodcaller("get", role, 0), led),
+                             dtype=np.float64, count=n)
+        values[~present[rows.game_of_row]] = np.nan
+        cols[LED + role] = values
 
 
 def _all_int(recs: list[dict[str, Any]], key: str) -> bool:

@@ -71,17 +71,16 @@ def code_identity(config: RunConfig) -> dict[str, Any]:
 def spec_parameters(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
     """Each built-in bot spec's parameters as this code resolves them, defaults included
     (a user's bot, or a spec this code cannot read, is left out)."""
-    from ..bots import SpecError, builtin_name, parse_spec
+    from ..bots import BotSpec, SpecError, builtin_name
 
     resolved: dict[str, dict[str, Any]] = {}
     for spec in specs:
         if builtin_name(spec) is None:
             continue
         try:
-            _, params = parse_spec(spec)
+            resolved[spec] = BotSpec.parse(spec).params
         except SpecError:
             continue
-        resolved[spec] = dict(params)
     return resolved
 
 
@@ -89,7 +88,7 @@ def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
     """``spec`` written so that it means today what it meant when it was played with the
     resolved parameters ``played``: every parameter whose value then differs from the value
     the spec resolves to now is added to it (in the bot's parameter order). The spec itself
-    when nothing differs, or when this code cannot read it.
+    when nothing differs, or when this code cannot read it (:meth:`glory_ai.bots.BotSpec.as_played`).
 
     >>> spec_as_played("ismcts:iters=500", {"iters": 500, "cutoff": 40, "solver": False})
     'ismcts:iters=500,cutoff=40,solver=false'
@@ -98,30 +97,9 @@ def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
     >>> spec_as_played("greedy", {})
     'greedy'
     """
-    from ..bots import SpecError, parse_spec, registry, spell_value
+    from ..bots import spec_as_played as as_played
 
-    try:
-        name, now = parse_spec(spec)
-    except SpecError:
-        return spec
-    info = registry().get(name)
-    declared = {param.name: param for param in info.params} if info is not None else {}
-    order = list(declared) or list(now)
-    order += [key for key in played if key not in order]      # a parameter since removed
-
-    def today(key: str, value: Any) -> Any:
-        # the played value as today's parser reads it (an old spelling of the same value is no change)
-        try:
-            return declared[key].parse(spell_value(value), spec) if key in declared else value
-        except SpecError:
-            return value
-
-    then = {key: today(key, played[key]) for key in order if key in played}
-    added = [f"{key}={spell_value(value)}" for key, value in then.items()
-             if key not in now or now[key] != value]
-    if not added:
-        return spec
-    return spec + ("," if ":" in spec else ":") + ",".join(added)
+    return as_played(spec, played)
 
 
 def recorded_parameters(folder: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
@@ -243,14 +221,14 @@ def record_code(folder: str | os.PathLike[str], config: RunConfig, games: int) -
 def note_failure(folder: str | os.PathLike[str], failure: BotFailure) -> None:
     """Record in ``code.json`` that the run stopped because a bot failed (so the run may
     resume once that bot's code is fixed)."""
-    from ..bots import parse_spec
+    from ..bots.grammar import split_spec
 
     folder = Path(folder)
     data = read_code(folder)
     if data is None:
         return
     try:
-        bot = parse_spec(failure.spec)[0]
+        bot = split_spec(failure.spec).bot
     except ValueError:
         bot = failure.spec
     data = {k: v for k, v in data.items() if k not in ("format", "format_version")}

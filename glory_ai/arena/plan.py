@@ -56,27 +56,17 @@ def canonical_spec(spec: str) -> str:
     true/false values in lower case, no spaces, the parameters in the order written; a bot
     named by its file or module as written (a path keeps its case). Names, keys and
     true/false are read in any case, so ``Greedy`` and ``greedy`` are one bot, labelled
-    ``greedy``. SpecError (a ValueError) for a spec that is not valid.
+    ``greedy``. SpecError (a ValueError) for a spec that is not valid. The same as
+    :attr:`glory_ai.bots.BotSpec.canonical`.
 
     >>> canonical_spec(" ISMCTS:Iters=200, C=0.5 ")
     'ismcts:iters=200,c=0.5'
     >>> canonical_spec("heuristic:style=builder,epsilon=0.1")
     'heuristic:style=builder,epsilon=0.1'
     """
-    from ..bots import parse_spec, registry
+    from ..bots import BotSpec
 
-    name, _ = parse_spec(spec)
-    head, _, rest = spec.strip().partition(":")
-    info = registry().get(name)
-    if head.strip().lower() != name or info is None:
-        return spec.strip()                 # a file or a module: as written
-    flags = {p.name for p in info.params if p.kind is bool}
-    parts = []
-    for part in filter(None, (p.strip() for p in rest.split(","))):
-        key, _, value = part.partition("=")
-        key, value = key.strip().lower(), value.strip()
-        parts.append(f"{key}={value.lower() if key in flags else value}")
-    return name + (":" + ",".join(parts) if parts else "")
+    return BotSpec.parse(spec).canonical
 
 
 def _seed_word(root: int, key: tuple[int, ...]) -> int:

@@ -199,7 +199,7 @@ def _evaluation_loop(list states, model, long repeats, bint features_only=False)
     with nogil:
         for r in range(repeats):
             for i in range(count):
-                for p in range(views[i].cfg.num_players):
+                for p in range(num_players_c(views[i])):
                     if features_only:
                         features_c(views[i], p, NULL, scratch.features)
                         sink += scratch.features[0]
@@ -218,7 +218,7 @@ def _action_values(State state, model):
     cdef CompiledModel compiled = model if isinstance(model, CompiledModel) else CompiledModel(model)
     cdef GameState* trial = <GameState*>malloc(sizeof(GameState))
     cdef EvalScratch* scratch = <EvalScratch*>malloc(sizeof(EvalScratch))
-    cdef int p = state.s.turn.decider
+    cdef int p = current_player_c(state.s)
     if trial == NULL or scratch == NULL:
         free(trial)
         free(scratch)
@@ -256,3 +256,15 @@ def _softmax_draws(State state, model, double temperature, int draws, uint64_t s
         free(scratch)
     order = state.legal_actions()
     return [counts[index[a]] for a in order]
+
+
+cdef CompiledModel _compiled(style, model):
+    # the evaluation model of a test hook: `model` (an EvalModel), else the style (a name or
+    # a style's weights), else the balanced style
+    from .models import linear_model, style_model, style_weights
+
+    if model is not None:
+        return CompiledModel(model)
+    if style is None or isinstance(style, str):
+        return CompiledModel(style_model(style or "balanced"))
+    return CompiledModel(linear_model(style_weights(style)))

@@ -6,7 +6,10 @@
 # rollouts and cutoff evaluations all use these, without the GIL. A built-in style is a
 # linear model (glory_ai.bots.models.style_model).
 #
-# Included by _search.pyx after _model.pxi; every function is noexcept nogil and
+# PolicyPlayer is the heuristic and greedy bots' Python face of the policy; _evaluate and
+# _features are test hooks.
+#
+# Included by _search.pyx after _model.pxi; every C function is noexcept nogil and
 # allocation-free.
 
 cdef inline double uniform01(uint64_t* rng) noexcept nogil:
@@ -29,7 +32,7 @@ cdef double eval_relative(GameState* s, int p, const Model* m, EvalScratch* scra
     # its end (R-11.1(1)), so two one-ply players cannot stall a game they do not tie
     cdef double mine = evaluate(s, p, m, scratch), best = -1e9, other
     cdef int q
-    for q in range(s.cfg.num_players):
+    for q in range(num_players_c(s)):
         if q == p or conceded(s, q):
             continue
         other = evaluate(s, q, m, scratch)
@@ -37,7 +40,7 @@ cdef double eval_relative(GameState* s, int p, const Model* m, EvalScratch* scra
             best = other
     if best <= -1e9:
         return mine
-    return (mine - best) * (1.0 + 0.01 * (DECK_CAP - s.deck_size))
+    return (mine - best) * (1.0 + 0.01 * (DECK_CAP - deck_size_c(s)))
 
 
 cdef double outcome_value(GameState* s, int p) noexcept nogil:
@@ -63,7 +66,7 @@ cdef inline double action_value(GameState* s, int action, int p, const Model* m,
     # loss on top if it ends the game (`scratch` holds the trial state)
     memcpy(scratch, s, used_size(s))
     apply_action_c(scratch, action)
-    if scratch.turn.phase == PH_OVER:
+    if is_terminal_c(scratch):
         return outcome_value(scratch, p) + eval_relative(scratch, p, m, eval_scratch)
     return eval_relative(scratch, p, m, eval_scratch)
 
@@ -75,7 +78,7 @@ cdef int policy_choose(GameState* s, uint16_t* legal, int n, const Model* m, dou
     # action instead (rollout noise). `scratch` is caller memory for the trial states.
     # POLICY_OVERFLOW when a trial exceeded a fixed capacity of the engine (its state is
     # no longer exact, so no value of it can be trusted): the caller raises.
-    cdef int p = s.turn.decider
+    cdef int p = current_player_c(s)
     cdef int i, best = 0, ties = 0
     cdef double value, best_value = -1e18
     cdef bint long_game
@@ -83,12 +86,12 @@ cdef int policy_choose(GameState* s, uint16_t* legal, int n, const Model* m, dou
         return legal[0]
     if epsilon > 0 and uniform01(rng) < epsilon:
         return legal[gr_rng_below(rng, n)]
-    long_game = s.turn.turn_number >= STALL_TURNS
+    long_game = turn_number_c(s) >= STALL_TURNS
     for i in range(n):
         if long_game and legal[i] == A_THINK_JACK and n > 1:
             continue                   # after STALL_TURNS turns: no Jack taken back (see above)
         value = action_value(s, legal[i], p, m, scratch, eval_scratch)
-        if scratch.overflow:
+        if overflowed_c(scratch):
             return POLICY_OVERFLOW
         if value > best_value + 1e-9:
             best_value = value
@@ -107,21 +110,114 @@ cdef int softmax_choose(GameState* s, uint16_t* legal, int n, const Model* m, do
     # value as policy_choose weighs it (rollout=model). Drawn in one pass by the Gumbel-max
     # trick: the action with the highest value / temperature + Gumbel noise.
     # POLICY_OVERFLOW as policy_choose.
-    cdef int p = s.turn.decider
+    cdef int p = current_player_c(s)
     cdef int i, best = 0
     cdef double key, best_key = -1e300, u
     cdef bint long_game
     if n == 1:
         return legal[0]
-    long_game = s.turn.turn_number >= STALL_TURNS
+    long_game = turn_number_c(s) >= STALL_TURNS
     for i in range(n):
         if long_game and legal[i] == A_THINK_JACK:
             continue                   # after STALL_TURNS turns: no Jack taken back
         u = ((gr_rng_next(rng) >> 11) + 0.5) * (1.0 / 9007199254740992.0)     # in (0, 1)
         key = action_value(s, legal[i], p, m, scratch, eval_scratch) / temperature - log(-log(u))
-        if scratch.overflow:
+        if overflowed_c(scratch):
             return POLICY_OVERFLOW
         if key > best_key:
             best_key = key
             best = i
     return legal[best]
+
+
+# ---- the heuristic policy for Python bots -----------------------------------------------
+
+cdef class PolicyPlayer:
+    """The one-ply heuristic policy for one player: heuristic and greedy bots."""
+
+    cdef CompiledModel model
+    cdef double epsilon
+    cdef uint64_t seed
+    cdef GameState* world
+    cdef GameState* scratch
+    cdef EvalScratch* eval_scratch
+
+    def __cinit__(self):
+        self.world = NULL
+        self.scratch = NULL
+        self.eval_scratch = NULL
+
+    def __init__(self, model, double epsilon, uint64_t seed):
+        self.model = CompiledModel(model)
+        self.epsilon = epsilon
+        self.seed = seed
+        self.world = <GameState*>malloc(sizeof(GameState))
+        self.scratch = <GameState*>malloc(sizeof(GameState))
+        self.eval_scratch = <EvalScratch*>malloc(sizeof(EvalScratch))
+        if self.world == NULL or self.scratch == NULL or self.eval_scratch == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.world)
+        free(self.scratch)
+        free(self.eval_scratch)
+
+    def choose(self, State state, int player, uint64_t key):
+        """The policy's action for `player` (to move) in one world consistent with what it
+        knows (the hidden cards are dealt at random from the bot's own seeded generator)."""
+        cdef uint16_t legal[MAX_LEGAL]
+        cdef uint64_t rng = gr_rng_seed(self.seed ^ gr_rng_seed(key))
+        cdef int n, action
+        with nogil:
+            memcpy(self.world, state.s, used_size(state.s))
+            canonicalize_hidden(self.world, player)
+            determinize_c(self.world, player, &rng)
+            n = legal_actions_into(self.world, legal)
+            action = policy_choose(self.world, legal, n, &self.model.m, self.epsilon, &rng, self.scratch,
+                                   self.eval_scratch)
+        if action == POLICY_OVERFLOW:
+            raise RuntimeError(_overflow_message("the heuristic policy"))
+        return action
+
+
+# ---- test hooks: the evaluation ------------------------------------------------------------
+
+def _evaluate(State state, int player, style=None, model=None):
+    """The evaluation of `state` for `player` (reads the state as given): in VP under
+    `style` (default balanced), or what the search compares under `model`."""
+    cdef CompiledModel compiled = _compiled(style, model)
+    cdef int who = state._check_player(player)
+    cdef EvalScratch* scratch = <EvalScratch*>malloc(sizeof(EvalScratch))
+    cdef double value
+    if scratch == NULL:
+        raise MemoryError()
+    value = evaluate(state.s, who, &compiled.m, scratch)
+    free(scratch)
+    return value
+
+
+def _features(list states, list players):
+    """The feature vectors of states[i] for players[i], computed with the GIL released
+    through the engine's C API (features_c): rows of a numpy array (a test hook)."""
+    import numpy as np
+
+    cdef Py_ssize_t i, count = len(states)
+    cdef GameState** views = <GameState**>malloc(max(count, 1) * sizeof(GameState*))
+    cdef int* who = <int*>malloc(max(count, 1) * sizeof(int))
+    out = np.zeros((count, NUM_FEATURES))
+    cdef double[:, ::1] rows = out
+    if views == NULL or who == NULL:
+        free(views)
+        free(who)
+        raise MemoryError()
+    try:
+        for i in range(count):
+            views[i] = (<State?>states[i]).s
+            who[i] = (<State>states[i])._check_player(players[i])
+        with nogil:
+            for i in range(count):
+                features_c(views[i], who[i], NULL, &rows[i, 0])
+    finally:
+        free(views)
+        free(who)
+    return out

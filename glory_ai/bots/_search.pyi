@@ -80,13 +80,13 @@ class Searcher:
         threads: int,
         reuse: bool,
         seed: int,
-        rollout_temperature: float = 0.5,
-        solver: bool = False,
-        speed: float = 0.0,
-        vp: float = 0.0,
-        final: Literal["visits", "robust"] = "visits",
-        belief: int = 1,
-        belief_strength: float = 0.5,
+        rollout_temperature: float,
+        solver: bool,
+        speed: float,
+        vp: float,
+        final: Literal["visits", "robust"],
+        belief: int,
+        belief_strength: float,
     ) -> None: ...
     def search(
         self, state: State, player: int, key: int, belief: Sequence[Sequence[float]] | None = None
@@ -138,7 +138,6 @@ def _rewards(
 def _order_rows(stats: list[_RootStat], player: int, key: int, flat: bool, final: str) -> bool: ...
 def _turn_wins(state: State, max_nodes: int = 1000000) -> list[int] | None: ...
 def _decisive(state: State, every: bool = False) -> int | None: ...
-def _may_end(state: State) -> list[int]: ...
 def _evaluate(
     state: State, player: int, style: str | dict[str, Any] | None = None, model: EvalModel | None = None
 ) -> float: ...

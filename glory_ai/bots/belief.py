@@ -22,7 +22,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ..cards import CARD_MATERIAL, JACK, ROLES
+from ..cards import JACK, ROLES
 from ..core.engine import State
 
 #: a decline by thinking counts fully for the role's cards, half for Jacks; following with
@@ -121,14 +121,15 @@ class Evidence:
             return None
         sizes = _hidden_sizes(state, self.player)
         n = state.num_players()
-        table = [[0.0] * len(CARD_MATERIAL) for _ in range(n)]
+        materials = state.config().card_materials()     # a card's role in this game (R-V.1)
+        table = [[0.0] * len(materials) for _ in range(n)]
         for decline in self.declines:
             q = decline.player
             if q >= n or sizes[q] == 0:
                 continue
             share = min(1.0, decline.old / sizes[q])
             factor = math.log(1.0 - share * decline.strength)
-            for card, material in enumerate(CARD_MATERIAL):
+            for card, material in enumerate(materials):
                 if (card == JACK and decline.role == -1) or (card != JACK and material == decline.role):
                     table[q][card] += factor
         if not any(v for row in table for v in row):

@@ -1,14 +1,19 @@
-"""What a user's bot can do wrong, as one exception (docs/extending.md#robustness).
+"""What can go wrong with a bot: a spec that cannot be built (:class:`SpecError`) and a
+user's bot that breaks its interface (:class:`BotError`, docs/extending.md#robustness).
 
-Kept free of imports so that the compiled referee (``_fairplay.pyx``) and the arena's loop
-can raise it without importing the rest of :mod:`glory_ai.bots`.
+Kept free of imports so that the compiled referee (``_fairplay.pyx``), the arena's loop and
+the spec grammar can raise them without importing the rest of :mod:`glory_ai.bots`.
 """
 from __future__ import annotations
 
-__all__ = ["BotError", "REASONS"]
+__all__ = ["BotError", "REASONS", "SpecError"]
 
 #: the ways a bot can break its interface, as ``BotError.reason`` says them
 REASONS = ("raised", "mutated", "not_an_action", "illegal", "time_limit")
+
+
+class SpecError(ValueError):
+    """A bot spec that cannot be built: names the part at fault and what is accepted."""
 
 
 class BotError(Exception):

@@ -14,15 +14,8 @@ Every user bot plays behind a referee (:mod:`glory_ai.bots._fairplay`): by defau
 handed its player's fair view of the state (the cards it cannot see dealt again), and what
 it does is checked (:class:`~glory_ai.bots.errors.BotError`).
 
-The spec grammar (a spec is split at ``:``; its first part decides):
-
-* ``FILE:OBJECT[:PARAMS]`` when the first part holds a ``/`` or ends with ``.py``; a relative
-  path is relative to the current directory (of the process that starts the run);
-* ``NAME[:PARAMS]`` when the first part is the name of a bot (built in, registered, or from
-  an entry point);
-* ``MODULE:OBJECT[:PARAMS]`` when the second part is a (dotted) Python name without ``=``;
-
-with ``PARAMS`` the usual ``key=value,key=value``.
+The spec grammar (a spec is split at ``:``; its first part decides whether it names a
+file, a module or a bot by name) is :mod:`glory_ai.bots.grammar`'s.
 """
 from __future__ import annotations
 
@@ -38,26 +31,27 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..actions import block_range
-from . import Bot, BotInfo, Param, SpecError
 from ._fairplay import Referee, describe_exception
-from .errors import BotError
+from .base import Bot, BotInfo
+from .builtin_params import BUILTIN_PARAMS
+from .errors import BotError, SpecError
+from .grammar import SpecParts, split_spec
 from .identity import file_identity, module_identity
+from .params import Param
 
 if TYPE_CHECKING:
     import importlib.metadata
 
     from ..core.engine import State
 
-__all__ = ["ENTRY_POINT_GROUP", "Definition", "Shipment", "SpecParts", "UserBot", "UserFactory",
-           "definition", "describe", "entry_points", "identities", "register", "ship", "split_spec",
-           "unregister", "user_registry"]
+__all__ = ["ENTRY_POINT_GROUP", "Definition", "Shipment", "UserBot", "UserFactory", "definition",
+           "describe", "entry_points", "identities", "register", "ship", "unregister", "user_registry"]
 
 #: the entry-point group in which installed distributions declare bots
 ENTRY_POINT_GROUP = "glory_ai.bots"
 
 #: names of registered and entry-point bots: lower case, as the built-ins
 NAME = re.compile(r"^[a-z][a-z0-9_-]*$")
-_DOTTED = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*$")
 
 #: action ids of a Basilica vault from hand: they name a card only its player saw
 _VAULT_HAND = block_range("vault_hand")
@@ -69,49 +63,6 @@ _KINDS: dict[str, type] = {"int": int, "float": float, "bool": bool, "str": str}
 def _why(exc: BaseException) -> str:
     """``TypeName: message`` on one line."""
     return describe_exception(exc).removeprefix("raised ")
-
-
-# ---- the grammar --------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class SpecParts:
-    """A spec split by the grammar: ``kind`` is ``name``, ``module`` or ``file``; ``bot`` the
-    part before the parameters (``./my_bot.py:Cautious``, ``mypkg.bots:Cautious``,
-    ``cautious``), ``target`` the name, module or path, ``obj`` the object named in a module
-    or file, ``params`` the text of the parameters."""
-
-    kind: str
-    bot: str
-    target: str
-    obj: str
-    params: str
-
-
-def _is_path(text: str) -> bool:
-    return "/" in text or text.endswith(".py")
-
-
-def split_spec(spec: str, names: Callable[[str], bool]) -> SpecParts:
-    """Split ``spec`` by the grammar (module docstring); ``names(name)`` says whether a bot
-    of that name exists. SpecError for a malformed file or module spec."""
-    text = spec.strip()
-    first, _, rest = text.partition(":")
-    if _is_path(first.strip()):
-        obj, _, params = rest.partition(":")
-        obj = obj.strip()
-        if not _DOTTED.match(obj):
-            raise SpecError(f"bot spec {spec!r}: a bot file names the bot in it: "
-                            f"{first.strip()}:ClassName or {first.strip()}:ClassName:key=value,...")
-        return SpecParts("file", f"{first.strip()}:{obj}", first.strip(), obj, params)
-    name = first.strip().lower()
-    if names(name):
-        return SpecParts("name", name, name, "", rest)
-    second, _, params = rest.partition(":")
-    module = first.strip()
-    if rest and "=" not in second and _DOTTED.match(second.strip()) and _DOTTED.match(module):
-        obj = second.strip()
-        return SpecParts("module", f"{module}:{obj}", module, obj, params)
-    return SpecParts("name", name, name, "", rest)
 
 
 # ---- describing a factory -----------------------------------------------------------------
@@ -290,12 +241,6 @@ class UserBot(Bot):
 _REGISTERED: dict[str, BotInfo] = {}
 
 
-def _builtin_names() -> Mapping[str, Any]:
-    from . import _REGISTRY
-
-    return _REGISTRY
-
-
 def register(name: str, factory: Callable[..., Any],
              params: Sequence[Param] | Mapping[str, Any] | None = None,
              description: str | None = None, *, fair_play: bool = True) -> BotInfo:
@@ -312,7 +257,7 @@ def register(name: str, factory: Callable[..., Any],
     if not isinstance(name, str) or not NAME.match(name.strip().lower()):
         raise SpecError(f"a bot name is a lower-case word (letters, digits, '_', '-'), got {name!r}")
     key = name.strip().lower()
-    if key in _builtin_names():
+    if key in BUILTIN_PARAMS:
         raise SpecError(f"{key!r} is a built-in bot; choose another name")
     info = describe(key, factory, params, description, fair_play=fair_play, origin="registered")
     _REGISTERED[key] = info
@@ -335,7 +280,7 @@ def _entry_points(path: tuple[str, ...]) -> dict[str, importlib.metadata.EntryPo
         if not NAME.match(name):
             warnings.warn(f"entry point {ep.name!r} ({ep.value}) in group {ENTRY_POINT_GROUP}: a bot "
                           "name is a lower-case word (letters, digits, '_', '-'); ignored", stacklevel=2)
-        elif name in _builtin_names():
+        elif name in BUILTIN_PARAMS:
             warnings.warn(f"entry point {ep.name!r} ({ep.value}): {name!r} is a built-in bot; ignored",
                           stacklevel=2)
         elif name not in found:
@@ -385,10 +330,6 @@ def user_registry() -> dict[str, BotInfo]:
         except ValueError as exc:
             warnings.warn(str(exc), stacklevel=2)
     return out
-
-
-def is_user_name(name: str) -> bool:
-    return name in _REGISTERED or name in entry_points()
 
 
 # ---- file and module bots -----------------------------------------------------------------
@@ -523,7 +464,7 @@ def definition(spec: str, shipped: Mapping[str, Shipment] | None = None
     """The user's bot a spec names and the text of its parameters, or None for a built-in
     bot (or an unknown name: the caller reports it). ``shipped``: what a run sent its
     workers (:func:`ship`), used instead of reading files or the registry."""
-    builtins = _builtin_names()
+    builtins = BUILTIN_PARAMS
     parts = split_spec(spec, lambda name: name in builtins or name in _REGISTERED
                        or (shipped is not None and name in shipped) or name in entry_points())
     shipment = shipped.get(parts.bot) if shipped else None

@@ -1,4 +1,4 @@
-# Basics: small helpers, zones, limits (R-10), scoring and the end of the game (R-11, R-12).
+# Basics: small helpers, zones, limits (R-10) and scoring (R-12).
 # Part of the engine's single compilation unit (included by engine.pyx); every function
 # here is noexcept nogil and works on one GameState.
 
@@ -50,8 +50,10 @@ cdef inline uint64_t bits_from(int x) noexcept nogil:
 
 cdef inline void fire(GameState* s, int building) noexcept nogil:
     # building's function changed what happened: recorded in the state (one bit per
-    # function), so games report which functions they used and no thread shares a counter
-    s.functions_used |= (<uint64_t>1) << building
+    # function), so games report which functions they used and no thread shares a counter.
+    # A function switched off (R-V.3) never is.
+    if not power_off(s, building):
+        s.functions_used |= (<uint64_t>1) << building
 
 cdef inline void hand_add(Player* pl, int card, bint public) noexcept nogil:
     pl.hand[card] += 1
@@ -97,8 +99,9 @@ cdef inline int deck_draw(GameState* s) noexcept nogil:
 cdef void refresh_active(GameState* s) noexcept nogil:
     # R-10.6: own completed structures; with Gate, own incomplete Marble structures; and
     # any player's Stairwayed completed structure for everyone. Recomputed on every change
-    # of structures, so is_active() is one bit test.
-    cdef uint64_t public_mask = 0, own
+    # of structures, so is_active() is one bit test. A function switched off (R-V.3) is
+    # never active: not completed, not through a Stairway, not from its foundation by Gate.
+    cdef uint64_t public_mask = 0, own, on = ~powers_off_mask(s)
     cdef int p, i
     cdef Structure* st
     cdef uint64_t completed[5]
@@ -111,16 +114,16 @@ cdef void refresh_active(GameState* s) noexcept nogil:
             completed[st.owner] |= (<uint64_t>1) << st.building
             if st.stairway:
                 public_mask |= (<uint64_t>1) << st.building
-        elif mat_of(st.building) == MARBLE:
+        elif mat_of(s, st.building) == MARBLE:
             marble[st.owner] |= (<uint64_t>1) << st.building
     for p in range(s.cfg.num_players):
-        own = public_mask | completed[p]
+        own = (public_mask | completed[p]) & on
         if (own >> B_GATE) & 1:
-            own |= marble[p]
+            own |= marble[p] & on
         s.active[p] = own
 
 # ---------------------------------------------------------------------------------------
-# Scoring and the end of the game (R-11, R-12)
+# Scoring (R-12); the end of the game and its winners are in _ending.pxi
 
 cdef int score_of(GameState* s, int p) noexcept nogil:
     cdef int n = s.cfg.num_players
@@ -131,9 +134,9 @@ cdef int score_of(GameState* s, int p) noexcept nogil:
     for q in range(n):
         for x in range(1, NUM_TYPES):
             if s.players[q].vault[x]:
-                counts[q][mat_of(x)] += s.players[q].vault[x]
+                counts[q][mat_of(s, x)] += s.players[q].vault[x]
     for x in range(1, NUM_TYPES):
-        total += s.players[p].vault[x] * material_value(mat_of(x))
+        total += s.players[p].vault[x] * material_value(mat_of(s, x))
     for m in range(NMAT):                               # R-12.2 Merchant Bonuses
         mine = counts[p][m]
         if mine == 0:
@@ -148,94 +151,14 @@ cdef int score_of(GameState* s, int p) noexcept nogil:
         total += 3
     if is_active(s, p, B_WALL):
         total += s.players[p].stockpile_count // 2
+    if s.cfg.rules.has_points:
+        total += building_points(s, p)
     return total
 
-cdef int best_players(GameState* s, int candidates) noexcept nogil:
-    # Highest VP, then most cards in hand, else shared (R-12.3, A19).
-    cdef int p, best_score = -1, best_hand = -1, mask = 0, sc
-    for p in range(s.cfg.num_players):
-        if not (candidates >> p) & 1:
-            continue
-        sc = score_of(s, p)
-        if sc > best_score or (sc == best_score and s.players[p].hand_count > best_hand):
-            best_score = sc
-            best_hand = s.players[p].hand_count
-            mask = 1 << p
-        elif sc == best_score and s.players[p].hand_count == best_hand:
-            mask |= 1 << p
-    return mask
-
-cdef int winners_mask_of(GameState* s) noexcept nogil:
-    return s.turn.winners_mask if s.turn.phase == PH_OVER else 0
-
-cdef void end_game(GameState* s, int reason, int winners_mask) noexcept nogil:
-    cdef int p, candidates = 0
-    if reason != END_FORUM and reason != END_CONCESSION:
-        for p in range(s.cfg.num_players):
-            if is_active(s, p, B_STATUE):
-                fire(s, B_STATUE)
-            if is_active(s, p, B_WALL) and s.players[p].stockpile_count >= 2:
-                fire(s, B_WALL)
-    s.turn.phase = PH_OVER
-    s.turn.end_reason = reason
-    if winners_mask == 0:
-        for p in range(s.cfg.num_players):
-            if not conceded(s, p):
-                candidates |= 1 << p
-        winners_mask = best_players(s, candidates)
-    s.turn.winners_mask = winners_mask
-
-cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
-    # R-11.2: a distinct client for each role; Ludus Magnus makes Merchant clients wild;
-    # Storeroom covers Laborer without a client when the clientele is non-empty (A33).
-    cdef Player* pl = &s.players[p]
-    cdef int by_role[6]
-    cdef int x, r, missing = 0
-    memset(by_role, 0, sizeof(by_role))
-    for x in range(1, NUM_TYPES):
-        if pl.clientele[x]:
-            by_role[mat_of(x)] += pl.clientele[x]
-    for r in range(6):
-        if r == MERCHANT:
-            continue
-        if r == LABORER and pl.clientele_count > 0 and is_active(s, p, B_STOREROOM):
-            continue
-        if by_role[r] == 0:
-            missing += 1
-    if is_active(s, p, B_LUDUS_MAGNUS):
-        return by_role[MERCHANT] >= 1 + missing
-    return missing == 0 and by_role[MERCHANT] >= 1
-
-cdef bint forum_condition(GameState* s, int p) noexcept nogil:
-    cdef int m, x
-    cdef int have[6]
-    if is_active(s, p, B_FORUM) and clientele_covers_all_roles(s, p):
-        return True
-    if is_active(s, p, B_FORUM_ROMANUM) and clientele_covers_all_roles(s, p):
-        memset(have, 0, sizeof(have))
-        for x in range(1, NUM_TYPES):
-            if s.players[p].stockpile[x]:
-                have[mat_of(x)] = 1
-        for m in range(NMAT):
-            if not have[m]:
-                return False
-        return True
-    return False
-
-cdef bint check_forum(GameState* s) noexcept nogil:
-    # R-11.2 / R-14.5: run after every change that can complete a Forum condition.
-    cdef uint64_t any_mask = 0
-    cdef int p, winners = 0
-    cdef uint64_t forum_bits = ((<uint64_t>1) << B_FORUM) | ((<uint64_t>1) << B_FORUM_ROMANUM)
-    for p in range(s.cfg.num_players):
-        any_mask |= s.active[p]
-    if not (any_mask & forum_bits):
-        return False
-    for p in range(s.cfg.num_players):
-        if not conceded(s, p) and forum_condition(s, p):
-            winners |= 1 << p
-    if winners == 0:
-        return False
-    fire(s, B_FORUM if s.cfg.mode == MODE_IMPERIUM else B_FORUM_ROMANUM)
-    end_game(s, END_FORUM, best_players(s, winners))
-    return True
+cdef int building_points(GameState* s, int p) noexcept nogil:
+    # R-V.2: the extra VP of p's completed structures (0 under the published rules)
+    cdef int i, total = 0
+    for i in range(s.nstruct):
+        if s.structures[i].owner == p and (s.structures[i].flags & S_COMPLETE):
+            total += s.cfg.rules.points[s.structures[i].building]
+    return total

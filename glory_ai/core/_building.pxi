@@ -4,11 +4,11 @@
 
 cdef bint material_fits(GameState* s, int p, Structure* st, int card) noexcept nogil:
     # R-9.2.2
-    cdef int m = mat_of(card)
-    cdef int fm = mat_of(st.building)
+    cdef int m = mat_of(s, card)
+    cdef int fm = mat_of(s, st.building)
     if m == fm:
         return True
-    if st.building == B_STATUE and m == st.site:
+    if st.building == B_STATUE and m == st.site and not power_off(s, B_STATUE):
         return True
     if is_active(s, p, B_ROAD) and (fm == STONE or st.site == STONE):
         return True
@@ -20,10 +20,10 @@ cdef bint material_fits(GameState* s, int p, Structure* st, int card) noexcept n
 
 cdef void note_material_rule(GameState* s, int p, Structure* st, int card) noexcept nogil:
     # which function (if any) made this material legal, for the firing counters
-    cdef int m = mat_of(card)
-    if m == mat_of(st.building) or (st.building == B_STATUE and m == st.site):
+    cdef int m = mat_of(s, card)
+    if m == mat_of(s, st.building) or (st.building == B_STATUE and m == st.site):
         return
-    if is_active(s, p, B_ROAD) and (mat_of(st.building) == STONE or st.site == STONE):
+    if is_active(s, p, B_ROAD) and (mat_of(s, st.building) == STONE or st.site == STONE):
         fire(s, B_ROAD)
     elif is_active(s, p, B_TOWER) and m == RUBBLE:
         fire(s, B_TOWER)
@@ -39,6 +39,13 @@ cdef int site_option(GameState* s, int p, int building, int site, int role) noex
     if s.out_town[site] > 0 and (is_active(s, p, B_TOWER) or can_pair(s, role)):
         return 2
     return 0
+
+cdef inline int in_town_sites(GameState* s) noexcept nogil:
+    # the in-town sites left: taking the last ends the game (R-11.1(2))
+    cdef int m, sites = 0
+    for m in range(NMAT):
+        sites += s.in_town[m]
+    return sites
 
 cdef int insert_structure(GameState* s, int owner) noexcept nogil:
     # a new slot in the structure table, kept grouped by owner (then by arrival):
@@ -75,8 +82,11 @@ cdef void complete_structure(GameState* s, int p, int idx) noexcept nogil:
     st.flags |= S_COMPLETE
     pl.influence_sites[st.site] += 1
     refresh_active(s)
-    if building == B_CATACOMB:                      # R-11.1(3)
-        fire(s, B_CATACOMB)
+    if power_off(s, building):                      # R-V.3: the site's influence only
+        check_forum(s)
+        return
+    if ends_on_completion(s, building):             # R-11.1(3)
+        fire(s, building)
         end_game(s, END_CATACOMB, 0)
         return
     if building == B_AMPHITHEATRE:                  # R-9.3.2: grants to the front
@@ -99,7 +109,7 @@ cdef void lay_foundation(GameState* s, int p, int building, int site, int role,
                          bint from_hand) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int where = site_option(s, p, building, site, role)
-    cdef int m, idx
+    cdef int idx
     cdef Structure* st
     if from_hand:
         actor_hand_remove(s, p, building, True)
@@ -116,26 +126,22 @@ cdef void lay_foundation(GameState* s, int p, int building, int site, int role,
             fire(s, B_TOWER)
         else:
             consume_pair(s, role)                   # R-9.1.4
-    if building == B_STATUE and site != MARBLE:
+    if building == B_STATUE and site != mat_of(s, B_STATUE):
         fire(s, B_STATUE)
     if role == CRAFTSMAN:
         pl.flags |= P_CRAFTED
-    if mat_of(building) == MARBLE and is_active(s, p, B_GATE):
+    if mat_of(s, building) == MARBLE and is_active(s, p, B_GATE) and not power_off(s, building):
         fire(s, B_GATE)
         refresh_active(s)                           # R-9.1.6 Gate
         if check_forum(s):
             return
-    if where != 1:
-        return                                      # only taking an in-town site can end it
-    for m in range(NMAT):                           # R-11.1(2)
-        if s.in_town[m]:
-            return
-    end_game(s, END_SITES, 0)
+    if where == 1 and in_town_sites(s) == 0:         # R-11.1(2): only taking an in-town site
+        end_game(s, END_SITES, 0)
 
 cdef void add_material(GameState* s, int p, int idx, int card, int role) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef Structure* st = &s.structures[idx]
-    cdef int m = mat_of(card)
+    cdef int m = mat_of(s, card)
     note_material_rule(s, p, st, card)
     st.materials[st.nmat] = card
     st.nmat += 1
@@ -146,18 +152,19 @@ cdef void add_material(GameState* s, int p, int idx, int card, int role) noexcep
     elif m == MARBLE and is_active(s, p, B_SCRIPTORIUM):
         fire(s, B_SCRIPTORIUM)
         complete_structure(s, p, idx)
-    elif st.building == B_VILLA and role == ARCHITECT and m == STONE:        # R-8.3.3
+    elif (st.building == B_VILLA and role == ARCHITECT and m == STONE      # R-8.3.3
+            and not power_off(s, B_VILLA)):
         fire(s, B_VILLA)
         complete_structure(s, p, idx)
 
 cdef int gen_foundations(GameState* s, int p, int card, int role, uint16_t* out) noexcept nogil:
     cdef int m, n = 0
-    if card == B_STATUE:
+    if card == B_STATUE and not power_off(s, B_STATUE):
         for m in range(NMAT):
             if site_option(s, p, card, m, role):
                 out[n] = A_LAY_STATUE + m
                 n += 1
-    elif site_option(s, p, card, mat_of(card), role):
+    elif site_option(s, p, card, mat_of(s, card), role):   # (a Statue switched off: R-V.3)
         out[n] = A_LAY + card - 1
         n += 1
     return n

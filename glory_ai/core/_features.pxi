@@ -55,11 +55,15 @@ cdef inline double gain_structure_worth(const double* g, int site, int nmat) noe
     return g[F_FOUNDATION_VALUE] * material_value(site) + g[F_PROGRESS_MATERIALS] * nmat
 
 
-cdef inline double gain_add(const double* g, Structure* st) noexcept nogil:
-    # one more material on st: progress, or completion (its influence and the building's
-    # function instead of the structure under way)
+cdef inline double gain_add(const double* g, GameState* s, Structure* st) noexcept nogil:
+    # one more material on st: progress, or completion (its influence, any points of the
+    # variant and the building's function, unless switched off, instead of the structure
+    # under way)
     cdef int v = material_value(st.site)
     if st.nmat + 1 >= v:
+        v += s.cfg.rules.points[st.building]
+        if power_off(s, st.building):
+            return v - gain_structure_worth(g, st.site, st.nmat)
         return v + g[F_COMPLETED + st.building - 1] - gain_structure_worth(g, st.site, st.nmat)
     return g[F_PROGRESS_MATERIALS]
 
@@ -70,7 +74,7 @@ cdef bint needs_material(GameState* s, int p, int material) noexcept nogil:
     cdef Structure* st
     for i in range(s.nstruct):
         st = &s.structures[i]
-        if (st.owner == p and not (st.flags & S_COMPLETE) and mat_of(st.building) == material
+        if (st.owner == p and not (st.flags & S_COMPLETE) and mat_of(s, st.building) == material
                 and st.nmat < material_value(st.site)):
             return True
     return False
@@ -95,7 +99,7 @@ cdef double role_gain(const double* g, GameState* s, int p, int role) noexcept n
     if role == LABORER:
         for x in range(1, NUM_TYPES):
             if s.pool[x]:
-                gain = gain_stock(g, s, p, mat_of(x))
+                gain = gain_stock(g, s, p, mat_of(s, x))
                 if gain > best:
                     best = gain
         return best
@@ -103,15 +107,15 @@ cdef double role_gain(const double* g, GameState* s, int p, int role) noexcept n
         if pl.clientele_count >= clientele_limit(s, p):
             return 0
         for x in range(1, NUM_TYPES):
-            if s.pool[x] and g[F_CLIENTS + mat_of(x)] > best:
-                best = g[F_CLIENTS + mat_of(x)]
+            if s.pool[x] and g[F_CLIENTS + mat_of(s, x)] > best:
+                best = g[F_CLIENTS + mat_of(s, x)]
         return best
     if role == MERCHANT:
         if pl.vault_count >= vault_limit(s, p):
             return 0
         for x in range(1, NUM_TYPES):
             if pl.stockpile[x]:
-                gain = material_value(mat_of(x)) + g[F_VAULT_CARDS] - g[F_STOCKPILE_USEFUL]
+                gain = material_value(mat_of(s, x)) + g[F_VAULT_CARDS] - g[F_STOCKPILE_USEFUL]
                 if gain > best:
                     best = gain
         return best
@@ -123,14 +127,14 @@ cdef double role_gain(const double* g, GameState* s, int p, int role) noexcept n
                 continue
             expected = 0
             for q in range(n):
-                if q == p or conceded(s, q) or (s.players[q].lacks >> mat_of(x)) & 1:
+                if q == p or conceded(s, q) or (s.players[q].lacks >> mat_of(s, x)) & 1:
                     continue                    # a victim seen to have none gives nothing
                 if is_active(s, q, B_WALL) or (is_active(s, q, B_PALISADE) and not is_active(s, p, B_BRIDGE)):
                     continue                    # immune (R-8.5.5)
                 if n > 3 and (q - p + n) % n != 1 and (q - p + n) % n != n - 1:
                     continue
                 expected += 0.6 if s.players[q].hand_count >= 4 else 0.15 * s.players[q].hand_count
-            gain = expected * (gain_stock(g, s, p, mat_of(x)) + g[F_HAND_CARDS])
+            gain = expected * (gain_stock(g, s, p, mat_of(s, x)) + g[F_HAND_CARDS])
             if gain > best:
                 best = gain
         return best
@@ -141,24 +145,24 @@ cdef double role_gain(const double* g, GameState* s, int p, int role) noexcept n
         if st.owner != p or (st.flags & S_COMPLETE):
             continue
         for x in range(1, NUM_TYPES):
-            if mat_of(x) != mat_of(st.building):
+            if mat_of(s, x) != mat_of(s, st.building):
                 continue
             if (role == ARCHITECT and pl.stockpile[x]) or (role == CRAFTSMAN and pl.hand[x]):
-                gain = gain_add(g, st) - (g[F_STOCKPILE_USEFUL] if role == ARCHITECT else g[F_HAND_CARDS])
+                gain = gain_add(g, s, st) - (g[F_STOCKPILE_USEFUL] if role == ARCHITECT else g[F_HAND_CARDS])
                 if gain > best:
                     best = gain
                 break
     for x in range(1, NUM_TYPES):
-        if pl.hand[x] and s.in_town[mat_of(x)] and owned_structure(s, p, x) < 0:
+        if pl.hand[x] and s.in_town[mat_of(s, x)] and owned_structure(s, p, x) < 0:
             # a foundation, and the materials at hand to complete it (as materials_at_hand
             # counts them)
             supply = -1                                    # the foundation card itself
             for i in range(1, NUM_TYPES):
-                if mat_of(i) == mat_of(x):
+                if mat_of(s, i) == mat_of(s, x):
                     supply += pl.hand[i] + pl.stockpile[i]
-            if supply > material_value(mat_of(x)):
-                supply = material_value(mat_of(x))
-            gain = (gain_structure_worth(g, mat_of(x), 0) + 0.4 * g[F_PROGRESS_MATERIALS] * supply
+            if supply > material_value(mat_of(s, x)):
+                supply = material_value(mat_of(s, x))
+            gain = (gain_structure_worth(g, mat_of(s, x), 0) + 0.4 * g[F_PROGRESS_MATERIALS] * supply
                     - g[F_HAND_CARDS])
             if gain > best:
                 best = gain
@@ -188,7 +192,7 @@ cdef int actions_to_come(GameState* s, int p) noexcept nogil:
     if units == 0:
         return 0
     for x in range(1, NUM_TYPES):
-        if s.players[p].clientele[x] and mat_of(x) == t.led_role:
+        if s.players[p].clientele[x] and mat_of(s, x) == t.led_role:
             units += s.players[p].clientele[x]
     return units
 
@@ -245,16 +249,17 @@ cdef void collect_features(GameState* s, int p, const double* gain, FeatureSink*
     memset(supply, 0, sizeof(supply))
     memset(needs, 0, sizeof(needs))
     for x in range(1, NUM_TYPES):
-        supply[mat_of(x)] += pl.hand[x] + pl.stockpile[x]
+        supply[mat_of(s, x)] += pl.hand[x] + pl.stockpile[x]
     for i in range(s.nstruct):
         st = &s.structures[i]
         if st.owner != p:
             continue
         if st.flags & S_COMPLETE:
-            emit(k, F_COMPLETED + st.building - 1, 1)
+            if not power_off(s, st.building):           # (a function switched off: R-V.3)
+                emit(k, F_COMPLETED + st.building - 1, 1)
             continue
         emit_pair(k, F_FOUNDATION_VALUE, material_value(st.site), F_PROGRESS_MATERIALS, st.nmat)
-        m = mat_of(st.building)
+        m = mat_of(s, st.building)
         if st.nmat < material_value(st.site):
             needs[m] = True
         needed = material_value(st.site) - st.nmat
@@ -264,7 +269,7 @@ cdef void collect_features(GameState* s, int p, const double* gain, FeatureSink*
         emit(k, F_MATERIALS_AT_HAND, needed)
     for x in range(1, NUM_TYPES):
         if pl.clientele[x]:
-            emit(k, F_CLIENTS + mat_of(x), pl.clientele[x])
+            emit(k, F_CLIENTS + mat_of(s, x), pl.clientele[x])
     limit = clientele_limit(s, p)
     if limit > pl.clientele_count:
         emit(k, F_CLIENT_ROOM, limit - pl.clientele_count)
@@ -280,7 +285,7 @@ cdef void collect_features(GameState* s, int p, const double* gain, FeatureSink*
         if not count:
             continue
         for i in range(count):
-            if needs[mat_of(x)]:
+            if needs[mat_of(s, x)]:
                 emit(k, F_STOCKPILE_USEFUL, 1)
             elif room > 0:
                 emit(k, F_STOCKPILE_USEFUL, 1)

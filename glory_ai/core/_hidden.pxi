@@ -24,14 +24,39 @@ cdef void mask_hidden(GameState* s, int observer) noexcept nogil:
 cdef inline uint64_t hash_words(uint8_t* data, size_t size, uint64_t seed) noexcept nogil:
     # A fast non-cryptographic hash of a byte range: a multiply-xorshift step per 8-byte
     # word, then the SplitMix64 finaliser (good avalanche; keys, not security).
-    cdef uint64_t h = seed ^ (size * <uint64_t>0x9E3779B97F4A7C15)
+    return hash_gap(data, size, 0, 0, seed)
+
+cdef inline uint64_t mix_words(uint64_t h, const uint8_t* data, size_t words) noexcept nogil:
+    # the multiply-xorshift step of hash_gap over `words` 8-byte words
     cdef uint64_t word
-    cdef size_t i = 0
-    while i + 8 <= size:
-        memcpy(&word, data + i, 8)
+    cdef size_t k
+    for k in range(words):
+        memcpy(&word, data + 8 * k, 8)
         h = (h ^ word) * <uint64_t>0xBF58476D1CE4E5B9
         h ^= h >> 31
-        i += 8
+    return h
+
+cdef inline uint64_t hash_gap(uint8_t* data, size_t size, size_t at, size_t gap,
+                              uint64_t seed) noexcept nogil:
+    # hash_words of the `size` bytes that data holds with `gap` bytes left out at offset
+    # `at` (data[0:at] then data[at + gap:gap + size]), without moving them: the word that
+    # spans the gap is put together from both sides (at + 8 <= size when gap is not 0)
+    cdef uint64_t h = seed ^ (size * <uint64_t>0x9E3779B97F4A7C15)
+    cdef uint64_t word
+    cdef size_t i = 0, part
+    if gap:
+        h = mix_words(h, data, at >> 3)
+        i = at & ~(<size_t>7)
+        part = at - i                               # bytes of the spanning word before the gap
+        if part:
+            memcpy(&word, data + i, part)
+            memcpy((<uint8_t*>&word) + part, data + at + gap, 8 - part)
+            h = (h ^ word) * <uint64_t>0xBF58476D1CE4E5B9
+            h ^= h >> 31
+            i += 8
+        data += gap                                 # logical offset i is data[i + gap] now
+    h = mix_words(h, data + i, (size - i) >> 3)
+    i = size & ~(<size_t>7)
     word = 0
     memcpy(&word, data + i, size - i)
     h = (h ^ word) * <uint64_t>0x94D049BB133111EB
@@ -39,12 +64,34 @@ cdef inline uint64_t hash_words(uint8_t* data, size_t size, uint64_t seed) noexc
     h *= <uint64_t>0xBF58476D1CE4E5B9
     return h ^ (h >> 32)
 
+
+# The rules block of the published rules (R-V): cards.csv's materials, no points, every
+# function on; filled once at import, read only afterwards
+cdef Rules PUBLISHED_RULES
+memset(&PUBLISHED_RULES, 0, sizeof(Rules))
+memcpy(PUBLISHED_RULES.material, GR_CARD_MATERIAL, sizeof(PUBLISHED_RULES.material))
+
+
+cdef inline bint rules_are_default(const Rules* rules) noexcept nogil:
+    return memcmp(rules, &PUBLISHED_RULES, sizeof(Rules)) == 0
+
 cdef uint64_t masked_key(GameState* s, int observer, GameState* scratch,
                          uint64_t seed) noexcept nogil:
+    # The hash of the state with what `observer` cannot know blanked, over the bytes as the
+    # layout had them before the rules block (Config.rules) existed: the bytes after the
+    # block are moved back over it and the old size seeds the hash, so every key of the
+    # published rules (and every search seeded by one) is what it always was. Rules that
+    # differ from the published ones are hashed into the key as well.
     cdef size_t size = used_size(s)
+    cdef size_t at = <size_t>(<char*>&s.cfg.rules - <char*>s)
+    cdef size_t cut = sizeof(Rules)
+    cdef uint64_t key
     memcpy(scratch, s, size)
     mask_hidden(scratch, observer)
-    return hash_words(<uint8_t*>scratch, size, seed ^ <uint64_t>observer)
+    key = hash_gap(<uint8_t*>scratch, size - cut, at, cut, seed ^ <uint64_t>observer)
+    if not rules_are_default(&s.cfg.rules):
+        key = hash_words(<uint8_t*>&s.cfg.rules, cut, key)
+    return key
 
 cdef uint64_t information_state_key_c(GameState* s, int observer, GameState* scratch) noexcept nogil:
     # equal for two states exactly when `observer` cannot tell them apart (up to hash
@@ -62,7 +109,7 @@ cdef inline bint lacks_respected(GameState* s, uint8_t* unknown, int* constraine
     for c in range(nconstrained):
         lacks = s.players[constrained[c]].lacks
         for j in range(hidden_hand[constrained[c]]):
-            if (lacks >> mat_of(unknown[i])) & 1:
+            if (lacks >> mat_of(s, unknown[i])) & 1:
                 return False
             i += 1
     return True
@@ -190,7 +237,7 @@ cdef void deal_lacking_greedily(GameState* s, uint8_t* unknown, int n, int* cons
         for i in range(n):
             if got == hidden_hand[q]:
                 break
-            if unknown[i] != TAKEN and not ((lacks >> mat_of(unknown[i])) & 1):
+            if unknown[i] != TAKEN and not ((lacks >> mat_of(s, unknown[i])) & 1):
                 order[k] = unknown[i]
                 unknown[i] = TAKEN
                 k += 1
@@ -303,3 +350,38 @@ cdef void canonicalize_hidden(GameState* s, int observer) noexcept nogil:
         s.turn.fountain_card = next_type
     s.rng = 0
     s.turn.decisions = 0
+
+
+cdef bint own_step_is_private(GameState* before, GameState* after, int observer) noexcept nogil:
+    # Did the observer's decision, taken on `before`, reach `after` (its own next decision
+    # or the end) without touching anything it cannot see? Within its own action segment
+    # the engine reads no hidden card unless some other player is involved (a Legionary
+    # victim, a follower acting, a draw from the deck); so: no card left the deck, no
+    # other player's cards, counts or known lacks changed, the turn, the actor and its seat
+    # are the same, and the next decision is not an end-of-turn step (those come after the
+    # other players' actions). A search takes such a step as the same in every world of
+    # the observer's information set (docs/bots.md, "Proven results").
+    cdef int q
+    cdef bint over = after.turn.phase == PH_OVER
+    if before.turn.actor != observer or after.turn.actor != observer:
+        return False
+    if after.deck_size != before.deck_size or after.turn.turn_number != before.turn.turn_number:
+        return False
+    if after.turn.seat_offset != before.turn.seat_offset:
+        return False
+    if not over:
+        if after.turn.decider != observer:
+            return False
+        if (after.turn.phase == PH_SEWER or after.turn.phase == PH_SENATE
+                or after.turn.think_return == CTX_ACADEMY):
+            return False
+    for q in range(after.cfg.num_players):
+        if q != observer and memcmp(&before.players[q], &after.players[q], sizeof(Player)) != 0:
+            return False
+    return True
+
+
+cdef bint action_names_hidden_card(GameState* s, int action, int observer) noexcept nogil:
+    # Does `action`, taken in s by the player to move, name a card `observer` did not see?
+    # A Basilica vault from hand (R-8.6.3) puts a hand card face down: its id says which.
+    return A_VAULT_HAND <= action < A_REVEAL and s.turn.decider != observer

@@ -27,7 +27,7 @@ cdef bint can_take_from_pool(GameState* s) noexcept nogil:
     cdef Turn* t = &s.turn
     cdef int x
     for x in range(t.pick_from, NUM_TYPES):
-        if s.pool[x] and t.take_left[mat_of(x)]:
+        if s.pool[x] and t.take_left[mat_of(s, x)]:
             return True
     return False
 
@@ -65,10 +65,10 @@ cdef bint is_victim(GameState* s, int legionary, int offset) noexcept nogil:
         fire(s, B_BRIDGE)
     return True
 
-cdef inline bint structure_matches(Structure* st, int victim, int m) noexcept nogil:
+cdef inline bint structure_matches(GameState* s, Structure* st, int victim, int m) noexcept nogil:
     # Domus Aurea: a material-free incomplete structure whose foundation or site is m
     return (st.owner == victim and not (st.flags & S_COMPLETE) and st.nmat == 0
-            and (mat_of(st.building) == m or st.site == m))
+            and (mat_of(s, st.building) == m or st.site == m))
 
 cdef int give_candidates(GameState* s, int victim, int kind, int m, int start,
                          int* kinds, int* first) noexcept nogil:
@@ -80,14 +80,14 @@ cdef int give_candidates(GameState* s, int victim, int kind, int m, int start,
     if kind == GIVE_STRUCTURE:
         for x in range(start, NUM_TYPES):
             i = owned_structure(s, victim, x)
-            if i >= 0 and structure_matches(&s.structures[i], victim, m):
+            if i >= 0 and structure_matches(s, &s.structures[i], victim, m):
                 total += 1
                 kinds[0] += 1
                 if first[0] < 0:
                     first[0] = x
         return total
     for x in range(start, NUM_TYPES):
-        if mat_of(x) != m:
+        if mat_of(s, x) != m:
             continue
         if kind == GIVE_HAND:
             c = pl.hand[x]
@@ -244,7 +244,7 @@ cdef int gen_legionary(GameState* s, uint16_t* out) noexcept nogil:
                 n += 1
     elif t.phase == PH_LEG_TAKE:
         for x in range(t.pick_from, NUM_TYPES):
-            if s.pool[x] and t.take_left[mat_of(x)]:
+            if s.pool[x] and t.take_left[mat_of(s, x)]:
                 out[n] = A_LEG_TAKE + x - 1
                 n += 1
     elif t.phase == PH_LEG_EXTRA:
@@ -286,7 +286,7 @@ cdef void apply_legionary(GameState* s, int action) noexcept nogil:
         t.revealed[x] += 1
         if pl.hand_known[x] < t.revealed[x]:
             pl.hand_known[x] = t.revealed[x]
-        t.demand[mat_of(x)] += 1
+        t.demand[mat_of(s, x)] += 1
         t.legionary_revealed += 1
         t.pick_from = x
         if t.legionary_revealed >= t.legionary_batch:
@@ -303,7 +303,7 @@ cdef void apply_legionary(GameState* s, int action) noexcept nogil:
             pl = &s.players[t.actor]
             pl.stockpile[x] += 1
             pl.stockpile_count += 1
-            t.take_left[mat_of(x)] -= 1
+            t.take_left[mat_of(s, x)] -= 1
             t.pick_from = x
             if can_take_from_pool(s):
                 return

@@ -97,7 +97,7 @@ cdef str action_text(GameState* s, int action):
         return f"think: discard {card} (Latrine)"
     verb = "lead" if (phase == PH_LEAD or (phase in (PH_PAY_MORE, PH_PETITION) and t.seat_offset == 0)) else "follow"
     if block == "play_card":
-        return f"{verb} {_ROLES[mat_of(args[0])]} with {card}"
+        return f"{verb} {_ROLES[mat_of(s, args[0])]} with {card}"
     if block == "play_jack":
         return f"{verb} {_ROLES[args[0]]} with Jack"
     if block == "play_petition":
@@ -119,7 +119,7 @@ cdef str action_text(GameState* s, int action):
     if block in ("lay", "lay_statue"):
         if block == "lay":
             text = f"{role_word}: lay {card}"
-            site = mat_of(args[0])
+            site = mat_of(s, args[0])
         else:
             site = args[0]
             text = f"{role_word}: lay Statue on {_MATERIALS[site]}"

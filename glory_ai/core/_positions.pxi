@@ -225,7 +225,7 @@ def _read_header(d):
         raise ValueError(f"variant: {exc}") from None
 
 
-def _functions_used(d):
+def _functions_used(d, config):
     names = d.get("functions_used", [])
     if not isinstance(names, list):
         raise ValueError("functions_used: expected a list of building names")
@@ -234,6 +234,9 @@ def _functions_used(d):
         card = card_id(name, f"functions_used[{i}]")
         if card == JACK:
             raise ValueError(f"functions_used[{i}]: expected a building name")
+        if not config.power_on(card):
+            raise ValueError(f"functions_used[{i}]: the function of {_NAMES[card]} is switched "
+                             f"off in this game (powers_off, R-V.3)")
         mask |= 1 << card
     return mask
 
@@ -339,7 +342,7 @@ cdef class _PositionReader:
         if not isinstance(structures, list):
             raise ValueError(f"{field}.structures: expected a list")
         names_seen = set()
-        parsed = [_read_structure(sd, f"{field}.structures[{i}]", names_seen)
+        parsed = [_read_structure(sd, f"{field}.structures[{i}]", names_seen, self.config)
                   for i, sd in enumerate(structures)]
         if self.s.nstruct + len(parsed) > MAX_STRUCTURES:
             raise ValueError(f"players[{p}].structures: at most {MAX_STRUCTURES} structures in all")
@@ -401,7 +404,7 @@ cdef class _PositionReader:
         lacks = 0
         for i, name in enumerate(lacks_list):
             m = material_id(name, f"{field}.lacks[{i}]")
-            if any(GR_CARD_MATERIAL[x] == m and hand[x] for x in range(1, NUM_TYPES)):
+            if any(mat_of(self.s, x) == m and hand[x] for x in range(1, NUM_TYPES)):
                 raise ValueError(f"{field}.lacks: the hand holds {_MATERIALS[m]}")
             lacks |= 1 << m
         pl.lacks = lacks
@@ -532,7 +535,7 @@ cdef class _PositionReader:
         """The leader, the functions used so far and the generator."""
         leader = _int(d.get("leader", 0), "leader", 0, self.s.cfg.num_players - 1)
         self.s.turn.leader = leader
-        self.s.functions_used = _functions_used(d)
+        self.s.functions_used = _functions_used(d, self.config)
         if "rng" in d:
             self.s.rng = _rng(d)
 
@@ -558,8 +561,9 @@ cdef class _PositionReader:
                              f"{INVARIANT_TEXT.get(code, code)}")
 
 
-def _read_structure(sd, field, names_seen):
-    """(building, site, flags, materials, stairway) of one structure dict."""
+def _read_structure(sd, field, names_seen, config):
+    """(building, site, flags, materials, stairway) of one structure dict (the building's
+    material and Statue's function as the game's rules have them, R-V)."""
     if not isinstance(sd, Mapping):
         raise ValueError(f"{field}: expected a dict")
     _check_keys(sd, _STRUCTURE_KEYS, field)
@@ -571,9 +575,9 @@ def _read_structure(sd, field, names_seen):
     if building in names_seen:
         raise ValueError(f"{field}.building: player already owns a {_NAMES[building]} (R-9.1.2)")
     names_seen.add(building)
-    own = GR_CARD_MATERIAL[building]
+    own = config.material_of(building)
     site = material_id(sd["site"], f"{field}.site") if "site" in sd else own
-    if site != own and building != B_STATUE:
+    if site != own and (building != B_STATUE or not config.power_on(B_STATUE)):
         raise ValueError(f"{field}.site: a {_NAMES[building]} is built on a {_MATERIALS[own]} site")
     out_of_town = sd.get("out_of_town", False)
     complete = sd.get("complete", False)

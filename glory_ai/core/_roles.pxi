@@ -228,7 +228,7 @@ cdef void hire(GameState* s, int card, int part) noexcept nogil:
     if is_active(s, p, B_BATH):                     # R-8.1.5: the hire acts at once
         fire(s, B_BATH)
         push_entry(s, E_PATRON_CONT, PATRON, t.action_parts)
-        push_entry(s, E_BATH, mat_of(card), 1)
+        push_entry(s, E_BATH, mat_of(s, card), 1)
         t.phase = PH_QUEUE                          # the Patron action resumes afterwards
 
 cdef void apply_role_action(GameState* s, int action) noexcept nogil:
@@ -278,7 +278,7 @@ cdef void apply_role_action(GameState* s, int action) noexcept nogil:
     elif action < A_LAY_STATUE:                        # R-9.1
         x = action - A_LAY + 1
         t.action_parts |= PART_MAIN
-        lay_foundation(s, p, x, mat_of(x), role, True)
+        lay_foundation(s, p, x, mat_of(s, x), role, True)
     elif action < A_ADD:
         t.action_parts |= PART_MAIN
         lay_foundation(s, p, B_STATUE, action - A_LAY_STATUE, role, True)
@@ -347,7 +347,7 @@ cdef void apply_fountain(GameState* s, int action) noexcept nogil:
     if action == A_FOUNTAIN_KEEP:
         hand_add(&s.players[p], card, False)
     elif action < A_LAY_STATUE:
-        lay_foundation(s, p, card, mat_of(card), CRAFTSMAN, False)
+        lay_foundation(s, p, card, mat_of(s, card), CRAFTSMAN, False)
     elif action < A_ADD:
         lay_foundation(s, p, card, action - A_LAY_STATUE, CRAFTSMAN, False)
     else:

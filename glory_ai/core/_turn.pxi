@@ -10,7 +10,7 @@
 # Clients and the action queue (R-6.3, R-6.4)
 
 cdef inline bint client_matches(GameState* s, int p, int client, int role) noexcept nogil:
-    cdef int client_role = mat_of(client)
+    cdef int client_role = mat_of(s, client)
     if client_role == role:
         return True
     if client_role == MERCHANT and is_active(s, p, B_LUDUS_MAGNUS):
@@ -108,6 +108,12 @@ cdef void finish_think(GameState* s) noexcept nogil:
         t.seat_offset += 1
         t.phase = PH_ACADEMY_NEXT
 
+cdef inline int think_draw_count(GameState* s, int p) noexcept nogil:
+    # R-7.2(b)/(c): a think draws up to the refill size, or one card at or above it (a
+    # draw that empties the deck ends the game: may_end_now asks this too)
+    cdef int refill = refill_size(s, p)
+    return refill - s.players[p].hand_count if s.players[p].hand_count < refill else 1
+
 cdef void do_think(GameState* s, int p, int option) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int count, refill
@@ -116,7 +122,7 @@ cdef void do_think(GameState* s, int p, int option) noexcept nogil:
         hand_add(pl, JACK, True)
     else:                                           # R-7.2(b)/(c)
         refill = refill_size(s, p)
-        count = refill - pl.hand_count if pl.hand_count < refill else 1
+        count = think_draw_count(s, p)
         if pl.hand_count >= s.cfg.refill_base:      # the larger refill size mattered
             if is_active(s, p, B_SHRINE) and pl.hand_count < refill:
                 fire(s, B_SHRINE)
@@ -202,8 +208,8 @@ cdef int gen_units(GameState* s, int p, int role, uint16_t* out) noexcept nogil:
     while bits:
         x = lowest_bit(bits)
         bits &= bits - 1
-        by_role[mat_of(x)] += pl.hand[x]
-        if role == NO_ROLE or mat_of(x) == role:
+        by_role[mat_of(s, x)] += pl.hand[x]
+        if role == NO_ROLE or mat_of(s, x) == role:
             out[n] = A_PLAY_CARD + x - 1
             n += 1
     if pl.hand[JACK]:
@@ -224,7 +230,7 @@ cdef int gen_units(GameState* s, int p, int role, uint16_t* out) noexcept nogil:
         while bits:
             x = lowest_bit(bits)
             bits &= bits - 1
-            if mat_of(x) != CONCRETE:
+            if mat_of(s, x) != CONCRETE:
                 out[n] = A_PLAY_CRANE + x - 1
                 n += 1
     return n
@@ -262,7 +268,7 @@ cdef int petition_scan(GameState* s, int* total, int* kinds) noexcept nogil:
     while bits:
         x = lowest_bit(bits)
         bits &= bits - 1
-        if mat_of(x) == t.petition_material:
+        if mat_of(s, x) == t.petition_material:
             total[0] += pl.hand[x]
             kinds[0] += 1
             if first < 0:
@@ -309,11 +315,11 @@ cdef int gen_petition_picks(GameState* s, uint16_t* out) noexcept nogil:
     cdef int counts[45]
     # at_or_above(x) = role-r cards of type >= x; a pick must leave enough to finish
     for x in range(NUM_TYPES - 1, t.petition_from - 1, -1):
-        if x > 0 and pl.hand[x] and mat_of(x) == t.petition_material:
+        if x > 0 and pl.hand[x] and mat_of(s, x) == t.petition_material:
             at_or_above += pl.hand[x]
         counts[x] = at_or_above
     for x in range(t.petition_from, NUM_TYPES):
-        if x > 0 and pl.hand[x] and mat_of(x) == t.petition_material and counts[x] >= need:
+        if x > 0 and pl.hand[x] and mat_of(s, x) == t.petition_material and counts[x] >= need:
             out[n] = A_PETITION_PICK + x - 1
             n += 1
     if need <= 0:
@@ -328,7 +334,7 @@ cdef void play_unit(GameState* s, int action) noexcept nogil:
     cdef int x, role, idx
     if action >= A_PLAY_CARD and action < A_PLAY_JACK:
         x = action - A_PLAY_CARD + 1
-        role = mat_of(x)
+        role = mat_of(s, x)
         hand_to_camp(pl, x)
     elif action >= A_PLAY_JACK and action < A_PLAY_PETITION:
         role = action - A_PLAY_JACK
@@ -412,9 +418,9 @@ cdef void step_queue(GameState* s) noexcept nogil:
             t.seat_offset += 1
             t.phase = PH_NEXT_ACTOR
             return
-        if mat_of(client) != t.led_role:
+        if mat_of(s, client) != t.led_role:
             fire(s, B_STOREROOM if (t.led_role == LABORER and is_active(s, p, B_STOREROOM)
-                                 and mat_of(client) != MERCHANT) else B_LUDUS_MAGNUS)
+                                 and mat_of(s, client) != MERCHANT) else B_LUDUS_MAGNUS)
         t.pending_clients[client] -= 1
         t.ready_actions = actions_per_client(s, p)
         if t.ready_actions == 2:

@@ -5,7 +5,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TypeGuard
 
-from .cards import CARD_COPIES, CARD_MODE, CARD_NAMES, card_id
+from .cards import CARD_COPIES, CARD_MATERIAL, CARD_MODE, CARD_NAMES, MATERIALS, card_id, material_id
 
 # the seed range lives in a module that imports nothing (the engine imports it too); these
 # names are re-exported here, the home of the rule and game options
@@ -31,7 +31,33 @@ def _check_count(name: str, value: object, low: int, high: int) -> None:
 
 
 #: variant keys accepted by Game(...) and State.from_dict(...)["variant"]
-VARIANT_KEYS = ("petition_size", "refill_size", "in_town_sites", "copies", "removed")
+VARIANT_KEYS = ("petition_size", "refill_size", "in_town_sites", "copies", "removed",
+                "materials", "points", "powers_off")
+#: the range of a building's points (R-V.2)
+POINTS_RANGE = (1, 9)
+
+
+def _building(knob: str, name: object) -> int:
+    """The card type of a building name given to a knob; ValueError naming the knob for an
+    unknown name or a Jack."""
+    card = card_id(name, knob)
+    if card == 0:
+        raise ValueError(f"{knob}: a Jack is not a building ({knob} names Order cards), got {name!r}")
+    return card
+
+
+def _building_map(knob: str, given: object, what: str) -> dict[int, object]:
+    """{card type: value} of a knob that maps building names to values; TypeError if it is
+    no mapping, ValueError naming the knob for a bad or repeated name."""
+    if not isinstance(given, Mapping):
+        raise TypeError(f"{knob} must map building names to {what}, got {given!r:.80}")
+    out: dict[int, object] = {}
+    for name, value in given.items():
+        card = _building(knob, name)
+        if card in out:
+            raise ValueError(f"{knob}: {CARD_NAMES[card]} is given twice")
+        out[card] = value
+    return out
 
 
 @dataclass(frozen=True)
@@ -44,6 +70,12 @@ class GameConfig:
     ``in_town_sites``: in-town sites per material (default: the number of players, R-4.2).
     ``copies``: copies per building name (overrides cards.csv). ``removed``: building names
     taken out of the deck.
+
+    The designer knobs (docs/rules.md R-V), each taken by the engine's rules: ``materials``
+    maps building names to the material their cards are in this game (R-V.1), ``points``
+    building names to the extra VP (1 to 9) of each completed structure of them (R-V.2), and
+    ``powers_off`` lists the buildings whose function never applies (R-V.3). Names are stored
+    as cards.csv spells them, in card order (``powers_off`` sorted).
     """
 
     num_players: int = 2
@@ -53,8 +85,15 @@ class GameConfig:
     in_town_sites: int | None = None
     copies: Mapping[str, int] = field(default_factory=dict)
     removed: tuple[str, ...] = ()
+    materials: Mapping[str, str] = field(default_factory=dict)
+    points: Mapping[str, int] = field(default_factory=dict)
+    powers_off: tuple[str, ...] = ()
     # deck_copies(), computed once in __post_init__: every new game of this config reads it
     _deck_copies: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+    # card_materials(), building_points() and powers_off_mask(): the rules block of a game
+    _card_materials: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+    _building_points: tuple[int, ...] = field(init=False, repr=False, compare=False, default=())
+    _powers_off_mask: int = field(init=False, repr=False, compare=False, default=0)
 
     def __post_init__(self) -> None:
         _check_count("num_players", self.num_players, 2, 5)
@@ -88,6 +127,7 @@ class GameConfig:
                 raise ValueError("removed: the Jacks cannot be removed (removed names Order cards)")
         object.__setattr__(self, "removed", removed)
         object.__setattr__(self, "copies", dict(self.copies))
+        self._check_knobs()
         object.__setattr__(self, "_deck_copies", tuple(self._count_copies()))
         orders = sum(self.deck_copies()[1:])
         if orders > 255:
@@ -97,6 +137,66 @@ class GameConfig:
         if orders < needed:
             raise ValueError(f"the deck holds {orders} Order cards; {self.num_players} players need "
                              f"at least {needed} (hands, the first-leader deal and a playable deck)")
+
+    def _check_knobs(self) -> None:
+        """Validate and normalise materials, points and powers_off, and fill the rules block
+        they give (R-V)."""
+        materials = list(CARD_MATERIAL)
+        chosen = _building_map("materials", self.materials, "material names")
+        for card, name in chosen.items():
+            if not isinstance(name, str):
+                raise TypeError(f"materials[{CARD_NAMES[card]!r}] must be a material name, "
+                                f"one of {list(MATERIALS)}, got {name!r:.80}")
+            materials[card] = material_id(name, f"materials[{CARD_NAMES[card]!r}]")
+        points = [0] * len(CARD_NAMES)
+        low, high = POINTS_RANGE
+        for card, value in _building_map("points", self.points, f"points ({low} to {high})").items():
+            _check_count(f"points[{CARD_NAMES[card]!r}]", value, low, high)
+            assert is_int(value)
+            points[card] = value
+        not_a_list = TypeError(f"powers_off must be a list of building names, got {self.powers_off!r:.80}")
+        if isinstance(self.powers_off, (str, bytes, Mapping)):
+            raise not_a_list
+        try:
+            names = tuple(self.powers_off)    # once: an iterator can be read only once
+        except TypeError:
+            raise not_a_list from None
+        off = 0
+        for name in names:
+            card = _building("powers_off", name)
+            if off >> card & 1:
+                raise ValueError(f"powers_off: {CARD_NAMES[card]} is given twice")
+            off |= 1 << card
+        cards = range(1, len(CARD_NAMES))
+        object.__setattr__(self, "materials", {CARD_NAMES[c]: MATERIALS[materials[c]]
+                                               for c in cards if c in chosen})
+        object.__setattr__(self, "points", {CARD_NAMES[c]: points[c] for c in cards if points[c]})
+        object.__setattr__(self, "powers_off", tuple(CARD_NAMES[c] for c in cards if off >> c & 1))
+        object.__setattr__(self, "_card_materials", tuple(materials))
+        object.__setattr__(self, "_building_points", tuple(points))
+        object.__setattr__(self, "_powers_off_mask", off)
+
+    def card_materials(self) -> tuple[int, ...]:
+        """The material id of each card type in this game (index 0, the Jack: -1): cards.csv's
+        (CARD_MATERIAL) but where ``materials`` says otherwise (R-V.1). The role of a card is
+        ROLES[its material]."""
+        return self._card_materials
+
+    def material_of(self, card: int | str) -> int:
+        """The material id of a card type or name in this game (-1 for the Jack)."""
+        return self._card_materials[card_id(card) if isinstance(card, str) else card]
+
+    def building_points(self) -> tuple[int, ...]:
+        """The extra VP of each completed structure, by card type (R-V.2; 0: none)."""
+        return self._building_points
+
+    def powers_off_mask(self) -> int:
+        """Bit b set: building b's function never applies in this game (R-V.3)."""
+        return self._powers_off_mask
+
+    def power_on(self, card: int | str) -> bool:
+        """Whether a building's function applies in this game (R-V.3)."""
+        return not self._powers_off_mask >> (card_id(card) if isinstance(card, str) else card) & 1
 
     @classmethod
     def from_options(cls, num_players: int, mode: str = "republic", **variant) -> GameConfig:
@@ -138,4 +238,10 @@ class GameConfig:
             out["copies"] = dict(self.copies)
         if self.removed:
             out["removed"] = list(self.removed)
+        if self.materials:
+            out["materials"] = dict(self.materials)
+        if self.points:
+            out["points"] = dict(self.points)
+        if self.powers_off:
+            out["powers_off"] = list(self.powers_off)
         return out

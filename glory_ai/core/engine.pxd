@@ -18,6 +18,7 @@
 #   reached, recorded in s.overflow: check_state reports INV_OVERFLOW, apply_action_c and
 #   random_playout_c return -2. Nothing is dropped silently.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 
 cdef extern from "cards.h":
     enum:
@@ -253,6 +254,19 @@ ctypedef struct Turn:
     uint32_t turn_number
     uint32_t decisions
 
+# The designer knobs of a game (docs/rules.md R-V.1 - R-V.3), part of its rules: filled from
+# GameConfig when the state is built (cards.csv's materials, no points, every function on by
+# default) and never changed by play. Bytes only, 104 of them (a multiple of 8): every field
+# after it in GameState moved by the same 104 bytes and kept its alignment and padding, and
+# masked_key hashes a state whose rules are the default exactly as before the block existed.
+ctypedef struct Rules:
+    uint8_t material[45]       # the material (= role) of each card type; 255 for the Jack
+    uint8_t points[45]         # extra VP of each completed structure of a building (R-12)
+    uint8_t powers_off[8]      # a uint64_t's bytes (unaligned: read it with powers_off_mask or
+                               # power_off): bit b set, building b's function never applies
+    uint8_t has_points         # some points[b] is not 0 (score_of scans the structures then)
+    uint8_t spare[5]           # zero
+
 ctypedef struct Config:
     uint8_t num_players
     uint8_t mode
@@ -262,6 +276,7 @@ ctypedef struct Config:
     uint8_t hand_orders        # Orders dealt to each hand
     uint8_t hand_jacks         # Jacks dealt to each hand
     uint8_t copies[45]         # the deck composition of this game (0 = not in play)
+    Rules rules                # the card materials, building points and functions switched off
 
 ctypedef struct GameState:
     Config cfg
@@ -328,12 +343,24 @@ cdef inline size_t used_size(GameState* s) noexcept nogil:
     return <size_t>(<char*>&s.players[s.cfg.num_players] - <char*>s)
 
 cdef inline bint is_active(GameState* s, int p, int building) noexcept nogil:
-    # R-10.6: is building's function active for player p
+    # R-10.6: is building's function active for player p (never for a function switched
+    # off, R-V.3: refresh_active leaves its bit out)
     return (s.active[p] >> building) & 1
 
-cdef inline int mat_of(int card) noexcept nogil:
-    # the material (= role) of an Order card type
-    return GR_CARD_MATERIAL[card]
+cdef inline int mat_of(const GameState* s, int card) noexcept nogil:
+    # the material (= role) of an Order card type in this game's rules (R-V.1; cards.csv
+    # by default)
+    return s.cfg.rules.material[card]
+
+cdef inline uint64_t powers_off_mask(const GameState* s) noexcept nogil:
+    # bit b: building b's function is switched off in this game (R-V.3); one unaligned load
+    cdef uint64_t mask
+    memcpy(&mask, s.cfg.rules.powers_off, 8)
+    return mask
+
+cdef inline bint power_off(const GameState* s, int building) noexcept nogil:
+    # is building's function switched off in this game (R-V.3)
+    return (powers_off_mask(s) >> building) & 1
 
 # Limits and counts (R-10), shared with the search so that its heuristics read the rules
 # exactly as the engine does.
@@ -387,6 +414,33 @@ cdef inline int current_player_c(GameState* s) noexcept nogil:
     # the player who decides now, or -1 at the end
     return -1 if s.turn.phase == PH_OVER else s.turn.decider
 
+# The counters of State.num_players(), decisions(), turn_number() and deck_size(), for code
+# that would otherwise read the struct's fields.
+cdef inline int num_players_c(GameState* s) noexcept nogil:
+    return s.cfg.num_players
+
+cdef inline uint32_t decisions_c(GameState* s) noexcept nogil:
+    # decisions asked since the deal (forced choices settled by the engine do not count)
+    return s.turn.decisions
+
+cdef inline uint32_t turn_number_c(GameState* s) noexcept nogil:
+    return s.turn.turn_number
+
+cdef inline int deck_size_c(GameState* s) noexcept nogil:
+    return s.deck_size
+
+cdef inline bint overflowed_c(GameState* s) noexcept nogil:
+    # a fixed capacity was exceeded: the state no longer follows the rules exactly
+    return s.overflow != 0
+
+cdef inline int hand_cards_c(GameState* s, int p, int card) noexcept nogil:
+    # cards of type `card` in p's hand
+    return s.players[p].hand[card]
+
+cdef inline int hidden_hand_cards(GameState* s, int p, int card) noexcept nogil:
+    # cards of type `card` in p's hand that the other players have not seen enter it
+    return s.players[p].hand[card] - s.players[p].hand_known[card]
+
 
 # ---- entry points ---------------------------------------------------------------------
 
@@ -415,12 +469,44 @@ cdef int score_of(GameState* s, int p) noexcept nogil
 # Bit p set for each winner (several on a shared victory); 0 before the end.
 cdef int winners_mask_of(GameState* s) noexcept nogil
 
+# How the end ranks p (R-12.3): by VP, then cards in hand; a larger value ranks higher,
+# equal values share a victory.
+cdef long standing_of(GameState* s, int p) noexcept nogil
+
+# Whether one action can end the game now (R-11), for a search looking for a decisive
+# move (tests/rules/test_end_predicates.py plays every legal action to check them):
+# * every_action_may_end: could any action at all end it (try them all)?
+# * action_may_end: where every_action_may_end is false, could this legal action end it,
+#   whoever wins? Together exact for a filter: they may keep an action that does not end
+#   the game, never drop one that does.
+# * may_end_now: could one action of p, the player to move, end the game with p among
+#   its winners? Yes for the deck, the last site, a Catacomb or a Forum of p's one
+#   material short; its blind spots (a Forum a Gate, Stairway or Prison makes active, a
+#   Catacomb a Scriptorium completes early) are listed in _ending.pxi.
+cdef bint may_end_now(GameState* s, int p) noexcept nogil
+cdef bint every_action_may_end(GameState* s) noexcept nogil
+cdef bint action_may_end(GameState* s, int action) noexcept nogil
+
+# Are the winners of a game that `action` just ended the same in every world `observer`
+# cannot tell apart (no hidden card decides them)?
+cdef bint result_is_public(GameState* s, int observer, int action) noexcept nogil
+
 # Replace with a fixed filler everything `observer` cannot know (RULES §5).
 cdef void mask_hidden(GameState* s, int observer) noexcept nogil
 
 # Deal every card `observer` cannot know back into the same places, uniformly among the
 # worlds consistent with what the observer has seen; draws from *rng and reseeds s.rng.
 cdef int determinize_c(GameState* s, int observer, uint64_t* rng) noexcept nogil
+
+# Did the observer's decision, taken on `before`, reach `after` (its own next decision or
+# the end) without touching anything it cannot see (no draw, no other player involved, the
+# same turn and actor)? Then the step is the same in every world the observer cannot tell
+# apart.
+cdef bint own_step_is_private(GameState* before, GameState* after, int observer) noexcept nogil
+
+# Does `action`, taken in s by the player to move, name a card `observer` did not see (a
+# Basilica vault from hand)?
+cdef bint action_names_hidden_card(GameState* s, int action, int observer) noexcept nogil
 
 # Rearrange every card `observer` cannot know into a canonical order (sorted, dealt to the
 # deck, then the other players' hidden hand and vault parts, then another player's Fountain

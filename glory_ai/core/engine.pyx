@@ -4,13 +4,14 @@
 # is State's methods here and the package's Game. Nothing here imports from the package
 # above the core: what the engine needs from Python (enums, errors, the text display, the
 # rule variants) lives in glory_ai.core as well. Map of the files: docs/engine.md.
-from libc.string cimport memcpy, memmove, memset
+from libc.string cimport memcmp, memcpy, memmove, memset
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
 from libc.stdlib cimport malloc, free
 from cpython.bytes cimport PyBytes_FromStringAndSize
 cimport cython
 
-include "_basics.pxi"       # helpers, limits, scoring, the end of the game
+include "_basics.pxi"       # helpers, limits, scoring
+include "_ending.pxi"       # winners, the end of the game, whether one action can end it
 include "_turn.pxi"         # turn flow, thinking, payments, the automatic phases
 include "_building.pxi"     # building: foundations, materials, completion
 include "_roles.pxi"        # the role actions but Legionary; Fountain, Stairway, Prison
@@ -56,11 +57,50 @@ def _card_tables():
 
 
 _NAMES = _card_tables()[0]
+
+# The rules block (Config.rules) sits where the old Config ended and is a multiple of 8
+# bytes long, so every later field kept its alignment and masked_key can cut it out again
+cdef GameState _layout_probe
+if (<size_t>(<char*>&_layout_probe.cfg.rules - <char*>&_layout_probe) != 52 or sizeof(Rules) != 104
+        or <size_t>(<char*>&_layout_probe.pool - <char*>&_layout_probe) != 52 + sizeof(Rules)):
+    raise ImportError("engine.pxd: the rules block is not where masked_key expects it")
 _CARD_INDEX = {name.lower(): i for i, name in enumerate(_NAMES)}
 
 include "_notation.pxi"     # action blocks, decoding, action text
 include "_positions.pxi"    # the position format: to_dict and from_dict
 include "_observation.pxi"  # observation tensors
+
+
+cdef Rules rules_of(config) except *:
+    # the game's rules block from its GameConfig (R-V: cards.csv, no points, every function
+    # on unless the variant says otherwise)
+    cdef Rules rules
+    cdef int x
+    cdef uint64_t off = config.powers_off_mask()
+    materials = config.card_materials()
+    points = config.building_points()
+    memset(&rules, 0, sizeof(Rules))
+    rules.material[JACK] = GR_CARD_MATERIAL[JACK]
+    for x in range(1, NUM_TYPES):
+        rules.material[x] = materials[x]
+        rules.points[x] = points[x]
+        if points[x]:
+            rules.has_points = 1
+    memcpy(rules.powers_off, &off, 8)
+    return rules
+
+
+# the rules block of the last config loaded (games of one config are dealt one after another)
+cdef Rules _rules_cached
+_rules_cached_for = None
+
+
+cdef void load_rules(Rules* rules, config) except *:
+    global _rules_cached, _rules_cached_for
+    if _rules_cached_for is not config:
+        _rules_cached = rules_of(config)
+        _rules_cached_for = config
+    memcpy(rules, &_rules_cached, sizeof(Rules))
 
 
 # A free list of GameState blocks: State objects are created constantly (clones), and a
@@ -199,6 +239,7 @@ cdef class State:
         self.s.cfg.hand_jacks = 1 if config.mode == "imperium" else 0
         for x in range(NUM_TYPES):
             self.s.cfg.copies[x] = copies[x]
+        load_rules(&self.s.cfg.rules, config)
         self._config = config
 
     def clone(self):
@@ -468,6 +509,25 @@ cdef class State:
         determinize's consistency check: it must hold in every state play reaches)."""
         return bool(decision_would_be_asked(self.s))
 
+    def _may_end_now(self, player):
+        """Whether one action of `player` (to move) may end the game with that player among
+        its winners (may_end_now, _ending.pxi: a test hook; False at the end)."""
+        player = self._check_player(player)
+        return self.s.turn.phase != PH_OVER and bool(may_end_now(self.s, player))
+
+    def _actions_that_may_end(self):
+        """The legal actions that may end the game, whoever wins, in the engine's order:
+        all of them where every_action_may_end, else those action_may_end keeps (a test
+        hook)."""
+        cdef uint16_t buf[MAX_LEGAL]
+        cdef int n, i
+        if self.s.turn.phase == PH_OVER:
+            return []
+        n = legal_actions_into(self.s, buf)
+        if every_action_may_end(self.s):
+            return [buf[i] for i in range(n)]
+        return [buf[i] for i in range(n) if action_may_end(self.s, buf[i])]
+
     def _invariant_code(self):
         """0 if the C-level invariant checker passes, else its code (INVARIANT_TEXT)."""
         return check_state(self.s)
@@ -501,19 +561,26 @@ cdef class State:
         return [score_of(self.s, p) for p in range(self.s.cfg.num_players)]
 
     def score_breakdown(self, player):
-        """{influence, vault, merchant_bonus, statue, wall, total} VP of a player (R-12)."""
+        """{influence, vault, merchant_bonus, statue, wall, total} VP of a player (R-12),
+        with a "buildings" entry (the points of completed structures, R-V.2) before the total
+        when the game's variant gives buildings points."""
         player = self._check_player(player)
         cdef int p = player
         vault = 0
         for x in range(1, NUM_TYPES):
-            vault += self.s.players[p].vault[x] * material_value(mat_of(x))
+            vault += self.s.players[p].vault[x] * material_value(mat_of(self.s, x))
         statue = 3 if is_active(self.s, p, B_STATUE) else 0
         wall = self.s.players[p].stockpile_count // 2 if is_active(self.s, p, B_WALL) else 0
         influence = influence_of(self.s, p)
         total = score_of(self.s, p)
-        return {"influence": influence, "vault": vault,
-                "merchant_bonus": total - influence - vault - statue - wall,
-                "statue": statue, "wall": wall, "total": total}
+        buildings = building_points(self.s, p)
+        out = {"influence": influence, "vault": vault,
+               "merchant_bonus": total - influence - vault - statue - wall - buildings,
+               "statue": statue, "wall": wall}
+        if self.s.cfg.rules.has_points:
+            out["buildings"] = buildings
+        out["total"] = total
+        return out
 
     def winners(self):
         """Winning players (several on a shared victory); empty before the end."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from ..arena.plan import FORMATS, RunConfig
 from ..arena.runner import BACKENDS
-from ..core.config import SEED_RANGE, check_seed
+from ..core.config import SEED_RANGE, VARIANT_KEYS, check_seed
 
 __all__ = ["ExperimentError", "Experiment", "Matchup", "PlannedRun", "load_experiment", "parse_experiment"]
 
@@ -30,7 +30,7 @@ _TOP_KEYS = {"name", "description", "question", "seed", "matchup", "run", "analy
 _MATCHUP_KEYS = {"name", "format", "specs", "players", "deals", "rotate", "grid", "variants", "sprt"}
 _RUN_KEYS = {"backend", "jobs", "batch_size", "scheduler", "move_time_limit", "forfeit"}
 _ANALYSIS_KEYS = {"report", "figures"}
-_VARIANT_KEYS = {"mode", "petition_size", "refill_size", "in_town_sites", "copies", "removed"}
+_VARIANT_KEYS = {"mode", *VARIANT_KEYS}
 FIGURES = ("win_rates", "pairwise", "ratings", "seat_advantage", "building_strength",
            "vp_breakdown", "end_conditions", "game_length")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
@@ -110,12 +110,12 @@ class Experiment:
     @property
     def reproducible(self) -> bool:
         """False if a bot searches by time (time_ms): its records depend on the machine."""
-        from ..bots import parse_spec
+        from ..bots import BotSpec
 
         for m in self.matchups:
             for spec in m.specs:
-                params = parse_spec(_fill(spec, {k: v[0] for k, v in m.grid.items()}, self.name, m.name))[1]
-                if params.get("time_ms"):
+                filled = _fill(spec, {k: v[0] for k, v in m.grid.items()}, self.name, m.name)
+                if BotSpec.parse(filled).params.get("time_ms"):
                     return False
         return True
 

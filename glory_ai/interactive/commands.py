@@ -64,11 +64,10 @@ def _player(text: str) -> int:
 
 
 def _spec(text: str) -> str:
-    from ..arena.plan import canonical_spec
-    from ..bots import SpecError
+    from ..bots import BotSpec, SpecError
 
     try:
-        return canonical_spec(text)
+        return BotSpec.parse(text).canonical
     except SpecError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
@@ -184,7 +183,8 @@ def _print_result(state, headline: str) -> None:
         b = state.score_breakdown(p)
         mark = "  winner" if p in winners else ("  conceded" if state.has_conceded(p) else "")
         print(f"{f'P{p}':>8} {b['total']:>4} {b['influence']:>10} {b['vault']:>6} "
-              f"{b['merchant_bonus'] + b['statue'] + b['wall']:>6} {len(state.zone('hand', p)):>5}{mark}")
+              f"{b['merchant_bonus'] + b['statue'] + b['wall'] + b.get('buildings', 0):>6} "
+              f"{len(state.zone('hand', p)):>5}{mark}")
 
 
 def _isatty(stream: Any) -> bool:
@@ -423,9 +423,9 @@ def _analyze(args: argparse.Namespace) -> int:
 
 
 def _reward_words(spec: str) -> str:
-    from ..bots import parse_spec
+    from ..bots import BotSpec
 
-    _, params = parse_spec(spec)
+    params = BotSpec.parse(spec).params
     return {"win": "a win chance", "rank": "the share of players beaten",
             "margin": "a score from the VP margin, 0.5 even"}[params.get("reward", "win")]
 

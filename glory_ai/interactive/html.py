@@ -39,7 +39,9 @@ def viewer_data(record: dict[str, Any], viewer: int | None = None) -> dict[str, 
     names = ["you" if p == viewer else spec for p, spec in enumerate(seats)]
     book = log_of(record, viewer)
     steps: list[dict[str, Any]] = []
+    config = None
     for i, (state, action) in enumerate(states(record)):
+        config = state.config()
         view = table_view(state, viewer, names=names)
         view.pop("menu", None)
         steps.append({
@@ -56,7 +58,8 @@ def viewer_data(record: dict[str, Any], viewer: int | None = None) -> dict[str, 
             "end_reason": final.get("end_reason"), "winners": final.get("winners", []),
             "decisions": len(steps) - 1,
         },
-        "cards": {name: {k: v for k, v in card_info(name).items() if k != "name"} for name in CARD_NAMES},
+        "cards": {name: {k: v for k, v in card_info(name, config).items() if k != "name"}
+                  for name in CARD_NAMES},
         "steps": steps,
         "log": book.lines,
         "vp": [_vp(s["view"]) for s in steps],

@@ -56,7 +56,8 @@ def _unescape(value: str) -> str:
 
 
 def format_variant(variant: Mapping[str, Any]) -> str:
-    """``petition_size=2; refill_size=5; removed=Bath,Sewer; copies=Forum:2``."""
+    """``petition_size=2; refill_size=5; removed=Bath,Sewer; copies=Forum:2``
+    (``materials=Catacomb:Marble; points=Catacomb:3; powers_off=Catacomb`` likewise)."""
     parts = []
     for key in sorted(variant):
         value = variant[key]
@@ -83,17 +84,20 @@ def parse_variant_tag(text: str) -> dict[str, Any]:
                 out[key] = int(value)
             except ValueError:
                 raise NotationError(f"the Variant tag: {key} must be a number, got {value!r}") from None
-        elif key == "removed":
+        elif key in ("removed", "powers_off"):
             out[key] = [v.strip() for v in value.split(",") if v.strip()]
-        elif key == "copies":
-            copies = {}
+        elif key in ("copies", "points", "materials"):
+            pairs: dict[str, Any] = {}
             for item in filter(None, (v.strip() for v in value.split(","))):
-                name, _, count = item.rpartition(":")
+                name, _, given = item.rpartition(":")
+                if key == "materials":
+                    pairs[name.strip()] = given.strip()
+                    continue
                 try:
-                    copies[name.strip()] = int(count)
+                    pairs[name.strip()] = int(given)
                 except ValueError:
-                    raise NotationError(f"the Variant tag: copies expects Name:count, got {item!r}") from None
-            out[key] = copies
+                    raise NotationError(f"the Variant tag: {key} expects Name:count, got {item!r}") from None
+            out[key] = pairs
         else:
             try:
                 out[key] = json.loads(value)

@@ -8,7 +8,7 @@ box drawing, nothing cleared.
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any
 
 from rich import box
@@ -17,6 +17,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from ..cards import MATERIAL_VALUE, MATERIALS, ROLES
 from .view import card_info
 
 __all__ = ["Screen", "render_view", "phase_words", "MATERIAL_STYLE"]
@@ -53,14 +54,20 @@ def phase_words(turn: dict[str, Any]) -> str:
     return _PHASE_WORDS.get(phase, f"to decide ({phase})")
 
 
-def _card(name: str, plain: bool) -> Text:
+# `materials` below: the view's "card_materials", the cards a variant game makes of
+# another material (docs/rules.md R-V.1), by name; empty under the published rules
+
+def _material(name: str, materials: Mapping[str, str]) -> str | None:
+    return materials.get(name, card_info(name)["material"])
+
+
+def _card(name: str, plain: bool, materials: Mapping[str, str]) -> Text:
     if plain:
         return Text(name)
-    info = card_info(name)
-    return Text(name, style=MATERIAL_STYLE[info["material"]])
+    return Text(name, style=MATERIAL_STYLE[_material(name, materials)])
 
 
-def _cards(names: Iterable[str], plain: bool, empty: str = "-") -> Text:
+def _cards(names: Iterable[str], plain: bool, materials: Mapping[str, str], empty: str = "-") -> Text:
     """Cards as "Bath, Road x2" (copies counted), each in its colour."""
     counted: dict[str, int] = {}
     for name in names:
@@ -71,7 +78,7 @@ def _cards(names: Iterable[str], plain: bool, empty: str = "-") -> Text:
     for i, (name, count) in enumerate(counted.items()):
         if i:
             out.append(", ")
-        out.append_text(_card(name, plain))
+        out.append_text(_card(name, plain, materials))
         if count > 1:
             out.append(f" x{count}")
     return out
@@ -99,6 +106,7 @@ def _seat_title(view: dict[str, Any], p: dict[str, Any]) -> Text:
 
 
 def _seat_lines(view: dict[str, Any], p: dict[str, Any], plain: bool) -> list[Text]:
+    materials = view.get("card_materials", {})
     lines = []
     vp = p["score"]["total"] if "score" in p else p["vp"]["total"]
     hidden_vault = p["vault"] is None and p["vault_size"] > len(p["known_vault"])
@@ -106,7 +114,7 @@ def _seat_lines(view: dict[str, Any], p: dict[str, Any], plain: bool) -> list[Te
     head = Text(f"{vp_text} · influence {p['influence']} · hand {p['hand_size']}")
     if p["hand"] is None and p["known_hand"]:
         head.append(" (known: ")
-        head.append_text(_cards(p["known_hand"], plain))
+        head.append_text(_cards(p["known_hand"], plain, materials))
         head.append(")")
     if p["lacks"]:
         head.append(f" (holds no {', '.join(p['lacks'])})")
@@ -114,17 +122,17 @@ def _seat_lines(view: dict[str, Any], p: dict[str, Any], plain: bool) -> list[Te
     shown_vault = p["vault"] if p["vault"] is not None else p["known_vault"]
     if shown_vault:
         head.append(" (" if p["vault"] is not None else " (known: ")
-        head.append_text(_cards(shown_vault, plain))
+        head.append_text(_cards(shown_vault, plain, materials))
         head.append(")")
     lines.append(head)
     for label, key in (("camp", "camp"), ("stockpile", "stockpile")):
         line = Text()
         line.append(f"{label}: ", style="dim")
-        line.append_text(_cards(p[key], plain))
+        line.append_text(_cards(p[key], plain, materials))
         lines.append(line)
     line = Text()
     line.append(f"clientele {len(p['clientele'])}/{p['clientele_limit']}: ", style="dim")
-    line.append_text(_cards(p["clientele"], plain))
+    line.append_text(_cards(p["clientele"], plain, materials))
     lines.append(line)
     line = Text()
     line.append("structures: ", style="dim")
@@ -133,7 +141,7 @@ def _seat_lines(view: dict[str, Any], p: dict[str, Any], plain: bool) -> list[Te
     for i, s in enumerate(p["structures"]):
         if i:
             line.append(" · ")
-        line.append_text(_card(s["building"], plain))
+        line.append_text(_card(s["building"], plain, materials))
         where = f"{s['site']}{', out of town' if s['out_of_town'] else ''}"
         if s["complete"]:
             line.append(f" ({where}) done", style="bold")
@@ -144,23 +152,25 @@ def _seat_lines(view: dict[str, Any], p: dict[str, Any], plain: bool) -> list[Te
     lines.append(line)
     if "score" in p:
         sc = p["score"]
+        buildings = f" + buildings {sc['buildings']}" if "buildings" in sc else ""
         lines.append(Text(f"score: influence {sc['influence']} + vault {sc['vault']} + merchant bonus "
-                          f"{sc['merchant_bonus']} + statue {sc['statue']} + wall {sc['wall']} "
+                          f"{sc['merchant_bonus']} + statue {sc['statue']} + wall {sc['wall']}{buildings} "
                           f"= {sc['total']}", style="bold"))
     return lines
 
 
-def _hand_table(hand: Sequence[str], plain: bool) -> Table:
+def _hand_table(hand: Sequence[str], plain: bool, materials: Mapping[str, str]) -> Table:
     table = Table(box=None if plain else box.SIMPLE_HEAD, show_edge=False, pad_edge=False,
                   header_style="bold" if not plain else "")
     for column in ("card", "material", "role", "value"):
         table.add_column(column, justify="right" if column == "value" else "left")
     for name in hand:
-        info = card_info(name)
-        if info["material"] is None:
-            table.add_row(_card(name, plain), "-", "any role", "-")
+        material = _material(name, materials)
+        if material is None:
+            table.add_row(_card(name, plain, materials), "-", "any role", "-")
         else:
-            table.add_row(_card(name, plain), info["material"], info["role"], str(info["value"]))
+            m = MATERIALS.index(material)
+            table.add_row(_card(name, plain, materials), material, ROLES[m], str(MATERIAL_VALUE[m]))
     return table
 
 
@@ -168,6 +178,7 @@ def render_view(view: dict[str, Any], log: Sequence[str] = (), *, plain: bool, t
                 log_lines: int = 12) -> RenderableType:
     """The table, its recent log and (when there is one) nothing of the menu: one renderable."""
     turn = view["turn"]
+    materials = view.get("card_materials", {})
     parts: list[RenderableType] = []
     head = Text(title or "Glory to Rome", style="bold")
     head.append(f" · {view['mode'].capitalize()} · {view['num_players']} players · turn {turn['number']}")
@@ -185,17 +196,17 @@ def render_view(view: dict[str, Any], log: Sequence[str] = (), *, plain: bool, t
     if "legionary" in turn:
         leg = turn["legionary"]
         line = Text("Rome demands: ")
-        line.append_text(_cards(leg["demand"], plain, empty="(nothing yet)"))
+        line.append_text(_cards(leg["demand"], plain, materials, empty="(nothing yet)"))
         if leg["revealed"]:
             line.append(" · revealed: ")
-            line.append_text(_cards(leg["revealed"], plain))
+            line.append_text(_cards(leg["revealed"], plain, materials))
         parts.append(line)
     if "petition" in turn:
         petition = turn["petition"]
         parts.append(Text(f"petition of {petition['material']} cards: {petition['picked']} picked"))
     if "fountain_card" in turn:
         line = Text("the Fountain drew: ")
-        line.append_text(_card(turn["fountain_card"], plain))
+        line.append_text(_card(turn["fountain_card"], plain, materials))
         parts.append(line)
     sites = view["sites"]
     site_text = ", ".join(f"{m} {sites['in_town'][m]}/{sites['out_of_town'][m]}" for m in sites["in_town"])
@@ -203,7 +214,7 @@ def render_view(view: dict[str, Any], log: Sequence[str] = (), *, plain: bool, t
     parts.append(Text(f"sites left in/out of town: {site_text}"))
     pool = Text()
     pool.append("pool: ", style="bold")
-    pool.append_text(_cards(view["pool"], plain))
+    pool.append_text(_cards(view["pool"], plain, materials))
     parts.append(pool)
     for p in view["players"]:
         body = Group(*_seat_lines(view, p, plain))
@@ -220,7 +231,7 @@ def render_view(view: dict[str, Any], log: Sequence[str] = (), *, plain: bool, t
         parts.append(Text(""))
         parts.append(Text(f"Your hand ({len(me['hand'])}):", style="bold"))
         if me["hand"]:
-            parts.append(_hand_table(me["hand"], plain))
+            parts.append(_hand_table(me["hand"], plain, materials))
     if log:
         parts.append(Text(""))
         parts.append(Text("What happened:", style="bold"))

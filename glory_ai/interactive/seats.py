@@ -3,7 +3,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..arena.plan import bot_seed, canonical_spec
+from ..arena.plan import bot_seed
+from ..bots import BotSpec, SpecError
+from ..bots.grammar import split_spec_list
 from .records import HUMAN
 
 __all__ = ["split_specs", "seat_specs", "seat_seeds", "seat_names", "hint_seed"]
@@ -14,7 +16,7 @@ def split_specs(text: str) -> list[str]:
     commas too, so a piece ``key=value`` belongs to the spec before it:
     ``ismcts:iters=200,c=0.5,greedy`` is ``["ismcts:iters=200,c=0.5", "greedy"]``.
     Each spec is checked (a SpecError, a ValueError, names the part at fault) and given in
-    the form a run records it (:func:`glory_ai.arena.plan.canonical_spec`: ``Greedy`` is
+    the form a run records it (:attr:`glory_ai.bots.BotSpec.canonical`: ``Greedy`` is
     ``greedy``).
 
     >>> split_specs("ismcts:time_ms=1000,heuristic:style=builder")
@@ -24,16 +26,11 @@ def split_specs(text: str) -> list[str]:
     >>> split_specs("Greedy,ISMCTS:Iters=200")
     ['greedy', 'ismcts:iters=200']
     """
-    specs: list[str] = []
-    for piece in (p.strip() for p in text.split(",")):
-        if not piece:
-            raise ValueError(f"--bots {text!r}: an empty bot spec (two commas in a row?)")
-        head = piece.split("=", 1)[0]
-        if "=" in piece and ":" not in head and specs:
-            specs[-1] += "," + piece            # a parameter of the spec before
-        else:
-            specs.append(piece)
-    return [canonical_spec(spec) for spec in specs]
+    try:
+        specs = split_spec_list(text)
+    except SpecError as exc:
+        raise ValueError(f"--bots {exc}") from None
+    return [BotSpec.parse(spec).canonical for spec in specs]
 
 
 def seat_specs(num_players: int, bots: Sequence[str], human: int | None) -> list[str]:

@@ -325,7 +325,7 @@ class PlaySession:
 
     def _card(self, rest: str) -> None:
         try:
-            info = card_info(rest.strip())
+            info = card_info(rest.strip(), self.state.config())
         except ValueError:
             self.screen.say(f"No card named {rest.strip()!r}: e.g. card Temple")
             return
@@ -375,13 +375,16 @@ def score_table(state: State, names: Sequence[str], *, plain: bool) -> Table:
     reason = state.end_reason()
     table = Table(title=f"Final scores (the game ended: {reason})", box=None if plain else box.SIMPLE_HEAD,
                   title_justify="left", title_style="bold" if not plain else "")
-    for column in ("seat", "player", "influence", "vault", "merchant bonus", "statue", "wall", "VP", ""):
+    points = bool(state.config().points)          # a variant's building points (R-V.2)
+    columns = ["seat", "player", "influence", "vault", "merchant bonus", "statue", "wall"]
+    for column in columns + (["buildings"] if points else []) + ["VP", ""]:
         table.add_column(column, justify="left" if column in ("seat", "player", "") else "right")
     for p in range(state.num_players()):
         b = state.score_breakdown(p)
         mark = "winner" if p in winners else ("conceded" if state.has_conceded(p) else "")
-        table.add_row(f"P{p}", names[p], str(b["influence"]), str(b["vault"]), str(b["merchant_bonus"]),
-                      str(b["statue"]), str(b["wall"]), Text(str(b["total"]), style="bold"),
+        cells = [f"P{p}", names[p], str(b["influence"]), str(b["vault"]), str(b["merchant_bonus"]),
+                 str(b["statue"]), str(b["wall"])] + ([str(b["buildings"])] if points else [])
+        table.add_row(*cells, Text(str(b["total"]), style="bold"),
                       Text(mark, style="bold green" if mark == "winner" else ""))
     return table
 

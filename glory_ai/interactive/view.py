@@ -16,6 +16,7 @@ from importlib import resources
 from typing import Any
 
 from ..cards import CARD_MATERIAL, CARD_NAMES, MATERIAL_VALUE, MATERIALS, ROLES, card_id
+from ..config import GameConfig
 from ..game import State
 
 __all__ = ["CardInfo", "card_info", "table_view", "visible_vp", "VIEW_VERSION"]
@@ -34,10 +35,25 @@ def _functions() -> dict[str, str]:
     return {row["name"]: row["function_short"] for row in csv.DictReader(text.splitlines())}
 
 
-@cache
-def card_info(name: str) -> CardInfo:
+def card_info(name: str, config: GameConfig | None = None) -> CardInfo:
     """What a card is: its material, role and value (a Jack: wild, no material), and its
-    building function. Raises ValueError for an unknown name."""
+    building function; in the game of `config` when given (a variant's materials, points and
+    functions switched off, docs/rules.md R-V). Raises ValueError for an unknown name."""
+    info = _published_card_info(name)
+    if config is None or info["material"] is None:
+        return info
+    card = card_id(name)
+    material = config.material_of(card)
+    points = config.building_points()[card]
+    function = info["function"] if config.power_on(card) else "(Its function is switched off in this game.)"
+    if points:
+        function += f" Each completed {CARD_NAMES[card]} scores {points} VP more in this game."
+    return CardInfo(name=CARD_NAMES[card], material=MATERIALS[material], role=ROLES[material],
+                    value=MATERIAL_VALUE[material], function=function)
+
+
+@cache
+def _published_card_info(name: str) -> CardInfo:
     card = card_id(name)
     if card == 0:
         return CardInfo(name="Jack", material=None, role=None, value=None,
@@ -47,9 +63,9 @@ def card_info(name: str) -> CardInfo:
                     value=MATERIAL_VALUE[material], function=_functions().get(CARD_NAMES[card], ""))
 
 
-def _value(name: str) -> int:
+def _value(name: str, config: GameConfig) -> int:
     card = card_id(name)
-    return 0 if card == 0 else MATERIAL_VALUE[CARD_MATERIAL[card]]
+    return 0 if card == 0 else MATERIAL_VALUE[config.material_of(card)]
 
 
 def _site_value(material: str) -> int:
@@ -61,8 +77,11 @@ def visible_vp(state: State, player: int, vault: list[str]) -> dict[str, Any]:
     can count: influence, Statue and Wall (public), the value of those vault cards; the
     Merchant bonuses need every vault and are settled at the end (R-12)."""
     breakdown = state.score_breakdown(player)
-    known = {"influence": breakdown["influence"], "vault": sum(_value(c) for c in vault),
+    known = {"influence": breakdown["influence"],
+             "vault": sum(_value(c, state.config()) for c in vault),
              "statue": breakdown["statue"], "wall": breakdown["wall"]}
+    if "buildings" in breakdown:           # a variant's building points (R-V.2): public
+        known["buildings"] = breakdown["buildings"]
     known["total"] = sum(known.values())
     return known
 
@@ -159,6 +178,9 @@ def table_view(state: State, viewer: int | None, *, names: list[str] | None = No
         "players": players,
         "over": over,
     }
+    if state.config().materials:
+        # the cards a variant makes of another material (R-V.1), for their colours
+        view["card_materials"] = dict(state.config().materials)
     if over:
         view["end_reason"] = state.end_reason()
         view["winners"] = state.winners()

@@ -34,7 +34,9 @@ import numpy as np
 
 from .. import __version__
 from ..arena import RunConfig, Session
-from ..bots import parse_spec
+from ..bots import BotSpec
+from ..bots.builtin_params import SEARCH_BOTS
+from ..bots.grammar import append_params
 from ..bots.styles import STYLES
 from .fitting import (
     TrainConfig,
@@ -99,11 +101,10 @@ def _search(data: Mapping[str, Any], where: str) -> str:
     if not isinstance(spec, str):
         raise LearnError(f"{where}: search must be an ISMCTS spec such as 'ismcts:iters=200', got {spec!r}")
     try:
-        name, params = parse_spec(spec)
+        parsed = BotSpec.parse(spec)
     except ValueError as exc:
         raise LearnError(f"{where}: search: {exc}") from None
-    given = {part.split("=", 1)[0].strip() for part in spec.partition(":")[2].split(",")}
-    if name not in ("ismcts", "pimc", "flatmc") or given & {"eval", "style"}:
+    if parsed.name not in SEARCH_BOTS or parsed.gives("eval") or parsed.gives("style"):
         raise LearnError(f"{where}: search must be a search bot (ismcts, pimc, flatmc) without eval= or "
                          f"style= (the generation's evaluation is added), got {spec!r}")
     return spec.strip()
@@ -163,12 +164,11 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
 
 def _with_eval(spec: str, model: Path | None, style: str) -> str:
     # the style is always named: left out, ISMCTS would evaluate with the shipped model
-    separator = "," if ":" in spec else ":"
     if model is None:
-        return f"{spec}{separator}style={style}"
+        return append_params(spec, [("style", style)])
     if "," in str(model):
         raise LearnError(f"the model path {model} holds a comma, which a spec cannot carry")
-    return f"{spec}{separator}eval={model}"
+    return append_params(spec, [("eval", str(model))])
 
 
 def _evaluation(records: list[dict[str, Any]], candidate: str) -> dict[str, Any]:

@@ -486,3 +486,25 @@ def test_the_tests_of_two_specs_take_the_deal_as_the_unit(synth, run_folder):
     three = [[0.2, 0.4, 0.3], [0.6, 0.8, 0.7, 0.9], [0.1, 0.3]]
     assert conditions_test(three) == pytest.approx(sps.alexandergovern(*three).pvalue)
     assert np.isnan(conditions_test([[0.5, 0.6], [0.7]]))      # one condition of two deals
+
+
+def test_building_points_of_a_variant_are_a_vp_component(tmp_path):
+    # R-V.2: a variant's building points are VP; the breakdown shows them where games hold
+    # them (and the published rules' frames keep their columns)
+    from glory_ai.analysis.stats import vp_breakdown
+    from glory_ai.arena import RunConfig, run
+
+    points = {name: 4 for name in ("Temple", "Bar", "Dock", "Road", "Wall", "Villa")}
+    run(RunConfig(specs=("greedy", "heuristic:style=builder"), deals=8, seed=3, variant={"points": points}),
+        tmp_path / "points")
+    frame = load_runs([tmp_path / "points"])
+    parts = [c for c in frame.columns if c.startswith("vp_")]
+    assert "vp_buildings" in parts and frame["vp_buildings"].sum() > 0
+    assert (frame[parts].sum(axis=1) == frame["score"]).all()
+    table = vp_breakdown(frame)
+    assert "buildings" in table.columns
+    from glory_ai.analysis.load import VP_COMPONENTS
+
+    assert np.allclose(table[[*VP_COMPONENTS, "buildings"]].sum(axis=1), table["total"])
+    run(RunConfig(specs=("greedy", "random"), deals=2, seed=3), tmp_path / "published")
+    assert "vp_buildings" not in load_runs([tmp_path / "published"]).columns

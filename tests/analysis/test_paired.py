@@ -20,6 +20,7 @@ from statsmodels.stats.proportion import proportion_confint
 from glory_ai.analysis import AnalysisError
 from glory_ai.analysis.load import load_runs
 from glory_ai.analysis.stats import calibration, paired
+from glory_ai.analysis.stats.bootstrap import deal_sums
 
 
 def _l(elo: float) -> float:
@@ -286,7 +287,7 @@ def test_win_shares_deal_bootstrap_with_the_independent_interval_beside(synth, r
     assert table.index.tolist()[0] == table["win_share"].idxmax()
     assert (table["deals"] == 40).all() and (table["games"] == 120).all()
     assert table["win_share"].sum() == pytest.approx(1.0)
-    wins, games, specs = paired._deal_sums(frame, "win_share")
+    wins, games, specs = deal_sums(frame, "win_share")
     low, high = paired.bootstrap_rates(wins, games, seed=5)
     assert np.allclose(table.loc[specs, "low"], low) and np.allclose(table.loc[specs, "high"], high)
     wl, wh = proportion_confint(table["wins"], table["games"], method="wilson")

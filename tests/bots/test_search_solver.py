@@ -15,7 +15,7 @@ from search_positions import catacomb_now
 
 import glory_ai
 from glory_ai.bots import TIME_DEFAULTS, make_bot, parse_spec
-from glory_ai.bots._search import _decisive, _may_end, _order_rows, _rewards, _select
+from glory_ai.bots._search import _decisive, _order_rows, _rewards, _select
 from glory_ai.bots.belief import Evidence
 from support.positions import built, foundation, play, state_of
 
@@ -376,7 +376,7 @@ def test_the_decisive_move_is_looked_for_only_among_moves_that_can_end_the_game(
     extra = [patron_temple(), catacomb_now().state, catacomb_in_two(), catacomb_behind()]
     play(extra[0], "lead Patron with Palace", "think: take Jack")
     for state in itertools.chain(extra, _played_positions(240, 31000)):
-        may_end = _may_end(state)
+        may_end = state._actions_that_may_end()
         legal = state.legal_actions()
         assert set(may_end) <= set(legal)
         for action in legal:

@@ -9,7 +9,7 @@ import pytest
 import glory_ai
 from glory_ai.arena import RunConfig
 from glory_ai.bots import BotInfo, Param, SpecError, UserBot, make_bot, parse_spec, register, registry
-from glory_ai.bots.plugins import split_spec
+from glory_ai.bots.grammar import split_spec
 from glory_ai.cli import main as cli_main
 from support.userbots import write_bot
 

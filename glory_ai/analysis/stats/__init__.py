@@ -6,13 +6,19 @@ rotation (docs/statistics.md).
 =====================================  ========================================================
 module                                 statistics
 =====================================  ========================================================
-:mod:`.paired`                         the statistics of paired deals: the pentanomial model
-                                       of a head-to-head match (:func:`head_to_head`, its
-                                       Elo and normalized Elo), fishtest's generalized SPRT,
-                                       the deal bootstrap of win shares, the finishing-ahead
-                                       matrix and :func:`pairwise` results, Bradley-Terry
-                                       :func:`ratings` with a prior, the re-run test,
-                                       Wilson intervals and :func:`holm`
+:mod:`.paired`                         the statistics of paired deals, gathered from the six
+                                       modules below (import them from here or from ``paired``)
+:mod:`.intervals`                      the confidence level, Elo scales and interval models;
+                                       estimates, Wilson intervals, t and Welch tests of
+                                       independent units, :func:`holm`
+:mod:`.pentanomial`                    the pentanomial model of a head-to-head match
+                                       (:func:`head_to_head`, its Elo and normalized Elo)
+:mod:`.gsprt`                          fishtest's generalized SPRT (``llr``, ``sprt``,
+                                       ``sequential_sprt``)
+:mod:`.bootstrap`                      the deal bootstrap of win shares
+:mod:`.ladder`                         the finishing-ahead matrix, :func:`pairwise` results,
+                                       Bradley-Terry :func:`ratings` with a prior
+:mod:`.reruns`                         the re-run test
 :mod:`.sprt`                           :class:`DealSPRT`, the SPRT over whole deals that
                                        stops a head-to-head run
 :mod:`.models`                         :func:`clustered_logit` (statsmodels, deal-clustered

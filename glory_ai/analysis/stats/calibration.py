@@ -17,6 +17,7 @@ from scipy import optimize, special, stats
 from statsmodels.stats.proportion import proportion_confint
 
 from . import paired
+from .intervals import interval_arrays, z_value
 
 __all__ = ["Field", "Match", "field_coverage", "match_coverage", "rerun_false_alarms", "sprt_errors"]
 
@@ -135,8 +136,8 @@ def match_coverage(model: Match, deals: int, runs: int, seed: int = 0,
     scores = model.play(deals, runs, rng)
     cells = np.rint(2.0 * scores.sum(axis=-1)).astype(np.int64)                # (runs, deals)
     counts = (cells[..., None] == np.arange(5)).sum(axis=1)
-    z = paired._z(confidence)
-    _, low, high, _ = paired._interval_arrays(paired.PAIR_SCORES, counts, z, 2.0)
+    z = z_value(confidence)
+    _, low, high, _ = interval_arrays(paired.PAIR_SCORES, counts, z, 2.0)
     truth = model.score()
     total = scores.sum(axis=(1, 2))
     ind_low, ind_high = proportion_confint(total, 2 * deals, alpha=1.0 - confidence,

@@ -13,7 +13,7 @@ from typing import Any
 
 from ...arena.plan import RunConfig
 from .. import AnalysisError
-from .paired import SPRTResult, _model_name, sprt, sprt_bounds
+from .gsprt import SPRTResult, model_name, sprt, sprt_bounds
 
 __all__ = ["DealSPRT"]
 
@@ -62,7 +62,7 @@ class DealSPRT:
         self.counts = [0] * (5 if games_per_deal == 2 else 3)   # pentanomial or L, D, W
         self.results = [0, 0, 0]                                 # A's losses, draws, wins
         self.state = SPRTResult(0.0, lower, upper, None, 0, elo0, elo1, alpha, beta,
-                                _model_name(len(self.counts), "normalized"))
+                                model_name(len(self.counts), "normalized"))
         self.decision: str | None = None
         self.games = 0
 

@@ -28,6 +28,7 @@ from ...arena.play import record_key
 from .. import AnalysisError
 from ..load import frame_of_records
 from . import paired
+from .intervals import bootstrap_model
 from .sprt import DealSPRT
 from .tables import finishing_matrix, ratings, specs_met, win_rates
 
@@ -134,7 +135,7 @@ def summarize(records: Iterable[Mapping[str, Any]], config: RunConfig | None = N
                 [row["rating"], row["low"], row["high"]]
         rating_kind = "bradley_terry"
         models["BT Elo"] = (f"{rated.attrs['model']}; "
-                            f"{paired._bootstrap_model(resamples)} (a perfect record: profile "
+                            f"{bootstrap_model(resamples)} (a perfect record: profile "
                             "likelihood)")
 
     out = out.sort_values(["win_rate", "rating"], ascending=False, kind="stable",

@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -54,8 +55,11 @@ from scipy import stats as sps
 from statsmodels.stats.multivariate import test_mvmean
 
 from .. import AnalysisError
-from ..load import END_REASONS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
+from ..load import END_REASONS, VP_BUILDINGS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
 from . import models, paired
+from .bootstrap import deal_sums
+from .frames import need_columns, unit_keys
+from .intervals import bootstrap_model
 from .models import stratified_difference
 
 __all__ = [
@@ -73,17 +77,6 @@ BUILDING_MODEL = ("logistic regression (statsmodels GLM); standard error: the la
 
 
 # ---- helpers ----------------------------------------------------------------------------------
-
-def _need(frame: pd.DataFrame, columns: Sequence[str], what: str) -> None:
-    if not isinstance(frame, pd.DataFrame):
-        raise AnalysisError(f"{what} takes the DataFrame of load_runs, got {type(frame).__name__}")
-    missing = [c for c in columns if c not in frame.columns]
-    if missing:
-        raise AnalysisError(f"{what}: the frame has no column {', '.join(map(repr, missing))} "
-                            "(load it with load_runs)")
-    if frame.empty:
-        raise AnalysisError(f"{what}: no games (the frame is empty)")
-
 
 def _by(by: str | Sequence[str] | None) -> list[str]:
     if by is None:
@@ -113,25 +106,6 @@ def _one_count(frame: pd.DataFrame, num_players: int | None, what: str) -> tuple
         raise AnalysisError(f"{what}: no {num_players}-player games (the runs hold "
                             f"{', '.join(map(str, counts))}-player games)")
     return frame[frame["num_players"] == num_players], int(num_players)
-
-
-def _seat_matrix(frame: pd.DataFrame, k: int, columns: Sequence[str], what: str) -> list[np.ndarray]:
-    """(games x k) arrays of ``columns``, rows in game order and columns in seat order;
-    every seat of every game must be present."""
-    if not (frame["game"].is_monotonic_increasing):
-        frame = frame.sort_values(["game", "seat"], kind="stable")
-    seats = frame["seat"].to_numpy()
-    if len(seats) % k or not np.array_equal(seats, np.tile(np.arange(k), len(seats) // k)) \
-            or not (frame["game"].to_numpy()[::k].repeat(k) == frame["game"].to_numpy()).all():
-        raise AnalysisError(f"{what}: every seat of every game must be in the frame (rows of "
-                            "a game were filtered out?)")
-    out = []
-    for c in columns:
-        col = frame[c]
-        values = col.astype(str).to_numpy() if isinstance(col.dtype, pd.CategoricalDtype) \
-            else col.to_numpy()
-        out.append(values.reshape(-1, k))
-    return out
 
 
 def _sort_within(out: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
@@ -194,8 +168,8 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
     ``interval``, ``wilson_low``, ``wilson_high``, ``expected`` (the equal share, mean of
     1/players), ``mean_score``, ``mean_rank``."""
     by = _by(by)
-    _need(frame, ["game", "seat", "spec", "deal", "win_share", "score", "rank", "num_players",
-                  *by], "win_rates")
+    need_columns(frame, ["game", "seat", "spec", "deal", "win_share", "score", "rank", "num_players",
+                         *by], "win_rates")
     data = frame.assign(_expected=1.0 / frame["num_players"])
     out = data.groupby([*by, "spec"], observed=True, sort=True).agg(
         games=("win_share", "size"), wins=("win_share", "sum"), expected=("_expected", "mean"),
@@ -217,7 +191,7 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
     out = _sort_within(out, by, "win_rate")
     used = list(dict.fromkeys(out["interval"]))
     out.attrs.update({"models": {m: paired.MODEL_TEXT[m] if m != paired.INTERVAL_BOOTSTRAP
-                                 else paired._bootstrap_model(resamples) for m in used},
+                                 else bootstrap_model(resamples) for m in used},
                       "resamples": resamples, "seed": seed})
     return out
 
@@ -227,7 +201,7 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
 def specs_met(frame: pd.DataFrame) -> bool:
     """Whether some game of the frame seats two different specs (otherwise every game is
     self-play, and the specs' win rates are equal shares by construction)."""
-    _need(frame, ["game", "spec"], "specs_met")
+    need_columns(frame, ["game", "spec"], "specs_met")
     return bool((frame.groupby("game", observed=True)["spec"].nunique() > 1).any())
 
 
@@ -259,7 +233,7 @@ def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
     Columns ``rating``, ``low``, ``high``, ``interval``, ``comparisons``, ``games``;
     ``attrs``: ``model`` (None, and no rows, when no game pits two different specs against
     each other), ``num_players`` and those of :func:`.paired.ratings`."""
-    _need(frame, ["game", "seat", "spec", "rank", "num_players", "deal"], "ratings")
+    need_columns(frame, ["game", "seat", "spec", "rank", "num_players", "deal"], "ratings")
     sub, k = _one_count(frame, num_players, "ratings")
     if not specs_met(sub):
         out = pd.DataFrame(columns=["rating", "low", "high", "interval", "comparisons", "games"],
@@ -302,8 +276,8 @@ def grid_scores(frame: pd.DataFrame, points: Sequence[tuple[float, str, str]]) -
     (:data:`GRID_TREND`); ``step``: the change in score from the second-largest to the
     largest value, paired by deal (the two runs' games of the same deal number against the
     same opponents; :data:`GRID_STEP`), with its interval and the t-test of no change."""
-    _need(frame, ["run", "spec", "deal", "win_share", "num_players", "game", "seat", "score",
-                  "rank"], "grid_scores")
+    need_columns(frame, ["run", "spec", "deal", "win_share", "num_players", "game", "seat", "score",
+                         "rank"], "grid_scores")
     if len(points) < 2:
         raise AnalysisError("grid_scores: a grid needs two points or more")
     rows = {}
@@ -370,7 +344,7 @@ def seat_advantage(frame: pd.DataFrame, *, resamples: int = paired.BOOTSTRAP_RES
     :func:`.paired.win_shares`), the Wilson interval of the games taken as independent
     (``wilson_low``, ``wilson_high``), ``expected`` (1/players) and ``diff`` (win rate -
     expected)."""
-    _need(frame, ["num_players", "seat", "deal", "win_share"], "seat_advantage")
+    need_columns(frame, ["num_players", "seat", "deal", "win_share"], "seat_advantage")
     parts = []
     for k, sub in frame.groupby("num_players", sort=True):
         shares = paired.win_shares(sub, resamples, seed, label="seat").sort_index()
@@ -384,7 +358,7 @@ def seat_advantage(frame: pd.DataFrame, *, resamples: int = paired.BOOTSTRAP_RES
     out = pd.concat(parts)
     out["expected"] = 1.0 / out.index.get_level_values("num_players")
     out["diff"] = out["win_rate"] - out["expected"]
-    out.attrs.update({"model": paired._bootstrap_model(resamples), "resamples": resamples,
+    out.attrs.update({"model": bootstrap_model(resamples), "resamples": resamples,
                       "seed": seed})
     return out
 
@@ -406,11 +380,11 @@ def seat_tests(frame: pd.DataFrame) -> pd.DataFrame:
     tested, :func:`.paired.holm`), ``best_seat`` and ``best_rate`` (the seat with the
     highest win rate), ``balanced`` (every spec sat equally often in every seat: otherwise
     a seat effect is mixed up with the strength of the specs that sat there)."""
-    _need(frame, ["num_players", "seat", "win_share", "game", "spec", "deal"], "seat_tests")
+    need_columns(frame, ["num_players", "seat", "win_share", "game", "spec", "deal"], "seat_tests")
     rows = {}
     for k, sub in frame.groupby("num_players", sort=True):
         k = int(k)
-        sums, counts, _ = paired._deal_sums(sub, "win_share", "seat")
+        sums, counts, _ = deal_sums(sub, "win_share", "seat")
         with np.errstate(invalid="ignore", divide="ignore"):
             per_deal = sums / counts
         per_deal = per_deal[np.isfinite(per_deal).all(axis=1)]
@@ -472,6 +446,123 @@ def _independent_columns(x: np.ndarray) -> list[int]:
     return keep
 
 
+#: the columns of a building's row that the logistic model fills (NaN when it cannot be fitted)
+_LOGIT_COLUMNS = ("log_odds", "log_odds_low", "log_odds_high", "odds_ratio", "effect",
+                  "effect_low", "effect_high", "p_value")
+
+
+@dataclass(frozen=True)
+class _Cells:
+    """The seat-games of the building model summed per cell of the controls (``keys``,
+    ``m`` cells; ``cell`` each row's) and, per cell and building, over the seat-games that
+    completed it (``n1`` seat-games, ``s1`` wins, ``q1`` squared wins) and those that did
+    not (``n0``, ``s0``, ``q0``); ``y`` the win shares, ``completed`` the indicator matrix."""
+
+    keys: pd.DataFrame
+    cell: np.ndarray
+    m: int
+    y: np.ndarray
+    completed: np.ndarray
+    n_cell: np.ndarray
+    n1: np.ndarray
+    s1: np.ndarray
+    q1: np.ndarray
+    n0: np.ndarray
+    s0: np.ndarray
+    q0: np.ndarray
+
+
+def _building_cells(frame: pd.DataFrame, cols: list[str], controls: list[str]) -> _Cells:
+    cell, keys = _cells(frame, controls)
+    m = len(keys)
+    nb = len(cols)
+    y = frame["win_share"].to_numpy(dtype=float)
+    completed = frame[cols].to_numpy(dtype=bool)
+    n_cell = np.bincount(cell, minlength=m).astype(float)
+    y_cell = np.bincount(cell, weights=y, minlength=m)
+    q_cell = np.bincount(cell, weights=y * y, minlength=m)
+    rows_idx, b_idx = np.nonzero(completed)
+    flat = cell[rows_idx] * nb + b_idx
+    n1 = np.bincount(flat, minlength=m * nb).reshape(m, nb).astype(float)
+    s1 = np.bincount(flat, weights=y[rows_idx], minlength=m * nb).reshape(m, nb)
+    q1 = np.bincount(flat, weights=y[rows_idx] ** 2, minlength=m * nb).reshape(m, nb)
+    return _Cells(keys, cell, m, y, completed, n_cell, n1, s1, q1,
+                  n_cell[:, None] - n1, y_cell[:, None] - s1, q_cell[:, None] - q1)
+
+
+def _strata_sums(c: _Cells, strata_cols: list[str]) -> tuple[np.ndarray, ...]:
+    """(n1, s1, q1, n0, s0, q0) summed over the strata of ``strata_cols`` (spec x players
+    (x rules)): the inputs of the stratified difference."""
+    stratum = c.keys.groupby(strata_cols, observed=True, sort=True).ngroup().to_numpy()
+    n_strata = int(stratum.max()) + 1
+
+    def to_strata(a: np.ndarray) -> np.ndarray:
+        out = np.zeros((n_strata, a.shape[1]))
+        np.add.at(out, stratum, a)
+        return out
+
+    return tuple(to_strata(a) for a in (c.n1, c.s1, c.q1, c.n0, c.s0, c.q0))
+
+
+def _building_logit(c: _Cells, j: int, base: np.ndarray, deal: np.ndarray, pseudo_games: float
+                    ) -> dict[str, float]:
+    """The logistic model of building ``j`` (:func:`building_strength`): the columns of
+    :data:`_LOGIT_COLUMNS`, NaN when completing it is confounded with the controls.
+    ``base``: each cell's design without the completed column; ``deal``: each row's deal."""
+    m = c.m
+    k1, k0 = c.n1[:, j].sum(), c.n0[:, j].sum()
+    clusters = int(deal.max()) + 1
+    overall = float(c.y.mean())
+    total = c.n_cell.sum()
+    # the seat-games of one deal with the same covariates and completion pooled into
+    # one binomial row: the same likelihood and the same deal-clustered covariance
+    side = c.completed[:, j].astype(np.int64)
+    pooled, inverse = np.unique((deal * m + c.cell) * 2 + side, return_inverse=True)
+    trials = np.bincount(inverse).astype(float)
+    wins = np.bincount(inverse, weights=c.y)
+    pooled_cell, pooled_side = (pooled // 2) % m, pooled % 2
+    # pseudo seat-games: ``pseudo_games`` on each side, spread over its cells as its
+    # seat-games are, winning the overall win rate, each its own cluster; no cell of
+    # either side is then all wins or all losses (Clogg et al. 1991)
+    counts = np.column_stack([c.n0[:, j], c.n1[:, j]])
+    pseudo_cell, pseudo_side = np.nonzero(counts)
+    pseudo_n = pseudo_games * counts[pseudo_cell, pseudo_side] / np.array([k0, k1])[pseudo_side]
+    cells = np.r_[pooled_cell, pseudo_cell]
+    sides = np.r_[pooled_side, pseudo_side].astype(float)
+    design = np.column_stack([base[cells, :1], sides, base[cells, 1:]])
+    # columns that add nothing (a strategy always in one seat, a building only one
+    # strategy completes) are left out: the effect is that of the columns kept
+    keep = _independent_columns(design[np.unique(cells * 2 + sides.astype(np.int64),
+                                                  return_index=True)[1]])
+    if 1 not in keep:
+        return dict.fromkeys(_LOGIT_COLUMNS, math.nan)
+    fit = models.clustered_logit(
+        design[:, keep], np.r_[wins, pseudo_n * overall], np.r_[trials, pseudo_n],
+        np.r_[pooled // 2 // m, clusters + np.arange(len(pseudo_n))],
+        cells=cells * 2 + sides.astype(np.int64))
+    params = np.zeros(design.shape[1])
+    params[keep] = np.asarray(fit.params)
+    at = keep.index(1)
+    beta = float(params[1])
+    # the larger of the deal-clustered and the model-based standard error: the sandwich
+    # is too small when few seat-games completed the building, the model-based one when
+    # the games of a deal are correlated
+    se = max(float(np.asarray(fit.bse)[at]), math.sqrt(float(fit.normalized_cov_params[at, at])))
+    df = float(fit.df_resid_inference)
+    half = float(sps.t.ppf(0.975, df)) * se
+    low, high = beta - half, beta + half
+    # average marginal effect over every seat-game: completed vs not, all else as is
+    eta0 = base @ np.r_[params[:1], params[2:]]
+    base_p = special.expit(eta0)
+
+    def ame(b: float) -> float:
+        return float(np.sum(c.n_cell * (special.expit(eta0 + b) - base_p)) / total)
+
+    return {"log_odds": beta, "log_odds_low": low, "log_odds_high": high,
+            "odds_ratio": math.exp(beta), "effect": ame(beta), "effect_low": ame(low),
+            "effect_high": ame(high), "p_value": float(2 * sps.t.sf(abs(beta) / se, df))}
+
+
 def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES) -> pd.DataFrame:
     """For each building (index ``building``: the 44 and any other name in the records),
     the win rate of seat-games that completed it against those that did not, ranked by the
@@ -500,119 +591,37 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     These are associations, not causes: completing buildings scores influence, and strong
     positions complete more of them (docs/analysis.md)."""
     cols = completed_columns(frame)
-    _need(frame, ["spec", "num_players", "seat", "win_share", "deal", *cols[:1]], "building_strength")
+    need_columns(frame, ["spec", "num_players", "seat", "win_share", "deal", *cols[:1]], "building_strength")
     if not cols:
         raise AnalysisError("building_strength: the frame has no completed:NAME columns "
                             "(load it with load_runs)")
     names = [c[len("completed:"):] for c in cols]
     many_rules = "rules" in frame.columns and frame["rules"].nunique() > 1
     controls = ["spec", "num_players", "seat"] + (["rules"] if many_rules else [])
-    cell, keys = _cells(frame, controls)
-    m = len(keys)
-    nb = len(cols)
-    y = frame["win_share"].to_numpy(dtype=float)
-    completed = frame[cols].to_numpy(dtype=bool)
-    n_cell = np.bincount(cell, minlength=m).astype(float)
-    y_cell = np.bincount(cell, weights=y, minlength=m)
-    q_cell = np.bincount(cell, weights=y * y, minlength=m)
-    rows_idx, b_idx = np.nonzero(completed)
-    flat = cell[rows_idx] * nb + b_idx
-    n1 = np.bincount(flat, minlength=m * nb).reshape(m, nb).astype(float)
-    s1 = np.bincount(flat, weights=y[rows_idx], minlength=m * nb).reshape(m, nb)
-    q1 = np.bincount(flat, weights=y[rows_idx] ** 2, minlength=m * nb).reshape(m, nb)
-    n0 = n_cell[:, None] - n1
-    s0 = y_cell[:, None] - s1
-    q0 = q_cell[:, None] - q1
-
+    c = _building_cells(frame, cols, controls)
     # strata of the stratified difference: spec x players (x rules)
     strata_cols = ["spec", "num_players"] + (["rules"] if many_rules else [])
-    stratum = keys.groupby(strata_cols, observed=True, sort=True).ngroup().to_numpy()
-    n_strata = int(stratum.max()) + 1
-
-    def to_strata(a: np.ndarray) -> np.ndarray:
-        out = np.zeros((n_strata, a.shape[1]))
-        np.add.at(out, stratum, a)
-        return out
-
-    sn1, ss1, sq1, sn0, ss0, sq0 = (to_strata(a) for a in (n1, s1, q1, n0, s0, q0))
-
+    sn1, ss1, sq1, sn0, ss0, sq0 = _strata_sums(c, strata_cols)
     # the logistic design of each cell: intercept, spec, players:seat, rules (the
     # completed column goes in second place, per building)
     factors = [["spec"], ["num_players", "seat"]] + ([["rules"]] if many_rules else [])
-    base = np.hstack([np.ones((m, 1)), _dummies(keys, factors)])
-    deal = paired._unit_keys(frame, ["run", "deal"])
-    clusters = int(deal.max()) + 1
-    overall = float(y.mean())
-    total = n_cell.sum()
+    base = np.hstack([np.ones((c.m, 1)), _dummies(c.keys, factors)])
+    deal = unit_keys(frame, ["run", "deal"])
+    total = c.n_cell.sum()
 
     out = {}
     for j, name in enumerate(names):
-        k1, k0 = n1[:, j].sum(), n0[:, j].sum()
+        k1, k0 = c.n1[:, j].sum(), c.n0[:, j].sum()
         row: dict[str, float] = {
             "n_completed": int(k1), "completion_rate": k1 / total,
-            "win_rate_completed": s1[:, j].sum() / k1 if k1 else math.nan,
-            "win_rate_not": s0[:, j].sum() / k0 if k0 else math.nan,
+            "win_rate_completed": c.s1[:, j].sum() / k1 if k1 else math.nan,
+            "win_rate_not": c.s0[:, j].sum() / k0 if k0 else math.nan,
         }
         row["raw_diff"] = row["win_rate_completed"] - row["win_rate_not"]
         row["mh_diff"], row["mh_low"], row["mh_high"] = stratified_difference(
             sn1[:, j], ss1[:, j], sq1[:, j], sn0[:, j], ss0[:, j], sq0[:, j])
-        if k1 == 0 or k0 == 0:
-            row.update(dict.fromkeys(("log_odds", "log_odds_low", "log_odds_high", "odds_ratio",
-                                      "effect", "effect_low", "effect_high", "p_value"), math.nan))
-            out[name] = row
-            continue
-        # the seat-games of one deal with the same covariates and completion pooled into
-        # one binomial row: the same likelihood and the same deal-clustered covariance
-        side = completed[:, j].astype(np.int64)
-        pooled, inverse = np.unique((deal * m + cell) * 2 + side, return_inverse=True)
-        trials = np.bincount(inverse).astype(float)
-        wins = np.bincount(inverse, weights=y)
-        pooled_cell, pooled_side = (pooled // 2) % m, pooled % 2
-        # pseudo seat-games: ``pseudo_games`` on each side, spread over its cells as its
-        # seat-games are, winning the overall win rate, each its own cluster; no cell of
-        # either side is then all wins or all losses (Clogg et al. 1991)
-        counts = np.column_stack([n0[:, j], n1[:, j]])
-        pseudo_cell, pseudo_side = np.nonzero(counts)
-        pseudo_n = pseudo_games * counts[pseudo_cell, pseudo_side] / np.array([k0, k1])[pseudo_side]
-        cells = np.r_[pooled_cell, pseudo_cell]
-        sides = np.r_[pooled_side, pseudo_side].astype(float)
-        design = np.column_stack([base[cells, :1], sides, base[cells, 1:]])
-        # columns that add nothing (a strategy always in one seat, a building only one
-        # strategy completes) are left out: the effect is that of the columns kept
-        keep = _independent_columns(design[np.unique(cells * 2 + sides.astype(np.int64),
-                                                      return_index=True)[1]])
-        if 1 not in keep:
-            row.update(dict.fromkeys(("log_odds", "log_odds_low", "log_odds_high", "odds_ratio",
-                                      "effect", "effect_low", "effect_high", "p_value"), math.nan))
-            out[name] = row
-            continue
-        fit = models.clustered_logit(
-            design[:, keep], np.r_[wins, pseudo_n * overall], np.r_[trials, pseudo_n],
-            np.r_[pooled // 2 // m, clusters + np.arange(len(pseudo_n))],
-            cells=cells * 2 + sides.astype(np.int64))
-        params = np.zeros(design.shape[1])
-        params[keep] = np.asarray(fit.params)
-        at = keep.index(1)
-        beta = float(params[1])
-        # the larger of the deal-clustered and the model-based standard error: the sandwich
-        # is too small when few seat-games completed the building, the model-based one when
-        # the games of a deal are correlated
-        se = max(float(np.asarray(fit.bse)[at]), math.sqrt(float(fit.normalized_cov_params[at, at])))
-        df = float(fit.df_resid_inference)
-        half = float(sps.t.ppf(0.975, df)) * se
-        low, high = beta - half, beta + half
-        # average marginal effect over every seat-game: completed vs not, all else as is
-        eta0 = base @ np.r_[params[:1], params[2:]]
-        base_p = special.expit(eta0)
-
-        def ame(b: float, eta0: np.ndarray = eta0, base_p: np.ndarray = base_p) -> float:
-            return float(np.sum(n_cell * (special.expit(eta0 + b) - base_p)) / total)
-
-        row.update({
-            "log_odds": beta, "log_odds_low": low, "log_odds_high": high,
-            "odds_ratio": math.exp(beta), "effect": ame(beta), "effect_low": ame(low),
-            "effect_high": ame(high), "p_value": float(2 * sps.t.sf(abs(beta) / se, df)),
-        })
+        row.update(_building_logit(c, j, base, deal, pseudo_games) if k1 and k0
+                   else dict.fromkeys(_LOGIT_COLUMNS, math.nan))
         out[name] = row
     table = pd.DataFrame.from_dict(out, orient="index")
     table.index.name = "building"
@@ -623,7 +632,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     table["rank"] = np.where(table["effect"].notna(), np.arange(1, len(table) + 1), 0)
     table["rank"] = table["rank"].astype(int)
     table.attrs.update({"controls": controls, "strata": strata_cols, "pseudo_games": pseudo_games,
-                        "deals": clusters, "model": BUILDING_MODEL,
+                        "deals": int(deal.max()) + 1, "model": BUILDING_MODEL,
                         "tested": int(table["p_value"].notna().sum()), "holm": label})
     return table
 
@@ -632,13 +641,15 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
 
 def vp_breakdown(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.DataFrame:
     """Mean VP per seat-game by component (``influence``, ``vault``, ``merchant_bonus``,
-    ``statue``, ``wall``) and in all (``total``), per spec (index ``spec``, or (``by``...,
-    spec)), with ``games``."""
+    ``statue``, ``wall``; ``buildings`` where a variant gives building points) and in all
+    (``total``), per spec (index ``spec``, or (``by``..., spec)), with ``games``."""
     by = _by(by)
-    _need(frame, ["spec", "score", *VP_COLUMNS, *by], "vp_breakdown")
+    need_columns(frame, ["spec", "score", *VP_COLUMNS, *by], "vp_breakdown")
+    # a variant's building points (R-V.2), where the games hold them
+    extra = [VP_BUILDINGS] if f"vp_{VP_BUILDINGS}" in frame.columns else []
     grouped = frame.groupby([*by, "spec"], observed=True, sort=True)
-    out = grouped[list(VP_COLUMNS)].mean()
-    out.columns = list(VP_COMPONENTS)
+    out = grouped[[*VP_COLUMNS, *(f"vp_{c}" for c in extra)]].mean()
+    out.columns = [*VP_COMPONENTS, *extra]
     out["total"] = grouped["score"].mean()
     out.insert(0, "games", grouped.size())
     return _sort_within(out, by, "total")
@@ -658,7 +669,7 @@ def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *
     independent beside it (``wilson_low``, ``wilson_high``). Reasons seen anywhere appear
     in every group."""
     by = _by(by)
-    _need(frame, ["game", "seat", "deal", "end_reason", *by], "end_conditions")
+    need_columns(frame, ["game", "seat", "deal", "end_reason", *by], "end_conditions")
     per_game = frame[frame["seat"] == 0]
     reasons = _reason_order([str(r) for r in per_game["end_reason"].unique()])
     code = pd.Categorical(per_game["end_reason"].astype(str), categories=reasons).codes
@@ -666,7 +677,7 @@ def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *
     groups = per_game.groupby(by, observed=True, sort=True) if by else [((), per_game)]
     parts = []
     for key, sub in groups:
-        unit = paired._unit_keys(sub, ["run", "deal"])
+        unit = unit_keys(sub, ["run", "deal"])
         n_units, n_reasons = int(unit.max()) + 1, len(reasons)
         ended = np.bincount(unit * n_reasons + sub["_reason"].to_numpy(),
                             minlength=n_units * n_reasons).reshape(n_units, n_reasons)
@@ -680,7 +691,7 @@ def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *
                                    "high": high, "wilson_low": w_low, "wilson_high": w_high},
                                   index=index))
     out = pd.concat(parts)
-    out.attrs.update({"model": paired._bootstrap_model(resamples), "resamples": resamples,
+    out.attrs.update({"model": bootstrap_model(resamples), "resamples": resamples,
                       "seed": seed})
     return out
 
@@ -691,7 +702,7 @@ def game_length(frame: pd.DataFrame, by: str | Sequence[str] | None = "num_playe
     ``turns_min``, ``turns_q25``, ``turns_median``, ``turns_q75``, ``turns_max``, ...), per
     group of ``by`` (default: per player count; None: all games, index ``all``)."""
     by = _by(by)
-    _need(frame, ["game", "seat", "turns", "decisions", *by], "game_length")
+    need_columns(frame, ["game", "seat", "turns", "decisions", *by], "game_length")
     per_game = frame[frame["seat"] == 0]
     if by:
         grouped = per_game.groupby(by, observed=True, sort=True)
@@ -717,7 +728,7 @@ def roles_led(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.
     cols = led_columns(frame)
     if not cols:
         raise AnalysisError("roles_led: these records carry no roles_led (older records)")
-    _need(frame, ["spec", *by, *cols], "roles_led")
+    need_columns(frame, ["spec", *by, *cols], "roles_led")
     known = frame[frame[cols[0]].notna()]
     if known.empty:
         raise AnalysisError("roles_led: no record carries roles_led")
@@ -774,8 +785,8 @@ def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
 
     Needs two or more conditions with the same player counts (otherwise a difference
     between conditions would be one between player counts: AnalysisError)."""
-    _need(frame, ["game", "seat", "spec", "deal", "win_share", "score", "num_players", "turns",
-                  "decisions", "end_reason", by], "compare_variants")
+    need_columns(frame, ["game", "seat", "spec", "deal", "win_share", "score", "num_players", "turns",
+                         "decisions", "end_reason", by], "compare_variants")
     values = [str(v) for v in frame[by].astype(str).unique()]
     conditions = sorted(values)
     if len(conditions) < 2:

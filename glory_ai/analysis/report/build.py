@@ -1,0 +1,141 @@
+"""Building the report: the frame's specs by their labels, then every section of
+:data:`~.sections.SECTIONS` in turn (its result from the columns it declares), the summary
+sentences in the order the experiment's question asks for, and the figures."""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from typing import Any
+
+import pandas as pd
+
+from .. import AnalysisError
+from .. import figures as F
+from ..load import load_runs
+from .base import Grid, Report, Section, question_topics
+from .labels import spec_labels
+from .sections import SECTIONS
+from .sections.strategies import summary_table
+
+__all__ = ["COLUMNS", "build_report", "findings", "section_frame"]
+
+#: the frame's columns the report reads besides its sections' (labels, player counts, the
+#: summary's counts)
+COLUMNS = ("run", "game", "num_players", "seat", "spec", "rules")
+
+
+def build_report(frame: pd.DataFrame, figures: bool = True, *, question: str | None = None,
+                 description: str | None = None, grids: Sequence[Grid] = ()) -> Report:
+    """Compute every table, figure (unless ``figures`` is false) and summary sentence of the
+    report for a frame of :func:`~glory_ai.analysis.load.load_runs`. With an experiment's
+    ``question`` the sentences that answer it come first (``Report.answer``); ``grids``
+    adds each grid's curve, its table and sentences; ``description`` is the page's lead
+    (default: the runs' descriptions)."""
+    if frame.empty:
+        raise AnalysisError("no games to report on")
+    frame, grids = _labelled(frame, grids)
+    counts = sorted(int(k) for k in frame["num_players"].unique())
+    report = Report(frame=frame, runs=list(frame.attrs.get("runs", [])), counts=counts,
+                    colors=F.spec_colors([str(s) for s in frame["spec"].unique()]),
+                    compared=_compared_counts(frame), question=question,
+                    description=description, grids=tuple(grids), facts=_facts(frame))
+    for section in SECTIONS:
+        result = section.compute(section_frame(frame, section), report)
+        if result is not None:
+            report.sections.append((section, result))
+            report.tables.update(section.tables(result))
+            report.notes.update(section.notes(result))
+    report.tables["summary"] = summary_table(frame, report.tables)
+    _sentences(report)
+    if figures:
+        _figures(report)
+    return report
+
+
+def findings(runs_or_frame: pd.DataFrame | Iterable[str | os.PathLike] | str | os.PathLike) -> list[str]:
+    """The plain-language summary of the report: a list of sentences, each backed by the
+    numbers of a table and saying when a difference is not significant (at 5%)."""
+    frame = runs_or_frame if isinstance(runs_or_frame, pd.DataFrame) else load_runs(runs_or_frame)
+    return build_report(frame, figures=False).sentences
+
+
+def section_frame(frame: pd.DataFrame, section: Section[Any]) -> pd.DataFrame:
+    """The columns of the frame a section declares (a name ending in ``:`` takes every
+    column of that prefix), and its optional ones the frame has, in the frame's order."""
+    names = {c for c in (*section.columns, *section.optional_columns) if not c.endswith(":")}
+    prefixes = tuple(c for c in section.columns if c.endswith(":"))
+    return frame[[c for c in frame.columns
+                  if c in names or (prefixes and isinstance(c, str) and c.startswith(prefixes))]]
+
+
+def _labelled(frame: pd.DataFrame, grids: Sequence[Grid]) -> tuple[pd.DataFrame, list[Grid]]:
+    """The frame and the grids with every spec by its label (no parameter left at its
+    default): in tables, figures, text."""
+    grids = list(grids)
+    # a grid names its runs' specs as their configs write them: follow the runs whose
+    # specs the loader spelled out as played (a default changed since)
+    played = {str(m.get("label")): dict(m.get("as_played") or {}) for m in frame.attrs.get("runs", [])}
+    if any(played.values()):
+        anywhere = {old: new for names in played.values() for old, new in names.items()}
+        grids = [replace(grid, opponents=tuple(anywhere.get(o, o) for o in grid.opponents),
+                         points=tuple((value, run, played.get(run, {}).get(spec, spec))
+                                      for value, run, spec in grid.points))
+                 for grid in grids]
+    recorded = {spec: params for m in frame.attrs.get("runs", [])
+                for spec, params in (m.get("parameters") or {}).items()}
+    labels = spec_labels((str(s) for s in frame["spec"].unique()), recorded)
+    if any(spec != label for spec, label in labels.items()):
+        frame = frame.copy()
+        if isinstance(frame["spec"].dtype, pd.CategoricalDtype):
+            frame["spec"] = frame["spec"].cat.rename_categories(
+                [labels[str(c)] for c in frame["spec"].cat.categories])
+        else:
+            frame["spec"] = frame["spec"].astype(str).map(labels)
+        grids = [replace(grid, opponents=tuple(labels.get(o, o) for o in grid.opponents),
+                         points=tuple((value, run, labels.get(spec, spec))
+                                      for value, run, spec in grid.points))
+                 for grid in grids]
+    return frame, grids
+
+
+def _compared_counts(frame: pd.DataFrame) -> list[int]:
+    """The player counts at which some game seats two different specs."""
+    per_game = frame.groupby(["run", "game"], observed=True, sort=False).agg(
+        specs=("spec", "nunique"), players=("num_players", "first"))
+    return sorted(int(k) for k in per_game.loc[per_game["specs"] > 1, "players"].unique())
+
+
+def _facts(frame: pd.DataFrame) -> dict[str, int]:
+    """The counts the summary opens with."""
+    return {"games": int((frame["seat"] == 0).sum()), "seat_games": len(frame),
+            "specs": int(frame["spec"].nunique()), "rules": int(frame["rules"].nunique())}
+
+
+def _sentences(report: Report) -> None:
+    """The summary sentences: those of the sections that answer any question (a grid's
+    curve) first; with a question, then those of the topics it names, in its order (together
+    ``Report.answer``), then the rest in the order of the sections."""
+    leading: list[str] = []
+    tagged: list[tuple[str | None, str]] = []
+    for section, result in report.sections:
+        said = section.findings(report, result)
+        if section.answers:
+            leading += said
+        else:
+            tagged += [(section.topic, sentence) for sentence in said]
+    if report.question:
+        report.topics = question_topics(report.question)
+        asked = [sentence for topic in report.topics for tag, sentence in tagged if tag == topic]
+        report.answer = leading + asked
+        report.sentences = report.answer + [s for tag, s in tagged if tag not in report.topics]
+    else:
+        report.sentences = leading + [s for _, s in tagged]
+
+
+def _figures(report: Report) -> None:
+    """Every figure of the page, in its wide and its narrow layout."""
+    for section, result in report.sections:
+        for name, make in section.figures(report, result).items():
+            report.figures[name] = make(False)
+            report.narrow[name] = make(True)

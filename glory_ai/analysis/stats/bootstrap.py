@@ -1,0 +1,116 @@
+"""Fields and round robins: resampling whole deals (every rotation and pairing of a deal
+together) for the intervals of rates (docs/statistics.md).
+
+=====================================  ==========================================================
+:func:`deal_resamples`                 bootstrap weights of the deals, in blocks
+:func:`expanded_percentile`            the percentile interval widened for few deals
+:func:`bootstrap_rates`                the deal-bootstrap interval of rates from per-deal sums
+:func:`win_shares`                     win share per spec (or seat) with a deal-bootstrap
+                                       interval and the independent-games (Wilson) interval beside
+=====================================  ==========================================================
+"""
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from .frames import need_columns, unit_keys
+from .intervals import BOOTSTRAP_RESAMPLES, CONFIDENCE, MODEL_INDEPENDENT, bootstrap_model, wilson
+
+__all__ = [
+    "bootstrap_rates", "deal_resamples", "deal_sums", "expanded_percentile", "win_shares",
+]
+
+
+def deal_resamples(n_units: int, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
+                   chunk: int = 250) -> Iterator[np.ndarray]:
+    """Bootstrap weights: blocks of rows, each row how often every one of ``n_units`` deals
+    is drawn (``n_units`` draws with replacement), ``resamples`` rows in all, from
+    ``numpy.random.default_rng(seed)``."""
+    rng = np.random.default_rng(seed)
+    done = 0
+    while done < resamples:
+        size = min(chunk, resamples - done)
+        drawn = rng.integers(0, n_units, (size, n_units)) + n_units * np.arange(size)[:, None]
+        yield np.bincount(drawn.ravel(), minlength=size * n_units).reshape(size, n_units) \
+            .astype(float)
+        done += size
+
+
+def expanded_percentile(samples: np.ndarray, estimate: np.ndarray, n_units: int,
+                        confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    """The percentile interval of bootstrap ``samples`` (resamples first), widened about the
+    ``estimate`` by sqrt(n / (n - 1)) * t(n - 1) / z for ``n_units`` resampled units
+    (Hesterberg's expanded percentile interval: the plain one is too narrow with few
+    units, as a z interval with the plug-in variance is)."""
+    tail = (1.0 - confidence) / 2.0
+    low, high = np.nanquantile(samples, [tail, 1.0 - tail], axis=0)
+    n = max(n_units, 2)
+    scale = math.sqrt(n / (n - 1.0)) * float(stats.t.ppf(1.0 - tail, n - 1) / stats.norm.ppf(1.0 - tail))
+    return estimate - scale * (estimate - low), estimate + scale * (high - estimate)
+
+
+def bootstrap_rates(wins: np.ndarray, games: np.ndarray, resamples: int = BOOTSTRAP_RESAMPLES,
+                    seed: int = 0, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
+    """Deal-bootstrap interval (:func:`expanded_percentile`, clipped to [0, 1]) of the rates
+    sum(wins) / sum(games) per column: ``wins`` and ``games`` are (deals, specs) sums per
+    deal."""
+    w = np.asarray(wins, dtype=float)
+    g = np.asarray(games, dtype=float)
+    rates = []
+    for weights in deal_resamples(w.shape[0], resamples, seed):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            rates.append((weights @ w) / (weights @ g))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        estimate = w.sum(axis=0) / g.sum(axis=0)
+    low, high = expanded_percentile(np.concatenate(rates), estimate, w.shape[0], confidence)
+    return np.clip(low, 0.0, 1.0), np.clip(high, 0.0, 1.0)
+
+
+def deal_sums(frame: pd.DataFrame, value: str, label: str = "spec"
+               ) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """Per deal (run and deal) and value of the ``label`` column: the sum of ``value`` and
+    the rows (seat-games)."""
+    unit = unit_keys(frame, ["run", "deal"])
+    column = frame[label]
+    keys = column.astype(str).to_numpy() if label == "spec" else column.to_numpy()
+    labels, code = np.unique(keys, return_inverse=True)
+    n_units, n_labels = int(unit.max()) + 1, len(labels)
+    index = unit * n_labels + code
+    size = n_units * n_labels
+    sums = np.bincount(index, weights=frame[value].to_numpy(float), minlength=size)
+    games = np.bincount(index, minlength=size).astype(float)
+    return sums.reshape(n_units, n_labels), games.reshape(n_units, n_labels), labels.tolist()
+
+
+def win_shares(frame: pd.DataFrame, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
+               confidence: float = CONFIDENCE, label: str = "spec") -> pd.DataFrame:
+    """Win share per spec (index ``spec``, best first; or per value of another ``label``
+    column, such as ``"seat"``) with two intervals: ``low``, ``high`` from the deal
+    bootstrap (whole deals — all their rotations and pairings — resampled with replacement,
+    ``resamples`` times, seeded with ``seed``; the model the tables show) and
+    ``independent_low``, ``independent_high``, the Wilson interval of the seat-games taken
+    as independent, for comparison. Columns also ``games`` (seat-games), ``deals`` and
+    ``wins`` (a win shared by k counts 1/k).
+    ``attrs``: ``model`` and ``independent_model`` (the ``MODEL_*`` texts), ``resamples``,
+    ``seed``."""
+    need_columns(frame, [label, "deal", "win_share"], "win_shares")
+    wins, games, labels = deal_sums(frame, "win_share", label)
+    low, high = bootstrap_rates(wins, games, resamples, seed, confidence)
+    total_w, total_g = wins.sum(axis=0), games.sum(axis=0)
+    ind_low, ind_high = wilson(total_w, total_g, confidence)
+    out = pd.DataFrame({"games": total_g.astype(np.int64), "deals": (games > 0).sum(axis=0),
+                        "wins": total_w, "win_share": total_w / total_g, "low": low,
+                        "high": high, "independent_low": ind_low,
+                        "independent_high": ind_high},
+                       index=pd.Index(labels, name=label))
+    out = out.sort_values(["win_share"], ascending=False, kind="stable")
+    out.attrs.update({"model": bootstrap_model(resamples),
+                      "independent_model": MODEL_INDEPENDENT, "resamples": resamples,
+                      "seed": seed})
+    return out
