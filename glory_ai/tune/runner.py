@@ -77,7 +77,8 @@ def _same_study(config: TuneConfig, folder: Path) -> None:
 
 
 def cpu_seconds() -> float:
-    """CPU time of this process and of its finished children (the arena's workers)."""
+    """CPU time of this process and of its children that have ended: the arena's loky
+    workers count once :func:`_end_workers` has stopped them."""
     own = resource.getrusage(resource.RUSAGE_SELF)
     children = resource.getrusage(resource.RUSAGE_CHILDREN)
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
@@ -111,6 +112,7 @@ def run_tune(
         results = trial_results(study)
         validation = validate(config, folder, results, session, log_line=log_line)
         games = sum(_games(p) for p in _run_folders(folder, trials=True))
+        _end_workers()
         cpu = cpu_seconds() - cpu_started
         manifest = {
             "study": config.name,
@@ -128,6 +130,17 @@ def run_tune(
         }
         readme = write_outputs(config, folder, results, validation, manifest)
     return StudyOutcome(folder, readme, validation, time.time() - started)
+
+
+def _end_workers() -> None:
+    """Stop the arena's reusable loky workers (the next run starts them again), so that the
+    CPU time they spent is the process's children's."""
+    try:
+        from joblib.externals.loky import get_reusable_executor
+
+        get_reusable_executor().shutdown(wait=True)
+    except (ImportError, OSError, RuntimeError):
+        pass
 
 
 def _games(run_folder: Path) -> int:
