@@ -180,7 +180,7 @@ def readme_text(
         "",
         f"* Bots: {', '.join(f'`{s}`' for s in config.specs)} at "
         f"{', '.join(f'{k} players' for k in config.players)} ({config.mode}).",
-        f"* Knobs: {', '.join(f'`{k.name}` in {list(k.values)}' for k in config.knobs)} "
+        f"* Knobs: {', '.join(f'`{k.name}` in {_values(k.values)}' for k in config.knobs)} "
         f"({config.space.size()} variants).",
         f"* Objectives: {'; '.join(o.describe() for o in config.objectives)}"
         + (
@@ -228,7 +228,7 @@ def readme_text(
         )
     lines += [
         "",
-        f"Made in {manifest.get('seconds', 0) / 60:.1f} minutes with {manifest.get('jobs')} workers "
+        f"Made in {manifest.get('seconds', 0) / 60:.1f} minutes with {_workers(manifest)} "
         f"(build {str((manifest.get('build') or {}).get('source_hash'))[:12]}){_throughput(manifest)}. "
         "Reproduce: "
         f"`glory-ai reproduce results/{config.name}` (the validation games; `--trials` for the search's "
@@ -237,6 +237,21 @@ def readme_text(
         "",
     ]
     return "\n".join(lines)
+
+
+def _values(values: Sequence[Any]) -> str:
+    """A knob's values as a config writes them: 0..6 for a range, [true, false], [Stone, Marble]."""
+    if len(values) > 2 and all(isinstance(v, int) and not isinstance(v, bool) for v in values) \
+            and list(values) == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}..{values[-1]}"
+    return "[" + ", ".join(str(v).lower() if isinstance(v, bool) else str(v) for v in values) + "]"
+
+
+def _workers(manifest: dict[str, Any]) -> str:
+    jobs = manifest.get("jobs")
+    if jobs in (None, 1):
+        return "1 worker"
+    return "every core" if jobs == -1 else f"{jobs} workers"
 
 
 def _throughput(manifest: dict[str, Any]) -> str:
