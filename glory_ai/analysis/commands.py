@@ -328,9 +328,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _play(config: RunConfig, session: Session, games: int) -> int:
-    from ..arena.storage import SKIPPABLE, read_records
     from .figures import plot_summary
-    from .stats import finishing_frame, format_table, summarize
+    from .stats.summary import finishing_frame, format_table, summarize_run
 
     out = session.out
     plan = (f"{config.deals} deals x {config.games_per_deal} games per deal"
@@ -350,15 +349,15 @@ def _play(config: RunConfig, session: Session, games: int) -> int:
     sys.stdout.flush()
 
     result = session.play(config)           # stopped by the SPRT when the config has one
-    # the table from the folder, read back without the actions (the run itself keeps no record)
-    records = list(read_records(out, skip=SKIPPABLE))
-    summary = summarize(records, config)
+    # the table from the run's columns (made from its records once): memory that does not grow
+    # with the number of games
+    summary = summarize_run(out, config)
     print()
     print(format_table(summary))
     print(_COLUMNS_LINE)
     if _self_play(config):
         print()
-        print(_seat_table(records))
+        print(_seat_table(out))
     if len(config.specs) > 2 and summary.attrs.get("finishing"):
         matrix = finishing_frame(summary)
         print()
@@ -386,12 +385,13 @@ _COLUMNS_LINE = ("columns: games = seats played (a spec in two seats of a game c
                  "at the end; ms/move = milliseconds per decision")
 
 
-def _seat_table(records: list) -> str:
+def _seat_table(out: Path) -> str:
     """The win rate by seat of a self-play run, with its deal-bootstrap interval."""
-    from .load import frame_of_records
+    from .load import load_runs
     from .stats import seat_advantage
 
-    table = seat_advantage(frame_of_records(records, "self-play"))
+    table = seat_advantage(load_runs([out], columns=("run", "game", "deal", "num_players", "seat",
+                                                     "spec", "win_share")))
     lines = ["win rate by seat (P1 leads the first turn; 95% deal-bootstrap interval; "
              "even seats would each win 1/players):"]
     for (players, seat), row in table.iterrows():

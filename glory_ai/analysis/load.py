@@ -60,6 +60,7 @@ from ..core.enums import EndReason
 from . import AnalysisError
 
 __all__ = ["BUILDINGS", "COMPLETED", "LED", "VP_BUILDINGS", "VP_COLUMNS", "VP_COMPONENTS", "END_REASONS",
+           "reads_columns",
            "completed_columns", "frame_of_records", "games", "led_columns", "load_runs",
            "variant_key"]
 
@@ -190,7 +191,7 @@ class _Run:
         if bad:
             self.diagnose()
 
-    def _spell_out(self, records: list[dict[str, Any]]) -> None:
+    def _played(self) -> None:
         # a spec whose meaning changed since the run was played (a default changed): its
         # games are shown under the spec spelled out as played, not under today's meaning
         played = recorded_parameters(self.folder)
@@ -199,14 +200,47 @@ class _Run:
         renamed = {spec: spec_as_played(spec, params) for spec, params in played.items()}
         self.as_played = {spec: new for spec, new in renamed.items() if new != spec}
         self.parameters.update({new: played[old] for old, new in self.as_played.items()})
+        if self.as_played:
+            log.warning("%s: played with other bot defaults than today's; shown as played: %s",
+                        self.folder, "; ".join(f"{old} as {new}" for old, new in self.as_played.items()))
+
+    def _spell_out(self, records: list[dict[str, Any]]) -> None:
+        self._played()
         if not self.as_played:
             return
-        log.warning("%s: played with other bot defaults than today's; shown as played: %s",
-                    self.folder, "; ".join(f"{old} as {new}" for old, new in self.as_played.items()))
         for rec in records:
             seats = rec.get("seats")
             if type(seats) is list:
                 rec["seats"] = [self.as_played.get(seat, seat) for seat in seats]
+
+    @property
+    def columnar(self) -> bool:
+        """Is the run read from its columns file (a run in a folder)?"""
+        return self.in_folder and _COLUMNS_ON
+
+    def read_columns(self, names: Sequence[str] | None) -> pd.DataFrame:
+        """The run's stored columns (glory_ai.analysis.columns), specs spelled out as played."""
+        from .columns import read_run
+
+        frame, meta = read_run(self.folder, names)
+        if meta.get("dropped"):
+            # a game written twice: the record reader checks that the copies agree
+            raise _ReadRecords(f"{self.games_path}: a game recorded twice")
+        self.games = int(meta.get("games", 0))
+        self.versions = list(meta.get("versions", []))
+        self.record_versions = list(meta.get("record_versions", []))
+        self.dropped = int(meta.get("dropped", 0))
+        self.variants = dict(meta.get("variants", {}))
+        if self.dropped:
+            log.warning("%s: %d games recorded twice; keeping the first of each", self.games_path,
+                        self.dropped)
+        self._played()
+        if self.as_played and "spec" in frame.columns:
+            frame["spec"] = frame["spec"].map(lambda s: self.as_played.get(s, s))
+        bad = [v for v in self.record_versions if v not in RECORD_VERSIONS]
+        if bad:
+            self.diagnose()
+        return frame
 
     def diagnose(self) -> None:
         """Read the file again, checking every record, and raise AnalysisError naming the
@@ -220,7 +254,7 @@ class _Run:
     def manifest(self) -> dict[str, Any]:
         return {
             "label": self.label, "path": self.given, "games_file": str(self.games_path),
-            "config": self.config, "games": len(self.records),
+            "config": self.config, "games": len(self.records) or getattr(self, "games", 0),
             "record_versions": self.record_versions, "versions": self.versions,
             "duplicates_dropped": self.dropped, "as_played": dict(self.as_played),
             "parameters": dict(self.parameters),
@@ -299,11 +333,17 @@ def _labels(runs: Sequence[_Run]) -> None:
         run.label = label
 
 
-def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> pd.DataFrame:
+def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike],
+              columns: Sequence[str] | None = None) -> pd.DataFrame:
     """Read one or more runs (folders holding ``games.jsonl``, or ``games.jsonl`` files)
     into one DataFrame, one row per game per seat; see the module docstring for the
     columns. Games are in input order, each run's sorted by (deal, pairing, rotation), and
     the seats of a game in order.
+
+    Finished runs (compressed records) are read from their columns file
+    (:mod:`glory_ai.analysis.columns`, made from the records the first time and whenever
+    they change): ``columns`` then reads only those named (and ``run``/``game`` when named),
+    which bounds the memory by what a statistic needs. The frame is the same either way.
 
     Raises :class:`AnalysisError` naming the file for a missing folder or file, a run
     without games, a line that is not a game record (with its line number) or the same run
@@ -321,6 +361,12 @@ def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> pd.Data
             raise AnalysisError(f"{run.given}: the same run is given twice (as {seen[key]} too)")
         seen[key] = run.given
     _labels(runs)
+    if all(run.columnar for run in runs):
+        try:
+            return _load_columns(runs, columns)
+        except (AnalysisError, _ReadRecords) as error:
+            # the records say what is wrong with them, line by line: read them as records
+            log.debug("reading the records instead of the columns: %s", error)
     enabled = gc.isenabled()
     gc.disable()          # millions of small objects: a collection mid-way costs seconds
     try:
@@ -342,6 +388,58 @@ def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> pd.Data
         if enabled:
             gc.enable()
     frame.attrs["runs"] = manifests
+    return frame
+
+
+class _ReadRecords(Exception):
+    """The columns cannot stand for the records here: read the records themselves."""
+
+
+def reads_columns(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> bool:
+    """Does :func:`load_runs` read these runs from their columns files (every one a finished
+    run in a folder), so that naming ``columns`` bounds what it loads?"""
+    if isinstance(paths, (str, os.PathLike)):
+        paths = [paths]
+    try:
+        return all(_Run(p).columnar for p in paths)
+    except AnalysisError:
+        return False
+
+
+#: read finished runs from their columns files (GLORY_AI_COLUMNS=0: from the records always)
+_COLUMNS_ON = os.environ.get("GLORY_AI_COLUMNS", "1") != "0"
+
+
+def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None) -> pd.DataFrame:
+    """load_runs from the runs' columns files (see there): the same frame, or its columns
+    named in ``columns``, in the frame's order."""
+    from .columns import NOT_STORED, combine
+
+    wanted = None if columns is None else set(columns)
+    names = None if columns is None else [c for c in columns if c not in NOT_STORED]
+    if names is not None and wanted is not None and "variant_dict" in wanted and "variant" not in names:
+        names.append("variant")
+    parts = [(run.label, run.read_columns(names)) for run in runs]
+    sizes = [int(f["_game"].max()) + 1 if len(f) else 0 for _, f in parts]
+    offsets = np.cumsum([0, *sizes])
+    games = np.concatenate([f["_game"].to_numpy() + offsets[i] for i, (_, f) in enumerate(parts)])
+    frame = combine([(label, f.drop(columns="_game")) for label, f in parts], ["run"])
+    frame.insert(1, "game", games)
+    if wanted is None or "variant_dict" in wanted:
+        variants: dict[str, Any] = {}
+        for run in runs:
+            for key, options in run.variants.items():
+                variants.setdefault(key, options)
+        lookup = np.empty(len(frame["variant"].cat.categories), dtype=object)
+        for i, key in enumerate(frame["variant"].cat.categories):
+            lookup[i] = variants[key]
+        frame.insert(frame.columns.get_loc("variant") + 1, "variant_dict",
+                     lookup[frame["variant"].cat.codes])
+    if wanted is not None:
+        prefixes = tuple(c for c in wanted if c.endswith(":"))
+        frame = frame[[c for c in frame.columns
+                       if c in wanted or (prefixes and isinstance(c, str) and c.startswith(prefixes))]]
+    frame.attrs["runs"] = [run.manifest() for run in runs]
     return frame
 
 
