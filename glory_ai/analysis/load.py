@@ -60,7 +60,7 @@ from ..core.enums import EndReason
 from . import AnalysisError
 
 __all__ = ["BUILDINGS", "COMPLETED", "LED", "VP_BUILDINGS", "VP_COLUMNS", "VP_COMPONENTS", "END_REASONS",
-           "reads_columns",
+           "reads_columns", "run_folders",
            "completed_columns", "frame_of_records", "games", "led_columns", "load_runs",
            "variant_key"]
 
@@ -389,6 +389,41 @@ def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike],
             gc.enable()
     frame.attrs["runs"] = manifests
     return frame
+
+
+def run_folders(given: str | os.PathLike) -> list[Path]:
+    """The runs a path names for an analysis across runs: a run folder or a records file
+    itself; a folder holding runs (an experiment's results folder, ``runs/*``; a balance
+    study's, ``validation/*/*``; any folder with run folders up to three levels below) its
+    runs, sorted; a glob pattern (``results/*/runs/*``) every run it matches. AnalysisError
+    when it names none."""
+    import glob
+
+    text = str(given)
+    if any(ch in text for ch in "*?["):
+        matches = sorted(glob.glob(text))
+        found = [run for match in matches for run in _runs_under(Path(match))]
+        if not found:
+            raise AnalysisError(f"{text}: matches no run folder")
+        return list(dict.fromkeys(found))
+    path = Path(given)
+    if not path.exists():
+        raise AnalysisError(f"{given}: no such run folder or file")
+    found = _runs_under(path)
+    if not found:
+        raise AnalysisError(f"{given}: no {storage.GAMES_FILE} in this folder or below (not a run folder?)")
+    return found
+
+
+def _runs_under(path: Path, depth: int = 3) -> list[Path]:
+    if path.is_file():
+        return [path] if path.name in storage.GAMES_FILES or path.suffix == ".jsonl" else []
+    if any((path / name).exists() for name in storage.GAMES_FILES):
+        return [path]
+    if depth == 0 or not path.is_dir():
+        return []
+    return [run for child in sorted(p for p in path.iterdir() if p.is_dir() and not p.name.startswith("."))
+            for run in _runs_under(child, depth - 1)]
 
 
 class _ReadRecords(Exception):

@@ -139,3 +139,27 @@ def test_compares_table_from_the_columns_is_the_table_of_the_records(tmp_path):
         a, b = summarize(load_records(out), config), summarize_run(out, config)
         pd.testing.assert_frame_equal(a, b)
         assert a.attrs == b.attrs
+
+
+def test_a_report_across_folders_names_its_runs(runs, tmp_path, capsys):
+    from glory_ai.analysis import AnalysisError
+    from glory_ai.analysis.commands import main_report
+    from glory_ai.analysis.load import run_folders
+
+    study = tmp_path / "study"
+    for i, run_folder in enumerate(runs):
+        shutil.copytree(run_folder, study / "runs" / f"part{i}")
+    (study / "notes").mkdir()
+    assert run_folders(study) == [study / "runs" / "part0", study / "runs" / "part1"]
+    assert run_folders(str(study / "runs" / "part*")) == run_folders(study)
+    assert run_folders(study / "runs" / "part1" / "games.jsonl") == [study / "runs" / "part1" / "games.jsonl"]
+    with pytest.raises(AnalysisError, match="matches no run folder"):
+        run_folders(str(tmp_path / "nothing*"))
+    with pytest.raises(AnalysisError, match="not a run folder"):
+        run_folders(study / "notes")
+    assert main_report([str(study), "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("report across 2 runs; 2 rule sets") and "2 line-ups of bots" in out
+    assert (tmp_path / "out" / "report.html").is_file()
+    assert main_report([str(study), str(study / "runs" / "part0"), "--out", str(tmp_path / "o2")]) == 2
+    assert "named twice" in capsys.readouterr().err
