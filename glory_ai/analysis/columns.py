@@ -111,7 +111,7 @@ def _chunk_table(records: list[dict[str, Any]], first: int, variants: dict[str, 
     gets each variant key's options (per game in the frame, kept once per run)."""
     import pyarrow as pa
 
-    from .load import frame_of_records
+    from .frame import frame_of_records
 
     frame = frame_of_records(records, label="run")
     for key, options in zip(frame["variant"].astype(str), frame["variant_dict"], strict=True):
