@@ -47,7 +47,8 @@ __all__ = ["CONFIG_FILE", "COMPRESSED_GAMES_FILE", "GAMES_FILE", "GAMES_FILES", 
            "Digest", "Plan", "RunFolder", "Scan", "check_config", "compress_run", "count_lines",
            "games_file", "is_compressed", "iter_lines", "iter_record_chunks", "load_config", "load_records",
            "load_run",
-           "os_error", "read_config", "read_records", "stored_digest", "write_config_records"]
+           "expand_run", "os_error", "read_config", "read_records", "stored_digest",
+           "write_config_records"]
 
 log = logging.getLogger("glory_ai.arena")
 
@@ -807,3 +808,31 @@ class RunFolder:
                         self.config_path.unlink()
                         (self.path / CODE_FILE).unlink(missing_ok=True)
             self._lock.release(cleanup=cleanup)
+
+
+def expand_run(folder: str | os.PathLike) -> Path:
+    """Undo :func:`compress_run` so that a run kept compressed can be played on (a study
+    extended with more trials or deals): the same lines, in the same order, back into
+    ``games.jsonl`` (the checksum config.json holds is theirs), then the compressed file
+    removed. Holds the folder's lock; a kill leaves one of the two whole."""
+    folder = Path(folder)
+    plain = folder / GAMES_FILE
+    source = folder / COMPRESSED_GAMES_FILE
+    with FolderLock(folder):
+        if not is_compressed(folder):
+            return plain
+
+        def write(raw: BinaryIO) -> None:
+            try:
+                with gzip.open(source, "rb") as fh:
+                    while block := fh.read(1 << 20):
+                        raw.write(block)
+            except (OSError, EOFError, zlib.error) as error:
+                raise ArenaError(f"{source}: cannot read the compressed records ({error})") from None
+
+        _write_atomically(plain, write)
+        try:
+            source.unlink()
+        except OSError as error:
+            raise os_error(source, error, "cannot remove") from None
+    return plain

@@ -92,7 +92,7 @@ class Statistic:
             return f"{100 * value:+.1f} points"
         if self.kind in ("end_share",):
             return f"{100 * value:.1f}%"
-        return f"{value:.3g}" if abs(value) < 100 else f"{value:.1f}"
+        return f"{value:.3g}" if abs(value) < 10 else f"{value:.1f}"
 
 
 def _building(name: str, where: str) -> str:

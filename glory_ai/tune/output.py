@@ -150,14 +150,23 @@ def _answer(config: TuneConfig, validation: Validation) -> list[str]:
         return lines
     mine = rows[rows["key"] == chosen.key]
     parts = [_objective_sentence(config, r) for _, r in mine[mine["role"] == "objective"].iterrows()]
-    held = [
-        f"{r['goal']} ({_show(config, r['statistic'], r['value'])})"
-        for _, r in mine[mine["role"] == "constraint"].iterrows()
-    ]
+    held = [_held(config, r) for _, r in mine[mine["role"] == "constraint"].iterrows()]
     text = f"**Answer.** {chosen.label[0].upper() + chosen.label[1:]}: {'; '.join(parts)}, on {deals}"
     if held:
-        text += f"; and it holds {', '.join(held)}"
+        text += f"; its estimates hold {', '.join(held)}"
     return [text + "."]
+
+
+def _held(config: TuneConfig, row: pd.Series) -> str:
+    """A constraint the chosen variant holds (its estimate within the bounds), with its
+    interval, and a word when the interval reaches past a bound."""
+    name = row["statistic"]
+    text = (f"{row['goal']} ({_show(config, name, row['value'])} "
+            f"{_interval(config, name, row['low'], row['high'])}")
+    bound = next((c for c in config.constraints if c.describe() == row["goal"]), None)
+    if bound is not None and bound.violation(np.array([row["low"], row["high"]], dtype=float)).max() > 0:
+        text += ", an interval that reaches past the bound"
+    return text + ")"
 
 
 def readme_text(
@@ -228,8 +237,7 @@ def readme_text(
         )
     lines += [
         "",
-        f"Made in {manifest.get('seconds', 0) / 60:.1f} minutes with {_workers(manifest)} "
-        f"(build {str((manifest.get('build') or {}).get('source_hash'))[:12]}){_throughput(manifest)}. "
+        f"{_made(manifest)}. "
         "Reproduce: "
         f"`glory-ai reproduce results/{config.name}` (the validation games; `--trials` for the search's "
         f"too). Files: `tune.toml`, `study.db` (optuna), `validation.csv`, `report.html`, `figures/`, "
@@ -254,11 +262,22 @@ def _workers(manifest: dict[str, Any]) -> str:
     return "every core" if jobs == -1 else f"{jobs} workers"
 
 
-def _throughput(manifest: dict[str, Any]) -> str:
+def _made(manifest: dict[str, Any]) -> str:
+    """How the study was made: its time, workers, build, games and CPU time; when a call was
+    killed before its end (its time unknown), the times of the others and no rate per game."""
+    build = f"build {str((manifest.get('build') or {}).get('source_hash'))[:12]}"
+    minutes = manifest.get("seconds", 0) / 60
     games, cpu = manifest.get("games"), manifest.get("cpu_seconds")
-    if not games or not cpu:
-        return ""
-    return f": {games:,} games in {cpu:,.0f} CPU-seconds ({games / cpu:.2f} games per CPU-second)"
+    calls = manifest.get("calls") or []
+    played = [c.get("games_played") for c in calls]
+    if not calls or (all(isinstance(n, int) for n in played) and sum(played) == games):
+        text = f"Made in {minutes:.1f} minutes with {_workers(manifest)} ({build})"
+        if games and cpu:
+            text += f": {games:,} games in {cpu:,.0f} CPU-seconds ({games / cpu:.2f} games per CPU-second)"
+        return text
+    return (f"Made with {_workers(manifest)} ({build}): {games:,} games; the study was resumed after "
+            f"a kill, and the calls whose end was recorded took {minutes:.1f} minutes and {cpu:,.0f} "
+            "CPU-seconds (no rate per game)")
 
 
 def _table_html(frame: pd.DataFrame) -> str:

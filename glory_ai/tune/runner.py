@@ -21,6 +21,7 @@ to check that they are what this code plays.
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import time
@@ -37,6 +38,7 @@ from .config import TuneConfig, load_tune_config
 from .errors import TuneError
 from .output import write_outputs
 from .study import TRIALS_DIR, run_search, trial_results
+from .trials import compress_finished
 from .validation import VALIDATION_DIR, Validation, validate
 
 __all__ = ["CONFIG_FILE", "StudyOutcome", "is_study", "reproduce_study", "run_tune"]
@@ -108,12 +110,19 @@ def run_tune(
     with session:
         _same_study(config, folder)
         (folder / CONFIG_FILE).write_text(config.source)
+        games_before = sum(_games(p) for p in _run_folders(folder, trials=True))
         study = run_search(config, folder, session, log_line=log_line, progress=progress, trials=trials)
         results = trial_results(study)
         validation = validate(config, folder, results, session, log_line=log_line)
+        compress_finished(_run_folders(folder, trials=True))
         games = sum(_games(p) for p in _run_folders(folder, trials=True))
         _end_workers()
         cpu = cpu_seconds() - cpu_started
+        call = {"seconds": round(time.time() - started, 1), "cpu_seconds": round(cpu, 1),
+                "games_played": games - games_before}
+        earlier = _earlier_calls(folder)
+        # a call that only re-reads a finished study (nothing played) is not a call that made it
+        calls = [*earlier, call] if call["games_played"] or not earlier else earlier
         manifest = {
             "study": config.name,
             **provenance(),
@@ -123,13 +132,32 @@ def run_tune(
             "trials": len(results),
             "backend": options.get("backend", "loky"),
             "jobs": options.get("jobs"),
-            "seconds": round(time.time() - started, 1),
-            # this call's CPU time (a resumed study counts only what it played)
-            "cpu_seconds": round(cpu, 1),
+            # the calls that made the study (a resumed study has several; one killed before
+            # its end is missing, and its games are counted in none)
+            "calls": calls,
+            "seconds": round(sum(c["seconds"] for c in calls), 1),
+            "cpu_seconds": round(sum(c["cpu_seconds"] for c in calls), 1),
             "games": games,
         }
         readme = write_outputs(config, folder, results, validation, manifest)
     return StudyOutcome(folder, readme, validation, time.time() - started)
+
+
+def _earlier_calls(folder: Path) -> list[dict[str, Any]]:
+    """The calls of the study's manifest so far (one of unknown games for a manifest written
+    before calls were kept)."""
+    try:
+        earlier = json.loads((folder / "manifest.json").read_text())
+    except (OSError, ValueError):
+        return []
+    if not isinstance(earlier, dict):
+        return []
+    if isinstance(earlier.get("calls"), list):
+        return [c for c in earlier["calls"] if isinstance(c, dict)]
+    if "seconds" in earlier:
+        return [{"seconds": earlier.get("seconds", 0.0), "cpu_seconds": earlier.get("cpu_seconds", 0.0),
+                 "games_played": None}]
+    return []
 
 
 def _end_workers() -> None:

@@ -22,6 +22,7 @@ import pandas as pd
 
 from ..analysis.load import load_runs
 from ..analysis.stats import balance
+from ..arena import storage
 from ..arena.plan import RunConfig
 from ..arena.session import Session
 from .config import TuneConfig
@@ -75,9 +76,30 @@ def play_rule_set(
         run_config: RunConfig = config.run_config(variant, players, planned, seed)
         out = folder / f"{players}p"
         stop = RungStop(deals, run_config.games_per_deal) if deals < planned else None
+        if storage.is_compressed(out):
+            if _deals_finished(out, run_config.games_per_deal) >= deals:
+                folders.append(out)
+                continue
+            storage.expand_run(out)         # a study extended: play on
         session.play(run_config, out, stop=stop)
         folders.append(out)
     return folders
+
+
+def _deals_finished(folder: Path, games_per_deal: int) -> int:
+    """How many of a run's first deals have every game recorded."""
+    records = storage.read_records(folder, skip=("actions",))
+    per_deal = np.bincount([int(r["deal"]) for r in records]) if records else np.zeros(0, int)
+    short = np.flatnonzero(per_deal < games_per_deal)
+    return int(short[0]) if len(short) else len(per_deal)
+
+
+def compress_finished(folders: Sequence[Path]) -> None:
+    """Keep a study's runs compressed as experiments keep theirs (storage.compress_run):
+    a study's records are results. A run played on later is expanded again first."""
+    for folder in folders:
+        if not storage.is_compressed(folder) and (folder / storage.GAMES_FILE).exists():
+            storage.compress_run(folder)
 
 
 def with_dealt_columns(frame: pd.DataFrame) -> pd.DataFrame:

@@ -34,7 +34,8 @@ from .objectives import evaluate
 from .study import TrialResult
 from .trials import load_games, play_rule_set
 
-__all__ = ["PUBLISHED", "VALIDATION_DIR", "Candidate", "Validation", "candidates", "validate"]
+__all__ = ["PUBLISHED", "VALIDATION_DIR", "Candidate", "Validation", "candidates", "judge", "published_rules",
+           "validate"]
 
 VALIDATION_DIR = "validation"
 VALIDATION_FILE = "validation.csv"
@@ -146,21 +147,40 @@ def validate(
 ) -> Validation:
     """Play and judge the candidates (see the module docstring); writes validation.csv."""
     chosen = candidates(config, trials)
-    published = Candidate(
+    published = published_rules(config)
+    folders = _play_all(config, folder, [published, *chosen], session, log_line)
+    table = judge(config, published, chosen, folders, draws=draws)
+    table.to_csv(folder / VALIDATION_FILE, index=False, float_format="%.6g")
+    return Validation(table, chosen, published, config.validation_deals, folders)
+
+
+def published_rules(config: TuneConfig) -> Candidate:
+    """The rule set every candidate is compared with: the published rules (or the study's base)."""
+    return Candidate(
         variant_key(config.mode, config.base_variant),
         "the published rules" if not config.base_variant else "the study's base rules",
         dict(config.base_variant),
         None,
     )
-    folders = _play_all(config, folder, [published, *chosen], session, log_line)
+
+
+def judge(
+    config: TuneConfig,
+    published: Candidate,
+    chosen: Sequence[Candidate],
+    folders: Mapping[str, Sequence[Path]],
+    *,
+    draws: int = balance.DRAWS,
+) -> pd.DataFrame:
+    """The validation table (validation.csv) of the candidates' played runs (``folders``: each
+    rule set's key to its run folders): every statistic paired deal by deal with the published
+    rules, its interval, the one-sided p of an improvement and Holm's adjustment."""
     statistics = config.statistics()
     needs_dealt = any(s.kind == "dealt_effect" for s in statistics)
     frames = [load_games(folders[c.key], config.validation_deals, needs_dealt) for c in (published, *chosen)]
     weights, units = balance.paired_draws(frames, draws, seed=config.validation_seed % (2**32))
     measured = [evaluate(statistics, f, weights, u) for f, u in zip(frames, units, strict=True)]
-    table = _table(config, published, chosen, measured)
-    table.to_csv(folder / VALIDATION_FILE, index=False, float_format="%.6g")
-    return Validation(table, chosen, published, config.validation_deals, folders)
+    return _table(config, published, chosen, measured)
 
 
 def _p_value(improvement: np.ndarray) -> float:

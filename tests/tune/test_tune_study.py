@@ -249,12 +249,15 @@ def test_reproduce_replays_the_validation_and_trial_games(tmp_path):
     # an edited record is caught
     from glory_ai.arena.storage import games_file
 
+    import gzip
+
     record_file = games_file(folder / "validation" / "published" / "2p")
-    lines = record_file.read_text().splitlines()
+    assert record_file.name.endswith(".gz")         # kept compressed, as results are
+    lines = gzip.decompress(record_file.read_bytes()).decode().splitlines()
     first = json.loads(lines[0])
     first["scores"] = [s + 1 for s in first["scores"]]
     lines[0] = json.dumps(first)
-    record_file.write_text("\n".join(lines) + "\n")
+    record_file.write_bytes(gzip.compress(("\n".join(lines) + "\n").encode()))
     with pytest.raises(TuneError, match="checksum|changed|edited"):
         reproduce_study(folder, log_line=quiet)  # the run's checksum refuses the edited file
 
@@ -279,3 +282,34 @@ def test_the_tuner_finds_a_planted_best_value(tmp_path):
     row = table[(table["variant"] == best.label) & (table["role"] == "objective")].iloc[0]
     assert row["value"] == 0 and row["baseline"] > 0.2 and row["p_holm"] < 0.05
     assert "0 Catacomb cards" in (folder / "README.md").read_text().split("**How it was found.**")[0]
+
+
+def test_a_finished_study_keeps_its_runs_compressed_and_plays_on_when_extended(tmp_path):
+    from glory_ai.arena import load_records
+    from glory_ai.arena.session import Session
+    from glory_ai.arena.storage import COMPRESSED_GAMES_FILE, GAMES_FILE, is_compressed
+    from glory_ai.tune.trials import compress_finished, play_rule_set
+
+    config = load_tune_config(write(tmp_path, trials=2, deals="[4]", validation=6))
+    folder = run_tune(config, tmp_path / "out", log_line=quiet).folder
+    runs = sorted(p.parent for p in folder.glob("*/*/2p/config.json"))
+    assert runs and all(is_compressed(run) for run in runs)
+    assert not list(folder.rglob(GAMES_FILE))
+    # a run stopped at a rung (a pruned trial), kept compressed: a rung it holds is read as
+    # it is; a later trial of the same variant that needs more deals expands it and plays on
+    study = optuna.load_study(study_name="s", storage=f"sqlite:///{folder / 'study.db'}")
+    variant = next(t for t in trial_results(study) if t.state == "complete").variant
+    with Session(tmp_path / "more") as session:
+        rung = dict(config=config, variant=variant, folder=tmp_path / "more" / "v", seed=config.seed,
+                    planned=8, session=session)
+        (run,) = play_rule_set(deals=4, **rung)
+        compress_finished([run])
+        stored = load_records(run)
+        per_deal = json.loads((run / "config.json").read_text())["games_per_deal"]
+        assert is_compressed(run) and len(stored) == 4 * per_deal
+        play_rule_set(deals=4, **rung)
+        assert is_compressed(run) and load_records(run) == stored
+        play_rule_set(deals=8, **rung)
+    assert not (run / COMPRESSED_GAMES_FILE).exists()
+    grown = load_records(run)
+    assert len(grown) == 8 * per_deal and grown[: len(stored)] == stored

@@ -11,6 +11,7 @@ together) for the intervals of rates (docs/statistics.md).
 """
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -23,22 +24,67 @@ from .frames import need_columns, unit_keys
 from .intervals import BOOTSTRAP_RESAMPLES, CONFIDENCE, MODEL_INDEPENDENT, bootstrap_model, wilson
 
 __all__ = [
-    "bootstrap_rates", "deal_resamples", "deal_sums", "expanded_percentile", "win_shares",
+    "GROUPS", "MAX_UNITS", "bootstrap_rates", "deal_resamples", "deal_sums", "expanded_percentile",
+    "grouped_units", "win_shares",
 ]
+
+#: the most units a bootstrap resamples: past it, deals are taken in GROUPS groups
+#: (:func:`grouped_units`)
+MAX_UNITS = 10_000
+GROUPS = 2_000
+
+
+def grouped_units(*per_unit: np.ndarray) -> tuple[np.ndarray, ...]:
+    """Per-unit sums (units first) as they are for at most :data:`MAX_UNITS` units; past
+    that, summed into :data:`GROUPS` groups (unit i in group i mod GROUPS: the groups differ
+    by at most one deal), which the bootstrap then resamples instead of the deals. The deals
+    are independent, so the groups are too: the interval is the deals' in the large-sample
+    limit (docs/statistics.md), and its cost stops growing with the deals of a study."""
+    n_units = per_unit[0].shape[0]
+    if n_units <= MAX_UNITS:
+        return per_unit
+    rows = -(-n_units // GROUPS) * GROUPS
+    out = []
+    for sums in per_unit:
+        padded = np.zeros((rows, *sums.shape[1:]), dtype=sums.dtype)
+        padded[:n_units] = sums
+        out.append(padded.reshape(rows // GROUPS, GROUPS, *sums.shape[1:]).sum(axis=0))
+    return tuple(out)
 
 
 def deal_resamples(n_units: int, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                    chunk: int = 250) -> Iterator[np.ndarray]:
     """Bootstrap weights: blocks of rows, each row how often every one of ``n_units`` deals
     is drawn (``n_units`` draws with replacement), ``resamples`` rows in all, from
-    ``numpy.random.default_rng(seed)``."""
+    ``numpy.random.default_rng(seed)``. The counts of the last draws of at most
+    :data:`MAX_UNITS` units are kept, as bytes (a report draws the same weights for many
+    tables)."""
+    if n_units > MAX_UNITS:
+        yield from map(_as_weights, _draw_counts(n_units, resamples, seed, chunk))
+    else:
+        yield from map(_as_weights, _kept_counts(n_units, resamples, seed, chunk))
+
+
+def _as_weights(counts: np.ndarray) -> np.ndarray:
+    weights = counts.astype(float)
+    weights.flags.writeable = False
+    return weights
+
+
+@functools.lru_cache(maxsize=2)
+def _kept_counts(n_units: int, resamples: int, seed: int, chunk: int) -> tuple[np.ndarray, ...]:
+    # at most 2,000 x 10,000 counts: 20 MB as bytes (a count above 255 keeps its width)
+    return tuple(c.astype(np.uint8) if c.max() <= 255 else c
+                 for c in _draw_counts(n_units, resamples, seed, chunk))
+
+
+def _draw_counts(n_units: int, resamples: int, seed: int, chunk: int) -> Iterator[np.ndarray]:
     rng = np.random.default_rng(seed)
     done = 0
     while done < resamples:
         size = min(chunk, resamples - done)
         drawn = rng.integers(0, n_units, (size, n_units)) + n_units * np.arange(size)[:, None]
-        yield np.bincount(drawn.ravel(), minlength=size * n_units).reshape(size, n_units) \
-            .astype(float)
+        yield np.bincount(drawn.ravel(), minlength=size * n_units).reshape(size, n_units)
         done += size
 
 
@@ -59,9 +105,8 @@ def bootstrap_rates(wins: np.ndarray, games: np.ndarray, resamples: int = BOOTST
                     seed: int = 0, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
     """Deal-bootstrap interval (:func:`expanded_percentile`, clipped to [0, 1]) of the rates
     sum(wins) / sum(games) per column: ``wins`` and ``games`` are (deals, specs) sums per
-    deal."""
-    w = np.asarray(wins, dtype=float)
-    g = np.asarray(games, dtype=float)
+    deal (in :data:`MAX_UNITS` groups past that many deals)."""
+    w, g = grouped_units(np.asarray(wins, dtype=float), np.asarray(games, dtype=float))
     rates = []
     for weights in deal_resamples(w.shape[0], resamples, seed):
         with np.errstate(invalid="ignore", divide="ignore"):
@@ -78,8 +123,15 @@ def deal_sums(frame: pd.DataFrame, value: str, label: str = "spec"
     the rows (seat-games)."""
     unit = unit_keys(frame, ["run", "deal"])
     column = frame[label]
-    keys = column.astype(str).to_numpy() if label == "spec" else column.to_numpy()
-    labels, code = np.unique(keys, return_inverse=True)
+    if label == "spec" and isinstance(column.dtype, pd.CategoricalDtype) and column.notna().all():
+        # np.unique of the spec texts, from the categories (a few) rather than every row
+        names = column.cat.categories.astype(str).to_numpy()
+        category = column.cat.codes.to_numpy()
+        labels = np.unique(names[np.bincount(category, minlength=len(names)) > 0])
+        code = np.searchsorted(labels, names)[category]
+    else:
+        keys = column.astype(str).to_numpy() if label == "spec" else column.to_numpy()
+        labels, code = np.unique(keys, return_inverse=True)
     n_units, n_labels = int(unit.max()) + 1, len(labels)
     index = unit * n_labels + code
     size = n_units * n_labels

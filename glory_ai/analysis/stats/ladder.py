@@ -20,7 +20,7 @@ import pandas as pd
 from scipy import optimize, special
 
 from .. import AnalysisError
-from .bootstrap import deal_resamples, expanded_percentile
+from .bootstrap import deal_resamples, expanded_percentile, grouped_units
 from .frames import need_columns, unit_keys
 from .intervals import (
     BOOTSTRAP_RESAMPLES,
@@ -277,6 +277,8 @@ def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
     r_hat = _fit_bt(score, count, precision)
 
     samples = []
+    per_deal_score, per_deal_count = grouped_units(per_deal_score, per_deal_count)
+    n_units = per_deal_score.shape[0]
     for weights in deal_resamples(n_units, resamples, seed):
         s_b = (weights @ per_deal_score).reshape(-1, n, n)
         c_b = (weights @ per_deal_count).reshape(-1, n, n)

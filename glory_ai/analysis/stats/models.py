@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from scipy import stats
+from scipy import sparse, stats
 
-__all__ = ["LogitFit", "Z95", "clustered_logit", "clustered_logit_statsmodels", "stratified_difference"]
+__all__ = ["LogitFit", "Z95", "clustered_logit", "clustered_logit_of_cells", "clustered_logit_statsmodels",
+           "codes", "stratified_difference"]
 
 #: the two-sided 95% normal quantile
 Z95 = float(stats.norm.ppf(0.975))
@@ -44,6 +45,23 @@ class LogitFit:
         return 2.0 * stats.t.sf(np.abs(self.params / self.bse), self.df_resid_inference)
 
 
+def codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``numpy.unique(values, return_index=True, return_inverse=True)`` of non-negative
+    integers (the distinct values, sorted; the first place of each; each value's code), by
+    counting instead of sorting when the values are small (at most a few times as many as
+    there are values): linear in the values, for the millions of rows of a large study."""
+    values = np.asarray(values).ravel()
+    n = len(values)
+    if n == 0 or values.dtype.kind not in "iu" or values.min() < 0 or values.max() > 4 * n + 1024:
+        return np.unique(values, return_index=True, return_inverse=True)
+    present = np.bincount(values) > 0
+    distinct = np.flatnonzero(present)
+    inverse = (np.cumsum(present) - 1)[values]
+    first = np.full(len(distinct), n, dtype=np.int64)
+    np.minimum.at(first, inverse, np.arange(n))
+    return distinct.astype(values.dtype), first, inverse
+
+
 def clustered_logit(x: np.ndarray, successes: np.ndarray, trials: np.ndarray,
                     clusters: np.ndarray, cells: np.ndarray | None = None) -> LogitFit:
     """:func:`clustered_logit_statsmodels`'s model and covariance, computed from its cells:
@@ -53,29 +71,38 @@ def clustered_logit(x: np.ndarray, successes: np.ndarray, trials: np.ndarray,
     the rows rather than in rows x parameters squared: it stays fast for millions of rows.
     Arguments as :func:`clustered_logit_statsmodels`; ``x`` must have full column rank on
     its cells."""
+    x = np.asarray(x, dtype=float)
+    if cells is None:
+        cells = np.unique(x, axis=0, return_inverse=True)[1]
+    first, inverse = codes(np.asarray(cells))[1:]
+    return clustered_logit_of_cells(x[first], inverse, successes, trials, clusters)
+
+
+def clustered_logit_of_cells(xc: np.ndarray, cell_of_row: np.ndarray, successes: np.ndarray,
+                             trials: np.ndarray, clusters: np.ndarray) -> LogitFit:
+    """:func:`clustered_logit` given the covariates of each cell (``xc``, one row per cell) and
+    each row's cell (``cell_of_row``, codes 0..cells-1) instead of every row's covariates: the
+    memory is that of a few vectors of the rows, however many the parameters."""
     from statsmodels.genmod import families
     from statsmodels.genmod.generalized_linear_model import GLM
 
-    x = np.asarray(x, dtype=float)
+    xc = np.asarray(xc, dtype=float)
+    inverse = np.asarray(cell_of_row).ravel()
     successes = np.asarray(successes, dtype=float)
     trials = np.asarray(trials, dtype=float)
-    if cells is None:
-        cells = np.unique(x, axis=0, return_inverse=True)[1]
-    first, inverse = np.unique(np.asarray(cells).ravel(), return_index=True, return_inverse=True)[1:]
-    inverse = inverse.ravel()
-    pooled_s = np.bincount(inverse, weights=successes)
-    pooled_n = np.bincount(inverse, weights=trials)
-    xc = x[first]
+    pooled_s = np.bincount(inverse, weights=successes, minlength=len(xc))
+    pooled_n = np.bincount(inverse, weights=trials, minlength=len(xc))
     params = np.asarray(GLM(np.column_stack([pooled_s, pooled_n - pooled_s]), xc,
                             family=families.Binomial(), hasconst=True).fit(tol=1e-12).params)
     p = 1.0 / (1.0 + np.exp(-(xc @ params)))
     information = (xc * (pooled_n * p * (1.0 - p))[:, None]).T @ xc
     bread = np.linalg.inv(information)
     residual = successes - trials * p[inverse]
-    groups, group_of_row = np.unique(np.asarray(clusters), return_inverse=True)
+    groups, _, group_of_row = codes(np.asarray(clusters))
     g = len(groups)
-    scores = np.column_stack([np.bincount(group_of_row.ravel(), weights=residual * xc[inverse, j],
-                                          minlength=g) for j in range(xc.shape[1])])
+    # each cluster's score: its residuals summed by cell, times the cells' covariates
+    by_cell = sparse.csr_matrix((residual, (group_of_row, inverse)), shape=(g, len(xc)))
+    scores = np.asarray(by_cell @ xc)
     cov = bread @ (scores.T @ scores) @ bread * (g / (g - 1) if g > 1 else 1.0)
     return LogitFit(params, np.sqrt(np.diag(cov)), bread, float(g - 1))
 

@@ -504,21 +504,27 @@ def _strata_sums(c: _Cells, strata_cols: list[str]) -> tuple[np.ndarray, ...]:
     return tuple(to_strata(a) for a in (c.n1, c.s1, c.q1, c.n0, c.s0, c.q0))
 
 
-def _building_logit(c: _Cells, j: int, base: np.ndarray, deal: np.ndarray, pseudo_games: float
-                    ) -> dict[str, float]:
+def _building_logit(c: _Cells, j: int, base: np.ndarray, units: tuple[np.ndarray, np.ndarray],
+                    clusters: int, pseudo_games: float) -> dict[str, float]:
     """The logistic model of building ``j`` (:func:`building_strength`): the columns of
     :data:`_LOGIT_COLUMNS`, NaN when completing it is confounded with the controls.
-    ``base``: each cell's design without the completed column; ``deal``: each row's deal."""
+    ``base``: each cell's design without the completed column; ``units``: the distinct
+    ``deal * m + cell`` of the rows (sorted) and each row's place among them; ``clusters``:
+    the number of deals."""
     m = c.m
     k1, k0 = c.n1[:, j].sum(), c.n0[:, j].sum()
-    clusters = int(deal.max()) + 1
     overall = float(c.y.mean())
     total = c.n_cell.sum()
     # the seat-games of one deal with the same covariates and completion pooled into
     # one binomial row: the same likelihood and the same deal-clustered covariance
-    side = c.completed[:, j].astype(np.int64)
-    pooled, inverse = np.unique((deal * m + c.cell) * 2 + side, return_inverse=True)
-    trials = np.bincount(inverse).astype(float)
+    # (np.unique of (deal * m + cell) * 2 + side, counted rather than sorted)
+    unit_values, unit_of_row = units
+    key = unit_of_row * 2 + c.completed[:, j]
+    counts = np.bincount(key, minlength=2 * len(unit_values))
+    present = np.flatnonzero(counts)
+    pooled = unit_values[present // 2] * 2 + present % 2
+    inverse = (np.cumsum(counts > 0) - 1)[key]
+    trials = counts[present].astype(float)
     wins = np.bincount(inverse, weights=c.y)
     pooled_cell, pooled_side = (pooled // 2) % m, pooled % 2
     # pseudo seat-games: ``pseudo_games`` on each side, spread over its cells as its
@@ -527,19 +533,19 @@ def _building_logit(c: _Cells, j: int, base: np.ndarray, deal: np.ndarray, pseud
     counts = np.column_stack([c.n0[:, j], c.n1[:, j]])
     pseudo_cell, pseudo_side = np.nonzero(counts)
     pseudo_n = pseudo_games * counts[pseudo_cell, pseudo_side] / np.array([k0, k1])[pseudo_side]
-    cells = np.r_[pooled_cell, pseudo_cell]
-    sides = np.r_[pooled_side, pseudo_side].astype(float)
-    design = np.column_stack([base[cells, :1], sides, base[cells, 1:]])
+    # each row's cell and side, and the design of each (cell, side) present: the model's
+    # rows differ only in their successes, trials and deal
+    distinct, _, cell_side = models.codes(np.r_[pooled_cell * 2 + pooled_side,
+                                                pseudo_cell * 2 + pseudo_side])
+    design = np.column_stack([base[distinct // 2, :1], distinct % 2, base[distinct // 2, 1:]])
     # columns that add nothing (a strategy always in one seat, a building only one
     # strategy completes) are left out: the effect is that of the columns kept
-    keep = _independent_columns(design[np.unique(cells * 2 + sides.astype(np.int64),
-                                                  return_index=True)[1]])
+    keep = _independent_columns(design)
     if 1 not in keep:
         return dict.fromkeys(_LOGIT_COLUMNS, math.nan)
-    fit = models.clustered_logit(
-        design[:, keep], np.r_[wins, pseudo_n * overall], np.r_[trials, pseudo_n],
-        np.r_[pooled // 2 // m, clusters + np.arange(len(pseudo_n))],
-        cells=cells * 2 + sides.astype(np.int64))
+    fit = models.clustered_logit_of_cells(
+        design[:, keep], cell_side, np.r_[wins, pseudo_n * overall], np.r_[trials, pseudo_n],
+        np.r_[pooled // 2 // m, clusters + np.arange(len(pseudo_n))])
     params = np.zeros(design.shape[1])
     params[keep] = np.asarray(fit.params)
     at = keep.index(1)
@@ -607,6 +613,8 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     factors = [["spec"], ["num_players", "seat"]] + ([["rules"]] if many_rules else [])
     base = np.hstack([np.ones((c.m, 1)), _dummies(c.keys, factors)])
     deal = unit_keys(frame, ["run", "deal"])
+    clusters = int(deal.max()) + 1
+    units = models.codes(deal.astype(np.int64) * c.m + c.cell)[::2]
     total = c.n_cell.sum()
 
     out = {}
@@ -620,7 +628,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
         row["raw_diff"] = row["win_rate_completed"] - row["win_rate_not"]
         row["mh_diff"], row["mh_low"], row["mh_high"] = stratified_difference(
             sn1[:, j], ss1[:, j], sq1[:, j], sn0[:, j], ss0[:, j], sq0[:, j])
-        row.update(_building_logit(c, j, base, deal, pseudo_games) if k1 and k0
+        row.update(_building_logit(c, j, base, units, clusters, pseudo_games) if k1 and k0
                    else dict.fromkeys(_LOGIT_COLUMNS, math.nan))
         out[name] = row
     table = pd.DataFrame.from_dict(out, orient="index")

@@ -1,0 +1,79 @@
+"""The statistics' shortcuts for large studies give today's numbers where they apply and the
+same intervals in the limit where they change them: codes() is np.unique, the building logit
+of cells is the logit of every row, and past MAX_UNITS deals the bootstrap of deal groups is
+the bootstrap of deals."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from glory_ai.analysis.stats import bootstrap, models
+
+
+@pytest.mark.parametrize("values", [
+    np.array([5, 3, 3, 9, 0, 5, 5, 1]),
+    np.random.default_rng(1).integers(0, 50, 1000),
+    np.random.default_rng(2).integers(0, 10**12, 300),      # too sparse to count: np.unique
+    np.array([], dtype=np.int64),
+])
+def test_codes_are_numpys_unique(values):
+    distinct, first, inverse = models.codes(values)
+    expected = np.unique(values, return_index=True, return_inverse=True)
+    for mine, theirs in zip((distinct, first, inverse), expected, strict=True):
+        assert np.array_equal(mine, np.asarray(theirs).ravel())
+
+
+def test_the_logit_of_cells_is_the_logit_of_every_row():
+    rng = np.random.default_rng(3)
+    rows = 4000
+    cell = rng.integers(0, 6, rows)
+    design = np.column_stack([np.ones(6), [0, 1, 0, 1, 0, 1], [0, 0, 1, 1, 0, 0], [0, 0, 0, 0, 1, 1]])
+    x = design[cell]
+    p = 1 / (1 + np.exp(-(x @ np.array([-0.2, 0.5, 0.1, -0.3]))))
+    trials = rng.integers(1, 3, rows).astype(float)
+    successes = rng.binomial(trials.astype(int), p).astype(float)
+    clusters = rng.integers(0, 700, rows)
+    fast = models.clustered_logit(x, successes, trials, clusters, cells=cell)
+    slow = models.clustered_logit_statsmodels(x, successes, trials, clusters, cells=cell)
+    assert np.allclose(fast.params, slow.params, rtol=0, atol=1e-9)
+    assert np.allclose(fast.bse, slow.bse, rtol=1e-8)
+    assert np.allclose(fast.normalized_cov_params, slow.normalized_cov_params, rtol=1e-8)
+    assert fast.df_resid_inference == slow.df_resid_inference == len(np.unique(clusters)) - 1
+
+
+def _field(deals: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-deal win sums and games of three specs, two games a deal, deal effects shared."""
+    rng = np.random.default_rng(seed)
+    strength = np.array([0.6, 0.5, 0.4])
+    deal_effect = rng.normal(0, 0.15, (deals, 1))
+    games = np.full((deals, 3), 2.0)
+    wins = rng.binomial(2, np.clip(strength + deal_effect, 0.01, 0.99)).astype(float)
+    return wins, games
+
+
+def test_up_to_max_units_the_deals_themselves_are_resampled():
+    wins, games = _field(500, 4)
+    assert bootstrap.grouped_units(wins, games)[0] is wins
+    again = bootstrap.bootstrap_rates(wins, games, resamples=400, seed=9)
+    rng = np.random.default_rng(9)      # the draw the bootstrap makes, by hand
+    drawn = rng.integers(0, 500, (250, 500)) + 500 * np.arange(250)[:, None]
+    weights = np.bincount(drawn.ravel(), minlength=250 * 500).reshape(250, 500)
+    first = next(bootstrap.deal_resamples(500, 400, seed=9))
+    assert np.array_equal(first, weights)
+    low, high = again
+    assert (low < wins.sum(0) / games.sum(0)).all() and (wins.sum(0) / games.sum(0) < high).all()
+
+
+def test_past_max_units_the_groups_give_the_deals_interval(monkeypatch):
+    deals = 3 * bootstrap.MAX_UNITS
+    wins, games = _field(deals, 5)
+    grouped = bootstrap.grouped_units(wins, games)
+    assert grouped[0].shape == (bootstrap.GROUPS, 3)
+    assert grouped[0].sum() == wins.sum() and grouped[1].sum() == games.sum()
+    low, high = bootstrap.bootstrap_rates(wins, games, resamples=1000, seed=1)
+    monkeypatch.setattr(bootstrap, "MAX_UNITS", 10 * deals)       # every deal resampled
+    every_low, every_high = bootstrap.bootstrap_rates(wins, games, resamples=1000, seed=1)
+    width = every_high - every_low
+    # the same interval up to the bootstrap's own Monte Carlo error (a few % of its width)
+    assert np.all(np.abs(low - every_low) < 0.1 * width)
+    assert np.all(np.abs(high - every_high) < 0.1 * width)
