@@ -252,7 +252,7 @@ def test_hostile_files_and_arguments(tmp_path, capsys):
 def test_an_empty_object_line_names_its_line(finished):
     with open(finished / "games.jsonl", "a") as fh:
         fh.write("{}\n")
-    with pytest.raises(ArenaError, match=r"games.jsonl: line 13: game None is not a game of this run"):
+    with pytest.raises(ArenaError, match=r"games.jsonl: line 13 is not a game record: no game_id"):
         run(SMALL, finished)
 
 
