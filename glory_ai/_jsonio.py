@@ -11,7 +11,7 @@ ValueError), one line naming the file, as is text that is not JSON.
 >>> loads("[" * 100_000, "deep.json")
 Traceback (most recent call last):
 ...
-glory_ai._jsonio.JSONLimitError: deep.json: nested deeper than 64 levels (not a file glory_ai wrote?)
+glory_ai._jsonio.JSONLimitError: deep.json: nested deeper than 64 levels
 """
 from __future__ import annotations
 
@@ -70,8 +70,7 @@ def loads(text: str | bytes, source: str = "input", *, max_bytes: int = MAX_BYTE
         except UnicodeDecodeError as exc:
             raise JSONLimitError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     if depth_exceeds(text, max_depth):
-        raise JSONLimitError(f"{source}: nested deeper than {max_depth} levels (not a file "
-                             "glory_ai wrote?)")
+        raise JSONLimitError(f"{source}: nested deeper than {max_depth} levels")
     try:
         return json.loads(text)
     except RecursionError:          # cannot happen below the depth cap; kept as a last guard

@@ -82,10 +82,12 @@ def _write_json(path: Path, data: Mapping[str, Any]) -> None:
 class PlanCheck:
     """What :func:`check_plan` found: ``confirmed``, the plan's checksums are there and
     agree; ``problem``, one line naming the file that was changed and what to do (None when
-    nothing disagrees)."""
+    nothing disagrees); ``plan``, the problem concerns the plan (a reader refuses to read
+    records against it), not only code.json's own checksum (which verify reports)."""
 
     confirmed: bool
     problem: str | None = None
+    plan: bool = True
 
 
 def _show(value: Any) -> str:
@@ -133,10 +135,10 @@ def check_plan(folder: str | os.PathLike[str]) -> PlanCheck:
         return PlanCheck(False, f"{config_file} was changed after its games were played: its plan "
                          f"no longer matches the checksum written with it{what}; {fix}, {start_over}")
     if code is not None and CODE_KEY in data and data[CODE_KEY] != code_sha256(code):
-        return PlanCheck(False, f"{code_file} does not match the checksum {CONFIG_FILE} holds of it: "
+        return PlanCheck(True, f"{code_file} does not match the checksum {CONFIG_FILE} holds of it: "
                          "it was changed after it was written (or a run was killed while writing "
                          "it); put it back as it was, or run the command that wrote the folder "
-                         "again, which rewrites it")
+                         "again, which rewrites it", plan=False)
     return PlanCheck(True)
 
 

@@ -474,12 +474,21 @@ def reading_schema(path: str | os.PathLike, skip: Sequence[str] = ()) -> RecordS
     config = None
     if _in_run_folder(path):
         found = check_plan(path.parent)
-        if found.problem:
+        if found.problem and found.plan:
             raise ArenaError(found.problem)
         if found.confirmed:
             with contextlib.suppress(ArenaError):       # a spec this code cannot read: no plan
                 config = load_config(path.parent)
     return RecordSchema(config, skipped=skip, strict=config is not None)
+
+
+class _Unchecked(RecordSchema):
+    """No schema: the lines that parse to JSON objects, as they are."""
+
+    def check(self, rec: Any, where: str, bot_seeds: bool = True, line: int = 0) -> int | None:
+        if type(rec) is not dict:
+            super().check(rec, where, bot_seeds, line)
+        return None
 
 
 def _hint(path: Path) -> str:
@@ -510,8 +519,10 @@ def read_records(path: str | os.PathLike, *, skip: Sequence[str] = (), repair: b
     A game recorded twice (two writers, a line copied) is kept once, the first, with a
     warning, when the copies differ only in their timing; copies that differ otherwise are an
     ArenaError (``repeats=True`` keeps every line). When the folder's ``config.json`` holds
-    the checksum of its records (:class:`Digest`), a record changed since is an ArenaError
-    (``checksum=False``: not checked, for tools that examine damaged folders).
+    the checksum of its records (:class:`Digest`), a record changed since is an ArenaError.
+    ``checksum=False``: neither the checksum nor the schema is checked (the records as they
+    are, for the tools that examine a damaged folder and report what they find: verify,
+    reproduce).
 
     ``skip``: fields of :data:`SKIPPABLE` to leave out (cut from the lines before parsing:
     reading is then several times faster). A last line without its newline is a write cut
@@ -525,7 +536,7 @@ def read_records(path: str | os.PathLike, *, skip: Sequence[str] = (), repair: b
     """
     path = games_file(path)
     cut = _cutter(skip)
-    schema = reading_schema(path, skip)
+    schema = reading_schema(path, skip) if checksum else _Unchecked()
     prefix = _PrefixCheck(path, stored_digest(path) if checksum else None)
     # the bot seeds are recomputed from the plan for the lines the checksum does not cover
     # (those it covers are as the run wrote them, which it checked)
@@ -759,7 +770,7 @@ def check_config(folder: str | os.PathLike, config: RunConfig, warn: bool = True
         return False
     stored = _read_config_file(path)
     found = check_plan(folder)
-    if found.problem:
+    if found.problem and found.plan:
         raise ArenaError(found.problem)
     diff = config.differences(stored["config"])
     if diff:

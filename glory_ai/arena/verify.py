@@ -184,7 +184,8 @@ def _verify(folder: Path, sample: int | None, n_jobs: int, repair: bool,
     if found.problem:
         check.problems.append(found.problem)
         check.refused = found.problem
-        return check
+        if found.plan:
+            return check            # the records cannot be judged against a changed plan
     try:
         path = games_file(folder)
     except ArenaError:
@@ -259,12 +260,11 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
     check.written = covered if stored is not None else None
     sums = Sums(check.folder)
     unconfirmed_covered = 0                 # lines the checksum covers that games.sums does not
-    mismatched: list[Fault] = []            # lines that differ from their entry in games.sums
     repeats: dict[int, list[int]] = {}      # plan index -> line numbers of its later copies
     # the games to replay go in chunks as they are read, so no more than a chunk is held
     chunk = REPLAY_BATCH * 4 * (cores() if n_jobs == -1 else max(1, min(n_jobs, cores())))
     to_replay: list[tuple[int, bytes]] = []
-    places: dict[int, int] = {}             # line -> plan index, of the lines replayed
+    suspects: dict[int, Fault] = {}         # line -> the record differs from games.sums
 
     def fault(number: int, reason: str, line: bytes, field: str | None = None,
               game_id: str | None = None, index: int | None = None) -> None:
@@ -278,14 +278,10 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
         failed = _replay_all(to_replay, n_jobs)
         lines = dict(to_replay)
         for number, message in failed:
-            index = places[number]
-            seen[index] = 0
-            check.games -= 1
-            fault(number, f"{path}: line {number}: {message}", lines[number], "result",
-                  index=index, game_id=None)
+            suspects.pop(number, None)          # the replay says what changed
+            fault(number, f"{path}: line {number}: {message}", lines[number], "result")
         check.replayed += len(to_replay)
         to_replay.clear()
-        places.clear()
 
     if progress is not None:
         what = "every game" if step == 1 else f"about {total // step} games" if step else "no game"
@@ -309,22 +305,21 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
                 continue
             assert index is not None
             entry = sums.get(index)
+            suspect = entry is not None and entry != line_sum(sha)
             if entry is None:
                 unconfirmed_covered += number <= covered
-            elif entry != line_sum(sha):
-                mismatched.append(Fault(number, f"{path}: line {number} (game {rec['game_id']}): the "
-                                        f"record differs from the one written (its checksum in "
-                                        f"{sums.path.name}): a changed record", line, "record",
-                                        rec["game_id"], index))
-                continue
+            elif suspect:
+                suspects[number] = Fault(number, f"{path}: line {number} (game {rec['game_id']}): the "
+                                         f"record differs from the one written (its checksum in "
+                                         f"{sums.path.name}): a changed record", line, "record",
+                                         rec["game_id"], index)
             if seen[index]:
                 repeats.setdefault(index, []).append(number)
                 continue
             seen[index] = 1
             check.games += 1
-            if step and index % step == 0:
+            if suspect or (step and index % step == 0):
                 to_replay.append((number, line))
-                places[number] = index
                 if len(to_replay) >= chunk:
                     replay_some()
         replay_some()
@@ -347,17 +342,13 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
                               f"({len(salvage.tail)} bytes, a run killed while writing)")
     digest_ok = stored is None or (prefix.lines == covered and prefix.matches(stored)
                                    and (path.suffix != ".gz" or check.digest.lines == covered))
+    mismatched = list(suspects.values())
     if mismatched and digest_ok:
         # the records are as written (their checksum holds): games.sums is what changed
         check.problems.append(f"{sums.path}: the entries of {len(mismatched)} game(s) differ from "
                               "their records, which match the checksum in config.json: "
                               f"{sums.path.name} was changed")
         check.sums_fix = {f.index: f.data for f in mismatched if f.index is not None}
-        for f in mismatched:
-            assert f.index is not None
-            if not seen[f.index]:
-                seen[f.index] = 1
-                check.games += 1
     else:
         for f in mismatched:
             check.faults.append(f)
@@ -416,9 +407,9 @@ def _judge_repeats(check: RunCheck, path: Path, repeats: dict[int, list[int]]) -
             first[index] = timeless
             continue
         same = first.get(index) == timeless
-        what = ("a second copy of game {} (the same but for its timing)" if same else
-                "a second copy of game {} that differs from the first beyond its timing: a "
-                "changed record")
+        what = ("game {} is recorded twice: a second copy, the same but for its timing" if same else
+                "game {} is recorded twice: a second copy that differs from the first beyond its "
+                "timing, a changed record")
         reason = f"{path}: line {number}: " + what.format(rec.get("game_id"))
         check.faults.append(Fault(number, reason, line, None if same else "record",
                                   str(rec.get("game_id")), index))
