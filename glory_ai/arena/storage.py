@@ -204,14 +204,30 @@ def _gz_chunks(path: Path, salvage: bool = False) -> Iterator[bytes]:
     member in turn (as gzip reads them), then ArchiveDamage at the first damage -- a header
     that is not one, a deflate stream that breaks, a CRC or size that does not match the
     data, an archive cut short, bytes after its end (zeros, which gzip allows as padding,
-    aside). With ``salvage`` a damaged first header is skipped (this module writes 10-byte
-    headers), the data behind it read, and the damage raised at the end."""
+    aside). With ``salvage``, an archive whose first header cannot be read is read again as
+    the data behind a 10-byte header (the header this module writes), and the damage raised
+    at the end."""
+    yielded = False
+    try:
+        for out in _gz_read(path, None):
+            yielded = yielded or bool(out)
+            yield out
+    except ArchiveDamage as damage:
+        if not salvage or yielded or damage.offset >= 1 << 16:
+            raise
+        yield from _gz_read(path, 10)
+        raise ArchiveDamage(path, 0, damage.size, f"{damage.reason}; the data behind its header "
+                            "was read") from None
+
+
+def _gz_read(path: Path, forced: int | None) -> Iterator[bytes]:
+    """:func:`_gz_chunks`, the first member's header taken to be ``forced`` bytes long when
+    given."""
     with open(path, "rb") as fh:
         size = os.fstat(fh.fileno()).st_size
         buf = fh.read(_GZ_CHUNK)
         pos = 0                                     # the offset in the file of buf[0]
         member = 0
-        bad_header: ArchiveDamage | None = None
         while True:
             if member:
                 if not buf:
@@ -225,14 +241,10 @@ def _gz_chunks(path: Path, salvage: bool = False) -> Iterator[bytes]:
                     break
             while len(buf) < 1 << 16 and (more := fh.read(_GZ_CHUNK)):
                 buf += more
-            header = _gz_header(buf)
+            header = forced if forced is not None and not member else _gz_header(buf)
             if header is None:
-                if member or not salvage or size <= 18:
-                    raise ArchiveDamage(path, pos, size, "bytes after the end of the archive"
-                                        if member else "not a gzip header")
-                header = 10
-                bad_header = ArchiveDamage(path, 0, size, "not a gzip header; the data behind it "
-                                           "was read")
+                raise ArchiveDamage(path, pos, size, "bytes after the end of the archive"
+                                    if member else "not a gzip header")
             decomp = zlib.decompressobj(-zlib.MAX_WBITS)
             crc = length = 0
             buf, pos = buf[header:], pos + header
@@ -265,8 +277,6 @@ def _gz_chunks(path: Path, salvage: bool = False) -> Iterator[bytes]:
                 pos += len(buf)
                 buf = b""
             member += 1
-        if bad_header is not None:
-            raise bad_header
 
 
 @dataclass
@@ -704,7 +714,7 @@ def compress_run(folder: str | os.PathLike) -> Path:
     folder = Path(folder)
     plain = folder / GAMES_FILE
     target = folder / COMPRESSED_GAMES_FILE
-    with FolderLock(folder):
+    with FolderLock(folder, shared=True):        # joined by a repair that holds it
         lines, repeats = _sorted_lines(plain)
         prefix = _PrefixCheck(plain, stored_digest(plain))
         for _, line in iter_lines(plain):

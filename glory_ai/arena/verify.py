@@ -259,7 +259,7 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
     covered = limit if isinstance(limit, int) and not isinstance(limit, bool) and limit > 0 else 0
     check.written = covered if stored is not None else None
     sums = Sums(check.folder)
-    unconfirmed_covered = 0                 # lines the checksum covers that games.sums does not
+    unconfirmed = unconfirmed_covered = 0   # lines games.sums does not confirm (the checksum covers)
     repeats: dict[int, list[int]] = {}      # plan index -> line numbers of its later copies
     # the games to replay go in chunks as they are read, so no more than a chunk is held
     chunk = REPLAY_BATCH * 4 * (cores() if n_jobs == -1 else max(1, min(n_jobs, cores())))
@@ -307,6 +307,7 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
             entry = sums.get(index)
             suspect = entry is not None and entry != line_sum(sha)
             if entry is None:
+                unconfirmed += 1
                 unconfirmed_covered += number <= covered
             elif suspect:
                 suspects[number] = Fault(number, f"{path}: line {number} (game {rec['game_id']}): the "
@@ -342,7 +343,15 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
                               f"({len(salvage.tail)} bytes, a run killed while writing)")
     digest_ok = stored is None or (prefix.lines == covered and prefix.matches(stored)
                                    and (path.suffix != ".gz" or check.digest.lines == covered))
-    mismatched = list(suspects.values())
+    repeated = {n for lines in repeats.values() for n in lines}
+    # a later copy of a game is judged as a copy; a line the checksum does not cover (appended
+    # after the run last stopped) that differs from games.sums is a changed record
+    mismatched = [f for f in suspects.values() if f.line <= covered]
+    for f in suspects.values():
+        if f.line > covered and f.line not in repeated:
+            check.faults.append(f)
+            check.problems.append(f.reason)
+            check.drop.add(f.line)
     if mismatched and digest_ok:
         # the records are as written (their checksum holds): games.sums is what changed
         check.problems.append(f"{sums.path}: the entries of {len(mismatched)} game(s) differ from "
@@ -360,6 +369,18 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
         check.problems.append(f"{sums.path}: not a games.sums file (its header is damaged)")
     if stored is not None and not digest_ok:
         found = bool(check.faults) or salvage.damage is not None or check.truncated
+        if not found and sums.present and not unconfirmed and not mismatched:
+            # every record is one written (games.sums says so for each): records were removed,
+            # or the checksum in config.json is what changed
+            if check.digest.lines < covered:
+                check.problems.append(f"{path}: {covered - check.digest.lines} record(s) were removed "
+                                      f"({check.digest.lines} lines now, {covered} when written; every "
+                                      f"record left matches its entry in {sums.path.name})")
+            else:
+                check.problems.append(f"{check.folder / CONFIG_FILE}: its checksum of the records "
+                                      f"differs from them, and every record matches its entry in "
+                                      f"{sums.path.name}: the checksum in {CONFIG_FILE} was changed")
+            return
         check.problems.append(f"{path}: the records differ from the checksum stored in config.json "
                               f"when they were written ({check.digest.lines} lines now, {limit} then)"
                               + ("" if found else ", and no record can be named: every record "
@@ -438,8 +459,11 @@ def _repair(check: RunCheck, sample: int | None, n_jobs: int) -> None:
     for _ in _lines(path, salvage):
         pass
     if salvage.tail:
+        game_id, index = _game_of(salvage.tail, RecordSchema(check.config))
         quarantine.add(path, salvage.lines + 1, f"{path}: line {salvage.lines + 1} is cut short "
-                       f"({len(salvage.tail)} bytes)", salvage.tail)
+                       f"({len(salvage.tail)} bytes)", salvage.tail, game_id=game_id)
+        if index is not None:
+            check.faults.append(Fault(salvage.lines + 1, "cut short", salvage.tail, None, game_id, index))
     if check.damage is not None:
         quarantine.add(path, salvage.lines + 1, f"{check.damage}: the rest of the archive cannot be "
                        "read (the whole damaged file is kept here)", b"", archive=path.read_bytes())
@@ -469,6 +493,8 @@ def _repair(check: RunCheck, sample: int | None, n_jobs: int) -> None:
     write_config_records(folder, kept)
     check.digest = kept
     check.repaired = True
+    check.actions.append(f"{folder / CONFIG_FILE}: the checksum of the {kept.lines} records kept "
+                         "stored")
     if check.set_aside:
         check.actions.append(f"{path}: {check.set_aside} line(s) set aside in {quarantine.path} "
                              f"(each with its reason, file and line); {kept.lines} records kept")
@@ -513,7 +539,7 @@ def _play_again(check: RunCheck, n_jobs: int) -> None:
     if not check.repaired:
         return
     lost = {f.index for f in check.faults if f.index is not None}
-    archive = check.damage is not None or _was_compressed(check)
+    archive = _was_compressed(check)
     if archive or _was_complete(check):
         missing = _missing(check.folder, config)
         if config.sprt is not None and check.written is not None:
@@ -521,18 +547,19 @@ def _play_again(check: RunCheck, n_jobs: int) -> None:
             room = max(0, check.written - (config.total_games - len(missing)))
             missing = set(sorted(missing)[:room])
         lost |= missing
-    if not lost:
-        return
     from .runner import run
     from .storage import compress_run
 
-    result = run(config, check.folder, n_jobs=n_jobs, only=sorted(lost))
-    check.played = result.played
-    if result.played:
-        check.actions.append(f"{check.folder}: {result.played} game(s) set aside played again "
-                             f"({result.games} games in the folder)")
-    if archive and (result.games == config.total_games or config.sprt is not None):
+    if lost:
+        result = run(config, check.folder, n_jobs=n_jobs, only=sorted(lost))
+        check.played = result.played
+        if result.played:
+            check.actions.append(f"{check.folder}: {result.played} game(s) set aside played again "
+                                 f"({result.games} games in the folder)")
+    if archive:
         compress_run(check.folder)
+        check.actions.append(f"{check.folder / COMPRESSED_GAMES_FILE}: written again from the "
+                             "records")
 
 
 def _was_compressed(check: RunCheck) -> bool:
@@ -541,10 +568,11 @@ def _was_compressed(check: RunCheck) -> bool:
 
 def _was_complete(check: RunCheck) -> bool:
     """Did the run hold every game of its plan before the repair (so that every game it now
-    lacks was set aside)?"""
+    lacks was set aside): its checksum counted as many records, or more lines were there?"""
     assert check.config is not None
-    kept = check.digest.lines
-    return kept + len(check.drop) >= check.config.total_games or _was_compressed(check)
+    total = check.config.total_games
+    return ((check.written is not None and check.written >= total)
+            or check.digest.lines + len(check.drop) >= total or _was_compressed(check))
 
 
 def _missing(folder: Path, config: RunConfig) -> set[int]:
