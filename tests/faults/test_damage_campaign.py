@@ -487,3 +487,66 @@ def test_a_damaged_run_folder_loses_no_good_game(case, template, tmp_path, capsy
 def test_a_damaged_archive_gives_back_what_it_holds(case, template, tmp_path, capsys):
     _campaign(case, PACKED[case], template["packed"], template["reference"], tmp_path, capsys)
     assert (tmp_path / "run" / "games.jsonl.gz").exists()       # compressed again
+
+
+# ---- an experiment's results folder ------------------------------------------------------------
+
+EXPERIMENT = """
+question = "Does greedy beat random?"
+seed = 4
+[[matchup]]
+name = "duel"
+specs = ["greedy", "random"]
+deals = 5
+[run]
+jobs = 1
+[analysis]
+report = false
+"""
+
+
+@pytest.fixture(scope="module")
+def experiment(tmp_path_factory):
+    from glory_ai.experiments import run_experiment
+
+    root = tmp_path_factory.mktemp("experiment")
+    (root / "duel.toml").write_text(EXPERIMENT)
+    folder = run_experiment(root / "duel.toml", root / "results", log=lambda *a: None, progress=False)
+    return folder, [strip_timing(r) for r in load_records(folder / "runs" / "duel")]
+
+
+@pytest.mark.parametrize("case", ["gz-truncated-at-half", "gz-record-renamed-key", "gz-crc"])
+def test_a_damaged_experiment_is_resumed_by_its_repair(case, experiment, tmp_path, capsys):
+    source, reference = experiment
+    folder = tmp_path / "results"
+    shutil.copytree(source, folder)
+    run_folder = folder / "runs" / "duel"
+    PACKED[case](run_folder)
+    code, problems = _problems(capsys, folder)
+    assert code == 1 and all("\n" not in p and str(folder) in p for p in problems), problems
+    assert main(["verify", str(folder), "--repair"]) == 0, capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "the experiment resumed" in out
+    assert out.rstrip().splitlines()[-1].startswith("verified: 1 run(s), 10 games")
+    assert [strip_timing(r) for r in load_records(run_folder)] == reference
+    assert (run_folder / "games.jsonl.gz").exists() and list(read_quarantine(run_folder))
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["runs"][0]["records"] == json.loads((run_folder / "config.json").read_text())["records"]
+
+
+def test_an_edited_experiment_run_config_is_refused_naming_it(experiment, tmp_path, capsys):
+    source, reference = experiment
+    folder = tmp_path / "results"
+    shutil.copytree(source, folder)
+    config = folder / "runs" / "duel" / "config.json"
+    original = config.read_text()
+    config.write_text(original.replace('"deals": 5', '"deals": 3'))
+    code, problems = _problems(capsys, folder)
+    assert code == 1 and any("config.json" in p and "deals: 3 there, 5 in experiment.toml" in p
+                             for p in problems), problems
+    assert main(["verify", str(folder), "--repair"]) == 1
+    assert "not repaired:" in capsys.readouterr().out
+    assert not (folder / "runs" / "duel" / "quarantine.jsonl").exists()
+    config.write_text(original)
+    assert main(["verify", str(folder)]) == 0
+    assert [strip_timing(r) for r in load_records(folder / "runs" / "duel")] == reference
