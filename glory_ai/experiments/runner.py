@@ -416,7 +416,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
     shares, Holm-adjusted across each run's specs, a difference flagged at alpha = 0.01
     (``glory_ai.analysis.stats.compare_reruns``). The scheduling options default to the
     config's ``[run]``."""
-    from .verify import check_derived, check_experiment
+    from .checks import check_derived, check_experiment
 
     folder = Path(folder)
     source = folder / "experiment.toml"
