@@ -21,6 +21,8 @@ over a damaged record:
    readable part, and the archive itself goes to the quarantine file;
 3. the records left are written to a new file, which is read back and checked (every
    record against the schema and the plan, its checksum) before it replaces the original;
+   the columns the analysis derived from the old records (``games.parquet``, a cache, no
+   game) are removed with it;
 4. the new checksum covers only records that ``games.sums`` confirms, or that lie beyond what
    the old checksum covered and replay; when the checksum differs and no record can be named,
    repair refuses instead;
@@ -39,7 +41,7 @@ from typing import BinaryIO
 
 import orjson
 
-from .files import CODE_FILE, COMPRESSED_GAMES_FILE, CONFIG_FILE, GAMES_FILE
+from .files import CODE_FILE, COLUMNS_FILE, COMPRESSED_GAMES_FILE, CONFIG_FILE, GAMES_FILE
 from .integrity import check_plan, recorded_plan, restore_config
 from .lock import FolderLock, describe_writer, writer
 from .plan import ArenaError, RunConfig
@@ -486,6 +488,7 @@ def _repair(check: RunCheck, sample: int | None, n_jobs: int) -> None:
             path.unlink()                   # its records are in games.jsonl and quarantine.jsonl
         except OSError as error:
             raise os_error(path, error, "cannot remove") from None
+    _drop_columns(check)
     if sums_fix:
         rewrite(folder, {index: Digest().add(line) for index, line in sums_fix.items()})
         check.actions.append(f"{folder / 'games.sums'}: {len(sums_fix)} entr(ies) written again from "
@@ -498,6 +501,20 @@ def _repair(check: RunCheck, sample: int | None, n_jobs: int) -> None:
     if check.set_aside:
         check.actions.append(f"{path}: {check.set_aside} line(s) set aside in {quarantine.path} "
                              f"(each with its reason, file and line); {kept.lines} records kept")
+
+
+def _drop_columns(check: RunCheck) -> None:
+    """Remove the columns the analysis derived from the records before the repair (a cache,
+    no game: glory_ai.analysis.columns makes it again from the records when next read)."""
+    columns = check.folder / COLUMNS_FILE
+    try:
+        columns.unlink()
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise os_error(columns, error, "cannot remove") from None
+    check.actions.append(f"{columns}: removed, as the records changed (the analysis makes it again "
+                         "from them when next read)")
 
 
 def _digest_ok(check: RunCheck, path: Path) -> bool:

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..arena.lock import describe_writer, writer
 from ..arena.storage import CONFIG_FILE, SKIPPABLE, read_records
 from ..arena.verify import RunCheck, verify_run
 from .checks import check_derived, check_experiment, check_run_summary
@@ -84,6 +85,15 @@ def verify(folder: str | Path, *, sample: int | None = None, jobs: int = 1, repa
         raise ExperimentError(f"{folder}: no such folder")
     found = Verification(folder)
     if (folder / "experiment.toml").exists():
+        busy = writer(folder)
+        if busy is not None:
+            # `glory-ai run` holds the results folder while it plays: its runs are not all there
+            message = (f"{folder} is being written by {describe_writer(busy)}: its runs may change "
+                       "while they are read; verify it once that has finished")
+            if repair:
+                raise ExperimentError(message.replace("verify it", "repair it"))
+            found.problems.append(message)
+            return found
         experiment = load_experiment(folder / "experiment.toml")
         for planned in experiment.runs():
             run_folder = folder / "runs" / planned.name
