@@ -349,10 +349,14 @@ def reading_schema(path: str | os.PathLike, skip: Sequence[str] = ()) -> RecordS
     run's plan when ``path`` is a run folder's records and its ``config.json`` carries the
     checksums that confirm its plan (glory_ai.arena.integrity); without a plan otherwise (a
     bare records file, a folder of an older glory_ai). A plan edited since its games were
-    played is an ArenaError naming the file and what to do."""
+    played, or a config.json that cannot be read, is an ArenaError naming the file."""
     path = Path(path)
     config = None
     if _in_run_folder(path):
+        try:
+            _read_config_file(path.parent / CONFIG_FILE)
+        except ArenaError as error:
+            raise ArenaError(f"{error} (`glory-ai verify {path.parent}` says how to mend it)") from None
         found = check_plan(path.parent)
         if found.problem and found.plan:
             raise ArenaError(found.problem)
