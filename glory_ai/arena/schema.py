@@ -289,6 +289,13 @@ def _check_fields(rec: dict[str, Any], strict: bool) -> None:
         last = w
     for p in range(n):
         _check_seat(vp[p], structures[p], scores[p], p)
+    _check_play(rec, n, winners, strict)
+
+
+def _check_play(rec: dict[str, Any], n: int, winners: list[int], strict: bool) -> None:
+    """The fields of a record on how its game went (end, decisions, turns, returns, timing,
+    roles, seeds, actions, who left), for :func:`_check_fields` (the game's identity and
+    seats checked there): _Bad naming the first field at fault."""
     reason = rec["end_reason"]
     if type(reason) is not str or reason not in _END_REASONS:
         raise _Bad("end_reason", f"must be one of {', '.join(sorted(_END_REASONS))}, got "

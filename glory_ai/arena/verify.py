@@ -332,6 +332,35 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
         return
     finally:
         sums.close()
+    _conclude(check, path, _Reading(salvage, stored, covered, prefix, step, suspects, repeats,
+                                    unconfirmed, unconfirmed_covered), sums)
+
+
+@dataclass
+class _Reading:
+    """What :func:`_check_lines` gathered in its one pass over the records, for
+    :func:`_conclude`."""
+
+    salvage: Salvage
+    stored: dict[str, object] | None
+    covered: int                            # the lines the stored checksum covers
+    prefix: Digest                          # of those lines
+    step: int                               # every step-th game replayed (0: none)
+    suspects: dict[int, Fault]              # line -> the record differs from games.sums
+    repeats: dict[int, list[int]]           # plan index -> line numbers of its later copies
+    unconfirmed: int                        # lines games.sums does not confirm
+    unconfirmed_covered: int                # of them, those the checksum covers
+
+
+def _conclude(check: RunCheck, path: Path, read: _Reading, sums: Sums) -> None:
+    """After the pass over the records: a damaged archive, a cut last line, the records that
+    differ from games.sums, the repeats, and the records against the checksum config.json
+    stored (naming what changed, or refusing a repair that could name no record)."""
+    salvage, stored, covered, prefix, step = (read.salvage, read.stored, read.covered, read.prefix,
+                                              read.step)
+    suspects, repeats = read.suspects, read.repeats
+    unconfirmed, unconfirmed_covered = read.unconfirmed, read.unconfirmed_covered
+    limit = stored.get("lines") if stored else None
     if salvage.damage is not None:
         damage = salvage.damage
         check.damage = (f"{path}: not a readable gzip file: damaged at byte {damage.offset} of "
