@@ -27,6 +27,8 @@ from pathlib import Path
 import orjson
 import pytest
 
+from glory_ai.analysis import AnalysisError
+from glory_ai.analysis.load import load_runs
 from glory_ai.arena import ArenaError, load_records, run, strip_timing
 from glory_ai.arena.quarantine import read_quarantine
 from glory_ai.arena.storage import compress_run, read_records
@@ -433,6 +435,16 @@ def _campaign(case: str, damage: Callable[[Path], Damage], source: Path, referen
             for record in records:
                 assert strip_timing({k: v for k, v in record.items() if k != "actions"}) in sound, case
 
+    # the analysis (its columns, games.parquet, made from the records) refuses it in one line,
+    # or reads every game once; a columns file it leaves is no damage to verify or repair
+    try:
+        frame = load_runs([folder], columns=["game_id"])
+    except AnalysisError as exc:
+        assert "\n" not in str(exc) and str(folder) in str(exc), str(exc)
+    else:
+        assert sorted(set(frame["game_id"].astype(str))) == sorted(r["game_id"] for r in reference), case
+        assert (folder / "games.parquet").exists()
+
     # the recovery the messages name
     if what.recovery == "restore":
         assert any("put it back as it was" in p and "config.json" in p for p in problems), problems
@@ -451,11 +463,12 @@ def _campaign(case: str, damage: Callable[[Path], Damage], source: Path, referen
     assert main(["verify", str(folder)]) == 0, capsys.readouterr().out
     capsys.readouterr()
 
-    # the good games: every game of the run, as played
+    # the good games: every game of the run, as played (and the analysis reads them all)
     records = load_records(folder)
     assert [strip_timing(r) for r in records] == reference, case
     good = len(records)
     assert good == GAMES
+    assert load_runs([folder], columns=["game_id"])["game_id"].nunique() == GAMES
 
     # what the repair removed is in quarantine.jsonl, each entry with its reason, file, line
     entries = list(read_quarantine(folder))
