@@ -35,13 +35,14 @@ import numpy as np
 import pandas as pd
 
 from ..arena import ArenaError, storage
+from ..arena.files import COLUMNS_FILE
+from ..arena.integrity import check_plan
 from . import AnalysisError
 
 __all__ = ["COLUMNS_FILE", "FORMAT", "columns_path", "ensure_columns", "read_run", "stale_reason"]
 
 log = logging.getLogger("glory_ai.analysis")
 
-COLUMNS_FILE = "games.parquet"
 #: the layout of a columns file (a change makes every file stale)
 FORMAT = 1
 _META_KEY = b"glory_ai.columns"
@@ -191,8 +192,14 @@ def _derive(folder: Path, path: Path) -> None:
 
 def ensure_columns(folder: str | os.PathLike[str]) -> Path:
     """The columns file of a finished run, made (or made again) when it does not match its
-    records; AnalysisError when the records cannot be read (the error names the line)."""
+    records; AnalysisError when the records cannot be read (the error names the line) or the
+    run's config.json was changed since its games were played."""
     folder = Path(folder)
+    plan = check_plan(folder)
+    if plan.problem and plan.plan:
+        # a config.json edited since its games were played: neither the records nor the
+        # columns made from them are read against it (glory_ai.arena.integrity)
+        raise AnalysisError(plan.problem)
     path = columns_path(folder)
     reason = stale_reason(folder)
     if reason is not None:

@@ -44,6 +44,7 @@ from .. import _argparse as argtypes
 from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry_point
 from .._argparse import HelpFormatter as _HelpFormatter
 from .._argparse import Parser as _Parser
+from .._jsonio import JSONLimitError, value_or_text
 from ..arena.plan import ArenaError, RunConfig, canonical_spec
 from ..arena.runner import BACKENDS
 from ..arena.storage import os_error
@@ -126,9 +127,9 @@ def parse_variant(items: Sequence[tuple[str, str]] | None) -> dict[str, Any]:
         if key in out:
             raise ArenaError(f"--variant {key} given twice")
         try:
-            value: Any = json.loads(text)
-        except ValueError:
-            value = text
+            value: Any = value_or_text(text, f"--variant {key}")
+        except JSONLimitError as exc:
+            raise ArenaError(str(exc)) from None
         if isinstance(value, str):
             if key in ("removed", "powers_off"):
                 value = [n.strip() for n in text.split(",") if n.strip()]

@@ -33,6 +33,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._jsonio import read_json
 from .files import CODE_FILE, COMPRESSED_GAMES_FILE, GAMES_FILE
 from .plan import ArenaError, RunConfig
 
@@ -123,9 +124,9 @@ def read_code(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
     if not path.exists():
         return None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path)
     except (OSError, ValueError) as exc:
-        raise ArenaError(f"{path}: not a readable code record ({exc})") from None
+        raise ArenaError(f"{path}: not a readable code record ({' '.join(str(exc).split())})") from None
     if (not isinstance(data, dict) or data.get("format") != CODE_FORMAT
             or not isinstance(data.get("code"), dict)):
         raise ArenaError(f"{path}: not a code record (format {CODE_FORMAT!r})")
@@ -133,11 +134,26 @@ def read_code(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
 
 
 def _write(folder: Path, data: Mapping[str, Any]) -> None:
+    """Write code.json: ``data``, and ``run`` (the plan's checksum and the config as the run
+    started, kept from the file as it was, glory_ai.arena.integrity); then store its own
+    checksum in config.json."""
+    from .integrity import run_record, stamp_code
+
     path = folder / CODE_FILE
+    run: Any = None
+    try:
+        before = read_code(folder)
+        run = before.get("run") if before is not None else None
+    except ArenaError:
+        pass
+    if not isinstance(run, dict) or not run:
+        run = run_record(folder)
+    content = {"format": CODE_FORMAT, "format_version": CODE_VERSION,
+               **{k: v for k, v in data.items() if k != "run"}, **({"run": run} if run else {})}
     tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps({"format": CODE_FORMAT, "format_version": CODE_VERSION, **data},
-                              indent=2) + "\n", encoding="utf-8")
+    tmp.write_text(json.dumps(content, indent=2) + "\n", encoding="utf-8")
     os.replace(tmp, path)
+    stamp_code(folder, content)
 
 
 def _has_games(folder: Path) -> bool:

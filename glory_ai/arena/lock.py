@@ -26,10 +26,39 @@ from types import TracebackType
 from .files import LOCK_FILE
 from .plan import ArenaError
 
-__all__ = ["LOCK_FILE", "FolderLock", "FolderLocked", "holder"]
+__all__ = ["LOCK_FILE", "FolderLock", "FolderLocked", "describe_writer", "holder", "writer"]
 
 #: the locks this process holds: real path of the folder -> [descriptor, holders]
 _HELD: dict[str, list[int]] = {}
+
+
+def writer(folder: str | os.PathLike[str]) -> dict[str, object] | None:
+    """Who is writing into ``folder`` now: the holder of its lock (:func:`holder`'s fields,
+    or ``{}`` when its note is unreadable) when another process holds it, else None. Creates
+    nothing (a read-only folder, results in a repository, stays as it is)."""
+    if os.path.realpath(folder) in _HELD:
+        return None                                 # this process: not another writer
+    try:
+        fd = os.open(Path(folder) / LOCK_FILE, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None                                 # never locked: nobody writes
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return holder(folder) or {}
+    except OSError:
+        return None
+    else:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        return None
+    finally:
+        os.close(fd)
+
+
+def describe_writer(info: dict[str, object] | None) -> str:
+    """The process of :func:`writer`, in words (``process 123 on host (`glory-ai ...`, since
+    ...)``)."""
+    return _describe(info)
 
 
 class FolderLocked(ArenaError):

@@ -23,7 +23,7 @@ import sys
 import threading
 import time
 import warnings
-from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Collection, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import FrameType
@@ -37,7 +37,7 @@ from .plan import ArenaError, GameTask, RunConfig
 from .play import BotFailure, PlayOptions, play_batch_encoded, play_options, record_key
 from .storage import RunFolder, count_lines, load_records
 
-__all__ = ["BACKENDS", "RunInterrupted", "RunResult", "StoppingRule", "Terminated",
+__all__ = ["BACKENDS", "STOP_SIGNALS", "RunInterrupted", "RunResult", "StoppingRule", "Terminated",
            "default_batch_size", "run", "sigterm_interrupts"]
 
 log = logging.getLogger("glory_ai.arena")
@@ -73,24 +73,43 @@ class RunInterrupted(KeyboardInterrupt):
         return self.message
 
 
+#: the signals that stop a run as Ctrl-C does: SIGTERM (``kill PID``, a container stopping)
+#: and SIGHUP (the terminal that started it closed)
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
+
 @contextlib.contextmanager
 def sigterm_interrupts() -> Iterator[None]:
-    """While the block runs, SIGTERM raises :class:`Terminated` (a KeyboardInterrupt) in the
-    main thread, so a run stops as on Ctrl-C: finished games kept, workers stopped. Does
-    nothing outside the main thread or when SIGTERM already has a handler."""
-    if threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL:
+    """While the block runs, SIGTERM and SIGHUP raise :class:`Terminated` (a
+    KeyboardInterrupt) in the main thread, so a run stops as on Ctrl-C: finished games kept,
+    workers stopped. Does nothing outside the main thread; leaves alone a signal that
+    already has a handler or is ignored (``nohup`` ignores SIGHUP)."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def terminated(signum: int, frame: FrameType | None) -> None:
-        raise Terminated("terminated")
+        raise Terminated("terminated" if signum == signal.SIGTERM else
+                         f"terminated ({signal.Signals(signum).name})")
 
-    signal.signal(signal.SIGTERM, terminated)
+    installed = [sig for sig in STOP_SIGNALS if signal.getsignal(sig) is signal.SIG_DFL]
+    for sig in installed:
+        signal.signal(sig, terminated)
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        for sig in installed:
+            signal.signal(sig, signal.SIG_DFL)
+
+
+class _NoStop:
+    """The stopping rule of a run that plays given games only (``run(only=...)``): none."""
+
+    def add(self, records: Sequence[Mapping[str, Any]]) -> object:
+        return False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {}
 
 
 class StoppingRule(Protocol):
@@ -102,6 +121,9 @@ class StoppingRule(Protocol):
     def add(self, records: Sequence[Mapping[str, Any]]) -> object: ...
 
     def to_dict(self) -> dict[str, Any]: ...
+
+
+_NO_STOP = _NoStop()
 
 
 @dataclass
@@ -497,7 +519,8 @@ def _check_options(config: RunConfig, backend: str, n_jobs: int | None, batch_si
 def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int | None = None,
         batch_size: int | None = None, backend: str = "loky", scheduler: Any = None,
         progress: bool | None = None, stop: StoppingRule | None = None,
-        move_time_limit: float | None = None, forfeit: bool = False) -> RunResult:
+        move_time_limit: float | None = None, forfeit: bool = False,
+        only: Collection[int] | None = None) -> RunResult:
     """Play the games of ``config`` and return a :class:`RunResult`.
 
     ``out``: a run folder (``config.json`` and ``games.jsonl``), written by this process
@@ -512,7 +535,9 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
     config with an SPRT needs one (``glory_ai.analysis.stats.DealSPRT.for_config(config)``,
     which decides over whole deals in deal order, whatever the scheduling).
     ``move_time_limit``: seconds a bot may take over one decision; ``forfeit``: a failing
-    bot concedes its game instead of stopping the run (docs/extending.md).
+    bot concedes its game instead of stopping the run (docs/extending.md). ``only``: play
+    only these games of the plan (indices in (deal, pairing, rotation) order) that the
+    folder lacks, no stopping rule needed (a repair replaying the games it set aside).
 
     The records do not depend on n_jobs, batch size, backend or completion order. Memory
     does not grow with the number of games when ``out`` is given. Ctrl-C (and SIGTERM, in
@@ -521,15 +546,15 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
     ArenaError (a failing bot a :class:`~glory_ai.arena.play.BotFailure`), the finished
     games kept.
     """
-    jobs = _check_options(config, backend, n_jobs, batch_size, stop)
+    jobs = _check_options(config, backend, n_jobs, batch_size, stop if only is None else _NO_STOP)
     options = play_options(config, move_time_limit=move_time_limit, forfeit=forfeit)
     with sigterm_interrupts():
-        return _run(config, out, jobs, batch_size, backend, scheduler, progress, stop, options)
+        return _run(config, out, jobs, batch_size, backend, scheduler, progress, stop, options, only)
 
 
 def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_size: int | None,
          backend: str, scheduler: Any, progress: bool | None, stop: StoppingRule | None,
-         options: PlayOptions | None) -> RunResult:
+         options: PlayOptions | None, only: Collection[int] | None = None) -> RunResult:
     started = time.perf_counter()
     bar = _Progress(_progress_enabled(progress), config.total_games,
                     config.specs[0] if len(config.specs) == 1 else "games")
@@ -551,6 +576,12 @@ def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_si
     if stop is not None and not resumed:
         stopped = bool(stop.add([]))
     todo = 0 if stopped else config.total_games - resumed
+    if only is not None:
+        # every game outside ``only`` counts as done; those of it the folder lacks are played
+        wanted = bytearray(b"\x01") * config.total_games
+        for index in only:
+            wanted[index] = done[index]
+        done, todo = wanted, wanted.count(0)
     bar.start(resumed)
     played = 0
     workers, size = 1, batch_size or 1

@@ -20,7 +20,9 @@ finds it.
 """
 from __future__ import annotations
 
+import contextlib
 import errno
+import gc
 import gzip
 import hashlib
 import json
@@ -28,7 +30,6 @@ import logging
 import os
 import re
 import time
-import zlib
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -37,17 +38,23 @@ from typing import Any, BinaryIO
 import orjson
 
 from .. import __version__
+from .._jsonio import JSONLimitError, read_json
+from .archive import ArchiveDamage, gz_chunks
 from .code import code_problem, record_code
-from .files import CODE_FILE, COMPRESSED_GAMES_FILE, CONFIG_FILE, GAMES_FILE, GAMES_FILES
+from .files import CODE_FILE, COMPRESSED_GAMES_FILE, CONFIG_FILE, GAMES_FILE, GAMES_FILES, SUMS_FILE
+from .integrity import PLAN_KEY, check_plan, plan_sha256, stamp_plan
 from .lock import FolderLock
-from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, RunConfig, deal_seed
+from .plan import CONFIG_FORMAT, CONFIG_VERSION, ArenaError, RunConfig
 from .play import TIMING_FIELDS, encode_record, record_key
+from .quarantine import Quarantine
+from .schema import RecordError, RecordSchema
+from .sums import SumsWriter
 
 __all__ = ["CONFIG_FILE", "COMPRESSED_GAMES_FILE", "GAMES_FILE", "GAMES_FILES", "SKIPPABLE",
            "Digest", "Plan", "RunFolder", "Scan", "check_config", "compress_run", "count_lines",
            "games_file", "is_compressed", "iter_lines", "iter_record_chunks", "load_config", "load_records",
            "load_run",
-           "expand_run", "os_error", "read_config", "read_records", "stored_digest",
+           "os_error", "read_config", "read_records", "stored_digest",
            "write_config_records"]
 
 log = logging.getLogger("glory_ai.arena")
@@ -69,13 +76,12 @@ BLOCK = 1 << 23
 STREAM_BLOCK = 1 << 20
 #: records handed at a time to a resume's listener (the stopping rule, the progress bar)
 CHUNK = 4096
+#: the largest config.json read (a config of many specs is a few kilobytes)
+CONFIG_BYTES = 4 << 20
 
 #: the parser (about twice as fast as the standard library's json on these lines)
 _loads: Callable[[bytes], Any] = orjson.loads
 
-#: what reading a damaged file raises: OSError (gzip.BadGzipFile too), EOFError (a .gz cut
-#: short), zlib.error (a bit flipped inside the compressed data)
-_READ_ERRORS = (OSError, EOFError, zlib.error)
 
 
 def os_error(path: str | os.PathLike, error: OSError, doing: str = "cannot write") -> ArenaError:
@@ -97,9 +103,12 @@ class Digest:
         self.lines = 0
         self.total = 0
 
-    def add(self, line: bytes) -> None:
-        self.total = (self.total + int.from_bytes(hashlib.sha256(line).digest(), "big")) & self.MASK
+    def add(self, line: bytes) -> bytes:
+        """Count a line in; returns its SHA-256."""
+        sha = hashlib.sha256(line).digest()
+        self.total = (self.total + int.from_bytes(sha, "big")) & self.MASK
         self.lines += 1
+        return sha
 
     def to_dict(self) -> dict[str, Any]:
         return {"lines": self.lines, "sha256_sum": f"{self.total:064x}"}
@@ -139,45 +148,93 @@ def is_compressed(folder: str | os.PathLike) -> bool:
     return (folder / COMPRESSED_GAMES_FILE).exists() and not (folder / GAMES_FILE).exists()
 
 
+#: the longest line a records file may hold (a game of MAX_DECISIONS actions is under 1 MB)
+MAX_LINE = 64 << 20
+@dataclass
+class Salvage:
+    """What reading a damaged file kept of its end: filled in by :func:`_blocks` when it
+    is given one. ``damage``: the ArchiveDamage (None: the file read whole); ``tail``: the
+    bytes after the last complete line (a line cut short); ``lines``: the lines read whole."""
+
+    damage: ArchiveDamage | None = None
+    tail: bytes = b""
+    lines: int = 0
+
+
 def _open(path: Path) -> BinaryIO:
-    return gzip.open(path, "rb") if path.suffix == ".gz" else open(path, "rb")  # type: ignore[return-value]
+    return open(path, "rb")
 
 
 def _unreadable(path: Path, exc: BaseException) -> ArenaError:
     detail = getattr(exc, "strerror", None) or exc
-    if path.suffix == ".gz":
-        return ArenaError(f"{path}: not a readable gzip file ({detail})")
     return ArenaError(f"{path}: cannot read ({detail})")
 
 
-def _blocks(path: Path, repair: bool = False, size: int = BLOCK) -> Iterator[tuple[int, list[bytes]]]:
+def _recovery(path: Path) -> str:
+    folder = path.parent
+    return (f"`glory-ai verify {folder} --repair` keeps them, sets the rest aside "
+            f"({folder.name}/quarantine.jsonl) and replays the games it held")
+
+
+def _damaged(damage: ArchiveDamage, lines: int) -> ArenaError:
+    read = f"lines 1 to {lines} read whole, line {lines + 1} on cannot be" if lines else \
+        "no line can be"
+    return ArenaError(f"{damage.path}: not a readable gzip file: damaged at byte {damage.offset} "
+                      f"of {damage.size} ({damage.reason}); {read} read; {_recovery(damage.path)}")
+
+
+def _chunks(path: Path, size: int, salvage: Salvage | None) -> Iterator[bytes]:
+    if path.suffix == ".gz":
+        yield from gz_chunks(path, salvage is not None)
+        return
+    with _open(path) as fh:
+        while block := fh.read(size):
+            yield block
+
+
+def _blocks(path: Path, repair: bool = False, size: int = BLOCK,
+            salvage: Salvage | None = None) -> Iterator[tuple[int, list[bytes]]]:
     """The file's complete lines, a block at a time: (lines before the block, its lines,
     blank ones included so that numbers hold). A last line without its newline is a write
     cut short by a kill: dropped with a warning, and with ``repair`` the (plain) file is
-    truncated back to its last complete line. An unreadable file is an ArenaError."""
+    truncated back to its last complete line (the cut line set aside in the quarantine file
+    first). An unreadable file is an ArenaError; a damaged archive too, naming the line from
+    which it cannot be read and the command that recovers it -- or, given ``salvage``, the
+    lines before the damage are read and the damage noted there."""
     base = 0
     rest = b""
     try:
-        with _open(path) as fh:
-            while True:
-                block = fh.read(size)
-                if not block:
-                    break
-                block = rest + block
-                end = block.rfind(b"\n") + 1
-                rest = block[end:]
-                if end:
-                    lines = block[:end].split(b"\n")[:-1]
-                    yield base, lines
-                    base += len(lines)
-    except _READ_ERRORS as exc:
+        for block in _chunks(path, size, salvage):
+            block = rest + block if rest else block
+            end = block.rfind(b"\n") + 1
+            rest = block[end:]
+            if len(rest) > MAX_LINE:
+                raise ArenaError(f"{path}: line {base + 1} is longer than {MAX_LINE >> 20} MB: not "
+                                 "a records file")
+            if end:
+                lines = block[:end].split(b"\n")[:-1]
+                yield base, lines
+                base += len(lines)
+    except ArchiveDamage as damage:
+        if salvage is None:
+            raise _damaged(damage, base) from None
+        salvage.damage, salvage.tail, salvage.lines = damage, rest, base
+        return
+    except OSError as exc:
         raise _unreadable(path, exc) from None
+    if salvage is not None:
+        salvage.tail, salvage.lines = rest, base
+        return
     if rest:
         repaired = repair and path.suffix != ".gz"
         log.warning("%s: dropping a truncated last line (%d bytes) left by an interrupted run%s",
                     path, len(rest),
                     "; truncating the file back to the last complete game" if repaired else "")
         if repaired:
+            quarantine = Quarantine(path.parent)
+            quarantine.add(path, base + 1, f"{path}: line {base + 1} is cut short ({len(rest)} "
+                           "bytes, a run killed while writing it)", rest)
+            quarantine.write()
             try:
                 os.truncate(path, path.stat().st_size - len(rest))
             except OSError as error:
@@ -205,11 +262,6 @@ def _record(path: Path, number: int, line: bytes, cut: re.Pattern[bytes] | None)
         raise ArenaError(f"{path}: line {number} is not valid JSON (a damaged file?)") from None
 
 
-def _not_a_record(path: Path, number: int, value: Any) -> ArenaError:
-    return ArenaError(f"{path}: line {number} is not a game record (a JSON "
-                      f"{type(value).__name__}, not an object)")
-
-
 def stored_digest(path: str | os.PathLike) -> dict[str, Any] | None:
     """The checksum that ``config.json`` holds for the records of a run folder (or of the
     folder of a records file), or None (a run still being written for the first time, or
@@ -219,7 +271,7 @@ def stored_digest(path: str | os.PathLike) -> dict[str, Any] | None:
     if not path.is_dir() and path.name not in GAMES_FILES:
         return None
     try:
-        data = json.loads((folder / CONFIG_FILE).read_text(encoding="utf-8"))
+        data = read_json(folder / CONFIG_FILE)
     except (OSError, ValueError):
         return None
     digest = data.get(DIGEST_KEY) if isinstance(data, dict) else None
@@ -235,8 +287,8 @@ def _changed(path: Path, found: Digest, stored: Mapping[str, Any]) -> ArenaError
         what = f"holds {found.lines} records where {lines} were written: records were added"
     else:
         what = "does not match the checksum written with it: a record was changed"
-    return ArenaError(f"{path} {what} (`glory-ai verify {folder}` finds the games; "
-                      f"`glory-ai verify {folder} --repair` drops them so that a resume replays them)")
+    return ArenaError(f"{path} {what} (`glory-ai verify {folder}` names the records; "
+                      f"`glory-ai verify {folder} --repair` sets them aside and replays their games)")
 
 
 class _PrefixCheck:
@@ -254,6 +306,11 @@ class _PrefixCheck:
         if self.digest.lines < self.limit:
             self.digest.add(line)
 
+    @property
+    def covered(self) -> int:
+        """The lines the stored checksum covers (0 without one)."""
+        return max(self.limit, 0)
+
     def finish(self) -> None:
         if self.stored is None:
             return
@@ -270,38 +327,117 @@ def _repeated(path: Path, gid: Any) -> ArenaError:
                       f"(`glory-ai verify {path.parent}` tells which one replays)")
 
 
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """The cyclic garbage collector off while records are parsed: the records hold no cycle,
+    and the collections that their millions of dicts and lists would trigger took two thirds
+    of a read's time (benchmarks/reader.py)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _in_run_folder(path: Path) -> bool:
+    return path.name in GAMES_FILES and (path.parent / CONFIG_FILE).exists()
+
+
+def reading_schema(path: str | os.PathLike, skip: Sequence[str] = ()) -> RecordSchema:
+    """The schema the readers check the records of ``path`` (a records file) with: with the
+    run's plan when ``path`` is a run folder's records and its ``config.json`` carries the
+    checksums that confirm its plan (glory_ai.arena.integrity); without a plan otherwise (a
+    bare records file, a folder of an older glory_ai). A plan edited since its games were
+    played, or a config.json that cannot be read, is an ArenaError naming the file."""
+    path = Path(path)
+    config = None
+    if _in_run_folder(path):
+        try:
+            _read_config_file(path.parent / CONFIG_FILE)
+        except ArenaError as error:
+            raise ArenaError(f"{error} (`glory-ai verify {path.parent}` says how to mend it)") from None
+        found = check_plan(path.parent)
+        if found.problem and found.plan:
+            raise ArenaError(found.problem)
+        if found.confirmed:
+            with contextlib.suppress(ArenaError):       # a spec this code cannot read: no plan
+                config = load_config(path.parent)
+    return RecordSchema(config, skipped=skip, strict=config is not None)
+
+
+class _Unchecked(RecordSchema):
+    """No schema: the lines that parse to JSON objects, as they are."""
+
+    def check(self, rec: Any, where: str, bot_seeds: bool = True, line: int = 0) -> int | None:
+        if type(rec) is not dict:
+            super().check(rec, where, bot_seeds, line)
+        return None
+
+
+def _hint(path: Path) -> str:
+    if _in_run_folder(path):
+        return (f"`glory-ai verify {path.parent} --repair` sets it aside "
+                f"({path.parent.name}/quarantine.jsonl) and replays its game")
+    return "not a record glory_ai wrote, or a damaged one"
+
+
+def _refused(path: Path, error: RecordError) -> RecordError:
+    error.args = (f"{error}; {_hint(path)}",)
+    return error
+
+
 def read_records(path: str | os.PathLike, *, skip: Sequence[str] = (), repair: bool = False,
                  check: Callable[[dict[str, Any], str], None] | None = None,
                  repeats: bool = False, checksum: bool = True) -> list[dict[str, Any]]:
     """The game records of a records file (``games.jsonl`` or ``games.jsonl.gz``; a run
     folder: its file), in file order, blank lines skipped.
 
+    Every record is checked whole against the schema (:mod:`glory_ai.arena.schema`: every
+    field, its type and range, the fields against one another and, in a run folder whose
+    plan its checksums confirm, against the plan); one that fails is an ArenaError
+    (:class:`~glory_ai.arena.schema.RecordError`) naming the file, the line, the game and the
+    field, and the command that sets it aside. A run folder whose ``config.json`` was edited
+    is refused (glory_ai.arena.integrity).
+
     A game recorded twice (two writers, a line copied) is kept once, the first, with a
     warning, when the copies differ only in their timing; copies that differ otherwise are an
     ArenaError (``repeats=True`` keeps every line). When the folder's ``config.json`` holds
-    the checksum of its records (:class:`Digest`), a record changed since is an ArenaError
-    (``checksum=False``: not checked, for tools that examine damaged folders).
+    the checksum of its records (:class:`Digest`), a record changed since is an ArenaError.
+    ``checksum=False``: neither the checksum nor the schema is checked (the records as they
+    are, for the tools that examine a damaged folder and report what they find: verify,
+    reproduce).
 
     ``skip``: fields of :data:`SKIPPABLE` to leave out (cut from the lines before parsing:
     reading is then several times faster). A last line without its newline is a write cut
     short by a kill: dropped with a warning, and with ``repair`` the (plain) file is truncated
     back to its last complete line. A line that is not JSON, or not a JSON object, is an
-    ArenaError naming the file and the line number, as is an unreadable file.
+    ArenaError naming the file and the line number, as is an unreadable file; a damaged
+    archive names the line from which it cannot be read and the command that recovers it.
 
     ``check(record, where)``, if given, is called on every record with ``where`` =
-    ``"FILE: line N"`` (the lines are then parsed one by one, whole): a validator that
-    raises its own error naming the line.
+    ``"FILE: line N"`` after the schema: a validator that raises its own error naming the line.
     """
     path = games_file(path)
     cut = _cutter(skip)
+    schema = reading_schema(path, skip) if checksum else _Unchecked()
     prefix = _PrefixCheck(path, stored_digest(path) if checksum else None)
+    # the bot seeds are recomputed from the plan for the lines the checksum does not cover
+    # (those it covers are as the run wrote them, which it checked)
+    covered = prefix.covered if prefix.stored is not None else 0
     records: list[dict[str, Any]] = []
-    for base, lines in _blocks(path, repair):
-        if prefix.stored is not None:
-            for line in lines:
-                if line.strip():
-                    prefix.add(line)
-        _parse_block(path, lines, base, cut, check, records)
+    where = str(path)
+    try:
+        with _gc_paused():
+            for base, lines in _blocks(path, repair):
+                if prefix.stored is not None:
+                    for line in lines:
+                        if line.strip():
+                            prefix.add(line)
+                _parse_block(path, lines, base, cut, check, records, schema, where, covered)
+    except RecordError as error:
+        raise _refused(path, error) from None
     prefix.finish()
     if path.suffix == ".gz" and prefix.stored is not None and prefix.digest.lines != len(records):
         raise _changed(path, prefix.digest, prefix.stored)
@@ -312,12 +448,17 @@ def iter_record_chunks(path: str | os.PathLike, *, skip: Sequence[str] = (), siz
                        checksum: bool = True) -> Iterator[list[dict[str, Any]]]:
     """The records of a records file (or a run folder's) in file order, in lists of about
     ``size``, read in a stream: memory bounded by a chunk, whatever the file's size. Parsed
-    and checked as :func:`read_records` does, but a game recorded twice is not removed (the
-    caller keeps the first), and a checksum that differs is an ArenaError raised after the
-    last chunk (a caller that keeps what it made of the chunks discards it then)."""
+    and checked as :func:`read_records` does (every record against the schema: a record that
+    fails is a RecordError naming the file, the line and the field), but a game recorded
+    twice is not removed (the caller keeps the first), and a checksum that differs is an
+    ArenaError raised after the last chunk (a caller that keeps what it made of the chunks
+    discards it then)."""
     path = games_file(path)
     cut = _cutter(skip)
+    schema = reading_schema(path, skip) if checksum else _Unchecked()
     prefix = _PrefixCheck(path, stored_digest(path) if checksum else None)
+    covered = prefix.covered if prefix.stored is not None else 0
+    where = str(path)
     out: list[dict[str, Any]] = []
     count = 0
     for base, lines in _blocks(path, False, STREAM_BLOCK):
@@ -326,7 +467,11 @@ def iter_record_chunks(path: str | os.PathLike, *, skip: Sequence[str] = (), siz
                 if line.strip():
                     prefix.add(line)
         before = len(out)
-        _parse_block(path, lines, base, cut, None, out)
+        try:
+            with _gc_paused():
+                _parse_block(path, lines, base, cut, None, out, schema, where, covered)
+        except RecordError as error:
+            raise _refused(path, error) from None
         count += len(out) - before
         if len(out) >= size:
             yield out
@@ -360,23 +505,27 @@ def _unique(path: Path, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def _parse_block(path: Path, lines: list[bytes], base: int, cut: re.Pattern[bytes] | None,
                  check: Callable[[dict[str, Any], str], None] | None,
-                 records: list[dict[str, Any]]) -> None:
-    """Parse a block of whole lines into ``records``: all at once when every line is a JSON
-    object, else line by line (blank lines skipped, a bad line named)."""
+                 records: list[dict[str, Any]], schema: RecordSchema, where: str,
+                 covered: int) -> None:
+    """Parse a block of whole lines into ``records``, each checked by ``schema``: all at
+    once when every line is a JSON object, else line by line (blank lines skipped, a bad
+    line named)."""
     if check is None:
         try:
             parsed = [_loads(cut.sub(b"", line) if cut is not None else line) for line in lines]
-            if all(type(r) is dict for r in parsed):
-                records.extend(parsed)
-                return
         except ValueError:
-            pass
+            parsed = []
+        if parsed and all(type(r) is dict for r in parsed):
+            verify = schema.check
+            for number, rec in enumerate(parsed, start=base + 1):
+                verify(rec, where, number > covered, number)
+            records.extend(parsed)
+            return
     for number, line in enumerate(lines, start=base + 1):
         if not line.strip():
             continue
         rec = _record(path, number, line, cut if check is None else None)
-        if type(rec) is not dict:
-            raise _not_a_record(path, number, rec)
+        schema.check(rec, where, number > covered, number)
         if check is not None:
             check(rec, f"{path}: line {number}")
         records.append(rec)
@@ -448,18 +597,20 @@ class _quiet:
 
 def _sorted_lines(path: Path) -> tuple[list[bytes], int]:
     """The distinct record lines of a plain file sorted by game, and the repeats dropped
-    (a copy that differs beyond its timing is an ArenaError)."""
+    (a copy that differs beyond its timing is an ArenaError; a record that fails the schema
+    too: an archive is never made of a damaged record)."""
     keyed: dict[tuple[int, int, int], bytes] = {}
     repeats = 0
     cut = _cutter(SKIPPABLE)
+    schema = reading_schema(path, SKIPPABLE)
+    where = str(path)
     for number, line in iter_lines(path):
         rec = _record(path, number, line, cut)
-        if type(rec) is not dict:
-            raise _not_a_record(path, number, rec)
         try:
-            key = record_key(rec)
-        except KeyError:
-            raise ArenaError(f"{path}: line {number} is not a game record of a run") from None
+            schema.check(rec, where, True, number)
+        except RecordError as error:
+            raise _refused(path, error) from None
+        key = record_key(rec)
         if key in keyed:
             if _timeless(_loads(keyed[key])) != _timeless(_loads(line)):
                 raise _repeated(path, rec.get("game_id"))
@@ -477,7 +628,7 @@ def compress_run(folder: str | os.PathLike) -> Path:
     folder = Path(folder)
     plain = folder / GAMES_FILE
     target = folder / COMPRESSED_GAMES_FILE
-    with FolderLock(folder):
+    with FolderLock(folder, shared=True):        # joined by a repair that holds it
         lines, repeats = _sorted_lines(plain)
         prefix = _PrefixCheck(plain, stored_digest(plain))
         for _, line in iter_lines(plain):
@@ -519,11 +670,11 @@ def _read_config_file(path: Path) -> dict[str, Any]:
     if not path.exists():
         raise ArenaError(f"{path}: no such file (not a run folder?)")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path, max_bytes=CONFIG_BYTES)
     except OSError as error:
         raise os_error(path, error, "cannot read") from None
-    except ValueError as exc:                   # UnicodeDecodeError is a ValueError
-        raise ArenaError(f"{path}: not valid JSON ({' '.join(str(exc).split())})") from None
+    except JSONLimitError as exc:
+        raise ArenaError(str(exc)) from None
     if not isinstance(data, dict) or data.get("format") != CONFIG_FORMAT or "config" not in data:
         raise ArenaError(f"{path}: not an arena run config (format {CONFIG_FORMAT!r})")
     return data
@@ -535,12 +686,16 @@ def _show(value: Any) -> str:
 
 def check_config(folder: str | os.PathLike, config: RunConfig, warn: bool = True) -> bool:
     """True if ``folder`` holds a run of ``config``, False if it holds no run config;
-    ArenaError if it holds a run of another config (naming the keys that differ) or games
-    made by other code (glory_ai.arena.code)."""
+    ArenaError if its config was edited since its games were played (naming the file and what
+    changed, glory_ai.arena.integrity), if it holds a run of another config (naming the keys
+    that differ) or games made by other code (glory_ai.arena.code)."""
     path = Path(folder) / CONFIG_FILE
     if not path.exists():
         return False
     stored = _read_config_file(path)
+    found = check_plan(folder)
+    if found.problem and found.plan:
+        raise ArenaError(found.problem)
     diff = config.differences(stored["config"])
     if diff:
         parts = "; ".join(f"{k}: {_show(theirs)} there, {_show(mine)} here"
@@ -558,52 +713,24 @@ def check_config(folder: str | os.PathLike, config: RunConfig, warn: bool = True
 
 class Plan:
     """The games of a config as indices 0 .. total_games - 1 (in (deal, pairing, rotation)
-    order), and the check that a record read back is one of them: its id in the plan, its
-    place, seed and seats those of the plan. Holds no task: O(1) memory in the run's size."""
+    order), and the check that a record read back is one of them: the whole record against
+    the schema and the plan (:class:`~glory_ai.arena.schema.RecordSchema`: its place, seeds
+    and seats those of the plan). Holds no task: O(1) memory in the run's size."""
 
-    def __init__(self, config: RunConfig) -> None:
+    def __init__(self, config: RunConfig, skipped: Sequence[str] = ()) -> None:
         self.config = config
-        self.pairings = len(config.pairings())
-        self.rotations = config.rotations
-        self.seatings = [[list(config.seating(p, r)) for r in range(self.rotations)]
-                         for p in range(self.pairings)]
-        self._seeds: dict[int, int] = {}
+        self.schema = RecordSchema(config, skipped=skipped)
+        self.pairings = self.schema.pairings
+        self.rotations = self.schema.rotations
 
     def index(self, deal: int, pairing: int, rotation: int) -> int:
         return (deal * self.pairings + pairing) * self.rotations + rotation
 
-    def _seed(self, deal: int) -> int:
-        seed = self._seeds.get(deal)
-        if seed is None:
-            if len(self._seeds) > 256:
-                self._seeds.clear()
-            seed = self._seeds[deal] = deal_seed(self.config.seed, deal)
-        return seed
-
-    def check(self, rec: Mapping[str, Any], where: str) -> int:
-        """The plan index of a record, or ArenaError naming ``where`` (file and line)."""
-        gid = rec.get("game_id")
-        place = _place(gid)
-        if place is None or not (place[0] < self.config.deals and place[1] < self.pairings
-                                 and place[2] < self.rotations):
-            raise ArenaError(f"{where}: game {gid!r} is not a game of this run")
-        deal, pairing, rotation = place
-        if (rec.get("deal"), rec.get("pairing"), rec.get("rotation")) != place \
-                or rec.get("seed") != self._seed(deal) \
-                or rec.get("seats") != self.seatings[pairing][rotation]:
-            raise ArenaError(f"{where}: game {gid} does not match this run's plan "
-                             "(its place, seed or seats differ)")
-        return self.index(deal, pairing, rotation)
-
-
-def _place(gid: Any) -> tuple[int, int, int] | None:
-    if not isinstance(gid, str):
-        return None
-    parts = gid.split("-")
-    if len(parts) != 3 or not all(p.isdigit() and p.isascii() for p in parts):
-        return None
-    deal, pairing, rotation = (int(p) for p in parts)
-    return deal, pairing, rotation
+    def check(self, rec: Any, where: str, bot_seeds: bool = True, line: int = 0) -> int:
+        """The plan index of a record, or RecordError naming ``where`` (file and line)."""
+        index = self.schema.check(rec, where, bot_seeds, line)
+        assert index is not None
+        return index
 
 
 @dataclass
@@ -619,33 +746,39 @@ class Scan:
 
 def scan_folder(path: Path, plan: Plan, listen: Callable[[list[dict[str, Any]]], object] | None = None,
                 repair: bool = False) -> Scan:
-    """Read a run's records file in a stream: each record checked against the plan (an
-    error names the line), the games done marked, the checksum against the stored one.
-    ``listen`` gets the records (without their actions) in chunks. A game recorded twice
-    is an ArenaError if the copies differ beyond timing, else (with ``repair``) the file is
-    rewritten once without the copies."""
+    """Read a run's records file in a stream: each record checked against the schema and
+    the plan (an error names the line, the field and the command that sets the record
+    aside), the games done marked, the checksum against the stored one. ``listen`` gets the
+    records (without their actions) in chunks. A game recorded twice is an ArenaError if
+    the copies differ beyond timing, else (with ``repair``) the copies are set aside in the
+    quarantine file and the file rewritten once without them."""
     result = Scan(done=bytearray(plan.config.total_games))
     prefix = _PrefixCheck(path, stored_digest(path))
     cut = _cutter(SKIPPABLE)
+    schema = RecordSchema(plan.config, skipped=SKIPPABLE, strict=check_plan(path.parent).confirmed)
+    where = str(path)
     chunk: list[dict[str, Any]] = []
     repeated: list[int] = []                  # line numbers of repeats
-    for number, line in iter_lines(path, repair=repair):
-        prefix.add(line)
-        result.digest.add(line)
-        rec = _record(path, number, line, cut)
-        if type(rec) is not dict:
-            raise _not_a_record(path, number, rec)
-        index = plan.check(rec, f"{path}: line {number}")
-        if result.done[index]:
-            repeated.append(number)
-            continue
-        result.done[index] = 1
-        result.games += 1
-        if listen is not None:
-            chunk.append(rec)
-            if len(chunk) >= CHUNK:
-                listen(chunk)
-                chunk = []
+    with _gc_paused():
+        for number, line in iter_lines(path, repair=repair):
+            prefix.add(line)
+            result.digest.add(line)
+            rec = _record(path, number, line, cut)
+            try:
+                index = schema.check(rec, where, False, number)
+            except RecordError as error:
+                raise _refused(path, error) from None
+            assert index is not None
+            if result.done[index]:
+                repeated.append(number)
+                continue
+            result.done[index] = 1
+            result.games += 1
+            if listen is not None:
+                chunk.append(rec)
+                if len(chunk) >= CHUNK:
+                    listen(chunk)
+                    chunk = []
     if listen is not None and chunk:
         listen(chunk)
     prefix.finish()
@@ -655,9 +788,16 @@ def scan_folder(path: Path, plan: Plan, listen: Callable[[list[dict[str, Any]]],
         result.repeats = len(repeated)
         _check_repeats(path, plan, set(repeated))
         if repair:
+            quarantine = Quarantine(path.parent)
+            for number, line in iter_lines(path):
+                if number in repeated:
+                    quarantine.add(path, number, f"{path}: line {number}: a second copy of game "
+                                   f"{_loads(line).get('game_id')} (the same but for its timing)",
+                                   line, game_id=_loads(line).get("game_id"))
+            quarantine.write()
             result.digest = _drop_lines(path, set(repeated))
-            log.warning("%s: removed %d repeated record(s) (a game written twice); each game is "
-                        "kept once", path, len(repeated))
+            log.warning("%s: removed %d repeated record(s) (a game written twice) to %s; each game "
+                        "is kept once", path, len(repeated), quarantine.path.name)
             write_config_records(path.parent, result.digest)
     return result
 
@@ -667,7 +807,7 @@ def _check_repeats(path: Path, plan: Plan, numbers: set[int]) -> None:
     wanted: dict[int, dict[str, Any] | None] = {}
     for number, line in iter_lines(path):
         if number in numbers:
-            wanted.setdefault(plan.check(_loads(line), ""), None)
+            wanted.setdefault(plan.check(_loads(line), str(path), False, number), None)
     for _, line in iter_lines(path):
         rec = _loads(line)
         index = plan.index(*record_key(rec))
@@ -707,6 +847,8 @@ class RunFolder:
         self.games_path = self.path / GAMES_FILE
         self.config_path = self.path / CONFIG_FILE
         self._fh: BinaryIO | None = None
+        self._sums = SumsWriter(self.path)
+        self._plan = Plan(config)
         self._lock = FolderLock(self.path, shared=True, create=True)
         self._digest: Digest | None = None      # of the file, while it is known
         self._wrote_config = False
@@ -734,22 +876,23 @@ class RunFolder:
         if (self.path / COMPRESSED_GAMES_FILE).exists() and not self.games_path.exists():
             raise ArenaError(f"{self.path} holds a finished run kept compressed ({COMPRESSED_GAMES_FILE}); "
                              "read it with load_records, or use another output folder")
-        plan = Plan(self.config)
         if not self.games_path.exists():
             scan = Scan(done=bytearray(self.config.total_games))
         else:
-            scan = scan_folder(self.games_path, plan, listen, repair=True)
+            scan = scan_folder(self.games_path, self._plan, listen, repair=True)
         self._digest = scan.digest
+        stamp_plan(self.path)       # a folder of an older glory_ai, found to be this config's
         record_code(self.path, self.config, scan.games)
         return scan
 
     def _write_config(self) -> None:
         c = self.config
-        data = {
+        data: dict[str, Any] = {
             "format": CONFIG_FORMAT, "format_version": CONFIG_VERSION, "version": __version__,
             "description": c.describe(), "games_per_deal": c.games_per_deal,
             "total_games": c.total_games, "config": c.to_dict(),
         }
+        data[PLAN_KEY] = plan_sha256(data)
         text = (json.dumps(data, indent=2) + "\n").encode()
         _write_atomically(self.config_path, lambda fh: fh.write(text))
 
@@ -759,25 +902,51 @@ class RunFolder:
         when ``sync_interval`` seconds have passed since the last one (each batch when 0),
         and always at :meth:`close`. A failed write (a full disk) is an ArenaError; the
         complete lines already written stay."""
+        records = list(records)
         if text is None:
             text = "".join(encode_record(r) + "\n" for r in records)
         data = text.encode()
+        lines = data.split(b"\n")[:-1]
+        # each line's SHA-256: the records' checksum and each game's entry in games.sums
+        digest = self._digest if self._digest is not None else Digest()
+        shas = [digest.add(line) for line in lines]
+        if len(records) != len(lines):          # lines handed without their records
+            records = [_loads(line) for line in lines]
+        entries = [(index, sha) for rec, sha in zip(records, shas, strict=True)
+                   if (index := self._index(rec)) is not None]
         try:
             if self._fh is None:
                 self._fh = open(self.games_path, "ab")
                 self._synced = time.monotonic()
             self._fh.write(data)
             self._fh.flush()
-            if time.monotonic() - self._synced >= self.sync_interval:
+            sync = time.monotonic() - self._synced >= self.sync_interval
+            if sync:
                 os.fsync(self._fh.fileno())
                 self._synced = time.monotonic()
         except OSError as error:
             self._digest = None                  # what reached the file is not known
             raise os_error(self.games_path, error) from None
-        if self._digest is not None:
-            for line in data.split(b"\n")[:-1]:
-                self._digest.add(line)
-        self.appended += data.count(b"\n")
+        try:
+            self._sums.write(entries)
+            if sync:
+                self._sums.sync()
+        except OSError as error:
+            raise os_error(self._sums.path, error) from None
+        self.appended += len(lines)
+
+    def _index(self, rec: Any) -> int | None:
+        """A record's place in the plan (its entry in games.sums), None when it has none."""
+        try:
+            deal, pairing, rotation = record_key(rec)
+        except (KeyError, TypeError):
+            return None
+        plan = self._plan
+        if not (type(deal) is int and type(pairing) is int and type(rotation) is int
+                and 0 <= deal < self.config.deals and 0 <= pairing < plan.pairings
+                and 0 <= rotation < plan.rotations):
+            return None
+        return plan.index(deal, pairing, rotation)
 
     def close(self, store: bool = True, cleanup: bool = False) -> None:
         """Flush and sync the records, store their checksum in ``config.json`` (``store``),
@@ -796,6 +965,13 @@ class RunFolder:
                 finally:
                     with _quiet():
                         fh.close()
+                try:
+                    self._sums.sync()
+                except OSError as error:
+                    raise os_error(self._sums.path, error) from None
+                finally:
+                    with _quiet():
+                        self._sums.close()
             if store and self._lock.held and self._digest is not None and self.games_path.exists() \
                     and stored_digest(self.games_path) != self._digest.to_dict():
                 write_config_records(self.path, self._digest)
@@ -807,32 +983,5 @@ class RunFolder:
                         self.games_path.unlink(missing_ok=True)
                         self.config_path.unlink()
                         (self.path / CODE_FILE).unlink(missing_ok=True)
+                        (self.path / SUMS_FILE).unlink(missing_ok=True)
             self._lock.release(cleanup=cleanup)
-
-
-def expand_run(folder: str | os.PathLike) -> Path:
-    """Undo :func:`compress_run` so that a run kept compressed can be played on (a study
-    extended with more trials or deals): the same lines, in the same order, back into
-    ``games.jsonl`` (the checksum config.json holds is theirs), then the compressed file
-    removed. Holds the folder's lock; a kill leaves one of the two whole."""
-    folder = Path(folder)
-    plain = folder / GAMES_FILE
-    source = folder / COMPRESSED_GAMES_FILE
-    with FolderLock(folder):
-        if not is_compressed(folder):
-            return plain
-
-        def write(raw: BinaryIO) -> None:
-            try:
-                with gzip.open(source, "rb") as fh:
-                    while block := fh.read(1 << 20):
-                        raw.write(block)
-            except (OSError, EOFError, zlib.error) as error:
-                raise ArenaError(f"{source}: cannot read the compressed records ({error})") from None
-
-        _write_atomically(plain, write)
-        try:
-            source.unlink()
-        except OSError as error:
-            raise os_error(source, error, "cannot remove") from None
-    return plain

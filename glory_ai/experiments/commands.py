@@ -205,24 +205,34 @@ def main_verify(args: argparse.Namespace) -> int:
         return _error(exc)
     except KeyboardInterrupt as exc:
         return _interrupted(exc, "")
-    problems = found.all_problems
-    for problem in problems[:50]:
-        print(f"problem: {problem}")
-    if len(problems) > 50:
-        print(f"... and {len(problems) - 50} more")
-    games = sum(r.games for r in found.runs)
-    replayed = sum(r.replayed for r in found.runs)
-    repaired = [r for r in found.runs if r.repaired]
-    for run in repaired:
-        print(f"repaired {run.folder}: {len(run.drop)} line(s) dropped; run the command that "
-              "wrote it again to replay the games dropped")
-    if found.ok:
-        print(f"verified: {len(found.runs)} run(s), {games} games, {replayed} replayed, "
+    _print_problems(found.all_problems)
+    for action in found.actions:
+        print(f"repaired: {action}")
+    for reason in found.refused:
+        print(f"not repaired: {reason}")
+    final = found.final
+    if found.after is not None:
+        print("after the repair:")
+        _print_problems(final.all_problems)
+    games = sum(r.games for r in final.runs)
+    replayed = sum(r.replayed for r in final.runs)
+    if final.ok:
+        print(f"verified: {len(final.runs)} run(s), {games} games, {replayed} replayed, "
               "records and derived files as written")
         return 0
-    print(f"NOT verified: {len(problems)} problem(s)"
-          + ("" if args.repair else f"; `glory-ai verify {args.folder} --repair` drops the records at fault"))
+    hint = ""
+    if not args.repair and not any(r.refused for r in final.runs):
+        hint = (f"; `glory-ai verify {args.folder} --repair` sets the records at fault aside "
+                "(quarantine.jsonl) and plays their games again")
+    print(f"NOT verified: {len(final.all_problems)} problem(s), {games} sound games{hint}")
     return EXIT_DIFFERENT
+
+
+def _print_problems(problems: list[str]) -> None:
+    for problem in problems[:50]:
+        print(f"problem: {' '.join(problem.split())}")
+    if len(problems) > 50:
+        print(f"... and {len(problems) - 50} more")
 
 
 def _sample(text: str) -> int:
@@ -288,15 +298,17 @@ def register(sub: argparse._SubParsersAction) -> None:
             "not (each problem on one line).", width=88),
         epilog="examples:\n  glory-ai verify results/seat_advantage\n"
                "  glory-ai verify results/compare-1b2c3d4e --sample 100\n"
-               "  glory-ai verify results/compare-1b2c3d4e --repair   # then rerun the compare\n")
+               "  glory-ai verify results/compare-1b2c3d4e --repair\n")
     ver.add_argument("folder", metavar="FOLDER", help="a run folder or a results folder")
     ver.add_argument("--sample", type=_sample, default=None, metavar="N",
                      help="replay about N games per run, spread over it (default: every game)")
     ver.add_argument("--jobs", "-j", type=argtypes.jobs, default=1, metavar="J",
                      help="parallel workers replaying games (-1: every core)")
     ver.add_argument("--repair", action="store_true",
-                     help="drop the records at fault (repeats, damaged or edited lines) under the "
-                          "folder's lock; the command that wrote the folder then replays them")
+                     help="under the folder's lock, set the records at fault (damaged, edited or "
+                          "repeated lines, a damaged archive's unreadable part) aside in "
+                          "quarantine.jsonl, play their games again and verify the folder again; "
+                          "nothing is deleted, and a changed config.json is refused")
     ver.set_defaults(func=main_verify)
 
 

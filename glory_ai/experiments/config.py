@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._jsonio import toml_loads
 from ..arena.plan import FORMATS, RunConfig
 from ..arena.runner import BACKENDS
 from ..core.config import SEED_RANGE, VARIANT_KEYS, check_seed
@@ -281,7 +282,7 @@ def load_experiment(path: str | Path) -> Experiment:
         raise ExperimentError(f"{path}: not a text file (not UTF-8 at byte {exc.start}): an "
                               "experiment config is TOML") from None
     try:
-        data = tomllib.loads(text)
+        data = toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ExperimentError(f"{path}: not valid TOML ({exc})") from None
     return parse_experiment(data, path.stem, text, where=str(path))

@@ -167,7 +167,12 @@ def _play(planned: PlannedRun, folder: Path, session: Session) -> dict[str, Any]
         compress_run(folder)
         played = {"run": planned.name, "games": result.games, "played": result.played,
                   "seconds": round(time.time() - started, 1)}
-    played["records"] = read_config(folder).get("records")
+    stored = read_config(folder)
+    played["records"] = stored.get("records")
+    # the checksums of the run's config.json and code.json (glory_ai.arena.integrity)
+    for key in ("plan_sha256", "code_sha256"):
+        if stored.get(key) is not None:
+            played[key] = stored[key]
     return played
 
 
@@ -411,7 +416,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
     shares, Holm-adjusted across each run's specs, a difference flagged at alpha = 0.01
     (``glory_ai.analysis.stats.compare_reruns``). The scheduling options default to the
     config's ``[run]``."""
-    from .verify import check_derived, check_experiment
+    from .checks import check_derived, check_experiment
 
     folder = Path(folder)
     source = folder / "experiment.toml"

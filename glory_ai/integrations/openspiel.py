@@ -53,6 +53,7 @@ from typing import Any
 
 import numpy as np
 
+from .._jsonio import JSONLimitError, loads
 from . import missing_extra
 
 try:
@@ -97,8 +98,8 @@ def glory_game_of(params: dict[str, Any]) -> Game:
         raise ValueError(f"{SHORT_NAME}: unknown parameter(s) {unknown}; known: {sorted(PARAMETERS)}")
     variant_text = params.get("variant", "")
     try:
-        variant = json.loads(variant_text) if variant_text else {}
-    except json.JSONDecodeError as error:
+        variant = loads(variant_text, f"{SHORT_NAME}: variant") if variant_text else {}
+    except JSONLimitError as error:
         raise ValueError(f"{SHORT_NAME}: variant must be a JSON object of GameConfig options, "
                          f"got {variant_text!r} ({error})") from None
     if not isinstance(variant, dict):

@@ -18,6 +18,7 @@ from typing import Any
 
 from .. import _argparse as argtypes
 from .._argparse import HelpFormatter
+from .._jsonio import JSONLimitError, read_json
 from .session import DEFAULT_HINT_BOT
 
 __all__ = ["register"]
@@ -378,11 +379,13 @@ def _load_position(path: str):
     from .session import SESSION_FORMAT, load_session
 
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = read_json(path)
     except FileNotFoundError:
         raise CommandError(f"{path}: no such file") from None
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
-        raise CommandError(f"{path}: not a JSON position ({exc})") from None
+    except JSONLimitError as exc:
+        raise CommandError(f"{exc} (not a JSON position)") from None
+    except OSError as exc:
+        raise CommandError(f"{path}: not a JSON position ({exc.strerror or exc})") from None
     if isinstance(data, dict) and data.get("format") == SESSION_FORMAT:
         try:
             return load_session(path).state

@@ -7,6 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from .._jsonio import MAX_BYTES, JSONLimitError, loads
 from ..arena.plan import ArenaError
 from .notation import NotationError, parse_notation
 from .records import GameError
@@ -31,21 +32,23 @@ def load_games(path: str | os.PathLike) -> list[dict[str, Any]]:
             raise GameError(f"{path}: holds no games")
         return records
     try:
+        if path.stat().st_size > MAX_BYTES:
+            raise GameError(f"{path}: {path.stat().st_size:,} bytes, more than the {MAX_BYTES:,} a "
+                            "game file may hold")
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise GameError(f"{path}: cannot read ({exc})") from None
     stripped = text.lstrip()
     if stripped.startswith("{"):
-        import json
-
         try:
-            record = json.loads(text)
-        except ValueError:
+            record = loads(text, str(path))
+        except JSONLimitError:
             # several records, one per line, in a file not named .jsonl
             try:
-                records = [json.loads(line) for line in text.splitlines() if line.strip()]
-            except ValueError as exc:
-                raise GameError(f"{path}: not a game record (invalid JSON: {exc})") from None
+                records = [loads(line, f"{path}: line {n}")
+                           for n, line in enumerate(text.splitlines(), 1) if line.strip()]
+            except JSONLimitError as exc:
+                raise GameError(f"{exc} (not a game record)") from None
             return records
         if not isinstance(record, dict) or "actions" not in record:
             raise GameError(f"{path}: not a game record (no actions)")

@@ -27,11 +27,11 @@ and the result tags against the game's end.
 """
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
+from .._jsonio import JSONLimitError, value_or_text
 from .records import GameError, new_game
 
 __all__ = ["NotationError", "format_notation", "parse_notation", "format_variant", "parse_variant_tag"]
@@ -100,9 +100,9 @@ def parse_variant_tag(text: str) -> dict[str, Any]:
             out[key] = pairs
         else:
             try:
-                out[key] = json.loads(value)
-            except ValueError:
-                out[key] = value
+                out[key] = value_or_text(value, f"the Variant tag: {key}")
+            except JSONLimitError as exc:
+                raise NotationError(str(exc)) from None
     return out
 
 

@@ -20,6 +20,7 @@ from typing import Any
 from rich.table import Table
 from rich.text import Text
 
+from .._jsonio import JSONLimitError, read_json
 from ..bots import make_bot
 from ..game import Game, State
 from .advice import AdviceError, advice_lines, advise
@@ -393,10 +394,12 @@ def load_session(path: str | os.PathLike, screen: Screen | None = None, **overri
     """A saved game, ready to go on. GameError if the file is not a saved game."""
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read_json(path)
     except FileNotFoundError:
         raise GameError(f"{path}: no saved game there") from None
-    except (OSError, ValueError, UnicodeDecodeError) as exc:
+    except JSONLimitError as exc:
+        raise GameError(f"{exc} (not a saved game)") from None
+    except (OSError, ValueError) as exc:
         raise GameError(f"{path}: not a saved game ({exc})") from None
     if not isinstance(data, dict) or data.get("format") != SESSION_FORMAT:
         raise GameError(f"{path}: not a saved game of glory-ai play")

@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from .._jsonio import toml_loads
 from ..bots.models import EvalModel, linear_model, mlp_model, style_weights
 from ..bots.styles import STYLES
 from ..core.engine import FEATURE_COUNT, FEATURE_SET_VERSION
@@ -189,7 +190,7 @@ def load_train_config(path: str | os.PathLike[str]) -> TrainConfig:
     except OSError as exc:
         raise LearnError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:
-        data = tomllib.loads(text)
+        data = toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LearnError(f"{path}: not valid TOML ({exc})") from None
     config = parse_train_config(data, path.parent, str(path))

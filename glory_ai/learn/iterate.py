@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
+from .._jsonio import toml_loads
 from ..arena import RunConfig, Session
 from ..bots import BotSpec
 from ..bots.builtin_params import SEARCH_BOTS
@@ -118,7 +119,7 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
     except FileNotFoundError:
         raise LearnError(f"{path}: no such file") from None
     try:
-        data = tomllib.loads(text)
+        data = toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LearnError(f"{path}: not valid TOML ({exc})") from None
     where = str(path)

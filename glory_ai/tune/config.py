@@ -51,6 +51,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._jsonio import toml_loads
 from ..arena.plan import MAX_DEALS, ArenaError, RunConfig, canonical_spec
 from ..arena.runner import BACKENDS
 from ..core.config import MODES, SEED_RANGE, check_seed
@@ -413,7 +414,7 @@ def load_tune_config(path: str | Path) -> TuneConfig:
         raise TuneError(f"{path}: {len(raw):,} bytes; a study config is at most 1 MiB")
     try:
         text = raw.decode("utf-8")
-        data = tomllib.loads(text)
+        data = toml_loads(text)
     except UnicodeDecodeError as exc:
         raise TuneError(
             f"{path}: not a text file (not UTF-8 at byte {exc.start}): a study config is TOML"

@@ -23,6 +23,7 @@ import pandas as pd
 from ..analysis.load import load_runs
 from ..analysis.stats import balance
 from ..arena import storage
+from ..arena.expand import expand_run
 from ..arena.plan import RunConfig
 from ..arena.session import Session
 from .config import TuneConfig
@@ -80,7 +81,7 @@ def play_rule_set(
             if _deals_finished(out, run_config.games_per_deal) >= deals:
                 folders.append(out)
                 continue
-            storage.expand_run(out)         # a study extended: play on
+            expand_run(out)         # a study extended: play on
         session.play(run_config, out, stop=stop)
         folders.append(out)
     return folders

@@ -166,7 +166,7 @@ def test_malformed_lines(synth, run_folder, line, message):
     ({"scores": [1]}, r"line 1 \(game 0-0-0\): scores must list one entry per seat \(2\)"),
     ({"num_players": 7}, r"num_players is 7, expected 2 to 5"),
     ({"winners": [4]}, r"winners must be seat numbers below 2"),
-    ({"record_version": 2}, r"record_version 2; this analysis reads \[1\]"),
+    ({"record_version": 2}, r"record_version is 2; this glory_ai reads \[1\]"),
     ({"variant": "x"}, r"variant must be an object"),
     ({"structures": [{"complete": "Forum", "incomplete": []}, {"complete": [], "incomplete": []}]},
      r"structures must be"),

@@ -148,7 +148,7 @@ def test_self_play_findings_do_not_compare_strategies(synth, run_folder):
     # two self-play runs (each table seats one spec): the 50% win rates are equal shares by
     # construction, so the summary says so instead of ranking the specs
     greedy = [synth(i, ["greedy", "greedy"], [i % 2]) for i in range(40)]
-    search = [synth(i, ["ismcts:iters=10", "ismcts:iters=10"], [i % 3 == 0]) for i in range(40)]
+    search = [synth(i, ["ismcts:iters=10", "ismcts:iters=10"], [int(i % 3 == 0)]) for i in range(40)]
     text = findings(load_runs([run_folder(greedy), run_folder(search)]))
     assert text[0].startswith("Every game is self-play")
     assert not any("highest win rate" in line or "weakest:" in line for line in text)

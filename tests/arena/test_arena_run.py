@@ -108,16 +108,21 @@ def test_a_folder_of_another_config_is_refused(tmp_path):
     (tmp_path / "loose" / "games.jsonl").write_text('{"game_id": "0-0-0"}\n')
     with pytest.raises(ArenaError, match="no config.json"):
         run(small, tmp_path / "loose")
-    with open(tmp_path / "run" / "games.jsonl", "a") as fh:
-        fh.write(json.dumps({"game_id": "7-0-0", "deal": 7, "pairing": 0, "rotation": 0}) + "\n")
-    with pytest.raises(ArenaError, match="not a game of this run"):
-        run(small, tmp_path / "run")
-    # a damaged game id of any JSON type is named, not a TypeError
     lines = (tmp_path / "run" / "games.jsonl").read_text().splitlines()
+    outside = {**json.loads(lines[0]), "game_id": "7-0-0", "deal": 7}
+    with open(tmp_path / "run" / "games.jsonl", "a") as fh:
+        fh.write(json.dumps(outside) + "\n")
+    with pytest.raises(ArenaError, match="line 3 .*not a game of this run"):
+        run(small, tmp_path / "run")
+    # a record missing its fields, and a damaged game id of any JSON type, are named
+    bad = json.dumps({"game_id": "7-0-0", "deal": 7, "pairing": 0, "rotation": 0})
+    (tmp_path / "run" / "games.jsonl").write_text("\n".join(lines + [bad]) + "\n")
+    with pytest.raises(ArenaError, match="line 3 .*is not a game record: no seed, seats"):
+        run(small, tmp_path / "run")
     for damaged in ([7, 0, 0], {"deal": 7}, None):
-        bad = json.dumps({"game_id": damaged, "deal": 7, "pairing": 0, "rotation": 0})
-        (tmp_path / "run" / "games.jsonl").write_text("\n".join(lines[:-1] + [bad]) + "\n")
-        with pytest.raises(ArenaError, match="not a game of this run"):
+        bad = json.dumps({**json.loads(lines[0]), "game_id": damaged})
+        (tmp_path / "run" / "games.jsonl").write_text("\n".join(lines + [bad]) + "\n")
+        with pytest.raises(ArenaError, match="line 3: game_id must be the text DEAL-PAIRING-ROTATION"):
             run(small, tmp_path / "run")
     (tmp_path / "run" / "games.jsonl").write_text("not json\n{}\n")
     with pytest.raises(ArenaError, match="line 1"):

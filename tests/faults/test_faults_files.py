@@ -98,6 +98,8 @@ def test_a_zlib_error_is_one_line_in_report_run_and_reproduce(tmp_path, capsys):
                  ["reproduce", str(folder), "--no-progress"]):
         code, err = _main(capsys, *args)
         assert code == 2 and "not a readable gzip file" in err, (args, err)
+        # the one line names the recovery: the readable part kept, the games it lost replayed
+        assert f"glory-ai verify {path.parent} --repair" in err, (args, err)
 
 
 # ---- outputs that cannot be written ---------------------------------------------------------
@@ -252,7 +254,7 @@ def test_hostile_files_and_arguments(tmp_path, capsys):
 def test_an_empty_object_line_names_its_line(finished):
     with open(finished / "games.jsonl", "a") as fh:
         fh.write("{}\n")
-    with pytest.raises(ArenaError, match=r"games.jsonl: line 13: game None is not a game of this run"):
+    with pytest.raises(ArenaError, match=r"games.jsonl: line 13 is not a game record: no game_id"):
         run(SMALL, finished)
 
 

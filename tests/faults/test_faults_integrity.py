@@ -152,7 +152,7 @@ def test_compressing_and_summarizing_count_each_game_once(finished, caplog):
 def test_a_repeat_that_differs_is_refused_by_compress_and_readers(finished):
     games = finished / "games.jsonl"
     record = orjson.loads(_lines(games)[3])
-    record["winners"] = [1 - record["winners"][0]]
+    record["turns"] += 1                # a copy that passes the schema (replay finds it)
     with open(games, "ab") as fh:
         fh.write(orjson.dumps(record) + b"\n")
     for read in (load_records, compress_run):
@@ -164,7 +164,8 @@ def test_an_edited_winner_is_refused_by_resume_and_report_and_found_by_verify(fi
     games = finished / "games.jsonl"
     lines = _lines(games)
     record = orjson.loads(lines[5])
-    record["winners"] = [1 - record["winners"][0]]
+    record["winners"] = [1 - record["winners"][0]]      # and its returns, as the schema wants
+    record["returns"] = [1.0 if s in record["winners"] else 0.0 for s in range(2)]
     lines[5] = orjson.dumps(record)
     games.write_bytes(b"".join(line + b"\n" for line in lines))
     with pytest.raises(ArenaError, match="does not match the checksum.*glory-ai verify"):
@@ -176,11 +177,16 @@ def test_an_edited_winner_is_refused_by_resume_and_report_and_found_by_verify(fi
     assert main(["verify", str(finished)]) == 1
     out = capsys.readouterr().out
     assert f"line 6: game {record['game_id']}: winners differs" in out and "checksum" in out
-    # --repair drops the edited record; the same run replays it; the folder verifies
-    assert main(["verify", str(finished), "--repair"]) == 1
-    assert len(_lines(games)) == SMALL.total_games - 1
+    # --repair sets the edited record aside (quarantine.jsonl) and plays its game again; the
+    # folder verifies
+    assert main(["verify", str(finished), "--repair"]) == 0
+    out = capsys.readouterr().out
+    assert "1 line(s) set aside" in out and "1 game(s) set aside played again" in out
+    assert out.rstrip().endswith("records and derived files as written")
+    assert len(_lines(games)) == SMALL.total_games
+    assert orjson.loads((finished / "quarantine.jsonl").read_text().splitlines()[0])["line"] == 6
     again = run(SMALL, finished)
-    assert again.played == 1
+    assert again.played == 0
     assert main(["verify", str(finished)]) == 0
     assert [strip_timing(r) for r in load_records(finished)] == \
         [strip_timing(r) for r in run(SMALL).records]
@@ -196,13 +202,13 @@ def test_verify_replays_in_chunks_as_it_reads(finished, monkeypatch, jobs):
     games = finished / "games.jsonl"
     lines = _lines(games)
     record = orjson.loads(lines[9])
-    record["scores"] = [s + 1 for s in record["scores"]]
+    record["turns"] += 1
     lines[9] = orjson.dumps(record)
     games.write_bytes(b"".join(line + b"\n" for line in [*lines, lines[2]]))
     check = verify_module.verify_run(finished, n_jobs=jobs)
     assert check.replayed == check.games == SMALL.total_games
     assert check.drop == {10, SMALL.total_games + 1}
-    assert any(f"line 10: game {record['game_id']}: scores differs" in p for p in check.problems)
+    assert any(f"line 10: game {record['game_id']}: turns differs" in p for p in check.problems)
     assert any(f"line {SMALL.total_games + 1}: game" in p and "recorded twice" in p for p in check.problems)
 
 

@@ -77,7 +77,7 @@ def test_switching_views_and_mistakes():
 
 def test_games_from_files_folders_and_notation(tmp_path):
     first, second = finished_record(2, seed=1), finished_record(2, seed=2)
-    second["game_id"] = "1-0-0"
+    second["game_id"], second["deal"] = "1-0-0", 1
     games = tmp_path / "games.jsonl"
     append_record(games, first)
     append_record(games, second)
