@@ -30,6 +30,11 @@ def seat_name(player: int, viewer: int | None, capital: bool = True, you: bool =
     return f"P{player}"
 
 
+def _a(word: str) -> str:
+    """The word with its indefinite article: "a Bar", "an Insula"."""
+    return f"{'an' if word[:1] in 'AEIOUaeiou' else 'a'} {word}"
+
+
 def _verb(verb: str, second_person: bool) -> str:
     if second_person:
         return verb
@@ -66,7 +71,8 @@ def _sentence(block: str, args: tuple[Any, ...], text: str, mover_sees: bool) ->
         "hire_hand": lambda: ("hire", f"{args[0]} from the hand as a client (Aqueduct)"),
         "take_pool": lambda: ("take", f"{args[0]} from the pool into the stockpile"),
         "dock_hand": lambda: ("move", f"{args[0]} from the hand into the stockpile (Dock)"),
-        "lay_statue": lambda: ("lay", f"a Statue foundation on a {args[0]} site{out_of_town} ({role})"),
+        "lay_statue": lambda: ("lay", f"a Statue foundation on {_a(str(args[0]))} site{out_of_town} "
+                                      f"({role})"),
         "add_pool": lambda: ("add", f"{args[1]} from the pool to {args[0]} (Archway)"),
         "vault_stockpile": lambda: ("vault", f"{args[0]} from the stockpile"),
         "vault_deck": lambda: ("vault", "the top card of the deck (Atrium)"),
@@ -96,7 +102,7 @@ def _sentence(block: str, args: tuple[Any, ...], text: str, mover_sees: bool) ->
     if block == "lay":
         if text.startswith("fountain"):
             return "lay", f"the drawn {args[0]} as a foundation{out_of_town} (Fountain)"
-        return "lay", f"a {args[0]} foundation{out_of_town} ({role})"
+        return "lay", f"{_a(str(args[0]))} foundation{out_of_town} ({role})"
     if block == "add":
         if text.startswith("fountain"):
             return "add", f"the drawn {args[1]} to {args[0]} (Fountain)"

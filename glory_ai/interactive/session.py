@@ -170,7 +170,7 @@ class PlaySession:
             screen.say(f"Glory to Rome, {self.num_players} players, {self.mode}, seed {self.seed}: {who}",
                        "bold")
             if self.actions:
-                screen.say(f"Resuming after {len(self.actions)} decisions.")
+                screen.say(f"Resuming after {_decisions(len(self.actions))}.")
         try:
             while not self.state.is_terminal():
                 player = self.state.current_player()
@@ -341,7 +341,7 @@ class PlaySession:
     def _quit(self, why: str) -> None:
         self.save()
         if self.save_path is not None:
-            self.screen.say(f"Game saved ({why}) after {len(self.actions)} decisions in {self.save_path}.")
+            self.screen.say(f"Game saved ({why}) after {_decisions(len(self.actions))} in {self.save_path}.")
             self.screen.say(f"Resume it with: glory-ai play --resume {self.save_path}")
         else:
             self.screen.say(f"Game stopped ({why}); not saved.")
@@ -420,3 +420,7 @@ def load_session(path: str | os.PathLike, screen: Screen | None = None, **overri
     except (TypeError, ValueError) as exc:
         raise GameError(f"{path}: the saved game cannot be set up: {exc}") from None
     return session
+
+
+def _decisions(n: int) -> str:
+    return f"{n} decision" if n == 1 else f"{n} decisions"
