@@ -242,10 +242,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "docs/analysis.md explains every table.", width=88),
         epilog="examples:\n"
                "  glory-ai report results/compare-1b2c3d4e\n"
+               "  glory-ai report results/seat_advantage --out /tmp/seats   # every run of an experiment\n"
+               "  glory-ai report 'results/*/runs/greedy-*' --out /tmp/greedy   # a study across folders\n"
                "  glory-ai report results/ladder2 results/ladder3 --out results/ladder-report\n"
                "  glory-ai report results/republic results/imperium --out results/modes\n")
     report.add_argument("runs", nargs="+", metavar="RUN_DIR",
-                        help="run folders (config.json and games.jsonl) or games.jsonl files")
+                        help="run folders (config.json and games.jsonl) or games.jsonl files; a folder "
+                             "holding runs (an experiment's results, results/NAME) or a quoted glob "
+                             "('results/*/runs/*') stands for every run in it: one report across them")
     report.add_argument("--out", metavar="DIR", type=argtypes.folder_name, default=None,
                         help="where to write (default: the first RUN_DIR)")
     report.add_argument("--title", default=None, help="the page title")
@@ -328,9 +332,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _play(config: RunConfig, session: Session, games: int) -> int:
-    from ..arena.storage import SKIPPABLE, read_records
     from .figures import plot_summary
-    from .stats import finishing_frame, format_table, summarize
+    from .stats.summary import finishing_frame, format_table, summarize_run
 
     out = session.out
     plan = (f"{config.deals} deals x {config.games_per_deal} games per deal"
@@ -350,15 +353,15 @@ def _play(config: RunConfig, session: Session, games: int) -> int:
     sys.stdout.flush()
 
     result = session.play(config)           # stopped by the SPRT when the config has one
-    # the table from the folder, read back without the actions (the run itself keeps no record)
-    records = list(read_records(out, skip=SKIPPABLE))
-    summary = summarize(records, config)
+    # the table from the run's columns (made from its records once): memory that does not grow
+    # with the number of games
+    summary = summarize_run(out, config)
     print()
     print(format_table(summary))
     print(_COLUMNS_LINE)
     if _self_play(config):
         print()
-        print(_seat_table(records))
+        print(_seat_table(out))
     if len(config.specs) > 2 and summary.attrs.get("finishing"):
         matrix = finishing_frame(summary)
         print()
@@ -386,12 +389,13 @@ _COLUMNS_LINE = ("columns: games = seats played (a spec in two seats of a game c
                  "at the end; ms/move = milliseconds per decision")
 
 
-def _seat_table(records: list) -> str:
+def _seat_table(out: Path) -> str:
     """The win rate by seat of a self-play run, with its deal-bootstrap interval."""
-    from .load import frame_of_records
+    from .load import load_runs
     from .stats import seat_advantage
 
-    table = seat_advantage(frame_of_records(records, "self-play"))
+    table = seat_advantage(load_runs([out], columns=("run", "game", "deal", "num_players", "seat",
+                                                     "spec", "win_share")))
     lines = ["win rate by seat (P1 leads the first turn; 95% deal-bootstrap interval; "
              "even seats would each win 1/players):"]
     for (players, seat), row in table.iterrows():
@@ -461,8 +465,15 @@ def main_report(args: argparse.Namespace | Sequence[str]) -> int:
     from .report import write_report_full
 
     try:
+        from .load import run_folders
+
+        runs = [run for given in args.runs for run in run_folders(given)]
+        if len(runs) != len(set(runs)):
+            raise AnalysisError("a run is named twice (by two of the paths given)")
+        if len(runs) > len(args.runs) or len(runs) > 1:
+            print(_across(runs))
         # the folder written into is held as a run's is: not while a run writes there
-        target = Path(args.out if args.out is not None else args.runs[0])
+        target = Path(args.out if args.out is not None else runs[0])
         if target.is_file():
             target = target.parent
         lock = FolderLock(target, create=True) if args.out is not None or target.is_dir() else None
@@ -471,7 +482,7 @@ def main_report(args: argparse.Namespace | Sequence[str]) -> int:
         written = False
         try:
             html_path, csv_path, report = write_report_full(
-                args.runs, args.out, title=args.title, figure_files=not args.no_figure_files)
+                runs, args.out, title=args.title, figure_files=not args.no_figure_files)
             written = True
         finally:
             if lock is not None:
@@ -491,6 +502,28 @@ def main_report(args: argparse.Namespace | Sequence[str]) -> int:
     for sentence in report.sentences:
         print(f"- {sentence}")
     return 0
+
+
+def _across(runs: Sequence[Path]) -> str:
+    """One line on the runs of a report across folders: how many, and whether they share their
+    rules and their bots (pooled where they do; the rules compared side by side where not)."""
+    from ..arena.storage import read_config
+
+    rules, bots = set(), set()
+    for run in runs:
+        try:
+            config = read_config(run if run.is_dir() else run.parent).get("config", {})
+        except (ArenaError, OSError):
+            continue
+        rules.add(json.dumps([config.get("mode"), config.get("variant")], sort_keys=True))
+        bots.add(tuple(sorted(config.get("specs", ()))))
+    parts = [f"{len(runs)} runs"]
+    parts.append("one rule set" if len(rules) <= 1 else
+                 f"{len(rules)} rule sets (tables pool the games of each spec; the rules are compared "
+                 "side by side)")
+    parts.append("the same bots" if len(bots) <= 1 else
+                 f"{len(bots)} line-ups of bots (a spec's games pooled across the runs that seat it)")
+    return "report across " + "; ".join(parts)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -45,7 +45,8 @@ from .play import TIMING_FIELDS, encode_record, record_key
 
 __all__ = ["CONFIG_FILE", "COMPRESSED_GAMES_FILE", "GAMES_FILE", "GAMES_FILES", "SKIPPABLE",
            "Digest", "Plan", "RunFolder", "Scan", "check_config", "compress_run", "count_lines",
-           "games_file", "is_compressed", "iter_lines", "load_config", "load_records", "load_run",
+           "games_file", "is_compressed", "iter_lines", "iter_record_chunks", "load_config", "load_records",
+           "load_run",
            "os_error", "read_config", "read_records", "stored_digest", "write_config_records"]
 
 log = logging.getLogger("glory_ai.arena")
@@ -304,6 +305,36 @@ def read_records(path: str | os.PathLike, *, skip: Sequence[str] = (), repair: b
     if path.suffix == ".gz" and prefix.stored is not None and prefix.digest.lines != len(records):
         raise _changed(path, prefix.digest, prefix.stored)
     return records if repeats else _unique(path, records)
+
+
+def iter_record_chunks(path: str | os.PathLike, *, skip: Sequence[str] = (), size: int = CHUNK * 8,
+                       checksum: bool = True) -> Iterator[list[dict[str, Any]]]:
+    """The records of a records file (or a run folder's) in file order, in lists of about
+    ``size``, read in a stream: memory bounded by a chunk, whatever the file's size. Parsed
+    and checked as :func:`read_records` does, but a game recorded twice is not removed (the
+    caller keeps the first), and a checksum that differs is an ArenaError raised after the
+    last chunk (a caller that keeps what it made of the chunks discards it then)."""
+    path = games_file(path)
+    cut = _cutter(skip)
+    prefix = _PrefixCheck(path, stored_digest(path) if checksum else None)
+    out: list[dict[str, Any]] = []
+    count = 0
+    for base, lines in _blocks(path, False, STREAM_BLOCK):
+        if prefix.stored is not None:
+            for line in lines:
+                if line.strip():
+                    prefix.add(line)
+        before = len(out)
+        _parse_block(path, lines, base, cut, None, out)
+        count += len(out) - before
+        if len(out) >= size:
+            yield out
+            out = []
+    if out:
+        yield out
+    prefix.finish()
+    if path.suffix == ".gz" and prefix.stored is not None and prefix.digest.lines != count:
+        raise _changed(path, prefix.digest, prefix.stored)
 
 
 def _unique(path: Path, records: list[dict[str, Any]]) -> list[dict[str, Any]]:

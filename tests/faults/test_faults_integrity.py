@@ -48,7 +48,9 @@ def _ids(path):
 @pytest.mark.slow
 def test_two_compares_into_one_folder_one_refused_naming_the_other(tmp_path):
     out = tmp_path / "x"
-    args = ["compare", "greedy", "random", "--games", "400", "--jobs", "1", "--out", str(out),
+    # enough games that the first is still playing when the second starts (400 took about as
+    # long as a second interpreter's start on an idle machine)
+    args = ["compare", "greedy", "random", "--games", "1600", "--jobs", "1", "--out", str(out),
             "--no-progress"]
     import os
     env = dict(os.environ, PYTHONPATH=str(ROOT))
@@ -66,7 +68,7 @@ def test_two_compares_into_one_folder_one_refused_naming_the_other(tmp_path):
         first.kill()
         first.communicate()
     ids = _ids(out / "games.jsonl")
-    assert len(ids) == len(set(ids)) == 400
+    assert len(ids) == len(set(ids)) == 1600
 
 
 def test_a_run_refuses_a_folder_another_process_writes(tmp_path, finished):

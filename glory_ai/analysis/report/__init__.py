@@ -34,7 +34,7 @@ Adding a statistic is one module in :mod:`.sections` (a :class:`Section`: its co
 from __future__ import annotations
 
 from .base import ALPHA, TOPICS, Grid, Page, Report, Section, question_topics
-from .build import build_report, findings
+from .build import Runs, build_report, findings
 from .formats import NARROW_BELOW
 from .labels import spec_labels
 from .sections import SECTIONS
@@ -43,6 +43,6 @@ from .sections.strategies import summary_table
 from .write import FIGURES_DIR, REPORT_FILE, SUMMARY_FILE, write_report, write_report_full
 
 __all__ = ["ALPHA", "FIGURES_DIR", "MIN_COMPLETED", "NARROW_BELOW", "REPORT_FILE", "SECTIONS",
-           "SUMMARY_FILE", "TOPICS", "Grid", "Page", "Report", "Section", "build_report",
+           "SUMMARY_FILE", "TOPICS", "Grid", "Page", "Report", "Runs", "Section", "build_report",
            "findings", "question_topics", "spec_labels", "summary_table", "write_report",
            "write_report_full"]

@@ -12,36 +12,72 @@ import pandas as pd
 
 from .. import AnalysisError
 from .. import figures as F
-from ..load import load_runs
+from ..load import load_runs, reads_columns
 from .base import Grid, Report, Section, question_topics
 from .labels import spec_labels
 from .sections import SECTIONS
 from .sections.strategies import summary_table
 
-__all__ = ["COLUMNS", "build_report", "findings", "section_frame"]
+__all__ = ["COLUMNS", "Runs", "build_report", "findings", "section_frame"]
 
 #: the frame's columns the report reads besides its sections' (labels, player counts, the
 #: summary's counts)
 COLUMNS = ("run", "game", "num_players", "seat", "spec", "rules")
 
 
-def build_report(frame: pd.DataFrame, figures: bool = True, *, question: str | None = None,
+class Runs:
+    """Run folders read a section at a time: each section gets only the columns it declares,
+    read from the runs' columns files (:func:`~glory_ai.analysis.load.load_runs` with
+    ``columns``), so that a report's memory is that of its largest section rather than of
+    the whole frame. Runs that have no columns file yet (still being written, or bare
+    records files) are read whole, once."""
+
+    def __init__(self, run_dirs: Iterable[str | os.PathLike]) -> None:
+        self.run_dirs = [str(p) for p in run_dirs]
+        self._whole = None if reads_columns(self.run_dirs) else load_runs(self.run_dirs)
+
+    def frame(self, columns: Sequence[str]) -> pd.DataFrame:
+        """The runs' frame with the columns named (a name ending in ``:``: every column of
+        that prefix; a name the runs do not have is left out)."""
+        if self._whole is not None:
+            return _select(self._whole, columns)
+        return load_runs(self.run_dirs, columns=columns)
+
+
+def _select(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
+    names = {c for c in columns if not c.endswith(":")}
+    prefixes = tuple(c for c in columns if c.endswith(":"))
+    return frame[[c for c in frame.columns
+                  if c in names or (prefixes and isinstance(c, str) and c.startswith(prefixes))]]
+
+
+def build_report(frame: pd.DataFrame | Runs, figures: bool = True, *, question: str | None = None,
                  description: str | None = None, grids: Sequence[Grid] = ()) -> Report:
     """Compute every table, figure (unless ``figures`` is false) and summary sentence of the
-    report for a frame of :func:`~glory_ai.analysis.load.load_runs`. With an experiment's
-    ``question`` the sentences that answer it come first (``Report.answer``); ``grids``
-    adds each grid's curve, its table and sentences; ``description`` is the page's lead
-    (default: the runs' descriptions)."""
+    report for a frame of :func:`~glory_ai.analysis.load.load_runs`, or for :class:`Runs`
+    read a section at a time. With an experiment's ``question`` the sentences that answer
+    it come first (``Report.answer``); ``grids`` adds each grid's curve, its table and
+    sentences; ``description`` is the page's lead (default: the runs' descriptions)."""
+    runs = frame if isinstance(frame, Runs) else None
+    if runs is not None:
+        frame = runs.frame(COLUMNS)
+    assert isinstance(frame, pd.DataFrame)
     if frame.empty:
         raise AnalysisError("no games to report on")
-    frame, grids = _labelled(frame, grids)
+    frame, grids, labels = _labelled(frame, grids)
     counts = sorted(int(k) for k in frame["num_players"].unique())
     report = Report(frame=frame, runs=list(frame.attrs.get("runs", [])), counts=counts,
                     colors=F.spec_colors([str(s) for s in frame["spec"].unique()]),
                     compared=_compared_counts(frame), question=question,
                     description=description, grids=tuple(grids), facts=_facts(frame))
     for section in SECTIONS:
-        result = section.compute(section_frame(frame, section), report)
+        if runs is None:
+            part = section_frame(frame, section)
+        else:
+            loaded = runs.frame([*section.columns, *section.optional_columns])
+            part = section_frame(_relabel(loaded, labels), section)
+        result = section.compute(part, report)
+        del part
         if result is not None:
             report.sections.append((section, result))
             report.tables.update(section.tables(result))
@@ -69,7 +105,7 @@ def section_frame(frame: pd.DataFrame, section: Section[Any]) -> pd.DataFrame:
                   if c in names or (prefixes and isinstance(c, str) and c.startswith(prefixes))]]
 
 
-def _labelled(frame: pd.DataFrame, grids: Sequence[Grid]) -> tuple[pd.DataFrame, list[Grid]]:
+def _labelled(frame: pd.DataFrame, grids: Sequence[Grid]) -> tuple[pd.DataFrame, list[Grid], dict[str, str]]:
     """The frame and the grids with every spec by its label (no parameter left at its
     default): in tables, figures, text."""
     grids = list(grids)
@@ -86,17 +122,25 @@ def _labelled(frame: pd.DataFrame, grids: Sequence[Grid]) -> tuple[pd.DataFrame,
                 for spec, params in (m.get("parameters") or {}).items()}
     labels = spec_labels((str(s) for s in frame["spec"].unique()), recorded)
     if any(spec != label for spec, label in labels.items()):
-        frame = frame.copy()
-        if isinstance(frame["spec"].dtype, pd.CategoricalDtype):
-            frame["spec"] = frame["spec"].cat.rename_categories(
-                [labels[str(c)] for c in frame["spec"].cat.categories])
-        else:
-            frame["spec"] = frame["spec"].astype(str).map(labels)
+        frame = _relabel(frame, labels)
         grids = [replace(grid, opponents=tuple(labels.get(o, o) for o in grid.opponents),
                          points=tuple((value, run, labels.get(spec, spec))
                                       for value, run, spec in grid.points))
                  for grid in grids]
-    return frame, grids
+    return frame, grids, labels
+
+
+def _relabel(frame: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:
+    """The frame with its specs by their labels."""
+    if "spec" not in frame.columns or all(spec == label for spec, label in labels.items()):
+        return frame
+    frame = frame.copy()
+    if isinstance(frame["spec"].dtype, pd.CategoricalDtype):
+        frame["spec"] = frame["spec"].cat.rename_categories(
+            [labels[str(c)] for c in frame["spec"].cat.categories])
+    else:
+        frame["spec"] = frame["spec"].astype(str).map(labels)
+    return frame
 
 
 def _compared_counts(frame: pd.DataFrame) -> list[int]:

@@ -8,9 +8,8 @@ from pathlib import Path
 
 from .. import AnalysisError
 from .. import figures as F
-from ..load import load_runs
 from .base import Grid, Report
-from .build import build_report
+from .build import Runs, build_report
 from .page import render
 from .sections import SECTIONS
 
@@ -63,14 +62,15 @@ def write_report_full(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
     run_dirs = list(run_dirs)
-    frame = load_runs(run_dirs)
+    # a section at a time, from the runs' columns (bounded by the largest section's columns)
+    source = Runs(run_dirs)
     if out_dir is None:
         first = Path(run_dirs[0])
         out_dir = first if first.is_dir() else first.parent
     out = Path(out_dir)
     if out.exists() and not out.is_dir():
         raise AnalysisError(f"{out}: exists and is not a folder")
-    report = build_report(frame, question=question, description=description, grids=grids)
+    report = build_report(source, question=question, description=description, grids=grids)
     pngs = {name: (F.figure_bytes(fig, "png"), F.figure_bytes(report.narrow[name], "png"))
             for name, fig in report.figures.items()}
     page = render(report, pngs, title or "Glory to Rome arena report")

@@ -10,19 +10,78 @@ docs/analysis.md gives the formulas.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from scipy import stats
 
-__all__ = ["Z95", "clustered_logit", "stratified_difference"]
+__all__ = ["LogitFit", "Z95", "clustered_logit", "clustered_logit_statsmodels", "stratified_difference"]
 
 #: the two-sided 95% normal quantile
 Z95 = float(stats.norm.ppf(0.975))
 
 
+@dataclass(frozen=True)
+class LogitFit:
+    """A fitted logistic model: ``params``, their cluster-robust standard errors ``bse``, the
+    model-based covariance ``normalized_cov_params`` (the inverse information) and the degrees
+    of freedom of its t inference, ``df_resid_inference`` (clusters - 1)."""
+
+    params: np.ndarray
+    bse: np.ndarray
+    normalized_cov_params: np.ndarray
+    df_resid_inference: float
+
+    def conf_int(self, alpha: float = 0.05) -> np.ndarray:
+        """(parameters x 2) t intervals on the cluster-robust standard errors."""
+        half = stats.t.ppf(1.0 - alpha / 2.0, self.df_resid_inference) * self.bse
+        return np.column_stack([self.params - half, self.params + half])
+
+    @property
+    def pvalues(self) -> np.ndarray:
+        """The two-sided t-tests of each parameter being 0."""
+        return 2.0 * stats.t.sf(np.abs(self.params / self.bse), self.df_resid_inference)
+
+
 def clustered_logit(x: np.ndarray, successes: np.ndarray, trials: np.ndarray,
-                    clusters: np.ndarray, cells: np.ndarray | None = None) -> Any:
+                    clusters: np.ndarray, cells: np.ndarray | None = None) -> LogitFit:
+    """:func:`clustered_logit_statsmodels`'s model and covariance, computed from its cells:
+    rows with the same covariates share their probability, so the estimate is that of the
+    rows pooled by cell (a few dozen: statsmodels fits them), the information is a sum over
+    cells, and each cluster's score is its rows' residuals summed by cell. Exact, and linear in
+    the rows rather than in rows x parameters squared: it stays fast for millions of rows.
+    Arguments as :func:`clustered_logit_statsmodels`; ``x`` must have full column rank on
+    its cells."""
+    from statsmodels.genmod import families
+    from statsmodels.genmod.generalized_linear_model import GLM
+
+    x = np.asarray(x, dtype=float)
+    successes = np.asarray(successes, dtype=float)
+    trials = np.asarray(trials, dtype=float)
+    if cells is None:
+        cells = np.unique(x, axis=0, return_inverse=True)[1]
+    first, inverse = np.unique(np.asarray(cells).ravel(), return_index=True, return_inverse=True)[1:]
+    inverse = inverse.ravel()
+    pooled_s = np.bincount(inverse, weights=successes)
+    pooled_n = np.bincount(inverse, weights=trials)
+    xc = x[first]
+    params = np.asarray(GLM(np.column_stack([pooled_s, pooled_n - pooled_s]), xc,
+                            family=families.Binomial(), hasconst=True).fit(tol=1e-12).params)
+    p = 1.0 / (1.0 + np.exp(-(xc @ params)))
+    information = (xc * (pooled_n * p * (1.0 - p))[:, None]).T @ xc
+    bread = np.linalg.inv(information)
+    residual = successes - trials * p[inverse]
+    groups, group_of_row = np.unique(np.asarray(clusters), return_inverse=True)
+    g = len(groups)
+    scores = np.column_stack([np.bincount(group_of_row.ravel(), weights=residual * xc[inverse, j],
+                                          minlength=g) for j in range(xc.shape[1])])
+    cov = bread @ (scores.T @ scores) @ bread * (g / (g - 1) if g > 1 else 1.0)
+    return LogitFit(params, np.sqrt(np.diag(cov)), bread, float(g - 1))
+
+
+def clustered_logit_statsmodels(x: np.ndarray, successes: np.ndarray, trials: np.ndarray,
+                                clusters: np.ndarray, cells: np.ndarray | None = None) -> Any:
     """A logistic regression on grouped (binomial) rows, fitted by statsmodels (``GLM``,
     binomial family), with the cluster-robust covariance of ``clusters`` (one id per row:
     rows of one cluster, e.g. the games of one deal, may be correlated; the clusters are

@@ -32,7 +32,8 @@ from .intervals import bootstrap_model
 from .sprt import DealSPRT
 from .tables import finishing_matrix, ratings, specs_met, win_rates
 
-__all__ = ["COLUMNS", "compare_reruns", "format_table", "summarize", "finishing_frame"]
+__all__ = ["COLUMNS", "RUN_COLUMNS", "compare_reruns", "format_table", "summarize", "summarize_run",
+           "finishing_frame"]
 
 COLUMNS = ["games", "wins", "win_rate", "win_low", "win_high", "wilson_low", "wilson_high",
            "rating", "rating_low", "rating_high", "mean_vp", "sec_per_decision"]
@@ -46,11 +47,45 @@ def _infer_format(records: Sequence[Mapping[str, Any]], specs: Sequence[str]) ->
     return "head_to_head" if len(specs) == 2 else "round_robin"
 
 
+#: the columns of a run that :func:`summarize_run` reads
+RUN_COLUMNS = ("run", "game", "game_id", "deal", "pairing", "rotation", "num_players", "seat", "spec",
+               "win_share", "won", "score", "rank", "seconds", "seat_decisions")
+
+
+def summarize_run(folder: str | Any, config: RunConfig | None = None, *,
+                  sprt: Sequence[float] | None = None,
+                  resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+    """:func:`summarize` of the run in ``folder``, read from its columns (only those the
+    summary needs: :data:`RUN_COLUMNS`), so that its memory stays small whatever the number
+    of games; the same table as ``summarize`` of its records."""
+    from ..load import load_runs
+
+    frame = load_runs([folder], columns=RUN_COLUMNS)
+    return _summary(frame, config, sprt=sprt, resamples=resamples, seed=seed)
+
+
+def _games_of(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    """The games of a frame as the SPRT reads them: deal, seats and winners."""
+    ordered = frame.sort_values(["game", "seat"], kind="stable")
+    games = ordered["game"].to_numpy()
+    starts = np.flatnonzero(np.r_[True, games[1:] != games[:-1]])
+    bounds = np.r_[starts, len(ordered)]
+    specs = ordered["spec"].astype(str).to_numpy()
+    won = ordered["won"].to_numpy()
+    deals = ordered["deal"].to_numpy()
+    out = []
+    for a, b in zip(bounds[:-1], bounds[1:], strict=True):
+        out.append({"deal": int(deals[a]), "seats": list(specs[a:b]),
+                    "winners": [int(i) for i in np.flatnonzero(won[a:b])]})
+    return out
+
+
 def summarize(records: Iterable[Mapping[str, Any]], config: RunConfig | None = None, *,
               sprt: Sequence[float] | None = None,
               resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
     """One row per spec (index ``spec``), sorted by win rate; see the module docstring.
-    The records are those of one run (one player count).
+    The records are those of one run (one player count); :func:`summarize_run` reads a run
+    folder's columns instead.
 
     ``config`` gives the spec order, the format and the games per deal; without it they are
     inferred from the records. ``sprt`` (default: ``config.sprt``; elo0, elo1 in normalized
@@ -61,6 +96,15 @@ def summarize(records: Iterable[Mapping[str, Any]], config: RunConfig | None = N
     recs = sorted(records, key=record_key)
     if not recs:
         raise AnalysisError("no games to summarize")
+    return _summary(frame_of_records(recs), config, sprt=sprt, resamples=resamples, seed=seed)
+
+
+def _summary(frame: pd.DataFrame, config: RunConfig | None, *, sprt: Sequence[float] | None,
+             resamples: int, seed: int) -> pd.DataFrame:
+    """The summary of one run's frame (its games in (deal, pairing, rotation) order)."""
+    if frame.empty:
+        raise AnalysisError("no games to summarize")
+    recs = _games_of(frame)
     if config is not None:
         specs = list(dict.fromkeys(config.specs))         # a field may repeat a spec
         fmt = config.format
@@ -69,7 +113,7 @@ def summarize(records: Iterable[Mapping[str, Any]], config: RunConfig | None = N
         description = config.describe()
     else:
         specs = list(dict.fromkeys(s for r in recs for s in r["seats"]))
-        fmt = _infer_format(recs, specs)
+        fmt = _infer_format([{**r, "num_players": len(r["seats"])} for r in recs], specs)
         counts: dict[int, int] = {}
         for r in recs:
             counts[r["deal"]] = counts.get(r["deal"], 0) + 1
@@ -86,8 +130,8 @@ def summarize(records: Iterable[Mapping[str, Any]], config: RunConfig | None = N
         sprt_info["text"] = test.describe()
         if test.decision is not None:
             recs = [r for r in recs if r["deal"] < test.deals()]
+            frame = frame.loc[frame["deal"] < test.deals()].reset_index(drop=True)
 
-    frame = frame_of_records(recs)
     players = int(frame["num_players"].max())
     rates = win_rates(frame, resamples=resamples, seed=seed).reset_index()
     rates.index = pd.Index(rates.pop("spec").astype(str))

@@ -1,0 +1,311 @@
+"""The per-game facts of a run as columns: ``games.parquet`` beside its records (docs/analysis.md,
+"The columns of a run").
+
+The game records (``games.jsonl``, ``games.jsonl.gz``) stay the source of truth: they hold the
+actions, for replay and verify. What the statistics read of them — the columns of
+:func:`glory_ai.analysis.load.load_runs`, one row per game per seat — is derived once, in a
+stream (memory bounded by a chunk of records, whatever the run's size), and written as an
+Apache Parquet file (pyarrow; one row group per chunk, zstd). The file records what it was
+made from: the records file's name, size, modification time and stored checksum. A file that
+no longer matches its records (a run resumed, a file repaired), or one that cannot be read, is
+never trusted: it is made again from the records.
+
+A run still being written gets a new columns file whenever it is read after games were
+added (the records' size and time change). Where the run folder cannot be written (a
+read-only copy), the file goes to the user's cache (``$XDG_CACHE_HOME/glory_ai/columns``,
+keyed by the records' identity).
+
+A columns file holds the rows in file order, repeats included, with ``record`` (the record's
+place in the file); :func:`read_run` sorts them by (deal, pairing, rotation, seat) and keeps
+each game's first record, as the record reader does. Per-run facts (the config, the record
+and package versions) are in the file's metadata.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..arena import ArenaError, storage
+from . import AnalysisError
+
+__all__ = ["COLUMNS_FILE", "FORMAT", "columns_path", "ensure_columns", "read_run", "stale_reason"]
+
+log = logging.getLogger("glory_ai.analysis")
+
+COLUMNS_FILE = "games.parquet"
+#: the layout of a columns file (a change makes every file stale)
+FORMAT = 1
+_META_KEY = b"glory_ai.columns"
+#: the columns made per load, not stored (the run's label and the game numbers over the runs)
+NOT_STORED = ("run", "game", "variant_dict")
+#: stored as plain strings; made categorical at load as load_runs makes them
+STRINGS = ("game_id", "mode", "variant", "rules", "spec", "end_reason")
+#: per-seat counts a record may lack (NaN there): stored as floats, integers again at load
+#: when none is missing
+MAYBE_MISSING = ("seat_decisions",)
+#: records per chunk (a row group): about 20 MB of parsed records
+CHUNK = 16_384
+
+
+def _records_identity(games_path: Path) -> dict[str, Any]:
+    stat = games_path.stat()
+    digest = storage.stored_digest(games_path)
+    return {"file": games_path.name, "size": stat.st_size, "mtime_ns": stat.st_mtime_ns,
+            "sha256_sum": (digest or {}).get("sha256_sum"), "format": FORMAT}
+
+
+def _cache_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "glory_ai" / "columns"
+
+
+def columns_path(folder: str | os.PathLike[str]) -> Path:
+    """Where the columns of the run in ``folder`` live: beside its records when the folder
+    can be written, else in the user's cache (named by the records' path and identity)."""
+    folder = Path(folder)
+    if os.access(folder, os.W_OK):
+        return folder / COLUMNS_FILE
+    games = storage.games_file(folder)
+    key = json.dumps([str(games.resolve()), _records_identity(games)], sort_keys=True)
+    return _cache_folder() / (hashlib.sha256(key.encode()).hexdigest()[:24] + ".parquet")
+
+
+def _metadata(path: Path) -> dict[str, Any] | None:
+    import pyarrow.parquet as pq
+
+    try:
+        meta = pq.read_schema(path).metadata or {}
+        return json.loads(meta[_META_KEY])
+    except (OSError, KeyError, ValueError, TypeError) as error:
+        log.debug("%s: not a usable columns file (%s)", path, error)
+        return None
+
+
+def stale_reason(folder: str | os.PathLike[str]) -> str | None:
+    """Why the columns file of a run folder cannot be trusted (missing, unreadable, made
+    from other records or by another layout), or None when it matches its records."""
+    folder = Path(folder)
+    path = columns_path(folder)
+    if not path.exists():
+        return "no columns file"
+    meta = _metadata(path)
+    if meta is None:
+        return "the columns file cannot be read"
+    if meta.get("records") != _records_identity(storage.games_file(folder)):
+        return "the records changed since the columns were made"
+    return None
+
+
+def _chunk_table(records: list[dict[str, Any]], first: int, variants: dict[str, Any]) -> Any:
+    """The stored columns of a chunk of records: their analysis frame without the per-load
+    columns, strings plain, and ``record``, the records' places in the file; ``variants``
+    gets each variant key's options (per game in the frame, kept once per run)."""
+    import pyarrow as pa
+
+    from .frame import frame_of_records
+
+    frame = frame_of_records(records, label="run")
+    for key, options in zip(frame["variant"].astype(str), frame["variant_dict"], strict=True):
+        variants.setdefault(key, options)
+    per_game = np.arange(first, first + len(records), dtype=np.int64)
+    frame.insert(0, "record", per_game[frame["game"].to_numpy()])
+    frame = frame.drop(columns=list(NOT_STORED))
+    for name in STRINGS:
+        frame[name] = frame[name].astype(str)
+    for name in MAYBE_MISSING:
+        frame[name] = frame[name].astype(np.float64)
+    return pa.Table.from_pandas(frame, preserve_index=False)
+
+
+def _unify(tables: list[Any]) -> list[Any]:
+    """Tables of chunks with the same columns in the same order (a chunk whose records carry
+    no ``roles_led``, or fewer building names, lacks some: they are added, missing)."""
+    import pyarrow as pa
+
+    names: list[str] = []
+    types: dict[str, Any] = {}
+    for table in tables:
+        for field in table.schema:
+            if field.name not in types:
+                names.append(field.name)
+                types[field.name] = field.type
+    out = []
+    for table in tables:
+        columns = []
+        for name in names:
+            if name in table.column_names:
+                columns.append(table.column(name))
+            elif pa.types.is_boolean(types[name]):
+                columns.append(pa.array(np.zeros(table.num_rows, dtype=bool)))
+            else:
+                columns.append(pa.nulls(table.num_rows, type=types[name]))
+        out.append(pa.table(columns, names=names))
+    return out
+
+
+def _derive(folder: Path, path: Path) -> None:
+    """Make the columns file of a run from its records, in a stream; written to a temporary
+    file and renamed, so a reader never sees half of one."""
+    import pyarrow.parquet as pq
+
+    games = storage.games_file(folder)
+    identity = _records_identity(games)
+    versions: set[str] = set()
+    record_versions: set[Any] = set()
+    variants: dict[str, Any] = {}
+    parts = []
+    first = 0
+    # a chunk's table is small (a few MB); the records themselves are dropped once tabled
+    for records in storage.iter_record_chunks(games, skip=storage.SKIPPABLE, size=CHUNK):
+        versions.update(str(r["version"]) for r in records if r.get("version") is not None)
+        record_versions.update(r.get("record_version", 1) for r in records)
+        parts.append(_chunk_table(records, first, variants))
+        first += len(records)
+    if not parts:
+        raise AnalysisError(f"{games}: the run has no games")
+    parts = _unify(parts)
+    meta = {"records": identity, "games": first, "versions": sorted(versions),
+            "record_versions": sorted(record_versions, key=str), "variants": variants}
+    schema = parts[0].schema.with_metadata({_META_KEY: json.dumps(meta).encode()})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".games-", suffix=".parquet.tmp", dir=path.parent)
+    os.close(fd)
+    try:
+        with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+            for part in parts:
+                writer.write_table(part.cast(schema))
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def ensure_columns(folder: str | os.PathLike[str]) -> Path:
+    """The columns file of a finished run, made (or made again) when it does not match its
+    records; AnalysisError when the records cannot be read (the error names the line)."""
+    folder = Path(folder)
+    path = columns_path(folder)
+    reason = stale_reason(folder)
+    if reason is not None:
+        log.info("%s: %s; making it from the records", path, reason)
+        try:
+            _derive(folder, path)
+        except ArenaError as error:
+            raise AnalysisError(str(error)) from None
+        except OSError as error:
+            raise AnalysisError(f"{path}: cannot write the columns ({error.strerror or error})") from None
+    return path
+
+
+def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = None
+             ) -> tuple[pd.DataFrame, dict[str, Any]]:
+    """The stored columns of a finished run (all, or those named that it has), its rows
+    sorted by (deal, pairing, rotation, seat) with each game's first record only, and the
+    file's metadata. ``record`` is dropped; string columns are plain strings here."""
+    import pyarrow.parquet as pq
+
+    path = ensure_columns(folder)
+    meta = _metadata(path) or {}
+    have = pq.read_schema(path).names
+    if columns is None:
+        wanted = list(have)
+    else:
+        named = set(columns)
+        prefixes = tuple(c for c in named if c.endswith(":"))
+        # in the file's order; a name ending in ":" takes every column of that prefix
+        wanted = [c for c in have if c in named or (prefixes and c.startswith(prefixes))]
+    keys = ["record", "deal", "pairing", "rotation", "seat"]
+    table = pq.read_table(path, columns=list(dict.fromkeys([*keys, *wanted])))
+    frame = table.to_pandas()
+    order = np.lexsort((frame["seat"].to_numpy(), frame["record"].to_numpy(), frame["rotation"].to_numpy(),
+                        frame["pairing"].to_numpy(), frame["deal"].to_numpy()))
+    frame = frame.iloc[order].reset_index(drop=True)
+    # each game's first record (the reader keeps it, with a warning, for a game written twice)
+    game_key = frame[["deal", "pairing", "rotation"]].to_numpy()
+    starts = np.ones(len(frame), dtype=bool)
+    starts[1:] = (game_key[1:] != game_key[:-1]).any(axis=1) | (frame["record"].to_numpy()[1:]
+                                                                  != frame["record"].to_numpy()[:-1])
+    record_of_game = frame["record"].to_numpy()[starts]
+    game_of_row = np.cumsum(starts) - 1
+    first_of_key = np.ones(len(record_of_game), dtype=bool)
+    keys_of_game = game_key[starts]
+    first_of_key[1:] = (keys_of_game[1:] != keys_of_game[:-1]).any(axis=1)
+    kept = first_of_key[game_of_row]
+    meta["dropped"] = int((~first_of_key).sum())
+    if meta["dropped"]:
+        frame = frame.loc[kept].reset_index(drop=True)
+    games = (np.cumsum(starts) - 1)[kept] if meta["dropped"] else np.cumsum(starts) - 1
+    frame = frame[[c for c in wanted if c not in ("record",)]].copy()
+    # the game of each row, 0 .. games - 1 in the run's order
+    frame["_game"] = np.unique(games, return_inverse=True)[1]
+    for name in MAYBE_MISSING:
+        if name in frame.columns and not frame[name].isna().any():
+            frame[name] = frame[name].astype(np.int64)
+    if "completed" in frame.columns:            # lists, as the records give them
+        lists = np.empty(len(frame), dtype=object)
+        lists[:] = [list(v) for v in frame["completed"]]
+        frame["completed"] = lists
+    return frame, meta
+
+
+def _merged_order(orders: Sequence[Sequence[str]]) -> list[str]:
+    """The columns of several frames in one order that keeps each frame's own: a column one
+    frame lacks goes right after the column before it in a frame that has it."""
+    merged: list[str] = []
+    for order in orders:
+        for i, name in enumerate(order):
+            if name in merged:
+                continue
+            before = next((order[j] for j in range(i - 1, -1, -1) if order[j] in merged), None)
+            merged.insert(0 if before is None else merged.index(before) + 1, name)
+    return merged
+
+
+def _concat(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
+    """The runs' frames one after the other; a column a run lacks is filled as the record
+    reader fills it for records without it (False for a building indicator, 0 VP for a
+    variant's building points, missing for roles led)."""
+    order = _merged_order([list(f.columns) for f in frames])
+    dtypes = {name: f[name].dtype for f in frames for name in f.columns}
+    filled = []
+    for f in frames:
+        missing = [c for c in order if c not in f.columns]
+        if missing:
+            f = f.copy()
+            for name in missing:
+                kind = dtypes[name].kind
+                f[name] = False if kind == "b" else 0 if kind in "iu" else np.nan
+        filled.append(f[order])
+    return pd.concat(filled, ignore_index=True)
+
+
+def combine(parts: Sequence[tuple[str, pd.DataFrame]], columns: Sequence[str]) -> pd.DataFrame:
+    """One frame of the runs' stored columns (``parts``: label, frame), as load_runs builds
+    it: ``run`` and ``game`` numbered over the runs, strings categorical (specs, end reasons,
+    modes, rules and variants sorted; game ids in order of appearance)."""
+    sizes = [len(f) for _, f in parts]
+    frame = _concat([f for _, f in parts]) if len(parts) > 1 else parts[0][1]
+    out: dict[str, Any] = {}
+    if "run" in columns:
+        out["run"] = pd.Categorical.from_codes(np.repeat(np.arange(len(parts)), sizes),
+                                               categories=[label for label, _ in parts])
+    for name in frame.columns:
+        values = frame[name]
+        if name in STRINGS:
+            if name == "game_id":
+                codes, uniques = pd.factorize(values.to_numpy(dtype=object), sort=False)
+            else:
+                codes, uniques = pd.factorize(values.to_numpy(dtype=object), sort=True)
+            out[name] = pd.Categorical.from_codes(codes, categories=uniques)
+        else:
+            out[name] = values.to_numpy()
+    return pd.DataFrame(out)
