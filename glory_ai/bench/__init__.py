@@ -58,6 +58,23 @@ def playout_rate(num_players: int, seconds: float = 2.0, mode: str = "republic")
             "games": games}
 
 
+def provenance(command: str | None = None) -> str:
+    """The first line of a measurement kept under results/bench/: the command that made it
+    (default: ``python`` and this process's arguments), the build it measured (the first 12
+    digits of the compiled sources' hash, :func:`glory_ai.build_info`; a page quoting the
+    file names it, tests/test_figures_hold.py), Python, the machine and its load."""
+    import os
+    import platform
+    import sys
+
+    from .. import __version__, build_info
+
+    command = command or "python " + " ".join(sys.argv)
+    return (f"# {command} (glory_ai {__version__}, build {str(build_info().get('source_hash'))[:12]}; "
+            f"Python {platform.python_version()}, {platform.platform()}; {os.cpu_count()} CPUs, "
+            f"load average {os.getloadavg()[0]:.2f} at the start)")
+
+
 def _clone(state: State) -> State:
     return state.clone()
 
