@@ -21,6 +21,7 @@ from pathlib import Path
 import glory_ai
 from glory_ai.analysis.stats import summarize
 from glory_ai.arena import RunConfig, play, run
+from glory_ai.bench import provenance
 from glory_ai.bots import make_bot
 
 
@@ -117,7 +118,7 @@ def main() -> None:
     parser.add_argument("--overhead-games", type=int, default=1000,
                         help="random games per overhead measurement (default 1000)")
     args = parser.parse_args()
-    print(f"load average before: {os.getloadavg()[0]:.2f} ({os.cpu_count()} cores)", flush=True)
+    print(provenance(), flush=True)
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         start = time.perf_counter()

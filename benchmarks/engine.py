@@ -7,10 +7,11 @@ random 2-player games per second.
 """
 import argparse
 
-from glory_ai.bench import run
+from glory_ai.bench import provenance, run
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=2.0, help="time per playout measurement")
     args = parser.parse_args()
+    print(provenance(), flush=True)
     run(args.seconds)

@@ -32,6 +32,7 @@ from pathlib import Path
 
 import numpy as np
 
+from glory_ai.bench import provenance
 from glory_ai.bots import make_bot
 from glory_ai.bots._search import _evaluation_loop
 from glory_ai.bots.bench import mid_game_states
@@ -142,7 +143,7 @@ def main() -> None:
     parser.add_argument("--baseline", metavar="DIR",
                         help="also search with the built-in style of the glory_ai checkout in DIR (built)")
     args = parser.parse_args()
-    print(f"load average {os.getloadavg()[0]:.2f}")
+    print(provenance(), flush=True)
     baseline = Baseline(args.baseline) if args.baseline else None
     try:
         with tempfile.TemporaryDirectory() as tmp:

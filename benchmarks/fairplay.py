@@ -22,6 +22,7 @@ import os
 import time
 
 import glory_ai
+from glory_ai.bench import provenance
 from glory_ai.bots import make_bot
 from glory_ai.bots._fairplay import Referee, fair_view
 
@@ -67,7 +68,7 @@ def main() -> None:
     parser.add_argument("--states", type=int, default=20, help="mid-game states per player count")
     parser.add_argument("--calls", type=int, default=100_000, help="calls measured per figure")
     args = parser.parse_args()
-    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    print(provenance(), flush=True)
     print(f"{'players':>7}  {'bare':>7}  {'copy':>7}  {'fair':>7}  {'re-deal':>8}  {'view alone':>10}"
           "  (us per decision)")
     for players in (2, 3, 4, 5):

@@ -13,6 +13,7 @@ import argparse
 import statistics
 import time
 
+from glory_ai.bench import provenance
 from glory_ai.bots import make_bot
 from glory_ai.bots.bench import mid_game_states
 
@@ -51,6 +52,7 @@ if __name__ == "__main__":
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4], help="player counts (default 2 4)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per state, the best kept (default 3)")
     args = parser.parse_args()
+    print(provenance(), flush=True)
     for players in args.players:
         states = mid_game_states(players, args.states, seed=players * 100)
         for label, spec in SPECS.items():

@@ -7,6 +7,7 @@ ISMCTS iterations per second per core in a 2-player mid-game with random rollout
 """
 import argparse
 
+from glory_ai.bench import provenance
 from glory_ai.bots.bench import run
 
 if __name__ == "__main__":
@@ -14,4 +15,5 @@ if __name__ == "__main__":
     parser.add_argument("--iters", type=int, default=4000, help="iterations per search (default 4000)")
     parser.add_argument("--states", type=int, default=6, help="mid-game states per player count (default 6)")
     args = parser.parse_args()
+    print(provenance(), flush=True)
     run(args.states, args.iters)

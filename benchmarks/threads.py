@@ -18,6 +18,7 @@ import os
 import statistics
 import time
 
+from glory_ai.bench import provenance
 from glory_ai.bots import make_bot
 from glory_ai.bots.bench import mid_game_states
 
@@ -51,7 +52,7 @@ if __name__ == "__main__":
     parser.add_argument("--iters", type=int, default=20000, help="iterations per search (default 20000)")
     parser.add_argument("--states", type=int, default=8, help="mid-game states per player count (default 8)")
     args = parser.parse_args()
-    print(f"load average before: {os.getloadavg()[0]:.2f}, {os.cpu_count()} CPUs")
+    print(provenance(), flush=True)
     for players in (2, 4):
         measure(players, args.states, args.iters)
     print(f"load average after: {os.getloadavg()[0]:.2f}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import doctest
 import io
+import json
 import random
 import re
 import sys
@@ -78,6 +79,17 @@ def test_readme_commented_results_are_true():
         assert promised in printed, promised
     first_move = re.search(r'# "(turn 2, P\d: [^"]+)"', text).group(1)
     assert first_move in printed
+
+
+def test_readme_says_how_long_the_shipped_experiments_took():
+    # the range the README gives is that of the shipped manifests' seconds
+    seconds = [json.loads(m.read_text())["seconds"] for m in sorted(ROOT.glob("results/*/manifest.json"))
+               if (m.parent / "experiment.toml").exists()]
+    assert len(seconds) >= 6
+    said = re.search(r"each took from (\d+) min (\d+) s to (\d+) min (\d+) s", README.read_text())
+    assert said, "the README's sentence on the experiments' duration"
+    low, high = int(said[1]) * 60 + int(said[2]), int(said[3]) * 60 + int(said[4])
+    assert (low, high) == (round(min(seconds)), round(max(seconds)))
 
 
 def _links(path: Path) -> list[str]:

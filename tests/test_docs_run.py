@@ -11,15 +11,18 @@ The fence's info string says what a block is (a fence without one is an error):
   pyproject.toml, a local path it names exists. ``python3 -m pytest`` is not run (it is
   the test suite itself); the README's must be what ``.ci/run`` runs.
 * ``console``: a transcript. Its ``$ `` lines are commands, run as above; the other lines
-  are their output, not compared (timings and hashes vary), except that an output starting
-  ``glory-ai: error:`` means the command must fail, and a run folder the output names
+  are their output, compared with what the command prints (see *shown output* below). An
+  output starting ``glory-ai: error:`` means the command must fail (it is compared with
+  what the command writes to stderr), and a run folder the output names
   (``results/compare-4a8047be``) stands for the one the real run printed, in the page's
   later commands.
 * ``python``: run. A page's Python blocks make one script, run in one fresh interpreter in
   page order and interleaved with its shell blocks, like a notebook: a block may use what an
   earlier block of the same page made (a block is appended to the script file, then run in
   ``__main__``).
-* ``text`` (output, listings), ``cython``, ``json``, ``toml``: not run as they are. JSON and
+* ``output``: what the ``python`` or ``bash`` block just before it prints (the whole block's
+  stdout), compared (*shown output* below); it must follow such a block, which must run.
+* ``text`` (listings, formats), ``cython``, ``json``, ``toml``: not run as they are. JSON and
   TOML blocks must parse; a TOML block holding a ``[[matchup]]`` is an experiment config: it
   is written to a file and run, shrunk, with ``glory-ai run``.
 * ``<!-- not run: REASON -->`` on the line before a ``bash``, ``console`` or ``python``
@@ -30,6 +33,13 @@ Each page runs in a temporary folder of its own holding copies of ``examples/``,
 ``benchmarks/`` and ``experiments/`` and of every shipped ``results/NAME`` its blocks name (unless the page
 makes that folder itself with ``glory-ai run experiments/NAME.toml``). The environment keeps
 PYTHONPATH and limits joblib to one core; two pages run at once (``PAGE_WORKERS``).
+
+Shown output: the lines a page shows a block printing (a transcript's, an ``output``
+block's) must be what it prints, seeded as the page says, line by line, after blanking what
+varies from run to run: durations (``46.6 s``, ``7 ms``: ``<time>``) and the ``ms/move``
+column of a results table. A line ``...`` stands for any number of lines left out. A block
+whose output is shown runs as written: its budgets are not shrunk (only ``--jobs``,
+``n_jobs`` and ``--delay``, which change no output), so what it shows stays cheap.
 
 Budgets are shrunk by rewriting what runs, never by a knob of the product (``SHRINK``):
 game counts (``--games``, ``for_games(..., N)``, ``deals = N``; a ``compare`` or
@@ -61,9 +71,10 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
 
 RUN_KINDS = {"bash", "console", "python"}
-OTHER_KINDS = {"text", "cython", "json", "toml"}
-# not-run blocks are for what a test cannot do (a terminal, a person, a network); a few
-MAX_NOT_RUN = 8
+OTHER_KINDS = {"text", "cython", "json", "toml", "output"}
+# not-run blocks are for what a test cannot do (a terminal, a person, a network, a build
+# that CI runs as a step of its own); a few
+MAX_NOT_RUN = 9
 COMMAND_TIMEOUT = 300
 INSTALLERS = {"pip", "pip3", "apt", "apt-get", "dnf", "yum", "brew", "sudo", "git",
               "xcode-select", "curl", "wget", "conda"}
@@ -117,14 +128,18 @@ def _at_most(limit: int):
     return lambda m: f"{m.group(1)}{min(limit, int(m.group(2)))}"
 
 
+# resources: rewritten in every block (they change no output)
+RESOURCES = [
+    (re.compile(r"(--jobs )(-?\d+)"), lambda m: f"{m.group(1)}1"),
+    (re.compile(r"(\bn_jobs=)(-?\d+)"), lambda m: f"{m.group(1)}1"),
+    (re.compile(r"(--delay )([\d.]+)"), lambda m: f"{m.group(1)}0"),
+]
 SHRINK = [
     (re.compile(r"(\biters=)(\d+)"), _fewer_iters),
     (re.compile(r"(\btime_ms=)(\d+)"), _at_most(20)),
     (re.compile(r"(--games )(\d+)"), _at_most(4)),
     (re.compile(r"(for_games\(\[[^\]]*\],\s*)(\d+)"), _at_most(4)),
-    (re.compile(r"(--jobs )(-?\d+)"), lambda m: f"{m.group(1)}1"),
-    (re.compile(r"(\bn_jobs=)(-?\d+)"), lambda m: f"{m.group(1)}1"),
-    (re.compile(r"(--delay )([\d.]+)"), lambda m: f"{m.group(1)}0"),
+    *RESOURCES,
     (re.compile(r"(--seconds )([\d.]+)"), lambda m: f"{m.group(1)}0.05"),
 ]
 SHRINK_TOML = [
@@ -142,10 +157,13 @@ def shrink(text: str, rules=SHRINK) -> str:
     return text
 
 
-def shrink_command(words: list[str]) -> list[str]:
-    """A compare or tournament without --games would play 100: give it a few."""
-    line = shrink(shlex.join(words))
+def shrink_command(words: list[str], shown: bool = False) -> list[str]:
+    """A compare or tournament without --games would play 100: give it a few. A command
+    whose output the page shows (``shown``) keeps its budgets."""
+    line = shrink(shlex.join(words), RESOURCES if shown else SHRINK)
     words = shlex.split(line)
+    if shown:
+        return words
     if words[:1] == ["glory-ai"] and words[1:2] in (["compare"], ["tournament"]):
         if "--games" not in words:
             words += ["--games", "4"]
@@ -258,7 +276,7 @@ def ci_test_command() -> list[str]:
 # the file and run in the module __main__ whose __file__ it is (so inspect finds the source of
 # a class defined there, and pickling treats it as a script's).
 _DRIVER = r"""
-import json, os, sys, traceback, types
+import contextlib, io, json, os, sys, traceback, types
 status = os.fdopen(int(sys.argv[1]), "w")
 script = sys.argv[2]
 main = types.ModuleType("__main__")
@@ -269,11 +287,15 @@ for request in sys.stdin:
     code = json.loads(request)["code"].rstrip("\n") + "\n"
     with open(script, "a") as file:
         file.write(code)
+    printed = io.StringIO()
     try:
-        exec(compile("\n" * lines + code, script, "exec"), main.__dict__)
+        with contextlib.redirect_stdout(printed):
+            exec(compile("\n" * lines + code, script, "exec"), main.__dict__)
         result = {"ok": True}
     except BaseException:
         result = {"ok": False, "error": traceback.format_exc()}
+    result["printed"] = printed.getvalue()
+    sys.stdout.write(result["printed"])
     lines += code.count("\n")
     sys.stdout.flush()
     sys.stderr.flush()
@@ -302,12 +324,14 @@ class Session:
         self.env.pop("PYTEST_CURRENT_TEST", None)
         self.folder_names: dict[str, str] = {}     # a transcript's run folder -> the real one
         self.python: subprocess.Popen | None = None
+        self.printed = ""                           # the last block's or command's output
         self.log = folder.parent / (folder.name + "-python.log")
         self.script = folder.parent / (folder.name + "-blocks.py")
 
-    def command(self, command: Command) -> str | None:
-        """Runs one command; what went wrong, or None."""
-        line = shlex.join(shrink_command(command.words))
+    def command(self, command: Command, shown: bool = False) -> str | None:
+        """Runs one command; what went wrong, or None. Its stdout (stderr for a command
+        that must fail) is kept in ``self.printed``; ``shown``: the page shows it."""
+        line = shlex.join(shrink_command(command.words, shown or bool(command.output)))
         for documented, real in self.folder_names.items():
             line = line.replace(documented, real)
         try:
@@ -316,6 +340,7 @@ class Session:
                                   stdin=subprocess.DEVNULL)
         except subprocess.TimeoutExpired:
             return f"`{line}` ran for more than {COMMAND_TIMEOUT} s"
+        self.printed = done.stderr if command.expect_failure else done.stdout
         said = f"`{line}` (exit {done.returncode}):\n{done.stdout[-2000:]}{done.stderr[-3000:]}"
         if "Traceback (most recent call last)" in done.stderr:
             return f"a traceback from {said}"
@@ -327,6 +352,8 @@ class Session:
         real = RUN_FOLDER.search(done.stdout)
         if documented and real:
             self.folder_names[documented.group()] = real.group()
+        if command.output:
+            return output_differs(command.output, self.printed, self.folder_names)
         return None
 
     def python_block(self, code: str, where: str) -> str | None:
@@ -349,6 +376,7 @@ class Session:
         if not answer:
             return f"{where}: the interpreter died:\n{self.log.read_text()[-3000:]}"
         result = json.loads(answer)
+        self.printed = result["printed"]
         return None if result["ok"] else f"{where}:\n{result['error'][-3000:]}"
 
     def close(self) -> None:
@@ -386,15 +414,19 @@ def run_page(page: Path, workspace: Path, timings: list[tuple[float, str]] | Non
     prepare_folder(folder, blocks)
     session = Session(folder)
     problems: list[str] = []
+    shown = shown_outputs(blocks)
     try:
         for block in blocks:
             if block.not_run is not None:
                 continue
             start = time.perf_counter()
+            printed = []
             if block.kind == "python":
-                problem = session.python_block(shrink(block.body), block.where)
+                code = shrink(block.body, RESOURCES if block.line in shown else SHRINK)
+                problem = session.python_block(code, block.where)
                 if problem:
                     problems.append(problem)
+                printed.append(session.printed)
             elif block.kind in ("bash", "console"):
                 for command in commands_of(block):
                     if is_install(command.words):
@@ -402,9 +434,15 @@ def run_page(page: Path, workspace: Path, timings: list[tuple[float, str]] | Non
                     elif is_test_suite(command.words):
                         continue
                     else:
-                        problem = session.command(command)
+                        problem = session.command(command, shown=block.line in shown)
                         if problem:
                             problems.append(f"{block.where}: {problem}")
+                        printed.append(session.printed)
+            if block.line in shown:
+                output = shown[block.line]
+                differs = output_differs(output.body.splitlines(), "".join(printed), session.folder_names)
+                if differs:
+                    problems.append(f"{output.where} (the output of {block.where}): {differs}")
             elif block.kind == "toml":
                 problems += [f"{block.where}: {p}" for p in check_toml(block, session)]
             elif block.kind == "json":
@@ -417,6 +455,65 @@ def run_page(page: Path, workspace: Path, timings: list[tuple[float, str]] | Non
     finally:
         session.close()
     return problems
+
+
+def shown_outputs(blocks: list[Block]) -> dict[int, Block]:
+    """The ``output`` blocks of a page, by the line of the block whose output each shows."""
+    shown = {}
+    for before, block in zip(blocks, blocks[1:], strict=False):
+        if block.kind == "output" and before.kind in ("python", "bash") and before.not_run is None:
+            shown[before.line] = block
+    return shown
+
+
+# ---- comparing shown output -----------------------------------------------------------------
+
+DURATION = re.compile(r"\b\d+(?:\.\d+)?\s?(?:s|ms|µs|us|min|minutes|seconds)\b")
+
+
+def normalize(lines: list[str]) -> list[str]:
+    """Lines as compared: durations blanked, and the ms/move column of a table."""
+    out = []
+    in_timed_table = False
+    for line in lines:
+        line = line.rstrip()
+        if not line.strip():
+            in_timed_table = False
+        elif line == "...":
+            pass
+        elif line.split()[-1] == "ms/move":
+            in_timed_table = True
+        elif in_timed_table and re.fullmatch(r"[\d.,]*\d[\d.,]*", line.split()[-1]):
+            line = line[:line.rstrip().rfind(" ") + 1] + "<time>"
+        out.append(DURATION.sub("<time>", line))
+    return out
+
+
+def output_differs(documented: list[str], printed: str, folders: dict[str, str] | None = None) -> str | None:
+    """None when the documented lines are the printed ones (a ``...`` line stands for any
+    number of lines); else the first difference."""
+    real = printed
+    for doc_folder, real_folder in (folders or {}).items():
+        real = real.replace(real_folder, doc_folder)
+    want, got = normalize(documented), normalize(real.splitlines())
+    while want and not want[-1].strip():
+        want.pop()
+    while got and not got[-1].strip():
+        got.pop()
+
+    def match(i: int, j: int) -> bool:
+        if i == len(want):
+            return j == len(got)
+        if want[i] == "...":
+            return any(match(i + 1, k) for k in range(j, len(got) + 1))
+        return j < len(got) and want[i] == got[j] and match(i + 1, j + 1)
+
+    if match(0, 0):
+        return None
+    shown = next((k for k, (w, g) in enumerate(zip(want, got, strict=False)) if w != g and w != "..."),
+                 min(len(want), len(got)))
+    return (f"the page shows another output than the block prints (first difference at line "
+            f"{shown + 1}):\n--- shown\n" + "\n".join(want) + "\n--- printed\n" + "\n".join(got))
 
 
 def check_toml(block: Block, session: Session) -> list[str]:
@@ -440,6 +537,29 @@ def test_every_block_says_what_it_is():
     assert not unlabelled, (
         f"code blocks without a known info string ({sorted(RUN_KINDS | OTHER_KINDS)}); "
         f"see tests/test_docs_run.py: {unlabelled}")
+
+
+def test_an_output_block_follows_the_block_it_shows():
+    blocks = all_blocks()
+    stray = [b.where for before, b in zip(blocks, blocks[1:], strict=False)
+             if b.kind == "output" and (before.page != b.page or before.kind not in ("python", "bash")
+                                        or before.not_run is not None)]
+    assert not stray, f"output blocks not right after a python or bash block that runs: {stray}"
+
+
+def test_shown_output_is_compared_line_by_line_after_blanking_times():
+    printed = ("spec    games  win rate  ms/move\n------  -----  --------  -------\n"
+               "greedy     42     95.2%    0.057\n\nplayed 42 games in 0.8 s\nsummary: x\n")
+    shown = ["spec    games  win rate  ms/move", "------  -----  --------  -------",
+             "greedy     42     95.2%    0.123", "", "played 42 games in 12.5 s", "summary: x"]
+    assert output_differs(shown, printed) is None
+    assert output_differs(shown[:3] + ["...", "summary: x"], printed) is None
+    assert output_differs(["..."], printed) is None
+    wrong = shown[:2] + ["greedy     42     33.8%    0.057"] + shown[3:]
+    assert "first difference at line 3" in output_differs(wrong, printed)
+    assert output_differs(shown + ["more"], printed)
+    folders = {"results/compare-4a8047be": "results/compare-00000000"}
+    assert output_differs(["in results/compare-4a8047be"], "in results/compare-00000000\n", folders) is None
 
 
 def test_blocks_not_run_are_few_and_justified():

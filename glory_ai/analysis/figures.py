@@ -253,8 +253,9 @@ def plot_summary(summary: pd.DataFrame, path: str | os.PathLike,
     """The win-rate plot of ``glory-ai compare``, written to ``path``: horizontal bars of the
     win rates of a :func:`~glory_ai.analysis.stats.summarize` summary with their 95%
     intervals (the summary's model, named under the axis), sorted, each rate written past
-    the end of its interval, the run's description as title and a dashed line at the equal
-    share; a PNG, or an SVG when ``path`` ends in ``.svg``. The same summary gives the same
+    the end of its interval, a mark at each rate (so that a rate of 0 shows), the run's
+    description as title and a dashed line at the equal share, which the axis label names;
+    a PNG, or an SVG when ``path`` ends in ``.svg``. The same summary gives the same
     bytes. (Narrower than the report's figures: one run at a glance.)"""
     data = summary.sort_values("win_rate", kind="stable")
     names = [str(s) for s in data.index]
@@ -269,17 +270,22 @@ def plot_summary(summary: pd.DataFrame, path: str | os.PathLike,
         ax.barh(y, rates, color="#4c72b0", height=0.6)
         ax.errorbar(rates, y, xerr=_errors(rates, data["win_low"].to_numpy(dtype=float), high),
                     fmt="none", ecolor="black", capsize=4, lw=1)
+        # the rate itself, seen even where the bar has no length (a spec that never wins)
+        ax.plot(rates, y, "|", color="#1f3b63", ms=14, mew=2.5, clip_on=False, zorder=3, gid="rates")
         _value_labels(ax, y, rates, high, 8)
         ax.set_yticks(y, names)
         ax.set_xlim(0, 1.0 if top < 0.86 else top + 0.12)
         ax.xaxis.set_major_locator(FixedLocator(np.linspace(0, 1, 6).tolist()))
         ax.xaxis.set_major_formatter(PercentFormatter(1.0))
         model = summary.attrs.get("models", {}).get("win rate", "")
-        ax.set_xlabel("win rate (shared wins split), 95% interval"
-                      + (f": {model.split(':')[0]}" if model else ""))
+        label = "win rate (shared wins split), 95% interval" + (f": {model.split(':')[0]}" if model else "")
+        if "deal bootstrap" in model and "Wilson" in model:
+            label += " (Wilson for 0% and 100%)"
         players = summary.attrs.get("players")
         if players:
             ax.axvline(1.0 / players, color="grey", lw=0.8, ls="--")
+            label += f"; dashed: equal share ({1.0 / players:.0%})"
+        ax.set_xlabel(textwrap.fill(label, 85))
         ax.set_title(textwrap.fill(str(title), 90), fontsize=9)
     return save(fig, path)
 

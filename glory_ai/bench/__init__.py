@@ -58,6 +58,23 @@ def playout_rate(num_players: int, seconds: float = 2.0, mode: str = "republic")
             "games": games}
 
 
+def provenance(command: str | None = None) -> str:
+    """The first line of a measurement kept under results/bench/: the command that made it
+    (default: ``python`` and this process's arguments), the build it measured (the first 12
+    digits of the compiled sources' hash, :func:`glory_ai.build_info`; a page quoting the
+    file names it, tests/test_figures_hold.py), Python, the machine and its load."""
+    import os
+    import platform
+    import sys
+
+    from .. import __version__, build_info
+
+    command = command or "python " + " ".join(sys.argv)
+    return (f"# {command} (glory_ai {__version__}, build {str(build_info().get('source_hash'))[:12]}; "
+            f"Python {platform.python_version()}, {platform.platform()}; {os.cpu_count()} CPUs, "
+            f"load average {os.getloadavg()[0]:.2f} at the start)")
+
+
 def _clone(state: State) -> State:
     return state.clone()
 
@@ -133,11 +150,10 @@ def compare(out: str | None = None, seconds: float = 4.0, search_states: int = 6
         states = [s for s, _ in sample_states(num_players, 100, seed=num_players)]
         results["operations"] += side.clone_and_determinize(states, rounds=ROUNDS)
         results["operations"] += side.information_states(states, rounds=ROUNDS)
-    like_for_like = f"c={side.UCT_C},cutoff=0"
     for label, games, ours, theirs in (
-            ("equal iterations", match_games, f"ismcts:iters={match_iters},{like_for_like}",
+            ("equal iterations", match_games, side.like_for_like_spec(f"iters={match_iters}"),
              {"simulations": match_iters}),
-            ("equal time per move", timed_games, f"ismcts:time_ms={move_ms:g},{like_for_like}",
+            ("equal time per move", timed_games, side.like_for_like_spec(f"time_ms={move_ms:g}"),
              {"seconds": move_ms / 1000.0})):
         described = (f"{theirs['simulations']} simulations" if "simulations" in theirs
                      else f"{move_ms:g} ms per move")
@@ -172,6 +188,13 @@ def compare(out: str | None = None, seconds: float = 4.0, search_states: int = 6
         _write_comparison(results, out)
         progress(f"wrote {out}/compare.md and {out}/compare.csv")
     return results
+
+
+def like_for_like_text() -> str:
+    """glory_ai's like-for-like ISMCTS spec at a budget of N iterations (for the page)."""
+    from ..integrations import compare as side
+
+    return side.like_for_like_spec("iters=N")
 
 
 def _load_text(machine: dict[str, Any]) -> str:
@@ -213,16 +236,23 @@ def _write_comparison(results: dict[str, Any], out: str) -> None:
             rows.append({"section": f"engine ({r['run']})", "measure": measure.replace("_s", "_cpu_s"),
                          "contender": r["contender"], "players": r["players"], "value": r[measure]})
     md += ["", "## Search: ISMCTS iterations per CPU second, like for like", "",
-           "Random rollouts to the end, UCB constant 0.7, the most visited action; medians over "
-           "the same mid-game states.", "",
-           "| players | glory_ai ISMCTS | OpenSpiel Python ISMCTSBot (adapter) | ratio |",
-           "|---:|---:|---:|---:|"]
+           "Random rollouts to the end, UCB constant 0.7, the most visited action, no solver, the "
+           f"win-share reward alone (glory_ai: `{like_for_like_text()}`); medians over the same "
+           "mid-game states. OpenSpiel's Python ISMCTSBot searches the adapter's states, and the "
+           "states of a minimal wrapper (a plain Python object answering the bot's calls from the "
+           "engine: the least any adapter could cost it).", "",
+           "| players | glory_ai ISMCTS | OpenSpiel ISMCTSBot, adapter | ratio | "
+           "OpenSpiel ISMCTSBot, minimal wrapper | ratio |",
+           "|---:|---:|---:|---:|---:|---:|"]
     for r in results["search"]:
+        minimal = r.get("openspiel_minimal_iters_per_s")
         md.append(f"| {r['players']} | {r['glory_ai_iters_per_s']:,.0f} | "
-                  f"{r['openspiel_iters_per_s']:,.1f} | x{r['ratio']:.1f} |")
-        for who in ("glory_ai", "openspiel"):
-            rows.append({"section": "search", "measure": "ismcts_iters_per_cpu_s", "contender": who,
-                         "players": r["players"], "value": r[f"{who}_iters_per_s"]})
+                  f"{r['openspiel_iters_per_s']:,.1f} | x{r['ratio']:.1f} | "
+                  + (f"{minimal:,.1f} | x{r['ratio_minimal']:.1f} |" if minimal else "- | - |"))
+        for who in ("glory_ai", "openspiel", "openspiel_minimal"):
+            if f"{who}_iters_per_s" in r:
+                rows.append({"section": "search", "measure": "ismcts_iters_per_cpu_s", "contender": who,
+                             "players": r["players"], "value": r[f"{who}_iters_per_s"]})
     md += ["", "## Clone, determinize, information state: CPU ns per operation", "",
            "| players | operation | contender | ns (median [quartiles]) |", "|---:|---|---|---:|"]
     for r in results["operations"]:

@@ -157,9 +157,10 @@ def _session(folder: Path, options: Mapping[str, Any], progress: bool | None, fr
                    forfeit=options.get("forfeit", False))
 
 
-def _play(planned: PlannedRun, folder: Path, session: Session) -> dict[str, Any]:
+def _play(planned: PlannedRun, folder: Path, session: Session, finished: int | None) -> dict[str, Any]:
+    """Plays a run into ``folder`` unless it is ``finished`` (its games, from
+    :func:`_finished_games`)."""
     started = time.time()
-    finished = _finished_games(folder, planned.config)
     if finished is not None:
         played = {"run": planned.name, "games": finished, "played": 0, "seconds": 0.0}
     else:
@@ -301,8 +302,12 @@ def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], sess
     done = []
     planned_runs = experiment.runs()
     for i, planned in enumerate(planned_runs, 1):
-        log(f"[{i}/{len(planned_runs)}] {planned.name}: {planned.config.describe()}")
-        done.append(_play(planned, folder / "runs" / planned.name, session))
+        run_folder = folder / "runs" / planned.name
+        finished = _finished_games(run_folder, planned.config)
+        doing = (planned.config.describe() if finished is None
+                 else f"finished ({finished:,} games), nothing to play")
+        log(f"[{i}/{len(planned_runs)}] {planned.name}: {doing}")
+        done.append(_play(planned, run_folder, session, finished))
     meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     meta["seconds"] = round(time.time() - started, 1)
     meta["runs"] = [{**d, "config": p.config.to_dict(), "matchup": p.matchup, "grid": p.grid_point,

@@ -6,9 +6,12 @@ The measurements behind the comparison, each on the same machine and the same st
   of the same deals through the OpenSpiel adapter, and of OpenSpiel's C++ ``hearts`` (its C++
   game loop, ``pyspiel.evaluate_bots`` with uniform random C++ bots, and a Python loop);
 * search: ISMCTS iterations per CPU second, glory_ai's against OpenSpiel's Python
-  ``ISMCTSBot`` on this game through the adapter, like for like (random rollouts to the end,
-  UCB constant 0.7, the most visited root action played), and matches between the two at
-  equal iterations and at equal time per move;
+  ``ISMCTSBot`` on this game, through the adapter and through a minimal wrapper (a plain
+  Python object answering the bot's calls from the engine: the floor of any adapter's
+  cost), like for like (:func:`like_for_like_spec`: random rollouts to the end, UCB
+  constant 0.7, the most visited root action played, every other option of glory_ai's
+  search pinned off), and matches between the two at equal iterations and at equal time
+  per move;
 * clone, determinize and the information-state string per operation, glory_ai's State
   against the adapter's state.
 
@@ -34,6 +37,24 @@ from .openspiel import pyspiel
 
 #: the UCB exploration constant of both searches (glory_ai's default)
 UCT_C = 0.7
+
+#: glory_ai's ISMCTS as OpenSpiel's ISMCTSBot searches, every option written out so that a
+#: change of ISMCTS's defaults cannot change the comparison: random rollouts to the end,
+#: the win-share reward alone, no solver, no belief weighting, one tree on one thread, a
+#: new tree every move, the most visited action played
+LIKE_FOR_LIKE: dict[str, object] = {
+    "c": UCT_C, "cutoff": 0, "rollout": "random", "reward": "win", "solver": "false", "speed": 0,
+    "vp": 0, "final": "visits", "belief": 1, "threads": 1, "trees": 1, "reuse": "false",
+    "node_cap": 200000}
+#: ISMCTS's options that play no part under LIKE_FOR_LIKE (evaluations at a cutoff and
+#: guided rollouts, belief weighting): left out of the spec
+UNUSED_LIKE_FOR_LIKE = ("style", "eval", "epsilon", "temperature", "rollout_temperature",
+                        "belief_strength")
+
+
+def like_for_like_spec(budget: str) -> str:
+    """glory_ai's side of the comparison at a budget (``iters=100``, ``time_ms=50``)."""
+    return f"ismcts:{budget}," + ",".join(f"{k}={v}" for k, v in LIKE_FOR_LIKE.items())
 
 
 # ---- engine ------------------------------------------------------------------------------
@@ -180,43 +201,114 @@ class TimedISMCTSBot:
 
 
 def openspiel_ismcts(game: Any, simulations: int, seed: int) -> Any:
-    """OpenSpiel's Python ISMCTSBot, like glory_ai's ``ismcts:cutoff=0``: one random
+    """OpenSpiel's Python ISMCTSBot, like glory_ai's :func:`like_for_like_spec`: one random
     rollout to the end per simulation, UCB constant 0.7, the most visited action; seeded
-    (its resampling too)."""
+    (its resampling too). ``game``: the adapter's game or a :class:`MinimalGame`."""
     from open_spiel.python.algorithms import ismcts, mcts
 
     rng = np.random.RandomState(seed)
     bot = ismcts.ISMCTSBot(game, mcts.RandomRolloutEvaluator(1, rng), UCT_C, simulations, random_state=rng)
-    bot.set_resampler(gs.make_resampler(seed))
+    bot.set_resampler(gs.make_resampler(seed) if isinstance(game, gs.GloryToRomeGame)
+                      else MinimalState.resampler(seed))
     return bot
+
+
+class MinimalGame:
+    """What OpenSpiel's Python ISMCTSBot asks of a game: its type."""
+
+    def __init__(self, num_players: int):
+        self._num_players = num_players
+
+    def get_type(self) -> Any:
+        return gs.GAME_TYPE
+
+    def num_players(self) -> int:
+        return self._num_players
+
+
+class MinimalState:
+    """The minimal wrapper: a plain Python object (no ``pyspiel.State``, no history, no
+    chance nodes) answering the calls OpenSpiel's Python ISMCTSBot and its random-rollout
+    evaluator make, each straight from the engine. The floor of what an adapter costs
+    OpenSpiel's bot; the adapter's rate is measured against it."""
+
+    __slots__ = ("game", "glory")
+
+    def __init__(self, game: MinimalGame, glory: State):
+        self.game = game
+        self.glory = glory
+
+    def get_game(self) -> MinimalGame:
+        return self.game
+
+    def current_player(self) -> int:
+        return self.glory.current_player()
+
+    def is_terminal(self) -> bool:
+        return self.glory.is_terminal()
+
+    def is_chance_node(self) -> bool:
+        return False
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        return self.glory.legal_actions()
+
+    def apply_action(self, action: int) -> None:
+        self.glory.apply_action(int(action))
+
+    def clone(self) -> MinimalState:
+        return MinimalState(self.game, self.glory.clone())
+
+    def returns(self) -> list[float]:
+        if not self.glory.is_terminal():
+            return [0.0] * self.glory.num_players()
+        winners = self.glory.winners()
+        return [1.0 / len(winners) if p in winners else 0.0 for p in range(self.glory.num_players())]
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return self.glory.information_state_string(self.glory.current_player() if player is None else player)
+
+    @staticmethod
+    def resampler(seed: int) -> Callable[[MinimalState, int], MinimalState]:
+        """The seeded resampler of :func:`glory_ai.integrations.openspiel.make_resampler`."""
+        rng = random.Random(seed)
+
+        def resample(state: MinimalState, player: int) -> MinimalState:
+            return MinimalState(state.game, state.glory.determinize(player, int(rng.random() * 2.0 ** 53)))
+
+        return resample
 
 
 def search_rates(states: Sequence[State], iters: int, openspiel_simulations: int,
                  progress: Callable[[str], object] = print) -> dict[str, Any]:
-    """ISMCTS iterations per CPU second on each state, glory_ai and OpenSpiel alternately;
-    medians over the states and the ratio of the medians."""
-    ours: list[float] = []
-    theirs: list[float] = []
+    """ISMCTS iterations per CPU second on each state: glory_ai's, then OpenSpiel's through
+    the adapter and through the minimal wrapper, in turn; medians over the states and the
+    ratios of the medians."""
+    rates: dict[str, list[float]] = {"glory_ai": [], "openspiel": [], "openspiel_minimal": []}
     num_players = states[0].num_players()
     os_game = gs.load_game(players=num_players)
+    minimal = MinimalGame(num_players)
     for i, state in enumerate(states):
-        bot = make_bot(f"ismcts:iters={iters},cutoff=0,c={UCT_C}", seed=i)
+        bot = make_bot(like_for_like_spec(f"iters={iters}"), seed=i)
         start = time.process_time()
         bot.step(state)
-        ours.append(iters / (time.process_time() - start))
-        searcher = openspiel_ismcts(os_game, openspiel_simulations, seed=i)
-        adapter_state = gs.from_glory_state(os_game, state)
-        start = time.process_time()
-        searcher.step(adapter_state)
-        theirs.append(openspiel_simulations / (time.process_time() - start))
-    row: dict[str, Any] = {"players": num_players, "states": len(states),
-                           "glory_ai_iters_per_s": statistics.median(ours),
-           "openspiel_iters_per_s": statistics.median(theirs),
-           "glory_ai_range": (min(ours), max(ours)), "openspiel_range": (min(theirs), max(theirs))}
+        rates["glory_ai"].append(iters / (time.process_time() - start))
+        for who, game, wrapped in (("openspiel", os_game, gs.from_glory_state(os_game, state)),
+                                   ("openspiel_minimal", minimal, MinimalState(minimal, state.clone()))):
+            searcher = openspiel_ismcts(game, openspiel_simulations, seed=i)
+            start = time.process_time()
+            searcher.step(wrapped)
+            rates[who].append(openspiel_simulations / (time.process_time() - start))
+    row: dict[str, Any] = {"players": num_players, "states": len(states)}
+    for who, values in rates.items():
+        row[f"{who}_iters_per_s"] = statistics.median(values)
+        row[f"{who}_range"] = (min(values), max(values))
     row["ratio"] = row["glory_ai_iters_per_s"] / row["openspiel_iters_per_s"]
+    row["ratio_minimal"] = row["glory_ai_iters_per_s"] / row["openspiel_minimal_iters_per_s"]
     progress(f"  {num_players}p ISMCTS (random rollouts to the end): glory_ai "
-             f"{row['glory_ai_iters_per_s']:,.0f} it/CPU-s, OpenSpiel Python ISMCTSBot "
-             f"{row['openspiel_iters_per_s']:,.1f} it/CPU-s, x{row['ratio']:.1f}")
+             f"{row['glory_ai_iters_per_s']:,.0f} it/CPU-s; OpenSpiel Python ISMCTSBot through the "
+             f"adapter {row['openspiel_iters_per_s']:,.1f} it/CPU-s (x{row['ratio']:.1f}), through a "
+             f"minimal wrapper {row['openspiel_minimal_iters_per_s']:,.1f} (x{row['ratio_minimal']:.1f})")
     return row
 
 

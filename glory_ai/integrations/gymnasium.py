@@ -3,9 +3,11 @@
 
 ::
 
-    from glory_ai.integrations.gymnasium import GloryToRomeGymEnv
+    import gymnasium
+    import glory_ai.integrations.gymnasium        # registers GloryToRome-v0
 
-    env = GloryToRomeGymEnv(players=3, opponents=["heuristic:style=builder", "ismcts:iters=200"])
+    env = gymnasium.make("GloryToRome-v0", players=3,
+                         opponents=["heuristic:style=builder", "ismcts:iters=200"])
     observation, info = env.reset(seed=1)
     while True:
         action = env.action_space.sample(observation["action_mask"])      # or a policy
@@ -17,7 +19,8 @@ The learner's seat is ``seat`` (default 0); ``opponents`` gives a bot spec per o
 in seat order (one spec string serves them all). Between two of the learner's decisions the
 bots play the other seats' decisions, Legionary gives included. Observations are those of
 the PettingZoo environment (``observation`` and ``action_mask``); ``action_masks()`` returns
-the mask too (the method sb3-contrib's MaskablePPO calls). The reward is the learner's win
+the mask too (the method sb3-contrib's MaskablePPO calls; through ``gymnasium.make``'s
+wrappers, ``env.unwrapped.action_masks()``). The reward is the learner's win
 share at the end, 0 before. ``reset(seed=s)`` deals game ``s``, and each bot is seeded from
 ``s`` and its seat, so an episode is a pure function of the seed and the learner's actions.
 
@@ -25,6 +28,10 @@ An illegal action raises ``glory_ai.IllegalActionError`` (a ``ValueError``) by d
 ``illegal_action="lose"`` it ends the episode with reward -1 instead (``info["illegal_action"]``
 names it), for agents trained without the mask. ``max_decisions`` truncates an episode
 after that many of the learner's decisions.
+
+Importing this module registers :data:`ENV_ID` (``GloryToRome-v0``) with Gymnasium, its
+keyword arguments those of :class:`GloryToRomeGymEnv`; ``gymnasium.make(
+"glory_ai.integrations.gymnasium:GloryToRome-v0", ...)`` imports the module itself.
 """
 from __future__ import annotations
 
@@ -44,6 +51,9 @@ except ImportError as _error:
 from ..bots import Bot, make_bot
 from ..game import NUM_DISTINCT_ACTIONS, Game, State
 from .pettingzoo import action_mask, observation_space, win_shares
+
+#: the id ``gymnasium.make`` knows the environment by (registered when this module is imported)
+ENV_ID = "GloryToRome-v0"
 
 
 class GloryToRomeGymEnv(gymnasium.Env):
@@ -137,3 +147,7 @@ class GloryToRomeGymEnv(gymnasium.Env):
         else:
             mask = action_mask(self.state)
         return {"observation": self.state.observation_tensor(self.seat), "action_mask": mask}
+
+
+if ENV_ID not in gymnasium.registry:
+    gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:GloryToRomeGymEnv")

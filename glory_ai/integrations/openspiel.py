@@ -6,20 +6,21 @@ Importing this module registers the Python game ``glory_to_rome`` with ``pyspiel
     import glory_ai.integrations.openspiel as gs
 
     game = pyspiel.load_game("glory_to_rome", {"players": 3})   # or gs.load_game(players=3)
-    state = game.new_initial_state()          # a chance node: the deal
-    state.apply_action(gs.DEAL)               # now the leader decides
+    state = game.new_initial_state()          # chance nodes: the deal
+    gs.deal(state, 42)                        # glory_ai's deal 42; now the leader decides
 
 Parameters: ``players`` (2-5), ``mode`` (``republic`` / ``imperium``), ``variant`` (a JSON
-object of :class:`glory_ai.GameConfig` options, e.g. ``'{"refill_size": 6}'``), ``seed``
-(the deals' generator: the i-th deal of a game object is the same for the same seed) and
+object of :class:`glory_ai.GameConfig` options, e.g. ``'{"refill_size": 6}'``) and
 ``perfect_recall`` (see below).
 
-Chance: the game has one chance node, the deal, whose single outcome (:data:`DEAL`) is
-sampled (``SAMPLED_STOCHASTIC``, as OpenSpiel's own Tarok): applying it shuffles and deals
-from the next seed of the game's generator. The engine keeps the deck order in the state,
-so every later draw is decided by that shuffle and no other chance node exists. The shuffle
-cannot be enumerated (its outcomes are orderings of 100+ cards), so an explicit chance node
-would have to restrict the game to a fixed list of deals.
+Chance: the deal is glory_ai's deal of a 64-bit seed, chosen by :data:`DEAL_NODES` (8)
+explicit chance nodes of 256 equally likely outcomes each, the seed's bytes, lowest first
+(``EXPLICIT_STOCHASTIC``). ``gs.deal(state, seed)`` applies the eight outcomes of a seed
+(``gs.deal_actions(seed)``), so the OpenSpiel game dealt with seed ``s`` is
+``glory_ai.Game(...).new_initial_state(s)``. The engine keeps the deck order in the state,
+so every later draw is decided by that shuffle and no other chance node exists. Because
+every chance outcome is in the history, a state serialises (``pickle``, ``copy.deepcopy``,
+``pyspiel.serialize_game_and_state``, ``random_sim_test(serialize=True)``).
 
 Information states: ``information_state_string`` is glory_ai's, what the player knows
 now (docs/notation.md): two histories after which the player knows the same things share
@@ -31,6 +32,12 @@ player's whole sequence (their information-state key after every decision, and t
 actions), which makes it perfect recall up to hash collisions. The tensors
 (``information_state_tensor`` and ``observation_tensor``, both glory_ai's observation
 tensor, named by ``observation_tensor_layout()``) describe the present only, in either mode.
+
+Speed: the calls a search makes at every step (``legal_actions``, ``current_player``,
+``is_terminal``, ``is_chance_node``, ``returns``, the strings and tensors) are answered in
+Python from the engine, without the round trip through OpenSpiel's C++ ``State``; C++
+callers (``random_sim_test``, ``pyspiel`` algorithms) reach the same answers through
+OpenSpiel's machinery.
 
 ``resample_from_infostate`` is the engine's determinization: every card the player cannot
 know is dealt again uniformly among the worlds consistent with what they have seen, seeded
@@ -62,23 +69,25 @@ except ImportError as _error:
     raise missing_extra("openspiel", "openspiel", _error) from None
 
 from ..core.engine import observation_tensor_layout
+from ..core.seeds import check_seed
 from ..game import NUM_DISTINCT_ACTIONS, Game, State
 
 SHORT_NAME = "glory_to_rome"
-#: the one outcome of the chance node (the deal)
-DEAL = 0
+#: the deal's chance nodes: one byte of the deal's 64-bit seed each, lowest first
+DEAL_NODES = 8
+#: the outcomes of each chance node (a byte)
+DEAL_OUTCOMES = 256
 #: a practical bound for OpenSpiel (the rules set none: players who only take and play
 #: Jacks could go on forever); random games last at most about 600 decisions
 MAX_GAME_LENGTH = 10_000
 
-PARAMETERS: dict[str, Any] = {"players": 2, "mode": "republic", "variant": "", "seed": 0,
-                              "perfect_recall": False}
+PARAMETERS: dict[str, Any] = {"players": 2, "mode": "republic", "variant": "", "perfect_recall": False}
 
 GAME_TYPE = pyspiel.GameType(
     short_name=SHORT_NAME,
     long_name="Glory to Rome (glory_ai)",
     dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-    chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+    chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
     information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
     utility=pyspiel.GameType.Utility.CONSTANT_SUM,
     reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -90,6 +99,31 @@ GAME_TYPE = pyspiel.GameType(
     provides_observation_tensor=True,
     parameter_specification=PARAMETERS)
 
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
+_BYTE_OUTCOMES = [(byte, 1.0 / DEAL_OUTCOMES) for byte in range(DEAL_OUTCOMES)]
+
+
+def deal_actions(seed: int) -> list[int]:
+    """The chance outcomes that deal glory_ai's deal ``seed`` (its bytes, lowest first)."""
+    return list(check_seed(seed).to_bytes(DEAL_NODES, "little"))
+
+
+def deal(state: GloryToRomeState, seed: int) -> GloryToRomeState:
+    """Deals ``seed`` into a new state (applies :func:`deal_actions`); returns the state."""
+    if state.history():
+        raise ValueError("deal: the state has been dealt already (or partly)")
+    for action in deal_actions(seed):
+        state.apply_action(action)
+    return state
+
+
+def variant_parameter(variant: dict[str, Any]) -> str:
+    """The ``variant`` parameter of GameConfig options: JSON with ``;`` for ``,`` (OpenSpiel's
+    game strings, ``glory_to_rome(players=3,variant=...)``, split parameters at commas), keys
+    sorted; ``""`` for none. The parameter takes JSON with either separator."""
+    return json.dumps(variant, sort_keys=True, separators=(";", ":")) if variant else ""
+
 
 def glory_game_of(params: dict[str, Any]) -> Game:
     """The glory_ai Game of OpenSpiel parameters (a ValueError names a bad one)."""
@@ -98,7 +132,7 @@ def glory_game_of(params: dict[str, Any]) -> Game:
         raise ValueError(f"{SHORT_NAME}: unknown parameter(s) {unknown}; known: {sorted(PARAMETERS)}")
     variant_text = params.get("variant", "")
     try:
-        variant = loads(variant_text, f"{SHORT_NAME}: variant") if variant_text else {}
+        variant = loads(variant_text.replace(";", ","), f"{SHORT_NAME}: variant") if variant_text else {}
     except JSONLimitError as error:
         raise ValueError(f"{SHORT_NAME}: variant must be a JSON object of GameConfig options, "
                          f"got {variant_text!r} ({error})") from None
@@ -108,18 +142,17 @@ def glory_game_of(params: dict[str, Any]) -> Game:
 
 
 class GloryToRomeGame(pyspiel.Game):
-    """The OpenSpiel game: one glory_ai Game (player count, mode, variant) and the
-    generator of its deals."""
+    """The OpenSpiel game: one glory_ai Game (player count, mode, variant)."""
 
     def __init__(self, params: dict[str, Any] | None = None):
         params = {**PARAMETERS, **(params or {})}
         glory = glory_game_of(params)
-        seed = params["seed"]
-        if not isinstance(seed, int) or seed < 0:
-            raise ValueError(f"{SHORT_NAME}: seed must be an integer >= 0, got {seed!r}")
+        # the game's string names the variant without commas, so that OpenSpiel can read it back
+        params["variant"] = variant_parameter(json.loads(params["variant"].replace(";", ","))
+                                              if params["variant"] else {})
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_DISTINCT_ACTIONS,
-            max_chance_outcomes=1,
+            max_chance_outcomes=DEAL_OUTCOMES,
             num_players=glory.num_players(),
             min_utility=0.0,
             max_utility=1.0,
@@ -128,81 +161,180 @@ class GloryToRomeGame(pyspiel.Game):
         super().__init__(GAME_TYPE, info, params)
         self.glory = glory
         self.perfect_recall = bool(params["perfect_recall"])
-        self._deals = random.Random(seed)
-
-    def next_deal_seed(self) -> int:
-        """The seed of the next deal (the game's generator)."""
-        return self._deals.getrandbits(64)
 
     def new_initial_state(self) -> GloryToRomeState:
-        """A chance node: apply :data:`DEAL` to deal."""
+        """The first chance node of the deal (:func:`deal` deals a seed)."""
         return GloryToRomeState(self)
+
+    def max_chance_nodes_in_history(self) -> int:
+        return DEAL_NODES
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> GloryToRomeObserver:
         return GloryToRomeObserver(self, iig_obs_type, params)
 
+    def __reduce__(self):
+        # pickled as its parameters (the C++ route, Game.serialize(), works too)
+        return (_load_from_parameters, (dict(self.get_parameters()),))
+
+
+def _load_from_parameters(params: dict[str, Any]) -> GloryToRomeGame:
+    return pyspiel.load_game(SHORT_NAME, params)
+
 
 class GloryToRomeState(pyspiel.State):
-    """An OpenSpiel state around one glory_ai State (``glory_state``; None before the
-    deal)."""
+    """An OpenSpiel state around one glory_ai State (``glory_state``; None until the deal's
+    last chance node)."""
+
+    # Class defaults, so that a dealt state's __dict__ holds only what changes: OpenSpiel
+    # clones a Python state by deep-copying every attribute of its __dict__.
+    #: during the deal: the seed's bytes dealt so far, and their value
+    _dealt = 0
+    _seed = 0
+    #: perfect recall only: a digest per player of everything they saw and did
+    _recall: tuple[bytes, ...] | None = None
 
     def __init__(self, game: GloryToRomeGame):
         super().__init__(game)
         self.glory_state: State | None = None
-        # perfect recall only: a digest per player of everything they saw and did
-        self._recall: tuple[bytes, ...] | None = None
 
-    # ---- the game API -------------------------------------------------------------------
+    # ---- the game API, answered in Python (OpenSpiel's C++ reaches the same methods) ------
 
     def current_player(self) -> int:
-        if self.glory_state is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        return self.glory_state.current_player()      # TERMINAL (-4) at the end, as OpenSpiel
+        glory = self.glory_state
+        if glory is None:
+            return _CHANCE
+        return glory.current_player()       # TERMINAL (-4) at the end, as OpenSpiel
+
+    def is_terminal(self) -> bool:
+        glory = self.glory_state
+        return glory is not None and glory.is_terminal()
+
+    def is_chance_node(self) -> bool:
+        return self.glory_state is None
+
+    def is_player_node(self) -> bool:
+        glory = self.glory_state
+        return glory is not None and not glory.is_terminal()
+
+    def is_simultaneous_node(self) -> bool:
+        return False
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of the player to move (or of ``player``: [] for another
+        seat); the chance outcomes at a chance node (for any ``player``, as OpenSpiel's
+        ``State`` answers), [] at the end."""
+        glory = self.glory_state
+        if glory is None:
+            return list(range(DEAL_OUTCOMES))
+        if player is not None and player != glory.current_player():
+            return self._not_to_move(player)
+        return glory.legal_actions()
 
     def _legal_actions(self, player: int) -> list[int]:
         assert self.glory_state is not None and player == self.glory_state.current_player()
         return self.glory_state.legal_actions()
 
+    def _not_to_move(self, player: int) -> list[int]:
+        if player < 0 and player != _TERMINAL:
+            raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+        return []
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """1 at the legal actions of ``player`` (default: the player to move), over the
+        action space (over the chance outcomes at a chance node)."""
+        chance = (player if player is not None else self.current_player()) == _CHANCE
+        mask = [0] * (DEAL_OUTCOMES if chance else NUM_DISTINCT_ACTIONS)
+        if not self.is_terminal():
+            for action in self.legal_actions(player):
+                mask[action] = 1
+        return mask
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        assert self.glory_state is None
-        return [(DEAL, 1.0)]
+        if self.glory_state is not None:
+            raise pyspiel.SpielError("chance_outcomes: not a chance node")
+        return list(_BYTE_OUTCOMES)
 
     def _apply_action(self, action: int) -> None:
-        game = self.get_game()
-        if self.glory_state is None:
-            if action != DEAL:
-                raise ValueError(f"the deal's only outcome is {DEAL}, got {action}")
-            self.glory_state = game.glory.new_initial_state(game.next_deal_seed())
-            if game.perfect_recall:
-                self._recall = tuple(_chain(b"deal", -1, self.glory_state, p)
-                                     for p in range(self.glory_state.num_players()))
-            return
-        decider = self.glory_state.current_player()
-        self.glory_state.apply_action(action)
-        if self._recall is not None:
-            self._recall = tuple(_chain(digest, action if p == decider else -1, self.glory_state, p)
+        glory = self.glory_state
+        if glory is None:
+            self._deal_byte(action)
+        elif self._recall is None:
+            glory.apply_action(action)
+        else:
+            decider = glory.current_player()
+            glory.apply_action(action)
+            self._recall = tuple(_chain(digest, action if p == decider else -1, glory, p)
                                  for p, digest in enumerate(self._recall))
 
-    def _action_to_string(self, player: int, action: int) -> str:
-        if player == pyspiel.PlayerId.CHANCE or self.glory_state is None:
-            return "deal"
-        return self.glory_state.action_to_string(action)
+    def _deal_byte(self, action: int) -> None:
+        if not 0 <= action < DEAL_OUTCOMES:
+            raise ValueError(f"a chance outcome of the deal is a byte (0 to {DEAL_OUTCOMES - 1}), "
+                             f"got {action}")
+        self._seed |= action << (8 * self._dealt)
+        self._dealt += 1
+        if self._dealt == DEAL_NODES:
+            game = self.get_game()
+            self.glory_state = glory = game.glory.new_initial_state(self._seed)
+            del self._dealt, self._seed          # the class defaults: nothing to copy
+            if game.perfect_recall:
+                self._recall = tuple(_chain(b"deal", -1, glory, p) for p in range(glory.num_players()))
 
-    def is_terminal(self) -> bool:
-        return self.glory_state is not None and self.glory_state.is_terminal()
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == _CHANCE or self.glory_state is None:
+            return f"deal: seed byte {action}"
+        return self.glory_state.action_to_string(action)
 
     def returns(self) -> list[float]:
         """Win share: 1/k to each of k winners (a shared victory), 0 to the others and to
         everyone before the end."""
-        n = self.get_game().num_players()
-        if not self.is_terminal():
-            return [0.0] * n
-        assert self.glory_state is not None
-        winners = self.glory_state.winners()
-        return [1.0 / len(winners) if p in winners else 0.0 for p in range(n)]
+        glory = self.glory_state
+        if glory is None or not glory.is_terminal():
+            return [0.0] * self.num_players()
+        winners = glory.winners()
+        share = 1.0 / len(winners)
+        return [share if p in winners else 0.0 for p in range(glory.num_players())]
+
+    def player_return(self, player: int) -> float:
+        return self.returns()[player]
+
+    # ---- strings and tensors, the observer's answers without its machinery --------------
+
+    def information_state_string(self, player: int | None = None) -> str:
+        return _string_of(self, self._player(player), information_state=True,
+                          with_digest=self._recall is not None)
+
+    def observation_string(self, player: int | None = None) -> str:
+        return _string_of(self, self._player(player), information_state=False, with_digest=False)
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        return self.observation_tensor(player)
+
+    def observation_tensor(self, player: int | None = None) -> list[float]:
+        player = self._player(player)
+        glory = self.glory_state
+        if glory is None:
+            return [0.0] * self.get_game().observation_tensor_size()
+        return glory.observation_tensor(player).tolist()
+
+    def _player(self, player: int | None) -> int:
+        if player is None:
+            player = self.current_player()
+        if not 0 <= player < self.num_players():
+            raise pyspiel.SpielError(f"player {player} is not a seat (0 to {self.num_players() - 1})")
+        return player
 
     def __str__(self) -> str:
-        return "chance node: the deal" if self.glory_state is None else str(self.glory_state)
+        if self.glory_state is None:
+            return f"chance node: the deal ({self._dealt} of {DEAL_NODES} seed bytes dealt)"
+        return str(self.glory_state)
+
+    # ---- copies --------------------------------------------------------------------------
+
+    def __copy__(self) -> GloryToRomeState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> GloryToRomeState:
+        return self.clone()
 
     # ---- imperfect information ----------------------------------------------------------
 
@@ -210,9 +342,12 @@ class GloryToRomeState(pyspiel.State):
                                 ) -> GloryToRomeState:
         """A state the player cannot tell from this one, every card they cannot know dealt
         again (glory_ai's determinize), seeded from ``probability_sampler()``: a float in
-        [0, 1), as OpenSpiel's ``UniformProbabilitySampler`` gives."""
+        [0, 1), as OpenSpiel's ``UniformProbabilitySampler`` gives. During the deal, a
+        state as far into a deal of other seed bytes."""
         world = self.get_game().new_initial_state()
         if self.glory_state is None:
+            for _ in range(self._dealt):
+                world._deal_byte(int(probability_sampler() * DEAL_OUTCOMES) % DEAL_OUTCOMES)
             return world
         seed = int(probability_sampler() * 2.0 ** 53)
         world.glory_state = self.glory_state.determinize(player_id, seed)
@@ -236,6 +371,20 @@ def _chain(digest: bytes, action: int, state: State, player: int) -> bytes:
     link.update(action.to_bytes(4, "little", signed=True))
     link.update(state.information_state_key(player))
     return link.digest()
+
+
+def _string_of(state: GloryToRomeState, player: int, information_state: bool, with_digest: bool) -> str:
+    glory = state.glory_state
+    if glory is None:
+        return "chance node: the deal"
+    if not information_state:
+        return glory.observation_string(player)
+    text = glory.information_state_string(player)
+    if with_digest:
+        digest = state.information_state_digest(player)
+        assert digest is not None
+        return f"{digest.hex()}|{text}"
+    return text
 
 
 class GloryToRomeObserver:
@@ -271,26 +420,16 @@ class GloryToRomeObserver:
             self.tensor[:] = state.glory_state.observation_tensor(player)
 
     def string_from(self, state: GloryToRomeState, player: int) -> str:
-        if state.glory_state is None:
-            return "chance node: the deal"
-        if not self._information_state:
-            return state.glory_state.observation_string(player)
-        text = state.glory_state.information_state_string(player)
-        if self._with_digest:
-            digest = state.information_state_digest(player)
-            assert digest is not None
-            return f"{digest.hex()}|{text}"
-        return text
+        return _string_of(state, player, self._information_state, self._with_digest)
 
 
-def load_game(players: int = 2, mode: str = "republic", seed: int = 0, perfect_recall: bool = False,
+def load_game(players: int = 2, mode: str = "republic", perfect_recall: bool = False,
               **variant: Any) -> GloryToRomeGame:
     """``pyspiel.load_game("glory_to_rome", ...)`` with keyword arguments (variant options
     are those of :class:`glory_ai.GameConfig`)."""
-    params: dict[str, Any] = {"players": players, "mode": mode, "seed": seed,
-                              "perfect_recall": perfect_recall}
+    params: dict[str, Any] = {"players": players, "mode": mode, "perfect_recall": perfect_recall}
     if variant:
-        params["variant"] = json.dumps(variant)
+        params["variant"] = variant_parameter(variant)
     return pyspiel.load_game(SHORT_NAME, params)
 
 

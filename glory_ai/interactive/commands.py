@@ -416,7 +416,8 @@ def _analyze(args: argparse.Namespace) -> int:
     mover = advice.player
     led = state.led_role()
     print(f"P{mover} to decide (phase {state.phase()}, turn {state.turn_number() + 1}"
-          f"{f', led role {led}' if led else ''}): {len(state.legal_actions())} legal moves")
+          f"{f', led role {led}' if led else ''}): {len(state.legal_actions())} legal "
+          f"move{'' if len(state.legal_actions()) == 1 else 's'}")
     for line in advice_lines(advice, args.top):
         print(line)
     if not advice.forced:

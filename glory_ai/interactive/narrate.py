@@ -23,10 +23,16 @@ __all__ = ["describe", "LogEntry", "game_log", "seat_name", "turn_header"]
 _PRIVATE_CARD = {"vault_hand", "fountain_keep"}
 
 
-def seat_name(player: int, viewer: int | None, capital: bool = True) -> str:
-    if player == viewer:
+def seat_name(player: int, viewer: int | None, capital: bool = True, you: bool = True) -> str:
+    """"You" for the viewer when ``you`` (a person plays that seat), else "P<n>"."""
+    if you and player == viewer:
         return "You" if capital else "you"
     return f"P{player}"
+
+
+def _a(word: str) -> str:
+    """The word with its indefinite article: "a Bar", "an Insula"."""
+    return f"{'an' if word[:1] in 'AEIOUaeiou' else 'a'} {word}"
 
 
 def _verb(verb: str, second_person: bool) -> str:
@@ -65,7 +71,8 @@ def _sentence(block: str, args: tuple[Any, ...], text: str, mover_sees: bool) ->
         "hire_hand": lambda: ("hire", f"{args[0]} from the hand as a client (Aqueduct)"),
         "take_pool": lambda: ("take", f"{args[0]} from the pool into the stockpile"),
         "dock_hand": lambda: ("move", f"{args[0]} from the hand into the stockpile (Dock)"),
-        "lay_statue": lambda: ("lay", f"a Statue foundation on a {args[0]} site{out_of_town} ({role})"),
+        "lay_statue": lambda: ("lay", f"a Statue foundation on {_a(str(args[0]))} site{out_of_town} "
+                                      f"({role})"),
         "add_pool": lambda: ("add", f"{args[1]} from the pool to {args[0]} (Archway)"),
         "vault_stockpile": lambda: ("vault", f"{args[0]} from the stockpile"),
         "vault_deck": lambda: ("vault", "the top card of the deck (Atrium)"),
@@ -95,7 +102,7 @@ def _sentence(block: str, args: tuple[Any, ...], text: str, mover_sees: bool) ->
     if block == "lay":
         if text.startswith("fountain"):
             return "lay", f"the drawn {args[0]} as a foundation{out_of_town} (Fountain)"
-        return "lay", f"a {args[0]} foundation{out_of_town} ({role})"
+        return "lay", f"{_a(str(args[0]))} foundation{out_of_town} ({role})"
     if block == "add":
         if text.startswith("fountain"):
             return "add", f"the drawn {args[1]} to {args[0]} (Fountain)"
@@ -127,9 +134,10 @@ def _sentence(block: str, args: tuple[Any, ...], text: str, mover_sees: bool) ->
     return "play", f"'{text}'"
 
 
-def describe(state: State, action: int, viewer: int | None) -> str:
+def describe(state: State, action: int, viewer: int | None, you: bool = True) -> str:
     """The sentence for `action`, about to be applied to `state`, as `viewer` may read it
-    (None: a spectator who sees everything)."""
+    (None: a spectator who sees everything); the viewer is "You" unless ``you`` is False
+    (a bot's view watched by a spectator)."""
     mover = state.current_player()
     block, args = decode(action)
     text = state.action_to_string(action)
@@ -137,10 +145,10 @@ def describe(state: State, action: int, viewer: int | None) -> str:
     if block in _PRIVATE_CARD and not mover_sees:
         args = tuple("?" for _ in args)         # never formatted: the sentence hides it
     verb, rest = _sentence(block, args, text, mover_sees)
-    you = mover == viewer
+    second = you and mover == viewer
     # a second verb of the sentence ("thinks and <draw>s a card") agrees with the first
-    rest = re.sub(r"<(\w+)>", lambda m: _verb(m.group(1), you), rest)
-    return f"{seat_name(mover, viewer)} {_verb(verb, you)} {rest}".rstrip() + "."
+    rest = re.sub(r"<(\w+)>", lambda m: _verb(m.group(1), second), rest)
+    return f"{seat_name(mover, viewer, you=you)} {_verb(verb, second)} {rest}".rstrip() + "."
 
 
 class LogEntry(dict):
@@ -148,10 +156,10 @@ class LogEntry(dict):
     (its index in the game's actions)."""
 
 
-def turn_header(state: State, viewer: int | None) -> str:
+def turn_header(state: State, viewer: int | None, you: bool = True) -> str:
     """The line opening a turn: "Turn 5: P2 leads." (the state at the turn's start)."""
-    return f"Turn {state.turn_number() + 1}: {seat_name(state.leader(), viewer)} " \
-           f"{_verb('lead', state.leader() == viewer)}."
+    return f"Turn {state.turn_number() + 1}: {seat_name(state.leader(), viewer, you=you)} " \
+           f"{_verb('lead', you and state.leader() == viewer)}."
 
 
 def game_log(state: State, action: int, viewer: int | None, decision: int) -> LogEntry:
@@ -159,15 +167,15 @@ def game_log(state: State, action: int, viewer: int | None, decision: int) -> Lo
                     text=describe(state, action, viewer), decision=decision)
 
 
-def end_sentence(state: State, viewer: int | None) -> str:
+def end_sentence(state: State, viewer: int | None, you: bool = True) -> str:
     """The game's end, in words (a finished state)."""
     reasons: dict[str, str] = {
         EndReason.DECK: "the deck ran out", EndReason.SITES: "the last in-town site was taken",
         EndReason.CATACOMB: "a Catacomb was completed", EndReason.FORUM: "a Forum condition was met",
         EndReason.CONCESSION: "every other player conceded"}
     winners = state.winners()
-    who = " and ".join(seat_name(p, viewer) for p in winners)
-    verb = "share the win" if len(winners) > 1 else _verb("win", winners == [viewer])
+    who = " and ".join(seat_name(p, viewer, you=you) for p in winners)
+    verb = "share the win" if len(winners) > 1 else _verb("win", you and winners == [viewer])
     return f"The game is over ({reasons.get(state.end_reason() or '', state.end_reason())}): {who} {verb}."
 
 
@@ -175,10 +183,12 @@ class LogBook:
     """The public log of a game as one viewer reads it: a header line at each new turn,
     one sentence per decision, concessions and the end. ``lines`` are the text;
     ``decisions[i]`` is the number of actions played when line i was written (so a
-    replay shows the lines up to its step)."""
+    replay shows the lines up to its step). ``you``: the viewer is addressed as "You" (a
+    person plays that seat); False for a bot's view watched by a spectator."""
 
-    def __init__(self, viewer: int | None) -> None:
+    def __init__(self, viewer: int | None, you: bool = True) -> None:
         self.viewer = viewer
+        self.you = you
         self.lines: list[str] = []
         self.decisions: list[int] = []
         self._turn = -1
@@ -191,24 +201,24 @@ class LogBook:
     def _turn_start(self, state: State, decision: int) -> None:
         if not state.is_terminal() and state.turn_number() != self._turn:
             self._turn = state.turn_number()
-            self._add(f"-- {turn_header(state, self.viewer)}", decision)
+            self._add(f"-- {turn_header(state, self.viewer, self.you)}", decision)
 
     def action(self, state: State, action: int, decision: int) -> str:
         """Log `action`, about to be played from `state` as decision number `decision`."""
         self._turn_start(state, decision)
-        text = describe(state, action, self.viewer)
+        text = describe(state, action, self.viewer, self.you)
         self._add(f"   {text}", decision + 1)
         return text
 
     def concession(self, state: State, seat: int, decision: int) -> None:
         self._turn_start(state, decision)
-        name = seat_name(seat, self.viewer)
-        self._add(f"   {name} {_verb('concede', seat == self.viewer)} the game.", decision)
+        name = seat_name(seat, self.viewer, you=self.you)
+        self._add(f"   {name} {_verb('concede', self.you and seat == self.viewer)} the game.", decision)
 
     def end(self, state: State, decision: int) -> None:
         if state.is_terminal() and not self._ended:
             self._ended = True
-            self._add(end_sentence(state, self.viewer), decision)
+            self._add(end_sentence(state, self.viewer, self.you), decision)
 
     def upto(self, decision: int) -> list[str]:
         """The lines a replay shows once `decision` actions have been played."""

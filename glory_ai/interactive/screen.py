@@ -190,7 +190,8 @@ def render_view(view: dict[str, Any], log: Sequence[str] = (), *, plain: bool, t
     if view["over"]:
         state_line.append(" · the game is over", style="bold")
     else:
-        who = "you" if turn["decider"] == view["viewer"] else f"P{turn['decider']}"
+        addressed = any(p["you"] and p["seat"] == turn["decider"] for p in view["players"])
+        who = "you" if addressed else f"P{turn['decider']}"
         state_line.append(f" · {who} {'are' if who == 'you' else 'is'} {phase_words(turn)}")
     parts.append(state_line)
     if "legionary" in turn:
@@ -226,10 +227,11 @@ def render_view(view: dict[str, Any], log: Sequence[str] = (), *, plain: bool, t
             style = "green" if p["you"] else ("yellow" if p["seat"] == turn["decider"] else "blue")
             parts.append(Panel(body, title=_seat_title(view, p), title_align="left", box=box.ROUNDED,
                                border_style=style, padding=(0, 1)))
-    me = next((p for p in view["players"] if p["you"]), None)
+    me = next((p for p in view["players"] if p["seat"] == view["viewer"]), None)
     if me is not None and me["hand"] is not None:
         parts.append(Text(""))
-        parts.append(Text(f"Your hand ({len(me['hand'])}):", style="bold"))
+        whose = "Your" if me["you"] else f"P{me['seat']}'s"
+        parts.append(Text(f"{whose} hand ({len(me['hand'])}):", style="bold"))
         if me["hand"]:
             parts.append(_hand_table(me["hand"], plain, materials))
     if log:

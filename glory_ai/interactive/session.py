@@ -100,7 +100,8 @@ class PlaySession:
                      if spec != HUMAN}
         if self.human is not None:
             self.viewer = self.human
-        self.names = seat_names(self.seats, self.viewer)
+        # "you" only for a person's seat: watching a bot's view (--as) names the bot
+        self.names = seat_names(self.seats, self.human)
         self._rebuild()
 
     # ---- the game state, rebuilt from the actions -----------------------------------------
@@ -108,7 +109,7 @@ class PlaySession:
     def _rebuild(self) -> None:
         """The state and the log from the seed, the actions and the concessions."""
         state = self.game.new_initial_state(self.seed)
-        self.log = LogBook(self.viewer)
+        self.log = LogBook(self.viewer, you=self.human is not None)
         conceded: dict[int, list[int]] = {}
         for c in self.concessions:
             conceded.setdefault(c["decision"], []).append(c["seat"])
@@ -170,7 +171,7 @@ class PlaySession:
             screen.say(f"Glory to Rome, {self.num_players} players, {self.mode}, seed {self.seed}: {who}",
                        "bold")
             if self.actions:
-                screen.say(f"Resuming after {len(self.actions)} decisions.")
+                screen.say(f"Resuming after {_decisions(len(self.actions))}.")
         try:
             while not self.state.is_terminal():
                 player = self.state.current_player()
@@ -201,7 +202,7 @@ class PlaySession:
             self.on_bot_move(self.state, self.log.lines[logged:])
 
     def _show_table(self) -> None:
-        view = table_view(self.state, self.viewer, names=self.names)
+        view = table_view(self.state, self.viewer, names=self.names, you=self.human is not None)
         self.screen.clear()
         self.screen.show(render_view(view, self.log.lines, plain=self.screen.plain,
                                      title=f"Glory to Rome (seed {self.seed})"))
@@ -311,7 +312,9 @@ class PlaySession:
         return True
 
     def _concede(self) -> bool:
-        answer = self.screen.ask("Concede the game? The bots will play it out without you. (yes/no) ")
+        after = ("the other player wins" if self.num_players == 2
+                 else "the bots will play it out without you")
+        answer = self.screen.ask(f"Concede the game? {after[0].upper()}{after[1:]}. (yes/no) ")
         if answer is None or answer.strip().lower() not in ("y", "yes"):
             self.screen.say("Not conceded.")
             return False
@@ -339,7 +342,7 @@ class PlaySession:
     def _quit(self, why: str) -> None:
         self.save()
         if self.save_path is not None:
-            self.screen.say(f"Game saved ({why}) after {len(self.actions)} decisions in {self.save_path}.")
+            self.screen.say(f"Game saved ({why}) after {_decisions(len(self.actions))} in {self.save_path}.")
             self.screen.say(f"Resume it with: glory-ai play --resume {self.save_path}")
         else:
             self.screen.say(f"Game stopped ({why}); not saved.")
@@ -347,7 +350,7 @@ class PlaySession:
     def _finish(self) -> None:
         state = self.state
         self.log.end(state, len(self.actions))
-        view = table_view(state, self.viewer, names=self.names)
+        view = table_view(state, self.viewer, names=self.names, you=self.human is not None)
         self.screen.show(render_view(view, self.log.lines, plain=self.screen.plain,
                                      title=f"Glory to Rome (seed {self.seed})"))
         self.screen.show(score_table(state, self.names, plain=self.screen.plain))
@@ -420,3 +423,7 @@ def load_session(path: str | os.PathLike, screen: Screen | None = None, **overri
     except (TypeError, ValueError) as exc:
         raise GameError(f"{path}: the saved game cannot be set up: {exc}") from None
     return session
+
+
+def _decisions(n: int) -> str:
+    return f"{n} decision" if n == 1 else f"{n} decisions"

@@ -121,11 +121,14 @@ def _turn(state: State, d: dict[str, Any], viewer: int | None) -> dict[str, Any]
     return out
 
 
-def table_view(state: State, viewer: int | None, *, names: list[str] | None = None) -> dict[str, Any]:
+def table_view(state: State, viewer: int | None, *, names: list[str] | None = None,
+               you: bool = True) -> dict[str, Any]:
     """The table as `viewer` sees it (None: everything), JSON-safe.
 
     `names` labels the seats (bot specs, "you"); the view's ``menu`` lists the legal actions
-    when the viewer decides, as ``[action id, action string]``."""
+    when the viewer decides, as ``[action id, action string]``. A player's ``you`` marks the
+    viewer's seat when ``you`` (a person plays it); False for a bot's view watched by a
+    spectator."""
     if not isinstance(state, State):
         raise TypeError(f"table_view takes a glory_ai State, got {type(state).__name__}")
     n = state.num_players()
@@ -144,7 +147,7 @@ def table_view(state: State, viewer: int | None, *, names: list[str] | None = No
         entry: dict[str, Any] = {
             "seat": p,
             "name": names[p] if names else f"P{p}",
-            "you": p == viewer,
+            "you": you and p == viewer,
             "conceded": state.has_conceded(p),
             "hand": hand,
             "hand_size": len(pd["hand"]) if sees_all else pd["hand_size"],

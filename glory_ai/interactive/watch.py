@@ -26,7 +26,7 @@ def watch(*, num_players: int, mode: str, variant: dict[str, Any], seed: int, se
 
     def redraw(state: State, new_lines: list[str]) -> None:
         if not screen.plain:
-            view = table_view(state, viewer, names=session.names)
+            view = table_view(state, viewer, names=session.names, you=False)
             screen.clear()
             screen.show(render_view(view, session.log.lines, plain=screen.plain,
                                     title=f"Glory to Rome (seed {seed}, watching)"))

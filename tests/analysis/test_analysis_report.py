@@ -170,6 +170,16 @@ def test_buildings_outside_the_deck_are_not_called_never_completed(synth, run_fo
     assert "Circus" not in never and "Senate" not in never
     absent = [line for line in text if "not in the deck" in line][0]
     assert absent.startswith("Circus, Colosseum, Forum, Senate were not in the deck")
+    # one building never completed: "was"
+    from glory_ai.cards import CARD_NAMES
+
+    every_other = [name for name in CARD_NAMES if name not in
+                   ("Jack", "Circus", "Colosseum", "Forum", "Senate", "Bar")]
+    assert len(every_other) == 39
+    recs = [synth(i, ["greedy", "random"], [0], completed=[every_other, []]) for i in range(30)]
+    text = findings(load_runs(run_folder(recs, "all-but-bar")))
+    never = [line for line in text if "never completed" in line][0]
+    assert never.startswith("1 of the 40 buildings in the deck was never completed (Bar)"), never
 
 
 # a hand-made 3-player run: in game 1 builder wins and greedy (25 VP) finishes ahead of random

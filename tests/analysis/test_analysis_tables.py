@@ -35,6 +35,21 @@ def _frame(run_folder, records, name=None):
 
 # ---- win rates --------------------------------------------------------------------------------
 
+def test_a_spec_that_never_wins_a_field_gets_the_wilson_interval_not_a_point(synth, run_folder):
+    # a 3-player field: c never wins, a wins every game with b beside it once; the deal
+    # bootstrap cannot vary c's rate (0 in every resample), so its interval is Wilson's
+    recs = [synth(i, ["a", "b", "c"], [0] if i % 5 else [0, 1]) for i in range(20)]
+    table = win_rates(_frame(run_folder, recs))
+    c = table.loc["c"]
+    assert c["win_rate"] == 0 and c["interval"] == paired.INTERVAL_WILSON
+    assert (c["win_low"], c["win_high"]) == pytest.approx((c["wilson_low"], c["wilson_high"]))
+    assert c["win_high"] > 0.1
+    assert table.loc["b"]["interval"] == paired.INTERVAL_BOOTSTRAP
+    assert "won every game or none" in table.attrs["models"][paired.INTERVAL_WILSON]
+    shares = paired.win_shares(_frame(run_folder, recs, "again"))
+    assert shares.loc["c", "high"] == pytest.approx(shares.loc["c", "independent_high"])
+
+
 def test_win_rates_known(synth, run_folder):
     # a beats b in 30 of 40 games, seats swapped every game; two shared wins among 4 more
     recs = []

@@ -42,6 +42,23 @@ def test_compare_writes_the_run_folder_and_resumes(tmp_path, capsys):
     assert code == 0 and "resuming the run" in out and "played 0 games" in out
 
 
+def test_a_report_of_a_compare_folder_leaves_compares_summary_alone(tmp_path, capsys):
+    # summary.csv of a run folder is compare's table (glory-ai verify checks it against the
+    # records); the report writes its own table beside it
+    out_dir = tmp_path / "run"
+    code, out, err = _run(capsys, "greedy", "random", "--games", "4", "--jobs", "1", "--out", str(out_dir),
+                          "--no-progress")
+    assert code == 0, err
+    before = (out_dir / "summary.csv").read_bytes()
+    code = main(["report", str(out_dir), "--no-figure-files"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert (out_dir / "summary.csv").read_bytes() == before
+    assert f"summary: {out_dir / 'report_summary.csv'}" in out
+    rows = list(csv.DictReader((out_dir / "report_summary.csv").open()))
+    assert {r["spec"] for r in rows} == {"greedy", "random"} and "num_players" in rows[0]
+
+
 def test_round_robin_field_gauntlet_and_default_folder(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     code, out, err = _run(capsys, "greedy", "random", "heuristic:style=builder", "--games", "6",

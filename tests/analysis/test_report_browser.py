@@ -84,3 +84,23 @@ def test_the_check_sees_a_page_that_scrolls_sideways_and_a_broken_image(browser,
     assert seen.broken_images == ["missing"]
     assert "oops" in seen.console_errors
     assert any("nowhere.png" in error for error in seen.console_errors)     # the failed load
+
+
+def test_the_head_to_head_table_of_a_round_robin_fits_a_laptops_width(browser, synth, run_folder, tmp_path):
+    # three specs with long names, two players: the head-to-head table has every column
+    # (normalized Elo, both p-values); at 1366 px it fits its box, nothing to scroll
+    specs = ["examples/cautious.py:Cautious", "ismcts:iters=100", "ismcts:iters=10"]
+    records = []
+    for deal in range(20):
+        for pair, (a, b) in enumerate(((0, 1), (0, 2), (1, 2))):
+            for seat in (0, 1):
+                seats = [specs[a], specs[b]] if seat == 0 else [specs[b], specs[a]]
+                winner = seats.index(specs[max(a, b)]) if (deal + pair) % 7 else seats.index(specs[min(a, b)])
+                records.append(synth(len(records), seats, [winner]) | {"deal": deal})
+    html_path, _ = write_report([run_folder(records)], tmp_path / "report", figure_files=False)
+    assert "normalized Elo" in html_path.read_text()
+    browser.open(html_path, 1366)
+    cut = browser.evaluate(
+        "[...document.querySelectorAll('.scroll')].filter(b => b.scrollWidth > b.clientWidth + 1)"
+        ".map(b => [...b.querySelectorAll('th')].map(t => t.textContent).join('|') || '?')")
+    assert not cut, f"tables cut at 1366 px (they scroll in their box): {cut}"

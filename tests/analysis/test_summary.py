@@ -229,6 +229,20 @@ def test_the_table_and_the_plot(rec, tmp_path):
     assert svg1.read_bytes() == svg2.read_bytes()
 
 
+def test_the_plot_names_its_dashed_line_and_marks_a_rate_of_zero(rec, tmp_path, monkeypatch):
+    import glory_ai.analysis.figures as figures
+
+    drawn = []
+    monkeypatch.setattr(figures, "save", lambda fig, path: drawn.append(fig) or path)
+    summary = summarize(_h2h(rec, 40, 0))        # one spec never wins
+    plot_summary(summary, tmp_path / "a.png")
+    ax = drawn[0].axes[0]
+    assert "dashed: equal share (50%)" in ax.get_xlabel()
+    # every rate has its mark, the one at 0 included
+    marks = [line for line in ax.lines if line.get_gid() == "rates"]
+    assert marks and sorted(marks[0].get_xdata()) == [0.0, 1.0]
+
+
 @pytest.mark.parametrize("which", [0, 1], ids=["round_robin", "field"])
 def test_the_summary_and_the_report_compute_alike(real_runs, which):
     # compare's table comes from the report's tables: the same win rates, intervals, mean VP,

@@ -21,10 +21,14 @@ def _example() -> tuple[str, list[list[str]], list[str]]:
     """The example's Python block, its glory-ai commands and the table rows it shows."""
     section = DOC.read_text().split("## A complete example", 1)[1].split("\n## ", 1)[0]
     fenced = re.findall(r"^```(\w*)\n(.*?)^```$", section, re.S | re.M)
-    assert [language for language, _ in fenced] == ["python", "bash", "text"]
-    (_, python), (_, lines), (_, table) = fenced
-    commands = [shlex.split(line)[1:] for line in lines.splitlines() if line.startswith("glory-ai ")]
-    rows = [line for line in table.splitlines() if ".npz" in line or line.startswith("greedy")]
+    # the code, a transcript of the first compare (its command after "$ ", then what it
+    # prints), and the commands that follow it
+    assert [language for language, _ in fenced] == ["python", "console", "bash"]
+    (_, python), (_, transcript), (_, lines) = fenced
+    commands = [shlex.split(line.removeprefix("$ "))[1:] for line in (transcript + lines).splitlines()
+                if line.removeprefix("$ ").startswith("glory-ai ")]
+    rows = [line for line in transcript.splitlines()
+            if not line.startswith("$ ") and (".npz" in line or line.startswith("greedy"))]
     return python, commands, rows
 
 

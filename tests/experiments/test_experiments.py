@@ -201,7 +201,11 @@ def test_running_a_finished_experiment_again_changes_no_file(tmp_path):
 
     before = files()
     assert (folder / "manifest.json") in before and any(p.suffix == ".svg" for p in before)
-    run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
+    said: list[str] = []
+    run_experiment(config, tmp_path / "results", log=said.append, progress=False)
+    # each run says it is finished, not what it would play
+    steps = [line for line in said if line.startswith("[")]
+    assert steps and all("finished (" in line and "nothing to play" in line for line in steps), said
     after = files()
     assert after.keys() == before.keys()
     changed = sorted(str(p.relative_to(folder)) for p in before if after[p] != before[p])

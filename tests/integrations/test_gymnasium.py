@@ -18,6 +18,40 @@ def test_gymnasium_env_checker_passes():
               skip_render_check=True)
 
 
+def test_gymnasium_make_builds_the_environment_by_its_id():
+    import gymnasium
+
+    from glory_ai.integrations import gymnasium as adapter
+
+    environment = gymnasium.make(adapter.ENV_ID, players=3, seat=2, opponents="greedy", max_decisions=5)
+    inner = environment.unwrapped
+    assert isinstance(inner, GloryToRomeGymEnv)
+    assert (inner.game.num_players(), inner.seat, inner.max_decisions) == (3, 2, 5)
+    assert environment.spec.id == "GloryToRome-v0"
+    observation, _ = environment.reset(seed=4)
+    assert environment.observation_space.contains(observation)
+    for _ in range(5):
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        observation, reward, terminated, truncated, _ = environment.step(action)
+        if terminated or truncated:
+            break
+    assert truncated or terminated
+    # the environment the id makes plays the same episode as the class
+    made, direct = gymnasium.make(adapter.ENV_ID, players=2, opponents="random"), GloryToRomeGymEnv(players=2)
+    assert episode(made.unwrapped, seed=2) == episode(direct, seed=2)
+
+
+def test_the_module_form_of_the_id_imports_the_adapter_itself():
+    import subprocess
+    import sys
+
+    code = ("import gymnasium; env = gymnasium.make('glory_ai.integrations.gymnasium:GloryToRome-v0', "
+            "players=2); print(type(env.unwrapped).__name__)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "GloryToRomeGymEnv"
+
+
 def episode(environment, seed):
     observation, _ = environment.reset(seed=seed)
     rng = np.random.default_rng(seed)

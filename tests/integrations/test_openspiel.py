@@ -1,7 +1,11 @@
 """The OpenSpiel adapter (glory_ai.integrations.openspiel, docs/integrations.md): OpenSpiel's
-own random-walk API checks, the information-state contract, resampling, and OpenSpiel's
-Python ISMCTS and MCTS bots playing whole games through it."""
+own random-walk API checks (serialisation included), the deal's chance nodes, pickling and
+copies, the hot calls answered in Python as OpenSpiel's C++ answers them, the
+information-state contract, resampling, and OpenSpiel's Python ISMCTS and MCTS bots playing
+whole games through it."""
+import copy
 import json
+import pickle
 
 import numpy as np
 import pytest
@@ -14,10 +18,8 @@ import glory_ai.integrations.openspiel as gs  # noqa: E402
 from support.positions import state_of  # noqa: E402
 
 
-def dealt(game):
-    state = game.new_initial_state()
-    state.apply_action(gs.DEAL)
-    return state
+def dealt(game, seed=1):
+    return gs.deal(game.new_initial_state(), seed)
 
 
 def play_to(state, decisions, seed):
@@ -32,26 +34,26 @@ def play_to(state, decisions, seed):
 @pytest.mark.parametrize("params", [
     {"players": 2},
     {"players": 3, "mode": "imperium"},
-    {"players": 5, "variant": json.dumps({"refill_size": 6})},
+    {"players": 5, "variant": json.dumps({"refill_size": 6, "removed": ["Insula", "Road"]})},
     {"players": 2, "perfect_recall": True},
 ])
-def test_openspiel_random_simulation_checks_pass(params):
-    # OpenSpiel's random walk: legal actions, apply, clone, strings, tensors, returns at
-    # every step (serialisation needs the game's generator state, which Python games
-    # cannot hand to OpenSpiel)
+def test_openspiel_random_simulation_checks_pass_serialisation_included(params):
+    # OpenSpiel's random walk: legal actions, apply, clone, strings, tensors, returns, and
+    # serialize_game_and_state / deserialize_game_and_state along the way
     game = pyspiel.load_game(gs.SHORT_NAME, params)
-    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_the_game_type_and_parameters():
     game = gs.load_game(players=4, mode="imperium")
     kind = game.get_type()
-    assert kind.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
     assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert kind.utility == pyspiel.GameType.Utility.CONSTANT_SUM
     assert (kind.min_num_players, kind.max_num_players) == (2, 5)
     assert game.num_players() == 4
     assert game.num_distinct_actions() == glory_ai.NUM_DISTINCT_ACTIONS
+    assert game.max_chance_outcomes() == gs.DEAL_OUTCOMES == 256
     assert game.glory.config() == glory_ai.Game(4, mode="imperium").config()
     size = sum(n for _, n in glory_ai.core.engine.observation_tensor_layout(4))
     assert game.observation_tensor_shape() == game.information_state_tensor_shape() == [size]
@@ -62,27 +64,144 @@ def test_the_game_type_and_parameters():
     ({"mode": "empire"}, "mode"),
     ({"variant": "{refill: 6}"}, "variant must be a JSON object"),
     ({"variant": json.dumps({"hand_size": 6})}, "hand_size"),
-    ({"seed": -1}, "seed"),
+    ({"seed": 1}, "seed"),
 ])
 def test_bad_parameters_are_refused_with_the_reason(params, message):
     with pytest.raises(Exception, match=message):
         pyspiel.load_game(gs.SHORT_NAME, params)
 
 
-def test_the_deal_is_the_only_chance_node_and_a_seed_repeats_the_deals():
-    game = gs.load_game(players=3, seed=11)
+def test_the_game_string_names_a_variant_without_commas_and_loads_back():
+    variant = {"refill_size": 6, "removed": ["Insula", "Road"], "points": {"Bar": 2}}
+    game = gs.load_game(players=3, **variant)
+    text = str(game)
+    assert "," not in text.split("variant=", 1)[1]
+    assert pyspiel.load_game(text).glory.config() == glory_ai.Game(3, **variant).config()
+    as_json = pyspiel.load_game(gs.SHORT_NAME, {"players": 3, "variant": json.dumps(variant)})
+    assert str(as_json) == text
+
+
+def test_the_deal_is_eight_chance_nodes_of_a_seeds_bytes():
+    game = gs.load_game(players=3)
     state = game.new_initial_state()
-    assert state.is_chance_node() and state.chance_outcomes() == [(gs.DEAL, 1.0)]
-    assert state.information_state_string(0) == "chance node: the deal"
-    first, second = dealt(game), dealt(game)
-    assert not first.is_chance_node() and first.glory_state.to_dict() != second.glory_state.to_dict()
-    again = gs.load_game(players=3, seed=11)
-    assert dealt(again).glory_state.to_dict() == first.glory_state.to_dict()
-    play_to(first, 10_000, seed=1)
-    assert first.is_terminal()
-    returns = first.returns()
+    seed = 0x0123456789ABCDEF
+    assert gs.deal_actions(seed) == [0xEF, 0xCD, 0xAB, 0x89, 0x67, 0x45, 0x23, 0x01]
+    for node, byte in enumerate(gs.deal_actions(seed)):
+        assert state.is_chance_node() and not state.is_player_node()
+        assert state.current_player() == pyspiel.PlayerId.CHANCE
+        assert state.chance_outcomes() == [(b, 1 / 256) for b in range(256)]
+        assert state.legal_actions() == list(range(256))
+        assert state.information_state_string(0) == "chance node: the deal"
+        assert str(state) == f"chance node: the deal ({node} of 8 seed bytes dealt)"
+        state.apply_action(byte)
+    assert not state.is_chance_node()
+    assert state.glory_state.to_dict() == glory_ai.Game(3).new_initial_state(seed).to_dict()
+    assert [a for _, a in [(h.player, h.action) for h in state.full_history()]] == gs.deal_actions(seed)
+    with pytest.raises(ValueError, match="dealt"):
+        gs.deal(state, 1)
+    with pytest.raises(ValueError, match=r"2\*\*64"):
+        gs.deal_actions(2 ** 64)
+    play_to(state, 10_000, seed=1)
+    assert state.is_terminal()
+    returns = state.returns()
     assert sum(returns) == pytest.approx(1.0)
-    assert {p for p, r in enumerate(returns) if r > 0} == set(first.glory_state.winners())
+    assert {p for p, r in enumerate(returns) if r > 0} == set(state.glory_state.winners())
+
+
+def _states_along_a_game(params, seed=2):
+    game = pyspiel.load_game(gs.SHORT_NAME, params)
+    state = game.new_initial_state()
+    yield state.clone()
+    for byte in gs.deal_actions(seed)[:3]:
+        state.apply_action(byte)
+    yield state.clone()
+    for byte in gs.deal_actions(seed)[3:]:
+        state.apply_action(byte)
+    rng = np.random.RandomState(seed)
+    while not state.is_terminal():
+        if rng.random_sample() < 0.1:
+            yield state.clone()
+        state.apply_action(rng.choice(state.legal_actions()))
+    yield state
+
+
+@pytest.mark.parametrize("params", [{"players": 2}, {"players": 4, "perfect_recall": True}])
+def test_the_hot_calls_answered_in_python_are_openspiels_answers(params):
+    # each is called through OpenSpiel's C++ State (pyspiel.State.method(state, ...), which
+    # reaches the Python game through its callbacks) and through the adapter's Python method
+    cpp = pyspiel.State
+    checked = 0
+    for state in _states_along_a_game(params):
+        n = state.num_players()
+        assert state.current_player() == cpp.current_player(state)
+        for name in ("is_terminal", "is_chance_node", "is_player_node", "is_simultaneous_node",
+                     "legal_actions", "returns", "legal_actions_mask"):
+            assert getattr(state, name)() == getattr(cpp, name)(state), name
+        for player in range(n):
+            assert state.legal_actions(player) == cpp.legal_actions(state, player)
+            assert state.legal_actions_mask(player) == cpp.legal_actions_mask(state, player)
+            assert state.player_return(player) == cpp.player_return(state, player)
+            for name in ("information_state_string", "observation_string",
+                         "information_state_tensor", "observation_tensor"):
+                assert getattr(state, name)(player) == getattr(cpp, name)(state, player), name
+        if state.is_player_node():
+            for name in ("information_state_string", "observation_string", "observation_tensor"):
+                assert getattr(state, name)() == getattr(cpp, name)(state), name
+        checked += 1
+    assert checked > 5
+
+
+def test_the_hot_calls_are_the_adapters_own_methods():
+    # answered in Python, not by OpenSpiel's C++ State calling back into Python
+    for name in ("current_player", "is_terminal", "is_chance_node", "is_player_node",
+                 "legal_actions", "legal_actions_mask", "returns", "player_return",
+                 "information_state_string", "observation_string", "information_state_tensor",
+                 "observation_tensor"):
+        assert getattr(gs.GloryToRomeState, name) is not getattr(pyspiel.State, name, None), name
+        assert getattr(gs.GloryToRomeState, name).__module__ == gs.__name__, name
+
+
+def _round_trips(game, state):
+    yield "pickle", pickle.loads(pickle.dumps(state))
+    yield "deepcopy", copy.deepcopy(state)
+    yield "copy", copy.copy(state)
+    yield "clone", state.clone()
+    yield "serialize_game_and_state", pyspiel.deserialize_game_and_state(
+        pyspiel.serialize_game_and_state(game, state))[1]
+    yield "deserialize_state", game.deserialize_state(state.serialize())
+
+
+@pytest.mark.parametrize("params", [
+    {"players": 2},
+    {"players": 3, "perfect_recall": True,
+     "variant": json.dumps({"refill_size": 6, "removed": ["Road", "Bar"]})},
+])
+def test_game_and_state_pickle_copy_and_serialise(params):
+    game = pyspiel.load_game(gs.SHORT_NAME, params)
+    again = pickle.loads(pickle.dumps(game))
+    assert type(again) is gs.GloryToRomeGame and str(again) == str(game)
+    assert again.glory.config() == game.glory.config()
+    assert str(copy.deepcopy(game)) == str(game)
+    for state in _states_along_a_game(params, seed=5):
+        for how, copied in _round_trips(game, state):
+            assert type(copied) is gs.GloryToRomeState, how
+            assert copied.history() == state.history(), how
+            assert str(copied) == str(state), how
+            for player in range(game.num_players()):
+                assert copied.information_state_string(player) == state.information_state_string(player), how
+            if state.glory_state is not None:
+                assert copied.glory_state._raw_bytes() == state.glory_state._raw_bytes(), how
+                assert copied.glory_state is not state.glory_state, how
+            # the copy plays on as the original does, and leaves it alone
+            if not state.is_terminal():
+                before = str(state)
+                one, two = play_to(copied, 50, seed=9), play_to(state.clone(), 50, seed=9)
+                assert str(one) == str(two) and one.history() == two.history(), how
+                assert str(state) == before, how
+    # a state pickled with its game comes back with it
+    state = play_to(dealt(game, 3), 20, seed=1)
+    game_again, state_again = pickle.loads(pickle.dumps((game, state)))
+    assert str(state_again) == str(state) and str(game_again) == str(game)
 
 
 def test_strings_and_tensors_are_glory_ais():
@@ -177,12 +296,12 @@ def test_a_glory_state_of_another_game_is_refused():
 def test_openspiel_python_ismcts_and_mcts_bots_play_whole_games():
     from open_spiel.python.algorithms import ismcts, mcts
 
-    game = gs.load_game(players=2, seed=5)
+    game = gs.load_game(players=2)
     evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(1))
     searcher = ismcts.ISMCTSBot(game, evaluator, 0.7, 4, random_state=np.random.RandomState(2))
     cheater = mcts.MCTSBot(game, 0.7, 4, evaluator, random_state=np.random.RandomState(3))
-    for bots in ((searcher, cheater), (cheater, searcher)):
-        state = dealt(game)
+    for deal, bots in enumerate(((searcher, cheater), (cheater, searcher))):
+        state = dealt(game, deal)
         decisions = 0
         while not state.is_terminal():
             action = bots[state.current_player()].step(state)

@@ -118,6 +118,9 @@ def test_concede_in_a_two_player_game_ends_it(tmp_path):
     assert s.run() == 0
     text = out.getvalue()
     assert "Not conceded." in text
+    # two players: conceding ends the game, no bots play on
+    assert "Concede the game? The other player wins. (yes/no)" in text
+    assert "play it out" not in text
     assert s.state.end_reason() == "concession" and s.state.winners() == [1]
     record = load_records(tmp_path / "games.jsonl")[0]
     assert record["end_reason"] == "concession"
@@ -133,6 +136,7 @@ def test_concede_in_a_three_player_game_lets_the_bots_finish(tmp_path):
     final = check_record(record)
     assert final.scores() == record["scores"]
     assert "You concede." in out.getvalue()
+    assert "Concede the game? The bots will play it out without you. (yes/no)" in out.getvalue()
     assert "   You concede the game." in s.log.lines
 
 
@@ -263,6 +267,33 @@ def test_watch_shows_every_move_and_the_result(tmp_path, monkeypatch, capsys):
     moves = [line for line in out.splitlines() if re.match(r"P[01] \w+ .*\.$", line)]
     assert len(moves) == len(record["actions"])
     assert "Final scores" in out
+
+
+def test_watch_as_a_player_names_the_bot_not_you(tmp_path, monkeypatch, capsys):
+    # --as P0 shows P0's view of a game between bots: nobody at the table is "you"
+    code, out, err = main(monkeypatch, capsys, "watch", "--bots", "greedy,random", "--delay", "0", "--seed",
+                          "2", "--as", "P0", "--games", str(tmp_path / "w.jsonl"))
+    assert code == 0, err
+    assert not re.search(r"\b[Yy]ou(r)?\b", out), [line for line in out.splitlines()
+                                                   if re.search(r"\b[Yy]ou(r)?\b", line)][:5]
+    assert re.search(r"^P0 \w+ ", out, re.M)
+
+
+def test_a_watched_bots_view_is_drawn_without_you():
+    from glory_ai import Game
+    from glory_ai.interactive.screen import render_view
+    from glory_ai.interactive.view import table_view
+
+    state = Game(2).new_initial_state(5)
+    for you, marks in ((True, ("(you)", "Your hand")), (False, ("P0's hand",))):
+        out = io.StringIO()
+        Screen(out, io.StringIO(), plain=True).show(
+            render_view(table_view(state, 0, names=["greedy", "random"], you=you), [], plain=True))
+        text = out.getvalue()
+        for mark in marks:
+            assert mark in text, (you, mark)
+        if not you:
+            assert not re.search(r"\b[Yy]ou(r)?\b", text), text
 
 
 def test_watch_into_a_pipe_does_not_pause_between_moves(tmp_path, monkeypatch, capsys):

@@ -19,7 +19,7 @@ _CSS = """
 html { -webkit-text-size-adjust: 100%; text-size-adjust: 100%; }
 body { margin: 0; color: var(--ink); background: #fff;
   font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; }
-main { max-width: 1120px; margin: 0 auto; padding: 24px 28px 60px; }
+main { max-width: 1360px; margin: 0 auto; padding: 24px 28px 60px; }
 h1 { font-size: 26px; line-height: 1.25; margin: 0 0 6px; }
 h2 { font-size: 20px; margin: 36px 0 8px; padding-top: 12px; border-top: 1px solid var(--line); }
 h3 { font-size: 16px; margin: 22px 0 6px; }
@@ -32,7 +32,7 @@ nav { display: flex; flex-wrap: wrap; gap: 4px 14px; margin: 14px 0 8px; font-si
 nav a { color: var(--accent); text-decoration: none; white-space: nowrap; }
 nav a:hover { text-decoration: underline; }
 .findings { background: var(--soft); border-left: 4px solid var(--accent); padding: 10px 18px 10px 8px;
-  margin: 14px 0; }
+  margin: 14px 0; max-width: 1064px; }
 .findings.answer { background: #eaf1fb; }
 .findings ul { margin: 4px 0; padding-left: 26px; }
 .findings li { margin: 5px 0; }
@@ -51,6 +51,8 @@ nav a:hover { text-decoration: underline; }
 table { border-collapse: collapse; font-size: 13.5px; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 9px; border-bottom: 1px solid var(--line); text-align: right; }
 td { white-space: nowrap; }
+/* an estimate whose interval goes under it when the table is short of width */
+td .wrap { white-space: normal; } td .wrap span { white-space: nowrap; }
 th { background: var(--soft); font-weight: 600; border-bottom: 2px solid var(--line);
   vertical-align: bottom; line-height: 1.25; }
 td.l, th.l { text-align: left; }

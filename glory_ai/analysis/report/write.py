@@ -17,6 +17,9 @@ __all__ = ["FIGURES_DIR", "REPORT_FILE", "SUMMARY_FILE", "write_report", "write_
 
 REPORT_FILE = "report.html"
 SUMMARY_FILE = "summary.csv"
+#: the report's table in an arena run folder, whose summary.csv is compare's (one row per
+#: spec, the table glory-ai verify checks against the records): never overwritten
+RUN_FOLDER_SUMMARY_FILE = "report_summary.csv"
 FIGURES_DIR = "figures"
 #: the names of the figure files the report writes (other files in figures/ are left alone)
 _FIGURE_NAME = re.compile("|".join(s.figure_files for s in SECTIONS if s.figure_files))
@@ -27,7 +30,8 @@ def write_report(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
                  figure_files: bool = True, question: str | None = None,
                  description: str | None = None, grids: Sequence[Grid] = ()) -> tuple[Path, Path]:
     """Analyse the runs and write ``report.html`` and ``summary.csv`` into ``out_dir``
-    (default: the first run folder), and the figures as PNG and SVG under
+    (default: the first run folder; in an arena run folder, which holds compare's
+    ``summary.csv``, the table is ``report_summary.csv``), and the figures as PNG and SVG under
     ``out_dir/figures/`` (unless ``figure_files`` is false). Returns (html path, csv path).
     ``question``, ``description`` and ``grids``: an experiment's (:func:`build_report`).
     AnalysisError for unusable input (see :func:`~glory_ai.analysis.load.load_runs`)."""
@@ -73,7 +77,9 @@ def write_report_full(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
     try:
         out.mkdir(parents=True, exist_ok=True)
         html_path = out / REPORT_FILE
-        csv_path = out / SUMMARY_FILE
+        is_run = (out / "config.json").is_file() and any(
+            (out / name).is_file() for name in ("games.jsonl", "games.jsonl.gz"))
+        csv_path = out / (RUN_FOLDER_SUMMARY_FILE if is_run else SUMMARY_FILE)
         _write(html_path, page.encode("utf-8"))
         _write(csv_path, report.tables["summary"].to_csv(index=False, float_format="%.6g").encode())
         if figure_files:

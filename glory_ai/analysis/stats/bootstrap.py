@@ -147,7 +147,9 @@ def win_shares(frame: pd.DataFrame, resamples: int = BOOTSTRAP_RESAMPLES, seed: 
     bootstrap (whole deals — all their rotations and pairings — resampled with replacement,
     ``resamples`` times, seeded with ``seed``; the model the tables show) and
     ``independent_low``, ``independent_high``, the Wilson interval of the seat-games taken
-    as independent, for comparison. Columns also ``games`` (seat-games), ``deals`` and
+    as independent, for comparison. A spec that won every game it played, or none, has no
+    variation for the bootstrap to resample (its interval would be the point): its ``low``,
+    ``high`` are the Wilson interval. Columns also ``games`` (seat-games), ``deals`` and
     ``wins`` (a win shared by k counts 1/k).
     ``attrs``: ``model`` and ``independent_model`` (the ``MODEL_*`` texts), ``resamples``,
     ``seed``."""
@@ -156,6 +158,8 @@ def win_shares(frame: pd.DataFrame, resamples: int = BOOTSTRAP_RESAMPLES, seed: 
     low, high = bootstrap_rates(wins, games, resamples, seed, confidence)
     total_w, total_g = wins.sum(axis=0), games.sum(axis=0)
     ind_low, ind_high = wilson(total_w, total_g, confidence)
+    perfect = (total_w == 0) | (total_w == total_g)
+    low, high = np.where(perfect, ind_low, low), np.where(perfect, ind_high, high)
     out = pd.DataFrame({"games": total_g.astype(np.int64), "deals": (games > 0).sum(axis=0),
                         "wins": total_w, "win_share": total_w / total_g, "low": low,
                         "high": high, "independent_low": ind_low,

@@ -146,7 +146,9 @@ def _interval_rows(sub: pd.DataFrame, resamples: int, seed: int
         return {a: (h.estimate.low, h.estimate.high, h.interval),
                 b: (other.estimate.low, other.estimate.high, other.interval)}
     shares = paired.win_shares(sub, resamples, seed)
-    return {str(spec): (r["low"], r["high"], paired.INTERVAL_BOOTSTRAP)
+    # a spec that won every game or none: win_shares gives the Wilson interval
+    return {str(spec): (r["low"], r["high"], paired.INTERVAL_WILSON if r["wins"] in (0, r["games"])
+                        else paired.INTERVAL_BOOTSTRAP)
             for spec, r in shares.iterrows()}
 
 
@@ -159,7 +161,8 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
     The interval takes the deal as the unit (docs/statistics.md): in a group that is a
     head-to-head match (whole 2-player games, all between the same two specs) the
     pentanomial model (:func:`.paired.head_to_head`), otherwise the deal bootstrap
-    (:func:`.paired.win_shares`, ``resamples`` seeded with ``seed``); column ``interval``
+    (:func:`.paired.win_shares`, ``resamples`` seeded with ``seed``; for a spec that won
+    every game or none, which resampling cannot vary, the Wilson interval); column ``interval``
     names it per row, ``attrs["models"]`` maps the names to their descriptions. The Wilson
     interval of the seat-games taken as independent is beside it.
 
@@ -190,8 +193,10 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
                "wilson_high", "expected", "mean_score", "mean_rank"]]
     out = _sort_within(out, by, "win_rate")
     used = list(dict.fromkeys(out["interval"]))
-    out.attrs.update({"models": {m: paired.MODEL_TEXT[m] if m != paired.INTERVAL_BOOTSTRAP
-                                 else bootstrap_model(resamples) for m in used},
+    texts = {**paired.MODEL_TEXT, paired.INTERVAL_BOOTSTRAP: bootstrap_model(resamples),
+             paired.INTERVAL_WILSON: f"{paired.MODEL_INDEPENDENT} for a spec that won every game or "
+                                     "none (resampling deals cannot vary its rate)"}
+    out.attrs.update({"models": {m: texts[m] for m in used},
                       "resamples": resamples, "seed": seed})
     return out
 

@@ -106,7 +106,8 @@ class Buildings(Section[BuildingTables]):
         never = [name for name in b.index[b["n_completed"] == 0] if name in in_deck]
         absent = [name for name in b.index if name not in in_deck]
         if never:
-            out.append(f"{len(never)} of the {len(in_deck)} buildings in the deck were never completed "
+            out.append(f"{len(never)} of the {len(in_deck)} buildings in the deck "
+                       f"{'was' if len(never) == 1 else 'were'} never completed "
                        f"({', '.join(map(str, never[:6]))}{', ...' if len(never) > 6 else ''}).")
         if absent:
             out.append(f"{', '.join(map(str, absent[:6]))}{', ...' if len(absent) > 6 else ''} "

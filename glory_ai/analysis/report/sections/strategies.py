@@ -279,22 +279,35 @@ def _win_rate_rows(table: pd.DataFrame, colors: dict[str, str], keys: Sequence[s
                            "Wilson (games independent)", "equal share", "mean VP", "mean place"]
 
 
+def _wrapping(text: str) -> str:
+    """An estimate and its interval ("+759 [+558, +inf]") whose interval may go under the
+    estimate when the table is short of width (the page's ``.wrap``)."""
+    value, space, interval = text.partition(" [")
+    if not space:
+        return esc(text)
+    return f'<span class="wrap">{esc(value)} <span>[{esc(interval)}</span></span>'
+
+
 def _pairwise_rows(table: pd.DataFrame, colors: dict[str, str]) -> tuple[list[list[str]], list[str]]:
     two = table.attrs.get("num_players") == 2
+    # one interval model for every row (the usual case): named in the header, no column
+    models = list(dict.fromkeys(str(m) for m in table["interval"]))
+    one_model = len(models) == 1
     rows = []
     for _, r in table.iterrows():
         cells = [spec_cell(r["spec"], colors), spec_cell(r["opponent"], colors),
                  count(r["games"]), count(r["deals"]), pct(r["score"]),
-                 ci(r["low"], r["high"]), esc(r["interval"]),
-                 esc(T.elo_text(r["elo"], r["elo_low"], r["elo_high"]))]
+                 ci(r["low"], r["high"])] + ([] if one_model else [esc(r["interval"])]) + [
+                 _wrapping(T.elo_text(r["elo"], r["elo_low"], r["elo_high"]))]
         if two:
-            cells.append(esc(T.elo_text(r["nelo"], r["nelo_low"], r["nelo_high"]))
+            cells.append(_wrapping(T.elo_text(r["nelo"], r["nelo_low"], r["nelo_high"]))
                          if np.isfinite(r["nelo_low"]) else "–")
         cells += [ci(r["wilson_low"], r["wilson_high"]), pval(r["p_value"])]
         if len(table) > 1:
             cells.append(pval(r["p_holm"]))
         rows.append(cells)
-    header = ["spec", "opponent", "games", "deals", "finishes ahead", "95% interval", "model",
+    interval = ["95% interval", "model"] if not one_model else [f"95% interval ({models[0]})"]
+    header = ["spec", "opponent", "games", "deals", "finishes ahead", *interval,
               "Elo"] + (["normalized Elo"] if two else []) + [
         "Wilson (games independent)"]
     if len(table) > 1:
