@@ -77,14 +77,20 @@ def play_rule_set(
         run_config: RunConfig = config.run_config(variant, players, planned, seed)
         out = folder / f"{players}p"
         stop = RungStop(deals, run_config.games_per_deal) if deals < planned else None
+        # the deals a run already holds are read as they are (a study resumed or extended,
+        # maybe by later code: nothing is played again, nothing is mixed)
+        if _has_records(out) and _deals_finished(out, run_config.games_per_deal) >= deals:
+            folders.append(out)
+            continue
         if storage.is_compressed(out):
-            if _deals_finished(out, run_config.games_per_deal) >= deals:
-                folders.append(out)
-                continue
             expand_run(out)         # a study extended: play on
         session.play(run_config, out, stop=stop)
         folders.append(out)
     return folders
+
+
+def _has_records(folder: Path) -> bool:
+    return storage.is_compressed(folder) or (folder / storage.GAMES_FILE).is_file()
 
 
 def _deals_finished(folder: Path, games_per_deal: int) -> int:

@@ -53,7 +53,7 @@ def test_a_shipped_study_is_its_config_finished(config_path):
     assert not list(folder.rglob(GAMES_FILE))
     assert sum(len(read_records(run, skip=("actions",))) for run in runs) == manifest["games"]
     size = sum(p.stat().st_size for p in folder.rglob("*") if p.is_file())
-    assert size < 8_000_000, f"{folder} holds {size / 1e6:.1f} MB"
+    assert size < 16_000_000, f"{folder} holds {size / 1e6:.1f} MB"  # a study plays ~25,000 games
 
 
 @pytest.mark.parametrize("config_path", STUDIES, ids=lambda p: p.stem)
