@@ -107,6 +107,8 @@ def _replayed(folder: str) -> bool:
     here = ROOT / "results" / folder
     if folder == "learned_evaluation":
         return (here / "summary.json").exists() and (here / "experiment.toml").exists()
+    if (here / "tune.toml").exists():        # a balance study: tests/tune/test_shipped_studies.py
+        return (here / "manifest.json").exists() and (here / "validation.csv").exists()
     return (here / "experiment.toml").exists() and (here / "manifest.json").exists()
 
 
