@@ -19,6 +19,7 @@ from matplotlib.figure import Figure
 
 from ..analysis import figures as F
 from ..analysis.report import write_report
+from ..analysis.report.formats import NARROW_BELOW
 from .config import TuneConfig
 from .objectives import Statistic
 from .study import TrialResult
@@ -47,12 +48,12 @@ def _interval(config: TuneConfig, name: str, low: float, high: float) -> str:
     return f"[{stat.show(low)}, {stat.show(high)}]"
 
 
-def plot_progress(config: TuneConfig, trials: Sequence[TrialResult]) -> Figure:
+def plot_progress(config: TuneConfig, trials: Sequence[TrialResult], narrow: bool = False) -> Figure:
     """The first objective's statistic per trial (estimate and interval at the trial's last
     rung), coloured by what became of the trial, with the best loss so far."""
     objective = config.objectives[0]
     name = objective.statistic.name
-    fig = Figure(figsize=(F.WIDTH, 3.6), layout="constrained")
+    fig = Figure(figsize=(F.NARROW if narrow else F.WIDTH, 3.6), layout="constrained")
     ax = fig.subplots()
     shown = [t for t in trials if name in t.estimates and t.estimates[name][0] is not None]
     for state, color in _STATE_COLORS.items():
@@ -85,7 +86,7 @@ def plot_progress(config: TuneConfig, trials: Sequence[TrialResult]) -> Figure:
     return fig
 
 
-def plot_tradeoff(config: TuneConfig, trials: Sequence[TrialResult]) -> Figure | None:
+def plot_tradeoff(config: TuneConfig, trials: Sequence[TrialResult], narrow: bool = False) -> Figure | None:
     """The first objective's statistic against the second statistic of the study (another
     objective or the first constraint), every finished trial a point: the trade-off a
     designer chooses on. None when the study has one statistic."""
@@ -93,7 +94,7 @@ def plot_tradeoff(config: TuneConfig, trials: Sequence[TrialResult]) -> Figure |
     if len(names) < 2:
         return None
     x_name, y_name = names[0], names[1]
-    fig = Figure(figsize=(F.WIDTH, 3.8), layout="constrained")
+    fig = Figure(figsize=(F.NARROW if narrow else F.WIDTH, 3.8), layout="constrained")
     ax = fig.subplots()
     for state, color in _STATE_COLORS.items():
         group = [
@@ -333,7 +334,9 @@ def _report_html(
         parts.append(f"<p><b>Question.</b> {html.escape(config.question)}</p>")
     parts.append(f"<p>{html.escape(answer.replace('**', ''))}</p>")
     for name in figures:
-        parts.append(f'<p><img src="{FIGURES_DIR}/{name}.png" alt="{html.escape(name)}"></p>')
+        parts.append(f'<p><picture><source media="(max-width: {NARROW_BELOW - 0.02:g}px)" '
+                     f'srcset="{FIGURES_DIR}/{name}-narrow.png">'
+                     f'<img src="{FIGURES_DIR}/{name}.png" alt="{html.escape(name)}"></picture></p>')
     parts.append("<h2>Validation on fresh deals</h2>" + _table_html(validation.table.drop(columns=["key"])))
     if reports:
         links = "".join(
@@ -358,13 +361,15 @@ def write_outputs(
     the published rules on the validation deals, and manifest.json; returns the README."""
     (folder / FIGURES_DIR).mkdir(exist_ok=True)
     figures = []
-    for name, fig in (
-        ("progress", plot_progress(config, trials)),
-        ("tradeoff", plot_tradeoff(config, trials)),
-    ):
+    for name, plot in (("progress", plot_progress), ("tradeoff", plot_tradeoff)):
+        fig = plot(config, trials)
         if fig is None:
             continue
         (folder / FIGURES_DIR / f"{name}.png").write_bytes(F.figure_bytes(fig, "png"))
+        # the layout of a phone's column, which the page shows below NARROW_BELOW px
+        narrow = plot(config, trials, narrow=True)
+        assert narrow is not None
+        (folder / FIGURES_DIR / f"{name}-narrow.png").write_bytes(F.figure_bytes(narrow, "png"))
         figures.append(name)
     reports = {}
     shown: list[Candidate] = [validation.published]

@@ -96,7 +96,9 @@ def test_the_head_to_head_table_of_a_round_robin_fits_a_laptops_width(browser, s
             for seat in (0, 1):
                 seats = [specs[a], specs[b]] if seat == 0 else [specs[b], specs[a]]
                 winner = seats.index(specs[max(a, b)]) if (deal + pair) % 7 else seats.index(specs[min(a, b)])
-                records.append(synth(len(records), seats, [winner]) | {"deal": deal})
+                records.append(synth(len(records), seats, [winner])
+                               | {"deal": deal, "pairing": pair, "rotation": seat,
+                                  "game_id": f"{deal}-{pair}-{seat}"})
     html_path, _ = write_report([run_folder(records)], tmp_path / "report", figure_files=False)
     assert "normalized Elo" in html_path.read_text()
     browser.open(html_path, 1366)
