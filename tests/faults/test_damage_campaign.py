@@ -33,7 +33,7 @@ from glory_ai.arena import ArenaError, load_records, run, strip_timing
 from glory_ai.arena.quarantine import read_quarantine
 from glory_ai.arena.storage import compress_run, read_records
 from glory_ai.cli import main
-from support.faults import SMALL
+from support.faults import EXPERIMENT, SMALL
 
 GAMES = SMALL.total_games
 
@@ -504,18 +504,6 @@ def test_a_damaged_archive_gives_back_what_it_holds(case, template, tmp_path, ca
 
 # ---- an experiment's results folder ------------------------------------------------------------
 
-EXPERIMENT = """
-question = "Does greedy beat random?"
-seed = 4
-[[matchup]]
-name = "duel"
-specs = ["greedy", "random"]
-deals = 5
-[run]
-jobs = 1
-[analysis]
-report = false
-"""
 
 
 @pytest.fixture(scope="module")

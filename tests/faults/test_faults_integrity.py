@@ -19,20 +19,7 @@ from glory_ai.arena.lock import holder
 from glory_ai.arena.storage import compress_run, read_config
 from glory_ai.cli import main
 from glory_ai.experiments import reproduce, run_experiment
-from support.faults import ROOT, SMALL, cli, one_line_error
-
-EXPERIMENT = """
-question = "Does greedy beat random?"
-seed = 4
-[[matchup]]
-name = "duel"
-specs = ["greedy", "random"]
-deals = 5
-[run]
-jobs = 1
-[analysis]
-report = false
-"""
+from support.faults import EXPERIMENT, ROOT, SMALL, cli, one_line_error
 
 
 def _lines(path):

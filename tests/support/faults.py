@@ -11,6 +11,19 @@ from glory_ai.arena import RunConfig
 
 ROOT = Path(__file__).resolve().parents[2]
 SMALL = RunConfig(specs=("greedy", "random"), deals=6, seed=11)
+#: a small experiment (greedy against random, 5 deals, no report)
+EXPERIMENT = """
+question = "Does greedy beat random?"
+seed = 4
+[[matchup]]
+name = "duel"
+specs = ["greedy", "random"]
+deals = 5
+[run]
+jobs = 1
+[analysis]
+report = false
+"""
 
 
 def cli(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedProcess:

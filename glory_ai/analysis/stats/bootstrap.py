@@ -11,7 +11,6 @@ together) for the intervals of rates (docs/statistics.md).
 """
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -56,35 +55,14 @@ def deal_resamples(n_units: int, resamples: int = BOOTSTRAP_RESAMPLES, seed: int
                    chunk: int = 250) -> Iterator[np.ndarray]:
     """Bootstrap weights: blocks of rows, each row how often every one of ``n_units`` deals
     is drawn (``n_units`` draws with replacement), ``resamples`` rows in all, from
-    ``numpy.random.default_rng(seed)``. The counts of the last draws of at most
-    :data:`MAX_UNITS` units are kept, as bytes (a report draws the same weights for many
-    tables)."""
-    if n_units > MAX_UNITS:
-        yield from map(_as_weights, _draw_counts(n_units, resamples, seed, chunk))
-    else:
-        yield from map(_as_weights, _kept_counts(n_units, resamples, seed, chunk))
-
-
-def _as_weights(counts: np.ndarray) -> np.ndarray:
-    weights = counts.astype(float)
-    weights.flags.writeable = False
-    return weights
-
-
-@functools.lru_cache(maxsize=2)
-def _kept_counts(n_units: int, resamples: int, seed: int, chunk: int) -> tuple[np.ndarray, ...]:
-    # at most 2,000 x 10,000 counts: 20 MB as bytes (a count above 255 keeps its width)
-    return tuple(c.astype(np.uint8) if c.max() <= 255 else c
-                 for c in _draw_counts(n_units, resamples, seed, chunk))
-
-
-def _draw_counts(n_units: int, resamples: int, seed: int, chunk: int) -> Iterator[np.ndarray]:
+    ``numpy.random.default_rng(seed)``."""
     rng = np.random.default_rng(seed)
     done = 0
     while done < resamples:
         size = min(chunk, resamples - done)
         drawn = rng.integers(0, n_units, (size, n_units)) + n_units * np.arange(size)[:, None]
-        yield np.bincount(drawn.ravel(), minlength=size * n_units).reshape(size, n_units)
+        yield np.bincount(drawn.ravel(), minlength=size * n_units).reshape(size, n_units) \
+            .astype(float)
         done += size
 
 
@@ -105,7 +83,7 @@ def bootstrap_rates(wins: np.ndarray, games: np.ndarray, resamples: int = BOOTST
                     seed: int = 0, confidence: float = CONFIDENCE) -> tuple[np.ndarray, np.ndarray]:
     """Deal-bootstrap interval (:func:`expanded_percentile`, clipped to [0, 1]) of the rates
     sum(wins) / sum(games) per column: ``wins`` and ``games`` are (deals, specs) sums per
-    deal (in :data:`MAX_UNITS` groups past that many deals)."""
+    deal (taken in :data:`GROUPS` groups past :data:`MAX_UNITS` deals)."""
     w, g = grouped_units(np.asarray(wins, dtype=float), np.asarray(games, dtype=float))
     rates = []
     for weights in deal_resamples(w.shape[0], resamples, seed):
