@@ -8,6 +8,7 @@ from __future__ import annotations
 import html
 import json
 import math
+import textwrap
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -48,6 +49,11 @@ def _interval(config: TuneConfig, name: str, low: float, high: float) -> str:
     return f"[{stat.show(low)}, {stat.show(high)}]"
 
 
+def _fit(text: str, narrow: bool) -> str:
+    """A title or label wrapped to a phone's column in the narrow layout."""
+    return textwrap.fill(text, 38) if narrow else text
+
+
 def plot_progress(config: TuneConfig, trials: Sequence[TrialResult], narrow: bool = False) -> Figure:
     """The first objective's statistic per trial (estimate and interval at the trial's last
     rung), coloured by what became of the trial, with the best loss so far."""
@@ -78,8 +84,9 @@ def plot_progress(config: TuneConfig, trials: Sequence[TrialResult], narrow: boo
         )
     ax.set_xlabel("trial")
     unit = " (win-rate points)" if objective.statistic.points else ""
-    ax.set_ylabel(name + unit)
-    ax.set_title(f"Search: {objective.describe()} per trial, 95% deal-bootstrap interval", fontsize=10)
+    ax.set_ylabel(_fit(name + unit, narrow))
+    ax.set_title(_fit(f"Search: {objective.describe()} per trial, 95% deal-bootstrap interval", narrow),
+                 fontsize=10)
     ax.grid(axis="y", alpha=0.3)
     if shown:
         ax.legend(fontsize=8, loc="best")
@@ -115,9 +122,10 @@ def plot_tradeoff(config: TuneConfig, trials: Sequence[TrialResult], narrow: boo
             for bound in (c.low, c.high):
                 if bound is not None:
                     ax.axhline(bound * (100 if c.statistic.points else 1), color="#cc0000", lw=1, ls="--")
-    ax.set_xlabel(x_name)
-    ax.set_ylabel(y_name)
-    ax.set_title("Trade-off: every trial at its last rung (dashed: a constraint's bound)", fontsize=10)
+    ax.set_xlabel(_fit(x_name, narrow))
+    ax.set_ylabel(_fit(y_name, narrow))
+    ax.set_title(_fit("Trade-off: every trial at its last rung (dashed: a constraint's bound)", narrow),
+                 fontsize=10)
     ax.grid(alpha=0.3)
     ax.legend(fontsize=8, loc="best")
     return fig
