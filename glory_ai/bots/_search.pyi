@@ -67,6 +67,7 @@ class Searcher:
         algorithm: Literal["ismcts", "pimc", "flatmc"],
         iterations: int,
         time_ms: float,
+        cpu_ms: float,
         c: float,
         rollout: Literal["random", "heuristic", "model"],
         cutoff: int,

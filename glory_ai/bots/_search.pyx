@@ -30,7 +30,7 @@ from libc.stdlib cimport malloc, free, calloc
 from libc.string cimport memcpy, memset
 from libc.math cimport log, sqrt, exp, tanh
 
-from glory_ai.core.clock cimport gr_now_seconds
+from glory_ai.core.clock cimport gr_now_seconds, gr_thread_cpu_seconds
 
 from glory_ai.core.engine cimport (
     GameState, State, NUM_TYPES, MAX_LEGAL, DECK_CAP, NUM_DISTINCT_ACTIONS, NUM_FEATURES,
@@ -97,6 +97,7 @@ ctypedef struct SearchConfig:
     int algorithm
     int iterations           # total for this tree (0: until the time budget)
     double time_limit        # seconds (0: none)
+    bint cpu_clock           # time_limit is the thread's CPU time (cpu_ms), not wall time
     double c                 # exploration constant
     int rollout
     int cutoff               # decisions of rollout before evaluating (0: to the end)
@@ -205,16 +206,23 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
         update_proofs(t, depth)
 
 
+cdef inline double budget_clock(Tree* t) noexcept nogil:
+    # the clock a budget of time is kept on: the thread's CPU time (cpu_ms) or wall time
+    return gr_thread_cpu_seconds() if t.cfg.cpu_clock else gr_now_seconds()
+
+
 cdef inline bint out_of_time(Tree* t, long done, double start, double share) noexcept nogil:
     # under a time budget, checked every CHECK_CLOCK_EVERY iterations: `share` of the
-    # budget is spent
-    return done % CHECK_CLOCK_EVERY == 0 and gr_now_seconds() - start > t.cfg.time_limit * share
+    # budget is spent (`start`: budget_clock when the tree began)
+    return done % CHECK_CLOCK_EVERY == 0 and budget_clock(t) - start > t.cfg.time_limit * share
 
 
 cdef void run_tree(Tree* t) noexcept nogil:
-    # Run this tree's share of the search: cfg.iterations (or until cfg.time_limit); with
+    # Run this tree's share of the search: cfg.iterations (or until cfg.time_limit, on the
+    # wall clock or the thread's CPU clock); with
     # the solver, stop early once the root is settled (root_settled: nothing left to search).
     cdef double start = gr_now_seconds()
+    cdef double budget_start = budget_clock(t)
     cdef long done = 0, per_world, target
     cdef int world_index
     cdef bint timed = t.cfg.time_limit > 0
@@ -249,7 +257,7 @@ cdef void run_tree(Tree* t) noexcept nogil:
                 t.iterations_done += 1
                 if root_settled(t) or t.error:
                     break
-                if timed and out_of_time(t, done, start, (world_index + 1.0) / t.cfg.worlds):
+                if timed and out_of_time(t, done, budget_start, (world_index + 1.0) / t.cfg.worlds):
                     break
             if root_settled(t) or t.error:
                 break
@@ -262,7 +270,7 @@ cdef void run_tree(Tree* t) noexcept nogil:
             t.iterations_done += 1
             if root_settled(t) or t.error:
                 break
-            if timed and out_of_time(t, done, start, 1.0):
+            if timed and out_of_time(t, done, budget_start, 1.0):
                 break
     t.seconds += gr_now_seconds() - start
 

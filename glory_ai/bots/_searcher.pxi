@@ -65,7 +65,7 @@ cdef class Searcher:
         self.trees = NULL
         self.ntrees = 0
 
-    def __init__(self, *, algorithm, iterations, time_ms, c, rollout, cutoff, reward, worlds,
+    def __init__(self, *, algorithm, iterations, time_ms, cpu_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
                  rollout_temperature, solver, speed, vp, final, belief, belief_strength):
         # every keyword but algorithm, model and seed is a row of the one table of search
@@ -74,7 +74,7 @@ cdef class Searcher:
 
         cdef int i
         check_searcher_arguments({
-            "iterations": iterations, "time_ms": time_ms, "c": c, "rollout": rollout, "cutoff": cutoff,
+            "iterations": iterations, "time_ms": time_ms, "cpu_ms": cpu_ms, "c": c, "rollout": rollout, "cutoff": cutoff,
             "reward": reward, "worlds": worlds, "epsilon": epsilon, "temperature": temperature,
             "node_cap": node_cap, "trees": trees, "threads": threads, "reuse": reuse,
             "rollout_temperature": rollout_temperature, "solver": solver, "speed": speed, "vp": vp,
@@ -89,7 +89,10 @@ cdef class Searcher:
         self.cfg.belief_strength = belief_strength
         self.cfg.algorithm = _ALGORITHMS[algorithm]
         self.cfg.iterations = iterations
-        self.cfg.time_limit = time_ms / 1000.0
+        if time_ms > 0 and cpu_ms > 0:
+            raise ValueError("give time_ms (wall time) or cpu_ms (the thread's CPU time), not both")
+        self.cfg.time_limit = (cpu_ms or time_ms) / 1000.0
+        self.cfg.cpu_clock = cpu_ms > 0
         self.cfg.c = c
         self.cfg.rollout = _ROLLOUTS[rollout]
         self.cfg.cutoff = cutoff

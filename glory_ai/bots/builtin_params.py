@@ -34,7 +34,7 @@ EVAL_LEARNED = "learned"
 SEARCH_BOTS = ("flatmc", "pimc", "ismcts")
 
 #: what ISMCTS uses instead, for the parameters a spec leaves out, when its budget is time
-#: (time_ms): at equal time the cheaper iteration wins (docs/bots.md, "Budgets of time")
+#: (time_ms or cpu_ms): at equal time the cheaper iteration wins (docs/bots.md, "Budgets of time")
 TIME_DEFAULTS: dict[str, Any] = {"cutoff": 40}
 
 #: the bot whose budget of time brings :data:`TIME_DEFAULTS`
@@ -95,11 +95,11 @@ class SearchParam:
         rules of that bot touching it)."""
         default = self.default_of(bot)
         text = self.help
-        if bot == TIMED_BOT and self.name == "time_ms":
+        if bot == TIMED_BOT and self.name in ("time_ms", "cpu_ms"):
             text += "; then, unless given: " + ",".join(f"{key}={spell_value(value)}"
                                                        for key, value in TIME_DEFAULTS.items())
         if bot == TIMED_BOT and self.name in TIME_DEFAULTS:
-            text += f"; {TIME_DEFAULTS[self.name]} under time_ms unless given"
+            text += f"; {TIME_DEFAULTS[self.name]} under time_ms or cpu_ms unless given"
         if self.name == "eval" and default != EVAL_STYLE:
             text += _EVAL_ALONE
         return Param(self.name, self.kind, default, text, self.low, self.high, self.choices,
@@ -110,10 +110,13 @@ class SearchParam:
 #: ISMCTS's defaults where they differ are its improvements (solver, speed and margin in the
 #: reward, robust final choice: docs/bots.md, "Search options"), measured in docs/bots.md
 SEARCH_PARAMS: tuple[SearchParam, ...] = (
-    SearchParam("iters", int, 2000, "iterations per move (shared by the trees); 0 with time_ms",
+    SearchParam("iters", int, 2000, "iterations per move (shared by the trees); 0 with time_ms or cpu_ms",
                 0, 10_000_000, keyword="iterations", defaults=(("flatmc", 1000),)),
     SearchParam("time_ms", float, 0.0, "time per move in ms instead of iterations (not reproducible)",
                 0, 3_600_000, keyword="time_ms"),
+    SearchParam("cpu_ms", float, 0.0, "CPU time per move in ms, of each search thread, instead of "
+                "iterations: unlike time_ms it holds on a busy machine (not reproducible)",
+                0, 3_600_000, keyword="cpu_ms"),
     SearchParam("c", float, 0.7, "UCB exploration constant", 0, 100, keyword="c"),
     SearchParam("rollout", str, "random", "rollout policy: uniform, the best one-ply action, or a softmax "
                 "over one-ply evaluations", choices=("random", "heuristic", "model"), keyword="rollout"),

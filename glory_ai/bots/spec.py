@@ -164,14 +164,17 @@ def resolve_params(spec: str, bot: str, declared: tuple[Param, ...],
 
 def _builtin_rules(spec: str, bot: str, params: dict[str, Any], given: set[str]) -> None:
     # what a built-in's parameters mean together (docs/bots.md), applied to its resolved params
-    if "iters" in params and params["iters"] == 0 and params.get("time_ms", 0) == 0:
-        raise SpecError(f"bot spec {spec!r}: give iters > 0 or a time_ms budget")
+    if params.get("time_ms", 0) > 0 and params.get("cpu_ms", 0) > 0:
+        raise SpecError(f"bot spec {spec!r}: give time_ms (wall time) or cpu_ms (CPU time), not both")
+    if "iters" in params and params["iters"] == 0 and params.get("time_ms", 0) == 0 \
+            and params.get("cpu_ms", 0) == 0:
+        raise SpecError(f"bot spec {spec!r}: give iters > 0 or a time_ms or cpu_ms budget")
     if params.get("eval", EVAL_STYLE) != EVAL_STYLE and "style" in given:
         if "eval" in given:
             raise SpecError(f"bot spec {spec!r}: give style= or eval=, not both "
                             "(the model replaces the style)")
         params["eval"] = EVAL_STYLE      # a style named alone is the evaluation (not the default model)
-    if bot == TIMED_BOT and params["time_ms"] > 0:
+    if bot == TIMED_BOT and (params["time_ms"] > 0 or params["cpu_ms"] > 0):
         # a budget of time has its own defaults for what the spec does not give
         params.update({key: value for key, value in TIME_DEFAULTS.items() if key not in given})
     if "worlds" in params and params["iters"] and params["worlds"] > params["iters"]:

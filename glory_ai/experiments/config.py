@@ -110,13 +110,14 @@ class Experiment:
 
     @property
     def reproducible(self) -> bool:
-        """False if a bot searches by time (time_ms): its records depend on the machine."""
+        """False if a bot searches by time (time_ms or cpu_ms): its records depend on the machine."""
         from ..bots import BotSpec
 
         for m in self.matchups:
             for spec in m.specs:
                 filled = _fill(spec, {k: v[0] for k, v in m.grid.items()}, self.name, m.name)
-                if BotSpec.parse(filled).params.get("time_ms"):
+                params = BotSpec.parse(filled).params
+                if params.get("time_ms") or params.get("cpu_ms"):
                     return False
         return True
 

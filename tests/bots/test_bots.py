@@ -217,6 +217,36 @@ def test_a_time_budget_searches_until_the_time_is_spent():
     assert sum(row["visits"] for row in info["actions"]) == info["iterations"]
 
 
+def test_a_cpu_budget_searches_until_the_threads_cpu_time_is_spent():
+    # cpu_ms is read from the searching thread's CPU clock (one thread: the caller's), so
+    # the thread's CPU time spent in the step is at least the budget, and the wall time too
+    import time
+
+    state = _decision_states(games=1, every=25)[1]
+    bot = make_bot("ismcts:iters=0,cpu_ms=60", seed=1)
+    cpu_before, wall_before = time.thread_time(), time.perf_counter()
+    bot.step(state)
+    cpu_spent, wall_spent = time.thread_time() - cpu_before, time.perf_counter() - wall_before
+    info = bot.last_search()
+    assert info["iterations"] > 0 and info["iterations"] % 8 == 0
+    assert cpu_spent >= 0.06 and wall_spent >= cpu_spent - 1e-3
+    assert sum(row["visits"] for row in info["actions"]) == info["iterations"]
+
+
+def test_a_cpu_budget_is_kept_by_each_thread_of_a_parallel_search():
+    # with threads=2 each tree runs on its own thread until that thread has spent the budget
+    state = _decision_states(games=1, every=25)[1]
+    bot = make_bot("ismcts:iters=0,cpu_ms=40,threads=2", seed=1)
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_SELF)
+    bot.step(state)
+    after = resource.getrusage(resource.RUSAGE_SELF)
+    process_cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    assert bot.last_search()["iterations"] > 0
+    assert process_cpu >= 2 * 0.04 * 0.9      # two threads, each past its 40 ms (clock ticks)
+
+
 # ---- play --------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("mode", ["republic", "imperium"])

@@ -348,6 +348,10 @@ def test_a_budget_of_time_has_its_own_defaults_unless_the_spec_gives_them():
     # the bot searches with them
     bot = make_bot("ismcts:time_ms=5", seed=1)
     assert bot.params["cutoff"] == TIME_DEFAULTS["cutoff"]
+    # a budget of CPU time is a budget of time too
+    _, cpu_timed = parse_spec("ismcts:cpu_ms=20")
+    assert {key: cpu_timed[key] for key in TIME_DEFAULTS} == TIME_DEFAULTS
+    assert parse_spec("ismcts:cpu_ms=20,cutoff=80")[1]["cutoff"] == 80
 
 
 def _played_positions(games, seed):
