@@ -319,41 +319,41 @@ def _merged_order(orders: Sequence[Sequence[str]]) -> list[str]:
     return merged
 
 
-def _concat(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
-    """The runs' frames one after the other; a column a run lacks is filled as the record
-    reader fills it for records without it (False for a building indicator, 0 VP for a
-    variant's building points, missing for roles led)."""
-    order = _merged_order([list(f.columns) for f in frames])
-    dtypes = {name: f[name].dtype for f in frames for name in f.columns}
-    filled = []
-    for f in frames:
-        missing = [c for c in order if c not in f.columns]
-        if missing:
-            f = f.copy()
-            for name in missing:
-                kind = dtypes[name].kind
-                f[name] = False if kind == "b" else 0 if kind in "iu" else np.nan
-        filled.append(f[order])
-    return pd.concat(filled, ignore_index=True)
+def _joined(pieces: Sequence[pd.Series | None], sizes: Sequence[int], dtypes: dict[str, Any],
+            name: str) -> Any:
+    """One column's values over the runs, one after the other; a run that lacks it is filled
+    as the record reader fills records without it (False for a building indicator, 0 VP for
+    a variant's building points, missing for roles led)."""
+    kind = dtypes[name].kind
+    filler = False if kind == "b" else 0 if kind in "iu" else np.nan
+    arrays = [p.to_numpy() if p is not None else np.full(n, filler)
+              for p, n in zip(pieces, sizes, strict=True)]
+    if all(isinstance(a.dtype, np.dtype) for a in arrays) and len({a.dtype for a in arrays}) == 1:
+        return np.concatenate(arrays)
+    # mixed types: as pandas.concat joins them
+    return pd.concat([pd.Series(a) for a in arrays], ignore_index=True).to_numpy()
 
 
-def combine(parts: Sequence[tuple[str, pd.DataFrame]], columns: Sequence[str]) -> pd.DataFrame:
-    """One frame of the runs' stored columns (``parts``: label, frame), as load_runs builds
-    it: ``run`` and ``game`` numbered over the runs, strings categorical (specs, end reasons,
-    modes, rules and variants sorted; game ids in order of appearance)."""
+def combine(parts: Sequence[tuple[str, pd.DataFrame]]) -> dict[str, Any]:
+    """The columns of the runs' stored columns (``parts``: label, frame), as load_runs builds
+    them, in the frame's order: ``run`` first, then each column over the runs (one copy of
+    each, a column at a time), strings categorical (specs, end reasons, modes, rules and
+    variants sorted; game ids in order of appearance)."""
     sizes = [len(f) for _, f in parts]
     order = _merged_order([list(f.columns) for _, f in parts])
-    strings = {name: _strings([f[name] for _, f in parts], sort=name != "game_id")
-               for name in order if name in STRINGS}
-    others = [f.drop(columns=[c for c in f.columns if c in strings]) for _, f in parts]
-    frame = _concat(others) if len(parts) > 1 else others[0]
-    out: dict[str, Any] = {}
-    if "run" in columns:
-        out["run"] = pd.Categorical.from_codes(np.repeat(np.arange(len(parts)), sizes),
-                                               categories=[label for label, _ in parts])
+    dtypes = {name: f[name].dtype for _, f in parts for name in f.columns}
+    out: dict[str, Any] = {"run": pd.Categorical.from_codes(np.repeat(np.arange(len(parts)), sizes),
+                                                           categories=[label for label, _ in parts])}
     for name in order:
-        out[name] = strings[name] if name in strings else frame[name].to_numpy()
-    return pd.DataFrame(out, copy=False)
+        pieces = [f[name] if name in f.columns else None for _, f in parts]
+        if name in STRINGS:
+            present = [p for p in pieces if p is not None]
+            out[name] = _strings(present, sort=name != "game_id")
+        elif len(parts) == 1:
+            out[name] = pieces[0].to_numpy() if pieces[0] is not None else None
+        else:
+            out[name] = _joined(pieces, sizes, dtypes, name)
+    return out
 
 
 def _strings(pieces: Sequence[pd.Series], sort: bool) -> pd.Categorical:

@@ -381,23 +381,25 @@ def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None, client: A
     parts = [(run.label, run.read_columns(names, got)) for run, got in zip(runs, read, strict=True)]
     sizes = [int(f["_game"].max()) + 1 if len(f) else 0 for _, f in parts]
     offsets = np.cumsum([0, *sizes])
-    games = np.concatenate([f["_game"].to_numpy() + offsets[i] for i, (_, f) in enumerate(parts)])
-    frame = combine([(label, f.drop(columns="_game")) for label, f in parts], ["run"])
-    frame.insert(1, "game", games)
-    if wanted is None or "variant_dict" in wanted:
-        variants: dict[str, Any] = {}
-        for run in runs:
-            for key, options in run.variants.items():
-                variants.setdefault(key, options)
-        lookup = np.empty(len(frame["variant"].cat.categories), dtype=object)
-        for i, key in enumerate(frame["variant"].cat.categories):
-            lookup[i] = variants[key]
-        frame.insert(frame.columns.get_loc("variant") + 1, "variant_dict",
-                     lookup[frame["variant"].cat.codes])
+    games = np.concatenate([f.pop("_game").to_numpy() + offsets[i] for i, (_, f) in enumerate(parts)])
+    joined = combine(parts)
+    del parts
+    out: dict[str, Any] = {"run": joined.pop("run"), "game": games}
+    for name, values in joined.items():
+        out[name] = values
+        if name == "variant" and (wanted is None or "variant_dict" in wanted):
+            variants: dict[str, Any] = {}
+            for run in runs:
+                for key, options in run.variants.items():
+                    variants.setdefault(key, options)
+            lookup = np.empty(len(values.categories), dtype=object)
+            for i, key in enumerate(values.categories):
+                lookup[i] = variants[key]
+            out["variant_dict"] = lookup[values.codes]
     if wanted is not None:
         prefixes = tuple(c for c in wanted if c.endswith(":"))
-        frame = frame[[c for c in frame.columns
-                       if c in wanted or (prefixes and isinstance(c, str) and c.startswith(prefixes))]]
+        out = {c: v for c, v in out.items() if c in wanted or (prefixes and c.startswith(prefixes))}
+    frame = pd.DataFrame(out)
     frame.attrs["runs"] = [run.manifest() for run in runs]
     return frame
 
