@@ -48,6 +48,40 @@ RECORD_STEPS = {
                                "from glory_ai.analysis.report import build_report\n"
                                "build_report(load_runs(FOLDERS), figures=False)\n",
 }
+#: the per-deal sums the deal bootstrap reads (win share and seat-games per deal and spec, each
+#: run's columns file), by three engines: arrow's reader a row group at a time into numpy,
+#: arrow's own group_by over the columns, and DuckDB's SQL over the Parquet files
+ENGINE_STEPS = {
+    "deal sums: arrow + numpy": (
+        "import numpy as np, pyarrow.parquet as pq\n"
+        "from glory_ai.analysis.columns import ensure_columns\n"
+        "for f in FOLDERS:\n"
+        "    source = pq.ParquetFile(ensure_columns(f))\n"
+        "    sums = np.zeros(0); games = np.zeros(0); codes = {}\n"
+        "    for batch in source.iter_batches(columns=['deal', 'spec', 'win_share'], use_threads=False):\n"
+        "        spec = batch.column(1).dictionary_encode()\n"
+        "        # the batch's own dictionary mapped to the run's spec codes (a handful of names)\n"
+        "        local = np.array([codes.setdefault(n, len(codes)) for n in spec.dictionary.to_pylist()])\n"
+        "        key = batch.column(0).to_numpy() * 8 + local[np.asarray(spec.indices)]\n"
+        "        n = int(key.max()) + 1\n"
+        "        if n > len(sums):\n"
+        "            sums = np.pad(sums, (0, n - len(sums))); games = np.pad(games, (0, n - len(games)))\n"
+        "        sums[:n] += np.bincount(key, weights=batch.column(2).to_numpy(), minlength=n)\n"
+        "        games[:n] += np.bincount(key, minlength=n)\n"),
+    "deal sums: arrow group_by": (
+        "import pyarrow.parquet as pq\n"
+        "from glory_ai.analysis.columns import ensure_columns\n"
+        "for f in FOLDERS:\n"
+        "    t = pq.read_table(ensure_columns(f), columns=['deal', 'spec', 'win_share'], use_threads=False)\n"
+        "    t.group_by(['deal', 'spec']).aggregate([('win_share', 'sum'), ('win_share', 'count')])\n"),
+    "deal sums: duckdb": (
+        "import duckdb\n"
+        "from glory_ai.analysis.columns import ensure_columns\n"
+        "con = duckdb.connect(config={'threads': 1})\n"
+        "for f in FOLDERS:\n"
+        "    con.execute(\"select deal, spec, sum(win_share), count(*) from read_parquet(?) \"\n"
+        "                \"group by deal, spec\", [str(ensure_columns(f))]).fetchnumpy()\n"),
+}
 
 MEASURE = """
 import json, resource, sys, time, warnings
@@ -93,7 +127,12 @@ def main() -> int:
                         help="where the synthetic runs are kept between calls")
     parser.add_argument("--records", action="store_true", help="also the tables from the records")
     parser.add_argument("--no-report", action="store_true", help="leave out write_report (figures)")
+    parser.add_argument("--engines", action="store_true",
+                        help="also the per-deal sums by arrow + numpy, arrow's group_by and DuckDB")
     args = parser.parse_args()
+    from glory_ai.bench import provenance
+
+    print(provenance("python benchmarks/analysis_scale.py " + " ".join(sys.argv[1:])))
     print(f"load average before: {os.getloadavg()[0]:.2f}")
     rows = []
     for games in args.games:
@@ -105,6 +144,8 @@ def main() -> int:
             steps.pop("report")
         if args.records:
             steps.update(RECORD_STEPS)
+        if args.engines:
+            steps.update(ENGINE_STEPS)
         for name, code in steps.items():
             env = dict(os.environ)
             if name.endswith("(records)"):

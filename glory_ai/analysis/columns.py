@@ -217,12 +217,17 @@ def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = Non
              ) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The stored columns of a finished run (all, or those named that it has), its rows
     sorted by (deal, pairing, rotation, seat) with each game's first record only, and the
-    file's metadata. ``record`` is dropped; string columns are plain strings here."""
+    file's metadata. ``record`` is dropped; string columns are categorical, their categories
+    in order of first appearance (:func:`combine` orders them as the loader does).
+
+    Read a column at a time (the sort keys first), each put in order as it is read: the
+    memory is the frame's and one column's, never a second copy of the whole table."""
     import pyarrow.parquet as pq
 
     path = ensure_columns(folder)
     meta = _metadata(path) or {}
-    have = pq.read_schema(path).names
+    source = pq.ParquetFile(path)
+    have = source.schema_arrow.names
     if columns is None:
         wanted = list(have)
     else:
@@ -230,38 +235,75 @@ def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = Non
         prefixes = tuple(c for c in named if c.endswith(":"))
         # in the file's order; a name ending in ":" takes every column of that prefix
         wanted = [c for c in have if c in named or (prefixes and c.startswith(prefixes))]
-    keys = ["record", "deal", "pairing", "rotation", "seat"]
-    table = pq.read_table(path, columns=list(dict.fromkeys([*keys, *wanted])))
-    frame = table.to_pandas()
-    order = np.lexsort((frame["seat"].to_numpy(), frame["record"].to_numpy(), frame["rotation"].to_numpy(),
-                        frame["pairing"].to_numpy(), frame["deal"].to_numpy()))
-    frame = frame.iloc[order].reset_index(drop=True)
+    key_names = ["record", "deal", "pairing", "rotation", "seat"]
+    keys = {name: _column(source, name).to_numpy() for name in key_names}
+    order = np.lexsort((keys["seat"], keys["record"], keys["rotation"], keys["pairing"], keys["deal"]))
+    keys = {name: values[order] for name, values in keys.items()}
     # each game's first record (the reader keeps it, with a warning, for a game written twice)
-    game_key = frame[["deal", "pairing", "rotation"]].to_numpy()
-    starts = np.ones(len(frame), dtype=bool)
-    starts[1:] = (game_key[1:] != game_key[:-1]).any(axis=1) | (frame["record"].to_numpy()[1:]
-                                                                  != frame["record"].to_numpy()[:-1])
-    record_of_game = frame["record"].to_numpy()[starts]
+    game_key = np.stack([keys["deal"], keys["pairing"], keys["rotation"]], axis=1)
+    record = keys["record"]
+    starts = np.ones(len(order), dtype=bool)
+    starts[1:] = (game_key[1:] != game_key[:-1]).any(axis=1) | (record[1:] != record[:-1])
     game_of_row = np.cumsum(starts) - 1
-    first_of_key = np.ones(len(record_of_game), dtype=bool)
+    first_of_key = np.ones(int(starts.sum()), dtype=bool)
     keys_of_game = game_key[starts]
     first_of_key[1:] = (keys_of_game[1:] != keys_of_game[:-1]).any(axis=1)
+    del game_key, keys_of_game
     kept = first_of_key[game_of_row]
     meta["dropped"] = int((~first_of_key).sum())
-    if meta["dropped"]:
-        frame = frame.loc[kept].reset_index(drop=True)
-    games = (np.cumsum(starts) - 1)[kept] if meta["dropped"] else np.cumsum(starts) - 1
-    frame = frame[[c for c in wanted if c not in ("record",)]].copy()
+    rows = order[kept] if meta["dropped"] else order
+    games = game_of_row[kept] if meta["dropped"] else game_of_row
+    out: dict[str, Any] = {}
+    for name in wanted:
+        if name == "record":
+            continue
+        if name in keys:
+            out[name] = keys[name][kept] if meta["dropped"] else keys[name]
+        elif name in STRINGS:
+            out[name] = _categorical(_column(source, name), rows)
+        else:
+            values = _column(source, name).to_pandas().to_numpy()[rows]
+            if name in MAYBE_MISSING and not np.isnan(values).any():
+                values = values.astype(np.int64)
+            elif name == "completed":            # lists, as the records give them
+                lists = np.empty(len(values), dtype=object)
+                lists[:] = [list(v) for v in values]
+                values = lists
+            out[name] = values
+    frame = pd.DataFrame(out, copy=False)
+    _release_arrow_memory()
     # the game of each row, 0 .. games - 1 in the run's order
     frame["_game"] = np.unique(games, return_inverse=True)[1]
-    for name in MAYBE_MISSING:
-        if name in frame.columns and not frame[name].isna().any():
-            frame[name] = frame[name].astype(np.int64)
-    if "completed" in frame.columns:            # lists, as the records give them
-        lists = np.empty(len(frame), dtype=object)
-        lists[:] = [list(v) for v in frame["completed"]]
-        frame["completed"] = lists
     return frame, meta
+
+
+def _column(source: Any, name: str) -> Any:
+    """One column of a Parquet file, whole (one chunk), read on this thread (arrow's reader
+    threads each keep an arena of memory that the process holds on to)."""
+    return source.read(columns=[name], use_threads=False).column(0).combine_chunks()
+
+
+def _release_arrow_memory() -> None:
+    """Give back to the system what arrow's allocator keeps of the columns just read (it
+    holds freed pages for reuse: 36 MB of the report's peak at 10^5 games)."""
+    import pyarrow as pa
+
+    pa.default_memory_pool().release_unused()
+
+
+def _categorical(column: Any, rows: np.ndarray) -> pd.Categorical:
+    """A string column (arrow) taken at ``rows``, as categorical codes of its distinct
+    values in order of first appearance, without a Python string per row."""
+    import pyarrow.compute as pc
+
+    encoded = pc.dictionary_encode(column)
+    codes = encoded.indices.to_numpy(zero_copy_only=False)[rows]
+    names = encoded.dictionary.to_numpy(zero_copy_only=False)
+    seen, first = np.unique(codes, return_index=True)
+    appearance = seen[np.argsort(first, kind="stable")]
+    recode = np.zeros(len(names), dtype=np.int64)
+    recode[appearance] = np.arange(len(appearance))
+    return pd.Categorical.from_codes(recode[codes], categories=names[appearance])
 
 
 def _merged_order(orders: Sequence[Sequence[str]]) -> list[str]:
@@ -277,42 +319,57 @@ def _merged_order(orders: Sequence[Sequence[str]]) -> list[str]:
     return merged
 
 
-def _concat(frames: Sequence[pd.DataFrame]) -> pd.DataFrame:
-    """The runs' frames one after the other; a column a run lacks is filled as the record
-    reader fills it for records without it (False for a building indicator, 0 VP for a
-    variant's building points, missing for roles led)."""
-    order = _merged_order([list(f.columns) for f in frames])
-    dtypes = {name: f[name].dtype for f in frames for name in f.columns}
-    filled = []
-    for f in frames:
-        missing = [c for c in order if c not in f.columns]
-        if missing:
-            f = f.copy()
-            for name in missing:
-                kind = dtypes[name].kind
-                f[name] = False if kind == "b" else 0 if kind in "iu" else np.nan
-        filled.append(f[order])
-    return pd.concat(filled, ignore_index=True)
+def _joined(pieces: Sequence[pd.Series | None], sizes: Sequence[int], dtypes: dict[str, Any],
+            name: str) -> Any:
+    """One column's values over the runs, one after the other; a run that lacks it is filled
+    as the record reader fills records without it (False for a building indicator, 0 VP for
+    a variant's building points, missing for roles led)."""
+    kind = dtypes[name].kind
+    filler = False if kind == "b" else 0 if kind in "iu" else np.nan
+    arrays = [p.to_numpy() if p is not None else np.full(n, filler)
+              for p, n in zip(pieces, sizes, strict=True)]
+    if all(isinstance(a.dtype, np.dtype) for a in arrays) and len({a.dtype for a in arrays}) == 1:
+        return np.concatenate(arrays)
+    # mixed types: as pandas.concat joins them
+    return pd.concat([pd.Series(a) for a in arrays], ignore_index=True).to_numpy()
 
 
-def combine(parts: Sequence[tuple[str, pd.DataFrame]], columns: Sequence[str]) -> pd.DataFrame:
-    """One frame of the runs' stored columns (``parts``: label, frame), as load_runs builds
-    it: ``run`` and ``game`` numbered over the runs, strings categorical (specs, end reasons,
-    modes, rules and variants sorted; game ids in order of appearance)."""
+def combine(parts: Sequence[tuple[str, pd.DataFrame]]) -> dict[str, Any]:
+    """The columns of the runs' stored columns (``parts``: label, frame), as load_runs builds
+    them, in the frame's order: ``run`` first, then each column over the runs (one copy of
+    each, a column at a time), strings categorical (specs, end reasons, modes, rules and
+    variants sorted; game ids in order of appearance)."""
     sizes = [len(f) for _, f in parts]
-    frame = _concat([f for _, f in parts]) if len(parts) > 1 else parts[0][1]
-    out: dict[str, Any] = {}
-    if "run" in columns:
-        out["run"] = pd.Categorical.from_codes(np.repeat(np.arange(len(parts)), sizes),
-                                               categories=[label for label, _ in parts])
-    for name in frame.columns:
-        values = frame[name]
+    order = _merged_order([list(f.columns) for _, f in parts])
+    dtypes = {name: f[name].dtype for _, f in parts for name in f.columns}
+    out: dict[str, Any] = {"run": pd.Categorical.from_codes(np.repeat(np.arange(len(parts)), sizes),
+                                                           categories=[label for label, _ in parts])}
+    for name in order:
+        pieces = [f[name] if name in f.columns else None for _, f in parts]
         if name in STRINGS:
-            if name == "game_id":
-                codes, uniques = pd.factorize(values.to_numpy(dtype=object), sort=False)
-            else:
-                codes, uniques = pd.factorize(values.to_numpy(dtype=object), sort=True)
-            out[name] = pd.Categorical.from_codes(codes, categories=uniques)
+            present = [p for p in pieces if p is not None]
+            out[name] = _strings(present, sort=name != "game_id")
+        elif len(parts) == 1:
+            out[name] = pieces[0].to_numpy() if pieces[0] is not None else None
         else:
-            out[name] = values.to_numpy()
-    return pd.DataFrame(out)
+            out[name] = _joined(pieces, sizes, dtypes, name)
+    return out
+
+
+def _strings(pieces: Sequence[pd.Series], sort: bool) -> pd.Categorical:
+    """The runs' values of a string column one after the other, categorical: categories
+    sorted, or (``sort`` false) in order of first appearance, as pandas.factorize numbers
+    them; from each run's categories, not a Python string per row."""
+    from pandas.api.types import union_categoricals
+
+    cats = [p.array if isinstance(p.dtype, pd.CategoricalDtype) else pd.Categorical(
+        p.to_numpy(dtype=object), categories=pd.unique(p.to_numpy(dtype=object))) for p in pieces]
+    # a run's categories may hold a spec twice after its renaming as played: merged here
+    cats = [c if c.categories.is_unique else pd.Categorical(
+        np.asarray(c, dtype=object), categories=pd.unique(np.asarray(c, dtype=object))) for c in cats]
+    joined = union_categoricals(cats, sort_categories=False) if len(cats) > 1 else cats[0]
+    joined = joined.remove_unused_categories()
+    if sort:
+        joined = joined.reorder_categories(sorted(joined.categories))
+    # categories of the dtype pandas infers for an array of strings, as factorize gives them
+    return pd.Categorical.from_codes(joined.codes, categories=np.asarray(joined.categories, dtype=object))

@@ -6,6 +6,7 @@ matchup with the arena, print its table), and `glory-ai report` (the report of r
                      [--batch-size B] [--backend loky|threading|dask] [--scheduler ADDRESS]
     glory-ai tournament SPEC SPEC [SPEC ...] [--gauntlet CANDIDATE] [the same options, no --sprt]
     glory-ai report RUN_DIR [RUN_DIR ...] [--out DIR] [--title TEXT] [--no-figure-files]
+                    [--dask SCHEDULER|local]
 
 Specs are recorded in their canonical form (:func:`glory_ai.arena.plan.canonical_spec`:
 ``Greedy`` is ``greedy``); compare with one spec, or one spec repeated, is self-play and says
@@ -32,6 +33,7 @@ games and saying how to resume). compare and tournament hold the run folder's lo
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
 import sys
@@ -256,6 +258,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     report.add_argument("--title", default=None, help="the page title")
     report.add_argument("--no-figure-files", action="store_true",
                         help="do not write figures/*.png and *.svg (the page has them inline)")
+    report.add_argument("--dask", metavar="SCHEDULER", default=None,
+                        help="read the runs on a dask cluster: a scheduler address (tcp://HOST:8786; its "
+                             "workers must see the run folders) or 'local' (a cluster of this machine); "
+                             "the same tables (dask is an optional extra)")
     report.set_defaults(func=main_report)
 
 
@@ -463,6 +469,7 @@ def main_report(args: argparse.Namespace | Sequence[str]) -> int:
         except SystemExit as exc:
             return int(exc.code or 0)
     from ..arena.lock import FolderLock
+    from .cluster import report_client
     from .report import write_report_full
 
     try:
@@ -482,8 +489,10 @@ def main_report(args: argparse.Namespace | Sequence[str]) -> int:
             lock.acquire()
         written = False
         try:
-            html_path, csv_path, report = write_report_full(
-                runs, args.out, title=args.title, figure_files=not args.no_figure_files)
+            with contextlib.ExitStack() as stack:
+                client = stack.enter_context(report_client(args.dask)) if args.dask else None
+                html_path, csv_path, report = write_report_full(
+                    runs, args.out, title=args.title, figure_files=not args.no_figure_files, client=client)
             written = True
         finally:
             if lock is not None:

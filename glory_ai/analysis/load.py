@@ -185,11 +185,14 @@ class _Run:
         """Is the run read from its columns file (a run in a folder)?"""
         return self.in_folder and _COLUMNS_ON
 
-    def read_columns(self, names: Sequence[str] | None) -> pd.DataFrame:
-        """The run's stored columns (glory_ai.analysis.columns), specs spelled out as played."""
+    def read_columns(self, names: Sequence[str] | None,
+                     read: tuple[pd.DataFrame, dict[str, Any]] | None = None) -> pd.DataFrame:
+        """The run's stored columns (glory_ai.analysis.columns), specs spelled out as played;
+        ``read``: what :func:`~glory_ai.analysis.columns.read_run` gave elsewhere (a dask
+        worker), else it is read here."""
         from .columns import read_run
 
-        frame, meta = read_run(self.folder, names)
+        frame, meta = read if read is not None else read_run(self.folder, names)
         if meta.get("dropped"):
             # a game written twice: the record reader checks that the copies agree
             raise _ReadRecords(f"{self.games_path}: a game recorded twice")
@@ -247,7 +250,7 @@ def _labels(runs: Sequence[_Run]) -> None:
 
 
 def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike],
-              columns: Sequence[str] | None = None) -> pd.DataFrame:
+              columns: Sequence[str] | None = None, *, client: Any = None) -> pd.DataFrame:
     """Read one or more runs (folders holding ``games.jsonl``, or ``games.jsonl`` files)
     into one DataFrame, one row per game per seat; see the module docstring for the
     columns. Games are in input order, each run's sorted by (deal, pairing, rotation), and
@@ -261,7 +264,11 @@ def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike],
     Raises :class:`AnalysisError` naming the file for a missing folder or file, a run
     without games, a line that is not a game record (with its line number) or the same run
     given twice. A truncated last line (a run killed mid-write) is skipped with a warning,
-    as the arena does; a game recorded twice keeps its first record."""
+    as the arena does; a game recorded twice keeps its first record.
+
+    ``client``: a ``distributed.Client``: the finished runs' columns files are made (when
+    stale) and read by its workers, a task per run (the workers must see the run folders,
+    as this process does: a shared file system); the frame is the same."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     runs = [_Run(p) for p in paths]
@@ -276,7 +283,7 @@ def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike],
     _labels(runs)
     if all(run.columnar for run in runs):
         try:
-            return _load_columns(runs, columns)
+            return _load_columns(runs, columns, client)
         except (AnalysisError, _ReadRecords) as error:
             # the records say what is wrong with them, line by line: read them as records
             log.debug("reading the records instead of the columns: %s", error)
@@ -358,35 +365,41 @@ def reads_columns(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> boo
 _COLUMNS_ON = os.environ.get("GLORY_AI_COLUMNS", "1") != "0"
 
 
-def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None) -> pd.DataFrame:
+def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None, client: Any = None) -> pd.DataFrame:
     """load_runs from the runs' columns files (see there): the same frame, or its columns
-    named in ``columns``, in the frame's order."""
-    from .columns import NOT_STORED, combine
+    named in ``columns``, in the frame's order; read by the workers of ``client`` if given."""
+    from .columns import NOT_STORED, combine, read_run
 
     wanted = None if columns is None else set(columns)
     names = None if columns is None else [c for c in columns if c not in NOT_STORED]
     if names is not None and wanted is not None and "variant_dict" in wanted and "variant" not in names:
         names.append("variant")
-    parts = [(run.label, run.read_columns(names)) for run in runs]
+    read: list[Any] = [None] * len(runs)
+    if client is not None:
+        futures = client.map(read_run, [str(run.folder) for run in runs], [names] * len(runs), pure=False)
+        read = client.gather(futures)
+    parts = [(run.label, run.read_columns(names, got)) for run, got in zip(runs, read, strict=True)]
     sizes = [int(f["_game"].max()) + 1 if len(f) else 0 for _, f in parts]
     offsets = np.cumsum([0, *sizes])
-    games = np.concatenate([f["_game"].to_numpy() + offsets[i] for i, (_, f) in enumerate(parts)])
-    frame = combine([(label, f.drop(columns="_game")) for label, f in parts], ["run"])
-    frame.insert(1, "game", games)
-    if wanted is None or "variant_dict" in wanted:
-        variants: dict[str, Any] = {}
-        for run in runs:
-            for key, options in run.variants.items():
-                variants.setdefault(key, options)
-        lookup = np.empty(len(frame["variant"].cat.categories), dtype=object)
-        for i, key in enumerate(frame["variant"].cat.categories):
-            lookup[i] = variants[key]
-        frame.insert(frame.columns.get_loc("variant") + 1, "variant_dict",
-                     lookup[frame["variant"].cat.codes])
+    games = np.concatenate([f.pop("_game").to_numpy() + offsets[i] for i, (_, f) in enumerate(parts)])
+    joined = combine(parts)
+    del parts
+    out: dict[str, Any] = {"run": joined.pop("run"), "game": games}
+    for name, values in joined.items():
+        out[name] = values
+        if name == "variant" and (wanted is None or "variant_dict" in wanted):
+            variants: dict[str, Any] = {}
+            for run in runs:
+                for key, options in run.variants.items():
+                    variants.setdefault(key, options)
+            lookup = np.empty(len(values.categories), dtype=object)
+            for i, key in enumerate(values.categories):
+                lookup[i] = variants[key]
+            out["variant_dict"] = lookup[values.codes]
     if wanted is not None:
         prefixes = tuple(c for c in wanted if c.endswith(":"))
-        frame = frame[[c for c in frame.columns
-                       if c in wanted or (prefixes and isinstance(c, str) and c.startswith(prefixes))]]
+        out = {c: v for c, v in out.items() if c in wanted or (prefixes and c.startswith(prefixes))}
+    frame = pd.DataFrame(out)
     frame.attrs["runs"] = [run.manifest() for run in runs]
     return frame
 

@@ -77,3 +77,14 @@ def test_past_max_units_the_groups_give_the_deals_interval(monkeypatch):
     # the same interval up to the bootstrap's own Monte Carlo error (a few % of its width)
     assert np.all(np.abs(low - every_low) < 0.1 * width)
     assert np.all(np.abs(high - every_high) < 0.1 * width)
+
+
+@pytest.mark.parametrize("units", [7, 2_001, 10_000])
+def test_the_bootstrap_weights_do_not_depend_on_the_block_size(units):
+    # the blocks are capped at BLOCK_DRAWS draws to bound the memory: the weights are the
+    # generator's draws in order, so any block size gives the same intervals
+    expected = np.concatenate(list(bootstrap.deal_resamples(units, 300, seed=4, chunk=300)))
+    for chunk in (1, 7, 250):
+        blocks = list(bootstrap.deal_resamples(units, 300, seed=4, chunk=chunk))
+        assert max(len(b) for b in blocks) * units <= max(bootstrap.BLOCK_DRAWS, units)
+        assert np.array_equal(np.concatenate(blocks), expected)

@@ -30,10 +30,12 @@ class Runs:
     read from the runs' columns files (:func:`~glory_ai.analysis.load.load_runs` with
     ``columns``), so that a report's memory is that of its largest section rather than of
     the whole frame. Runs that have no columns file yet (still being written, or bare
-    records files) are read whole, once."""
+    records files) are read whole, once. ``client``: a ``distributed.Client`` whose workers
+    make and read the columns files, a task per run (see load_runs)."""
 
-    def __init__(self, run_dirs: Iterable[str | os.PathLike]) -> None:
+    def __init__(self, run_dirs: Iterable[str | os.PathLike], *, client: Any = None) -> None:
         self.run_dirs = [str(p) for p in run_dirs]
+        self.client = client
         self._whole = None if reads_columns(self.run_dirs) else load_runs(self.run_dirs)
 
     def frame(self, columns: Sequence[str]) -> pd.DataFrame:
@@ -41,7 +43,7 @@ class Runs:
         that prefix; a name the runs do not have is left out)."""
         if self._whole is not None:
             return _select(self._whole, columns)
-        return load_runs(self.run_dirs, columns=columns)
+        return load_runs(self.run_dirs, columns=columns, client=self.client)
 
 
 def _select(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:

@@ -5,6 +5,7 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from .. import AnalysisError
 from .. import figures as F
@@ -55,15 +56,16 @@ def _write(path: Path, data: bytes) -> None:
 def write_report_full(run_dirs: str | os.PathLike | Iterable[str | os.PathLike],
                       out_dir: str | os.PathLike | None = None, *, title: str | None = None,
                       figure_files: bool = True, question: str | None = None,
-                      description: str | None = None,
-                      grids: Sequence[Grid] = ()) -> tuple[Path, Path, Report]:
+                      description: str | None = None, grids: Sequence[Grid] = (),
+                      client: Any = None) -> tuple[Path, Path, Report]:
     """:func:`write_report`, also returning the :class:`Report` (its tables, figures and
-    summary sentences)."""
+    summary sentences); ``client``: a ``distributed.Client`` whose workers read the runs
+    (:class:`~glory_ai.analysis.report.build.Runs`)."""
     if isinstance(run_dirs, (str, os.PathLike)):
         run_dirs = [run_dirs]
     run_dirs = list(run_dirs)
     # a section at a time, from the runs' columns (bounded by the largest section's columns)
-    source = Runs(run_dirs)
+    source = Runs(run_dirs, client=client)
     if out_dir is None:
         first = Path(run_dirs[0])
         out_dir = first if first.is_dir() else first.parent

@@ -51,11 +51,19 @@ def grouped_units(*per_unit: np.ndarray) -> tuple[np.ndarray, ...]:
     return tuple(out)
 
 
+#: the most draws in one block of :func:`deal_resamples` (a block's arrays are 8 bytes a draw)
+BLOCK_DRAWS = 500_000
+
+
 def deal_resamples(n_units: int, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
                    chunk: int = 250) -> Iterator[np.ndarray]:
-    """Bootstrap weights: blocks of rows, each row how often every one of ``n_units`` deals
-    is drawn (``n_units`` draws with replacement), ``resamples`` rows in all, from
-    ``numpy.random.default_rng(seed)``."""
+    """Bootstrap weights: blocks of rows (at most ``chunk``, and at most
+    :data:`BLOCK_DRAWS` draws a block), each row how often every one of ``n_units`` deals is
+    drawn (``n_units`` draws with replacement), ``resamples`` rows in all, from
+    ``numpy.random.default_rng(seed)``. The draws come from the generator in order whatever
+    the blocks' size, so the weights are the same for any ``chunk``; the cap bounds the
+    memory (a few blocks of 4 MB) whatever the deals."""
+    chunk = max(1, min(chunk, BLOCK_DRAWS // max(n_units, 1)))
     rng = np.random.default_rng(seed)
     done = 0
     while done < resamples:

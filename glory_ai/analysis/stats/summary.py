@@ -104,14 +104,17 @@ def _summary(frame: pd.DataFrame, config: RunConfig | None, *, sprt: Sequence[fl
     """The summary of one run's frame (its games in (deal, pairing, rotation) order)."""
     if frame.empty:
         raise AnalysisError("no games to summarize")
-    recs = _games_of(frame)
+    # the games one by one (a dict each) only where they are read: the SPRT, or the format
+    # and spec order inferred without a config
+    sprt = config.sprt if config is not None and sprt is None else sprt
+    recs = _games_of(frame) if config is None or sprt is not None else None
     if config is not None:
         specs = list(dict.fromkeys(config.specs))         # a field may repeat a spec
         fmt = config.format
         per_deal = config.games_per_deal
-        sprt = config.sprt if sprt is None else sprt
         description = config.describe()
     else:
+        assert recs is not None
         specs = list(dict.fromkeys(s for r in recs for s in r["seats"]))
         fmt = _infer_format([{**r, "num_players": len(r["seats"])} for r in recs], specs)
         counts: dict[int, int] = {}
@@ -124,6 +127,7 @@ def _summary(frame: pd.DataFrame, config: RunConfig | None, *, sprt: Sequence[fl
     if sprt is not None:
         if fmt != "head_to_head" or len(specs) != 2:
             raise AnalysisError("SPRT needs a head-to-head match (2 specs, 2 players)")
+        assert recs is not None
         test = DealSPRT(specs, per_deal, sprt)
         test.add(recs)
         sprt_info = test.to_dict()
@@ -186,7 +190,8 @@ def _summary(frame: pd.DataFrame, config: RunConfig | None, *, sprt: Sequence[fl
                           na_position="last")
     out.attrs.update({
         "description": description, "format": fmt, "rating": rating_kind,
-        "games": len(recs), "sprt": sprt_info, "players": players, "models": models,
+        "games": len(recs) if recs is not None else int(frame["game"].nunique()),
+        "sprt": sprt_info, "players": players, "models": models,
         "head_to_head": head, "finishing": _finishing(frame, players) if met else None,
     })
     return out

@@ -1,0 +1,86 @@
+"""The Dask cluster a report reads its runs on (``glory-ai report --dask``): the workers make
+and read each run's columns file (:func:`glory_ai.analysis.load.load_runs` with ``client``),
+this process computes the tables from what they send back."""
+from __future__ import annotations
+
+import contextlib
+import logging
+import socket
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+from . import AnalysisError
+
+__all__ = ["CONNECT_TIMEOUT", "LOCAL", "report_client"]
+
+#: the scheduler name that starts a cluster on this machine for the report
+LOCAL = "local"
+#: seconds to reach a scheduler before giving up
+CONNECT_TIMEOUT = 10.0
+
+
+@contextlib.contextmanager
+def report_client(scheduler: str) -> Iterator[Any]:
+    """A ``distributed.Client`` for the length of the block: of the scheduler at an address
+    (tcp://HOST:8786; its workers must see the run folders), or with :data:`LOCAL` of a
+    cluster started here (two worker processes of one thread) and stopped after.
+    AnalysisError, in one line, when dask is not installed or the scheduler cannot be
+    reached."""
+    try:
+        import distributed
+    except ImportError:
+        raise AnalysisError("--dask needs dask.distributed, an optional extra: "
+                            "pip install 'glory_ai[dask]'") from None
+    with _quiet():
+        if scheduler == LOCAL:
+            cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None)
+            with cluster, distributed.Client(cluster, set_as_default=False) as client:
+                yield client
+            return
+        _probe(scheduler)
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                client = distributed.Client(scheduler, set_as_default=False, timeout=CONNECT_TIMEOUT)
+        except (OSError, TimeoutError, ValueError, TypeError) as error:
+            detail = " ".join(str(error).split()) or type(error).__name__
+            raise AnalysisError(f"cannot reach the dask scheduler at {scheduler} ({detail[:160]})") from None
+        with client:
+            yield client
+
+
+def _probe(address: str) -> None:
+    """Refuse what is not a scheduler address, or a TCP scheduler that does not answer,
+    before making a Client (one that fails to connect lingers at exit, with a traceback)."""
+    from distributed.comm.addressing import get_address_host_port, parse_address
+
+    try:
+        scheme, _ = parse_address(address)
+        if scheme not in ("tcp", "tls"):
+            raise ValueError(f"the scheme {scheme!r} is not tcp or tls")
+        host, port = get_address_host_port(address)
+    except (ValueError, TypeError) as error:
+        raise AnalysisError(f"{address!r} is not a dask scheduler address (give tcp://HOST:8786): "
+                            f"{' '.join(str(error).split())[:160]}") from None
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
+    except OSError as error:
+        detail = error.strerror or str(error) or type(error).__name__
+        raise AnalysisError(f"cannot reach the dask scheduler at {address} ({detail})") from None
+
+
+@contextlib.contextmanager
+def _quiet() -> Iterator[None]:
+    """distributed's own logging silenced while the report uses its cluster: a problem is
+    the report's one line, not each reconnection attempt's traceback."""
+    names = ["asyncio", "tornado", *(name for name in logging.root.manager.loggerDict
+                                     if name.split(".")[0] == "distributed")]
+    saved = [(logger, logger.level) for logger in map(logging.getLogger, names)]
+    for logger, _ in saved:
+        logger.setLevel(logging.CRITICAL + 1)
+    try:
+        yield
+    finally:
+        for logger, level in saved:
+            logger.setLevel(level)

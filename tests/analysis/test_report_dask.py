@@ -1,0 +1,68 @@
+"""The report read on a Dask cluster (``glory-ai report --dask``): a local cluster started by
+the test makes and reads the runs' columns files, and the tables, page text, summary and
+findings are those of the report read in this process."""
+from __future__ import annotations
+
+import re
+import shutil
+import warnings
+from pathlib import Path
+
+import pytest
+
+from glory_ai.analysis.columns import COLUMNS_FILE
+from glory_ai.analysis.commands import main_report
+from glory_ai.analysis.report import Runs, build_report
+from glory_ai.analysis.report.page import render
+
+distributed = pytest.importorskip("distributed")
+
+ROOT = Path(__file__).resolve().parents[2]
+# two rule variants, two player counts, strategies that met: every section has its tables
+SHIPPED = ROOT / "results" / "republic_vs_imperium" / "runs"
+
+
+@pytest.fixture
+def runs(tmp_path):
+    folders = []
+    for source in sorted(SHIPPED.iterdir()):
+        folder = tmp_path / source.name
+        shutil.copytree(source, folder, ignore=shutil.ignore_patterns(COLUMNS_FILE))
+        folders.append(folder)
+    return folders
+
+
+def _text(report):
+    return re.sub(r'\n<figure id="fig-[^"]*">.*?</figure>', "", render(report, {}, "report"))
+
+
+def test_the_report_read_on_a_cluster_is_the_report_read_here(runs):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # statsmodels on buildings only winners completed
+        here = build_report(Runs(runs), figures=False)
+        for folder in runs:                       # the workers make the columns files again
+            (folder / COLUMNS_FILE).unlink()
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                      dashboard_address=None) as cluster, \
+                distributed.Client(cluster, set_as_default=False) as client, \
+                distributed.get_task_stream(client) as tasks:
+            there = build_report(Runs(runs, client=client), figures=False)
+    read = [t for t in tasks.data if t["key"].startswith("read_run")]
+    # a task per run for the summary's columns and for each section's
+    assert len(read) >= 2 * len(runs)
+    assert all((folder / COLUMNS_FILE).is_file() for folder in runs)
+    assert _text(there) == _text(here)
+    assert there.sentences == here.sentences
+    assert set(there.tables) == set(here.tables)
+    for name, table in here.tables.items():
+        assert there.tables[name].equals(table), name
+    assert there.tables["summary"].to_csv() == here.tables["summary"].to_csv()
+
+
+def test_an_unreachable_scheduler_is_one_line(runs, tmp_path, capsys):
+    status = main_report([str(runs[0]), "--out", str(tmp_path / "out"), "--dask", "tcp://127.0.0.1:1"])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.startswith("glory-ai: error: cannot reach the dask scheduler at tcp://127.0.0.1:1")
+    assert len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out" / "report.html").exists()
