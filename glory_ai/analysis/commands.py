@@ -190,6 +190,7 @@ def _add_options(parser: argparse.ArgumentParser, command: str) -> None:
     parser.add_argument("--fresh", action="store_true",
                         help="start over: a folder already holding games is moved aside to "
                              "DIR.old-N first (needed to replay a folder made by other code)")
+    argtypes.add_trust_option(parser)
     argtypes.add_scheduling_options(parser, BACKENDS)
 
 
@@ -411,6 +412,7 @@ def main_compare(args: argparse.Namespace | Sequence[str]) -> int:
     ``["greedy", "random", "--games", "10"]``, optionally led by the subcommand name)."""
     from ..arena import RunInterrupted
     from ..arena.runner import Terminated, sigterm_interrupts
+    from ..bots.trust import code_trust
 
     if not isinstance(args, argparse.Namespace):
         argv = list(args)
@@ -421,7 +423,7 @@ def main_compare(args: argparse.Namespace | Sequence[str]) -> int:
         except SystemExit as exc:
             return int(exc.code or 0)
     try:
-        with sigterm_interrupts():
+        with sigterm_interrupts(), code_trust(args.trust):
             return _run(args)
     except RunInterrupted as exc:
         sys.stdout.flush()

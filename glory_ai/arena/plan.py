@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from ..config import MODES, GameConfig
+from ..bots.trust import require_trust
 from ..core.config import check_seed
 
 __all__ = [
@@ -171,6 +172,10 @@ class RunConfig:
         specs = tuple(specs)
         if not specs:
             raise ArenaError("give at least one bot spec")
+        try:
+            require_trust(specs)        # every spec's code listed, before any is run
+        except ValueError as exc:
+            raise ArenaError(str(exc)) from None
         cleaned = []
         for spec in specs:
             if not isinstance(spec, str):

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._reading import SOURCE_BYTES, ReadLimitError, read_bytes
 from ..actions import block_range
 from ._fairplay import Referee, describe_exception
 from .base import Bot, BotInfo
@@ -38,6 +39,7 @@ from .errors import BotError, SpecError
 from .grammar import SpecParts, split_spec
 from .identity import file_identity, module_identity
 from .params import Param
+from .trust import check_bot_factory, require_trust
 
 if TYPE_CHECKING:
     import importlib.metadata
@@ -406,7 +408,9 @@ def _file_definition(parts: SpecParts, spec: str, shipment: Shipment | None) -> 
         if not path.is_absolute():
             path = Path.cwd() / path
         try:
-            data = path.read_bytes()
+            data = read_bytes(path, "a bot file", SOURCE_BYTES)
+        except ReadLimitError as exc:
+            raise SpecError(f"bot spec {spec!r}: {exc}") from None
         except FileNotFoundError:
             raise SpecError(f"bot spec {spec!r}: {shown}: no such file (a relative path is "
                             f"relative to the current directory, {Path.cwd()})") from None
@@ -435,6 +439,7 @@ def _module_definition(module_name: str, obj: str, bot: str) -> Definition:
     except Exception as exc:
         raise SpecError(f"{where}: cannot import {module_name} ({_why(exc)})") from None
     factory = _attribute(module, obj, f"{where}: module {module_name}")
+    check_bot_factory(factory, where, f"{module_name}.{obj}")     # before anything is called
     info = describe(bot, factory, origin=f"module {module_name}")
     identity = {"kind": "module", "target": bot, "fair_play": True,
                 **{k: v for k, v in module_identity(module_name).items() if k != "package"}}
@@ -468,6 +473,8 @@ def definition(spec: str, shipped: Mapping[str, Shipment] | None = None
     parts = split_spec(spec, lambda name: name in builtins or name in _REGISTERED
                        or (shipped is not None and name in shipped) or name in entry_points())
     shipment = shipped.get(parts.bot) if shipped else None
+    if shipment is None and parts.kind in ("file", "module"):
+        require_trust([spec])           # shipped: the run's process resolved it
     if parts.kind == "file":
         return _file_definition(parts, spec, shipment), parts.params
     if parts.kind == "module":

@@ -266,6 +266,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--fresh", action="store_true",
                      help="start over: move an existing results folder aside to NAME.old-N first "
                           "(needed when its games were made by other code)")
+    argtypes.add_trust_option(run)
     argtypes.add_scheduling_options(run, BACKENDS, from_config=True)
     run.set_defaults(func=main_run)
 
@@ -284,6 +285,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("--trials", action="store_true",
                      help="(a balance study's folder, glory-ai tune) also replay every trial's games, "
                           "not only the validation games")
+    argtypes.add_trust_option(rep)
     argtypes.add_scheduling_options(rep, BACKENDS, from_config=True)
     rep.set_defaults(func=main_reproduce)
 

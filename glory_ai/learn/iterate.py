@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import __version__
 from .._jsonio import toml_loads
+from .._reading import CONFIG_BYTES, ReadLimitError, read_text
 from ..arena import RunConfig, Session
 from ..bots import BotSpec
 from ..bots.builtin_params import SEARCH_BOTS
@@ -115,9 +116,13 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
     """Read and check an expert-iteration config; LearnError names the file and the key."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = read_text(path, "an expert-iteration config", CONFIG_BYTES)
     except FileNotFoundError:
         raise LearnError(f"{path}: no such file") from None
+    except ReadLimitError as exc:
+        raise LearnError(str(exc)) from None
+    except OSError as exc:
+        raise LearnError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:
         data = toml_loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -192,6 +192,7 @@ def register(sub) -> None:
         action="store_true",
         help="start over: move an existing study folder aside to NAME.old-N first",
     )
+    argtypes.add_trust_option(tune)
     argtypes.add_scheduling_options(tune, BACKENDS, from_config=True)
     tune.set_defaults(func=main_tune)
 
