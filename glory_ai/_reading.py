@@ -19,7 +19,7 @@ A missing or unreadable file is an OSError, as ``open`` raises it: the caller wo
 >>> read_bytes(fifo, "a bot file", 100)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-glory_ai._reading.ReadLimitError: ...pipe: a FIFO, not a regular file: a bot file is read from a regular file only
+glory_ai._reading.ReadLimitError: ...pipe: a FIFO, not a regular file: a bot file is read from a ...
 """
 from __future__ import annotations
 
@@ -94,7 +94,8 @@ def read_text(path: str | os.PathLike[str], what: str, max_bytes: int) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ReadLimitError(f"{os.fspath(path)}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        raise ReadLimitError(f"{os.fspath(path)}: not UTF-8 text ({exc.reason} at byte "
+                             f"{exc.start})") from None
 
 
 def read_lines(fh: BinaryIO, source: str, max_line: int = LINE_BYTES) -> Iterator[bytes]:

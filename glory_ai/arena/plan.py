@@ -26,8 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from ..config import MODES, GameConfig
 from ..bots.trust import require_trust
+from ..config import MODES, GameConfig
 from ..core.config import check_seed
 
 __all__ = [

@@ -48,8 +48,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
-from ..core.engine import FEATURE_COUNT, FEATURE_NAMES, FEATURE_SET_VERSION, REFERENCE_GAIN_WEIGHTS
 from .._reading import MODEL_BYTES, ReadLimitError, read_bytes
+from ..core.engine import FEATURE_COUNT, FEATURE_NAMES, FEATURE_SET_VERSION, REFERENCE_GAIN_WEIGHTS
 from .styles import STYLES
 
 if TYPE_CHECKING:

@@ -14,6 +14,8 @@ from pathlib import Path
 
 from .. import _argparse as argtypes
 from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry_point
+from .._jsonio import MAX_BYTES
+from .._reading import read_text
 from ..arena.runner import BACKENDS
 
 EXIT_DIFFERENT = 1
@@ -117,7 +119,8 @@ def main_run(args: argparse.Namespace) -> int:
     print(f"results in {folder}/ (README.md, report.html, summary.csv, runs.csv, manifest.json, runs/)")
     readme = folder / "README.md"
     if readme.exists():
-        found = [line for line in readme.read_text().splitlines() if line.startswith("* ")]
+        found = [line for line in read_text(readme, "a README", MAX_BYTES).splitlines()
+                 if line.startswith("* ")]
         for line in found[:8]:
             print(line)
     return 0

@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._jsonio import toml_loads
-from .._reading import CONFIG_BYTES, ReadLimitError, read_text
+from .._reading import CONFIG_BYTES, ReadLimitError, open_regular, read_text
 from ..bots.models import EvalModel, linear_model, mlp_model, style_weights
 from ..bots.styles import STYLES
 from ..core.engine import FEATURE_COUNT, FEATURE_SET_VERSION
@@ -252,7 +252,7 @@ def load_dataset(sources: Sequence[str | os.PathLike[str]]) -> Dataset:
                              "run glory-ai selfplay into it first")
         for path in paths:
             try:
-                with np.load(path, allow_pickle=False) as shard:
+                with open_regular(path, "a shard") as fh, np.load(fh, allow_pickle=False) as shard:
                     if (str(shard["format"]) != SHARD_FORMAT
                             or int(shard["feature_set"]) != FEATURE_SET_VERSION):
                         raise LearnError(f"shards: {path} is not a self-play shard of feature set "

@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
-from .._jsonio import toml_loads
+from .._jsonio import read_json, toml_loads
 from .._reading import CONFIG_BYTES, ReadLimitError, read_text
 from ..arena import RunConfig, Session
 from ..bots import BotSpec
@@ -209,7 +209,7 @@ def _newest_held_out_log_losses(sources: list[Path], newest: int, tc: TrainConfi
     def calibrated(path: Path) -> Any:
         # a file's logits are sharpened for the search (its training report says by how much)
         report = path.parent / "report.json"
-        sharpen = json.loads(report.read_text()).get("sharpen", 1.0) if report.exists() else 1.0
+        sharpen = read_json(report).get("sharpen", 1.0) if report.exists() else 1.0
         return np.asarray(load_model(path).evaluate(held.features)) / sharpen
 
     new_loss = position_log_loss(calibrated(model), held)
@@ -241,7 +241,7 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = Fal
         if fresh:
             _fresh(out)
         saved = out / "experiment.toml"
-        if saved.exists() and saved.read_text() != config.source:
+        if saved.exists() and read_text(saved, "a stored config", CONFIG_BYTES) != config.source:
             raise LearnError(f"{out} holds the results of another version of the config; "
                              "use another folder, remove it, or run with --fresh")
         saved.write_text(config.source)
@@ -263,7 +263,7 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = Fal
                 if not (folder / "model" / "report.json").exists():
                     log(f"generation {gen}: training on {', '.join(str(s) for s in sources)}")
                     train(tc, folder / "model", log=lambda m: log(f"  {m}"))
-                report = json.loads((folder / "model" / "report.json").read_text())
+                report = read_json(folder / "model" / "report.json")
                 model = folder / "model" / "model.npz"
                 entry["training"] = {
                     "positions": report["positions"], "chosen": report["chosen"],

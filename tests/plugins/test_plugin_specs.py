@@ -155,7 +155,8 @@ def test_a_factory_must_make_an_object_with_step(bot_dir):
 
 
 def test_the_command_line_prints_one_line_for_a_bad_user_spec(bot_dir, capsys):
-    assert cli_main(["compare", "./my_bot.py:Nope", "random", "--games", "2", "--no-progress", "--trust"]) == 2
+    assert cli_main(["compare", "./my_bot.py:Nope", "random", "--games", "2", "--no-progress",
+                     "--trust"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("glory-ai: error: bot spec './my_bot.py:Nope'") and "\n" not in err
 
