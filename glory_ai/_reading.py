@@ -5,10 +5,11 @@ A path can name a FIFO (``open`` then waits for a writer for ever), a device (``
 never ends) or a file far larger than anything glory_ai writes. Every reader of a file a user
 names (a bot file, an evaluation model, a config, a position, a saved game, records) opens it
 through :func:`open_regular`: opened without blocking, checked with ``fstat`` to be a regular
-file, and refused in one line otherwise (:class:`ReadLimitError`, a ValueError), before
-anything is read. :func:`read_bytes` and :func:`read_text` read a whole file within a cap;
-:func:`read_lines` reads a JSON-lines file line by line, each line within a cap. JSON and TOML
-are parsed through :mod:`glory_ai._jsonio`, which reads through this module.
+file, and refused in one line otherwise (:class:`ReadLimitError`, a ValueError; a folder is
+the IsADirectoryError ``open`` raises), before anything is read. :func:`read_bytes` and
+:func:`read_text` read a whole file within a cap; :func:`read_lines` reads a JSON-lines file
+line by line, each line within a cap. JSON and TOML are parsed through
+:mod:`glory_ai._jsonio`, which reads through this module.
 
 A missing or unreadable file is an OSError, as ``open`` raises it: the caller words it.
 
@@ -23,6 +24,7 @@ glory_ai._reading.ReadLimitError: ...pipe: a FIFO, not a regular file: a bot fil
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from collections.abc import Iterator
@@ -41,11 +43,16 @@ CONFIG_BYTES = 4 << 20
 LINE_BYTES = 64 << 20
 
 _KINDS = ((stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
-          (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a folder"))
+          (stat.S_ISSOCK, "a socket"))
 
 
 class ReadLimitError(ValueError):
-    """A file that is not a regular file or is over its cap: one line naming it."""
+    """A file that is not a regular file or is over its cap: one line naming it (``reason``:
+    the line without the path, for a caller that names the file its own way)."""
+
+    def __init__(self, path: str | os.PathLike[str], reason: str) -> None:
+        super().__init__(f"{os.fspath(path)}: {reason}")
+        self.reason = reason
 
 
 def _kind(mode: int) -> str:
@@ -61,9 +68,11 @@ def open_regular(path: str | os.PathLike[str], what: str) -> BinaryIO:
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     try:
         mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):          # as open() says it: the callers word an OSError already
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
         if not stat.S_ISREG(mode):
-            raise ReadLimitError(f"{os.fspath(path)}: {_kind(mode)}, not a regular file: {what} is read "
-                                 "from a regular file only")
+            raise ReadLimitError(path, f"{_kind(mode)}, not a regular file: {what} is read from a "
+                                 "regular file only")
         os.set_blocking(fd, True)
         return os.fdopen(fd, "rb")
     except BaseException:
@@ -72,7 +81,7 @@ def open_regular(path: str | os.PathLike[str], what: str) -> BinaryIO:
 
 
 def _over(path: str | os.PathLike[str], size: int, what: str, cap: int) -> ReadLimitError:
-    return ReadLimitError(f"{os.fspath(path)}: {size:,} bytes, more than the {cap:,} {what} may hold")
+    return ReadLimitError(path, f"{size:,} bytes, more than the {cap:,} {what} may hold")
 
 
 def read_bytes(path: str | os.PathLike[str], what: str, max_bytes: int) -> bytes:
@@ -94,8 +103,7 @@ def read_text(path: str | os.PathLike[str], what: str, max_bytes: int) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ReadLimitError(f"{os.fspath(path)}: not UTF-8 text ({exc.reason} at byte "
-                             f"{exc.start})") from None
+        raise ReadLimitError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
 
 
 def read_lines(fh: BinaryIO, source: str, max_line: int = LINE_BYTES) -> Iterator[bytes]:
@@ -108,6 +116,6 @@ def read_lines(fh: BinaryIO, source: str, max_line: int = LINE_BYTES) -> Iterato
             return
         number += 1
         if len(line) - line.endswith(b"\n") > max_line:
-            raise ReadLimitError(f"{source}: line {number} is longer than the {max_line:,} bytes a "
+            raise ReadLimitError(source, f"line {number} is longer than the {max_line:,} bytes a "
                                  "record may hold")
         yield line

@@ -249,7 +249,7 @@ def load_model(path: str | os.PathLike[str]) -> EvalModel:
     try:
         data = read_bytes(path, "an evaluation model", MODEL_BYTES)
     except ReadLimitError as error:
-        raise ModelError(f"{where}: {error}") from None
+        raise ModelError(f"{where}: {error.reason}") from None
     except FileNotFoundError:
         raise ModelError(f"{where}: no such file") from None
     except OSError as error:

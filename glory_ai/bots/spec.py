@@ -256,7 +256,8 @@ def model_identities(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
             try:
                 data = read_bytes(path, "an evaluation model", MODEL_BYTES)
             except ReadLimitError as error:
-                raise SpecError(f"bot spec {spec!r}, parameter 'eval': {error}") from None
+                raise SpecError(f"bot spec {spec!r}, parameter 'eval': model {str(path)!r}: "
+                                f"{error.reason}") from None
             except OSError as error:
                 raise SpecError(f"bot spec {spec!r}, parameter 'eval': model {str(path)!r} cannot be read "
                                 f"({error.strerror or error})") from None

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .._jsonio import toml_loads
-from .._reading import CONFIG_BYTES, ReadLimitError, read_text
+from .._reading import CONFIG_BYTES, ReadLimitError, read_bytes
 from ..arena.plan import FORMATS, RunConfig
 from ..arena.runner import BACKENDS
 from ..core.config import SEED_RANGE, VARIANT_KEYS, check_seed
@@ -276,11 +276,14 @@ def load_experiment(path: str | Path) -> Experiment:
     if not path.exists():
         raise ExperimentError(f"{path}: no such file")
     try:
-        text = read_text(path, "an experiment config", CONFIG_BYTES)
+        text = read_bytes(path, "an experiment config", CONFIG_BYTES).decode("utf-8")
     except OSError as error:
         raise ExperimentError(f"{path}: cannot read ({error.strerror or error})") from None
     except ReadLimitError as exc:
-        raise ExperimentError(f"{exc} (an experiment config is TOML)") from None
+        raise ExperimentError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise ExperimentError(f"{path}: not a text file (not UTF-8 at byte {exc.start}): an "
+                              "experiment config is TOML") from None
     try:
         data = toml_loads(text)
     except tomllib.TOMLDecodeError as exc:

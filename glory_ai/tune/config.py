@@ -52,7 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from .._jsonio import toml_loads
-from .._reading import ReadLimitError, read_text
+from .._reading import ReadLimitError, read_bytes
 from ..arena.plan import MAX_DEALS, ArenaError, RunConfig, canonical_spec
 from ..arena.runner import BACKENDS
 from ..core.config import MODES, SEED_RANGE, check_seed
@@ -405,16 +405,21 @@ def parse_tune_config(
 def load_tune_config(path: str | Path) -> TuneConfig:
     """Read and check a study config file (experiments/NAME.toml)."""
     path = Path(path)
-    if not path.exists():
-        raise TuneError(f"{path}: no such file")
+    if not path.exists() or path.is_dir():
+        raise TuneError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     try:
-        text = read_text(path, "a study config", 1 << 20)
+        raw = read_bytes(path, "a study config", 1 << 20)
     except OSError as error:
         raise TuneError(f"{path}: cannot read ({error.strerror or error})") from None
     except ReadLimitError as exc:
-        raise TuneError(f"{exc} (a study config is TOML)") from None
+        raise TuneError(str(exc)) from None
     try:
+        text = raw.decode("utf-8")
         data = toml_loads(text)
+    except UnicodeDecodeError as exc:
+        raise TuneError(
+            f"{path}: not a text file (not UTF-8 at byte {exc.start}): a study config is TOML"
+        ) from None
     except tomllib.TOMLDecodeError as exc:
         raise TuneError(f"{path}: not valid TOML ({exc})") from None
     return parse_tune_config(data, path.stem, text, where=str(path))
