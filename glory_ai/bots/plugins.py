@@ -470,11 +470,10 @@ def definition(spec: str, shipped: Mapping[str, Shipment] | None = None
     bot (or an unknown name: the caller reports it). ``shipped``: what a run sent its
     workers (:func:`ship`), used instead of reading files or the registry."""
     builtins = BUILTIN_PARAMS
-    parts = split_spec(spec, lambda name: name in builtins or name in _REGISTERED
-                       or (shipped is not None and name in shipped) or name in entry_points())
+    parts = split_spec(spec, lambda name: _known_name(name) or (shipped is not None and name in shipped))
     shipment = shipped.get(parts.bot) if shipped else None
     if shipment is None and parts.kind in ("file", "module"):
-        require_trust([spec])           # shipped: the run's process resolved it
+        require_trust([spec], _known_name)          # shipped: the run's process resolved it
     if parts.kind == "file":
         return _file_definition(parts, spec, shipment), parts.params
     if parts.kind == "module":
@@ -497,6 +496,11 @@ def definition(spec: str, shipped: Mapping[str, Shipment] | None = None
     return None
 
 
+def _known_name(name: str) -> bool:
+    # a bot by name: built in, registered, or of an installed plugin
+    return name in BUILTIN_PARAMS or name in _REGISTERED or name in entry_points()
+
+
 def _check_shipment(found: Definition, shipment: Shipment | None) -> None:
     # a worker's own import of a module or entry-point bot must be the code the run recorded
     if shipment is None:
@@ -510,6 +514,7 @@ def _check_shipment(found: Definition, shipment: Shipment | None) -> None:
 
 def ship(specs: Sequence[str]) -> dict[str, Shipment]:
     """What the workers of a run need for its user bots, by the specs' bot part."""
+    require_trust(specs, _known_name)          # every spec's code listed at once, none run
     out: dict[str, Shipment] = {}
     for spec in specs:
         found = definition(spec)
@@ -529,6 +534,7 @@ def ship(specs: Sequence[str]) -> dict[str, Shipment]:
 
 def identities(specs: Sequence[str]) -> dict[str, dict[str, Any]]:
     """The code identity of every user bot among ``specs``, by the specs' bot part."""
+    require_trust(specs, _known_name)
     out: dict[str, dict[str, Any]] = {}
     for spec in specs:
         found = definition(spec)

@@ -17,6 +17,7 @@ from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry
 from .._jsonio import MAX_BYTES
 from .._reading import read_text
 from ..arena.runner import BACKENDS
+from ..bots.trust import require_trust
 
 EXIT_DIFFERENT = 1
 #: what a command reports as one line (ArenaError and ExperimentError are ValueErrors)
@@ -102,6 +103,7 @@ def main_run(args: argparse.Namespace) -> int:
     try:
         config = find_config(args.config)
         experiment = load_experiment(config)
+        require_trust(spec for run in experiment.runs() for spec in run.config.specs)   # all listed at once
         if config != Path(args.config):
             print(f"the experiment {args.config}: {config}")
         # the command line's scheduling options over the config's [run]: none changes a game

@@ -40,6 +40,7 @@ from ..bots import BotSpec
 from ..bots.builtin_params import SEARCH_BOTS
 from ..bots.grammar import append_params
 from ..bots.styles import STYLES
+from ..bots.trust import code_named
 from .fitting import (
     TrainConfig,
     _keys,
@@ -100,7 +101,7 @@ def _int(data: Mapping[str, Any], key: str, default: int | None, low: int, high:
 
 def _search(data: Mapping[str, Any], where: str) -> str:
     spec = data.get("search")
-    if not isinstance(spec, str):
+    if not isinstance(spec, str) or code_named([spec]):        # a user's bot: never run from here
         raise LearnError(f"{where}: search must be an ISMCTS spec such as 'ismcts:iters=200', got {spec!r}")
     try:
         parsed = BotSpec.parse(spec)
