@@ -154,6 +154,16 @@ def add_scheduling_options(parser: argparse.ArgumentParser, backends: Sequence[s
         group.add_argument("--no-progress", action="store_true", help="no progress bar")
 
 
+def add_trust_option(parser: argparse.ArgumentParser) -> None:
+    """``--trust``, the same on every command that takes bot specs or a config naming them:
+    code a spec names (a file, a module) runs only with it (glory_ai.bots.trust)."""
+    parser.add_argument("--trust", action="store_true",
+                        help="run the code that a bot spec or the config names (a file PATH.py:OBJECT, "
+                             "a module MODULE:OBJECT); without it such a spec is refused, naming the code. "
+                             "Built-in, registered and installed plugin bots need no trust "
+                             "(docs/extending.md, 'Code runs only when asked')")
+
+
 # ---- entry points ---------------------------------------------------------------------------
 
 def _quiet_stdout() -> None:
@@ -173,10 +183,14 @@ def run_entry_point(build_parser: Callable[[], argparse.ArgumentParser], argv: S
     closed pipe quietly; a closed pipe ends with 141 and Ctrl-C with 130 (a run turns
     SIGTERM into its own interruption, glory_ai.arena.runner)."""
     try:
+        from .bots.trust import code_trust
+
         parser = build_parser()
-        args = parser.parse_args(None if argv is None else list(argv))
+        with code_trust(False):         # an option's type runs no code a spec names
+            args = parser.parse_args(None if argv is None else list(argv))
         try:
-            code = args.func(args)
+            with code_trust(getattr(args, "trust", False)):     # the command line trusts no code unasked
+                code = args.func(args)
         except ValueError as exc:
             sys.stdout.flush()
             print(f"{prog}: error: {' '.join(str(exc).split())}", file=sys.stderr)

@@ -26,6 +26,8 @@ import re
 import tomllib
 from typing import Any
 
+from ._reading import ReadLimitError, read_bytes
+
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "JSONLimitError", "depth_exceeds", "loads", "read_json", "toml_loads",
            "value_or_text"]
 
@@ -89,13 +91,12 @@ def loads(text: str | bytes, source: str = "input", *, max_bytes: int = MAX_BYTE
 def read_json(path: str | os.PathLike[str], *, max_bytes: int = MAX_BYTES,
               max_depth: int = MAX_DEPTH) -> Any:
     """The JSON file at ``path`` parsed within the caps (:func:`loads`); OSError as raised
-    (a missing file is the caller's to word), JSONLimitError for the rest."""
-    size = os.stat(path).st_size
-    if size > max_bytes:
-        raise JSONLimitError(f"{path}: {size:,} bytes, more than the {max_bytes:,} a JSON input "
-                             "may hold")
-    with open(path, "rb") as fh:
-        data = fh.read(max_bytes + 1)
+    (a missing file is the caller's to word), JSONLimitError for the rest (a FIFO, a device:
+    :mod:`glory_ai._reading`)."""
+    try:
+        data = read_bytes(path, "a JSON input", max_bytes)
+    except ReadLimitError as exc:
+        raise JSONLimitError(str(exc)) from None
     return loads(data, str(path), max_bytes=max_bytes, max_depth=max_depth)
 
 

@@ -149,7 +149,8 @@ def _add_options(parser: argparse.ArgumentParser, command: str) -> None:
     parser.add_argument("specs", nargs="+", metavar="SPEC",
                         help="bot specs, e.g. random, greedy, heuristic:style=merchant, "
                              "ismcts:iters=200 (`glory-ai bots` lists every bot and its parameters; "
-                             "names are read in any case and recorded in lower case)")
+                             "names are read in any case and recorded in lower case); a bot of your "
+                             "own, ./my_bot.py:ClassName or package.module:ClassName, with --trust")
     parser.add_argument("--games", type=argtypes.positive("games"), default=100, metavar="N",
                         help="games in all, rounded up to whole deals (every deal is played in "
                              "every seat rotation and pairing)")
@@ -192,6 +193,7 @@ def _add_options(parser: argparse.ArgumentParser, command: str) -> None:
     parser.add_argument("--fresh", action="store_true",
                         help="start over: a folder already holding games is moved aside to "
                              "DIR.old-N first (needed to replay a folder made by other code)")
+    argtypes.add_trust_option(parser)
     argtypes.add_scheduling_options(parser, BACKENDS)
 
 
@@ -210,6 +212,7 @@ def register_compare(subparsers: argparse._SubParsersAction) -> None:
                "  glory-ai compare ismcts:iters=200 greedy --games 400 --sprt --out results/is200\n"
                "  glory-ai compare greedy heuristic:style=merchant random --players 3 --games 60\n"
                "  glory-ai compare greedy random --variant refill_size=6 --variant removed=Sewer\n"
+               "  glory-ai compare ./my_bot.py:Cautious greedy --trust   # runs the code of my_bot.py\n"
                "  glory-ai compare greedy random --backend dask --scheduler tcp://scheduler-host:8786\n")
     _add_options(compare, "compare")
     compare.set_defaults(func=main_compare, arena_command="compare")
@@ -417,6 +420,7 @@ def main_compare(args: argparse.Namespace | Sequence[str]) -> int:
     ``["greedy", "random", "--games", "10"]``, optionally led by the subcommand name)."""
     from ..arena import RunInterrupted
     from ..arena.runner import Terminated, sigterm_interrupts
+    from ..bots.trust import code_trust, require_trust
 
     if not isinstance(args, argparse.Namespace):
         argv = list(args)
@@ -427,7 +431,8 @@ def main_compare(args: argparse.Namespace | Sequence[str]) -> int:
         except SystemExit as exc:
             return int(exc.code or 0)
     try:
-        with sigterm_interrupts():
+        with sigterm_interrupts(), code_trust(args.trust):
+            require_trust([*args.specs, getattr(args, "gauntlet", None)])  # all listed, before any runs
             return _run(args)
     except RunInterrupted as exc:
         sys.stdout.flush()

@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from .._reading import open_regular
 from .plan import ArenaError
 
 __all__ = ["ArchiveDamage", "gz_chunks"]
@@ -93,7 +94,7 @@ def gz_chunks(path: Path, salvage: bool = False) -> Iterator[bytes]:
 def _gz_read(path: Path, forced: int | None) -> Iterator[bytes]:
     """:func:`gz_chunks`, the first member's header taken to be ``forced`` bytes long when
     given."""
-    with open(path, "rb") as fh:
+    with open_regular(path, "a compressed records file") as fh:
         size = os.fstat(fh.fileno()).st_size
         buf = fh.read(_GZ_CHUNK)
         pos = 0                                     # the offset in the file of buf[0]

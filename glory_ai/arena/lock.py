@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 from types import TracebackType
 
+from .._reading import read_text
 from .files import LOCK_FILE
 from .plan import ArenaError
 
@@ -39,7 +40,7 @@ def writer(folder: str | os.PathLike[str]) -> dict[str, object] | None:
     if os.path.realpath(folder) in _HELD:
         return None                                 # this process: not another writer
     try:
-        fd = os.open(Path(folder) / LOCK_FILE, os.O_RDONLY | os.O_CLOEXEC)
+        fd = os.open(Path(folder) / LOCK_FILE, os.O_RDONLY | os.O_CLOEXEC | os.O_NONBLOCK)   # a FIFO: no wait
     except OSError:
         return None                                 # never locked: nobody writes
     try:
@@ -70,7 +71,7 @@ def holder(folder: str | os.PathLike[str]) -> dict[str, object] | None:
     None when nobody ever did or the file is unreadable. Says nothing on whether the lock is
     held now: only an attempt to take it does."""
     try:
-        text = (Path(folder) / LOCK_FILE).read_text(encoding="utf-8")
+        text = read_text(Path(folder) / LOCK_FILE, "a lock note", 1 << 16)
         info = json.loads(text)
     except (OSError, ValueError):
         return None

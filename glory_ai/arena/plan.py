@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from ..bots.trust import code_named
 from ..config import MODES, GameConfig
 from ..core.config import check_seed
 
@@ -175,6 +176,11 @@ class RunConfig:
         for spec in specs:
             if not isinstance(spec, str):
                 raise ArenaError(f"a bot spec is a string like 'ismcts:iters=200', got {spec!r}")
+            if code_named([spec]):
+                # a file's or a module's bot is recorded as written: its code is not run to
+                # describe a run (a report or a check of its folder); the run reads it
+                cleaned.append(spec.strip())
+                continue
             try:
                 cleaned.append(canonical_spec(spec))
             except ValueError as exc:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .._reading import open_regular, read_lines
 from .files import QUARANTINE_FILE
 from .plan import ArenaError
 
@@ -94,11 +95,11 @@ def read_quarantine(folder: str | os.PathLike[str]) -> Iterator[dict[str, Any]]:
     path = Path(folder) / QUARANTINE_FILE
     if not path.exists():
         return
-    with open(path, encoding="utf-8") as fh:
-        for text in fh:
-            if not text.strip():
+    with open_regular(path, "a quarantine file") as fh:
+        for line in read_lines(fh, str(path)):
+            if not line.strip():
                 continue
-            entry = json.loads(text)
+            entry = json.loads(line)
             entry["data"] = (base64.b64decode(entry["base64"]) if "base64" in entry
                              else entry.get("text", "").encode("utf-8"))
             yield entry

@@ -39,6 +39,7 @@ import orjson
 
 from .. import __version__
 from .._jsonio import JSONLimitError, read_json
+from .._reading import ReadLimitError, open_regular
 from .archive import ArchiveDamage, gz_chunks
 from .code import code_problem, record_code
 from .files import CODE_FILE, COMPRESSED_GAMES_FILE, CONFIG_FILE, GAMES_FILE, GAMES_FILES, SUMS_FILE
@@ -162,7 +163,10 @@ class Salvage:
 
 
 def _open(path: Path) -> BinaryIO:
-    return open(path, "rb")
+    try:
+        return open_regular(path, "a records file")      # a FIFO or a device: one line, no wait
+    except ReadLimitError as exc:
+        raise ArenaError(str(exc)) from None
 
 
 def _unreadable(path: Path, exc: BaseException) -> ArenaError:
@@ -535,9 +539,9 @@ def count_lines(path: str | os.PathLike) -> int:
     """The lines of a plain records file (games finished so far, a last one cut short
     aside), counted without parsing them; 0 if it cannot be read."""
     try:
-        with open(path, "rb") as fh:
+        with open_regular(path, "a records file") as fh:
             return sum(chunk.count(b"\n") for chunk in iter(lambda: fh.read(1 << 20), b""))
-    except OSError:
+    except (OSError, ReadLimitError):
         return 0
 
 

@@ -17,6 +17,7 @@ import mmap
 import os
 from pathlib import Path
 
+from .._reading import open_regular
 from .files import SUMS_FILE
 from .plan import ArenaError
 
@@ -78,7 +79,7 @@ class Sums:
         self._map: mmap.mmap | bytes = b""
         self.present = self.damaged = False
         try:
-            with open(self.path, "rb") as fh:
+            with open_regular(self.path, "a checksums file") as fh:
                 size = os.fstat(fh.fileno()).st_size
                 self._map = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ) if size else b""
         except FileNotFoundError:

@@ -23,8 +23,8 @@ __all__ = ["PLAY_SOURCES", "package_identity", "play_source_files", "play_source
 #: experiments, the command line, the interactive screens, storage) reads or writes
 #: records without changing a game.
 PLAY_SOURCES = ("*.py", "core/*.py", "bots/*.py", "arena/plan.py", "arena/play.py", "data/*.csv")
-_NOT_PLAY = frozenset({"cli.py", "__main__.py", "_argparse.py", "_jsonio.py", "_display.py", "bench.py",
-                       "_build_info.py", "bots/bench.py"})
+_NOT_PLAY = frozenset({"cli.py", "__main__.py", "_argparse.py", "_jsonio.py", "_reading.py", "_display.py",
+                       "bench.py", "_build_info.py", "bots/bench.py"})
 
 #: files never hashed as a package's source (caches, compiled bytecode, build products)
 _SKIPPED_DIRS = frozenset({"__pycache__", ".git", ".hg", ".mypy_cache", ".pytest_cache",

@@ -48,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import numpy.typing as npt
 
+from .._reading import MODEL_BYTES, ReadLimitError, read_bytes
 from ..core.engine import FEATURE_COUNT, FEATURE_NAMES, FEATURE_SET_VERSION, REFERENCE_GAIN_WEIGHTS
 from .styles import STYLES
 
@@ -246,8 +247,9 @@ def load_model(path: str | os.PathLike[str]) -> EvalModel:
     ModelError names the file and what is wrong with it."""
     where = f"model {os.fspath(path)!r}"
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_bytes(path, "an evaluation model", MODEL_BYTES)
+    except ReadLimitError as error:
+        raise ModelError(f"{where}: {error.reason}") from None
     except FileNotFoundError:
         raise ModelError(f"{where}: no such file") from None
     except OSError as error:

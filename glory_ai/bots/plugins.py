@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._reading import SOURCE_BYTES, ReadLimitError, read_bytes
 from ..actions import block_range
 from ._fairplay import Referee, describe_exception
 from .base import Bot, BotInfo
@@ -38,6 +39,7 @@ from .errors import BotError, SpecError
 from .grammar import SpecParts, split_spec
 from .identity import file_identity, module_identity
 from .params import Param
+from .trust import check_bot_factory, require_trust
 
 if TYPE_CHECKING:
     import importlib.metadata
@@ -406,7 +408,9 @@ def _file_definition(parts: SpecParts, spec: str, shipment: Shipment | None) -> 
         if not path.is_absolute():
             path = Path.cwd() / path
         try:
-            data = path.read_bytes()
+            data = read_bytes(path, "a bot file", SOURCE_BYTES)
+        except ReadLimitError as exc:
+            raise SpecError(f"bot spec {spec!r}: {exc}") from None
         except FileNotFoundError:
             raise SpecError(f"bot spec {spec!r}: {shown}: no such file (a relative path is "
                             f"relative to the current directory, {Path.cwd()})") from None
@@ -435,6 +439,7 @@ def _module_definition(module_name: str, obj: str, bot: str) -> Definition:
     except Exception as exc:
         raise SpecError(f"{where}: cannot import {module_name} ({_why(exc)})") from None
     factory = _attribute(module, obj, f"{where}: module {module_name}")
+    check_bot_factory(factory, where, f"{module_name}.{obj}")     # before anything is called
     info = describe(bot, factory, origin=f"module {module_name}")
     identity = {"kind": "module", "target": bot, "fair_play": True,
                 **{k: v for k, v in module_identity(module_name).items() if k != "package"}}
@@ -465,9 +470,10 @@ def definition(spec: str, shipped: Mapping[str, Shipment] | None = None
     bot (or an unknown name: the caller reports it). ``shipped``: what a run sent its
     workers (:func:`ship`), used instead of reading files or the registry."""
     builtins = BUILTIN_PARAMS
-    parts = split_spec(spec, lambda name: name in builtins or name in _REGISTERED
-                       or (shipped is not None and name in shipped) or name in entry_points())
+    parts = split_spec(spec, lambda name: _known_name(name) or (shipped is not None and name in shipped))
     shipment = shipped.get(parts.bot) if shipped else None
+    if shipment is None and parts.kind in ("file", "module"):
+        require_trust([spec], _known_name)          # shipped: the run's process resolved it
     if parts.kind == "file":
         return _file_definition(parts, spec, shipment), parts.params
     if parts.kind == "module":
@@ -490,6 +496,11 @@ def definition(spec: str, shipped: Mapping[str, Shipment] | None = None
     return None
 
 
+def _known_name(name: str) -> bool:
+    # a bot by name: built in, registered, or of an installed plugin
+    return name in BUILTIN_PARAMS or name in _REGISTERED or name in entry_points()
+
+
 def _check_shipment(found: Definition, shipment: Shipment | None) -> None:
     # a worker's own import of a module or entry-point bot must be the code the run recorded
     if shipment is None:
@@ -503,6 +514,7 @@ def _check_shipment(found: Definition, shipment: Shipment | None) -> None:
 
 def ship(specs: Sequence[str]) -> dict[str, Shipment]:
     """What the workers of a run need for its user bots, by the specs' bot part."""
+    require_trust(specs, _known_name)          # every spec's code listed at once, none run
     out: dict[str, Shipment] = {}
     for spec in specs:
         found = definition(spec)
@@ -522,6 +534,7 @@ def ship(specs: Sequence[str]) -> dict[str, Shipment]:
 
 def identities(specs: Sequence[str]) -> dict[str, dict[str, Any]]:
     """The code identity of every user bot among ``specs``, by the specs' bot part."""
+    require_trust(specs, _known_name)
     out: dict[str, dict[str, Any]] = {}
     for spec in specs:
         found = definition(spec)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._reading import MODEL_BYTES, ReadLimitError, read_bytes
 from .builtin_params import BUILTIN_PARAMS, EVAL_STYLE, TIME_DEFAULTS, TIMED_BOT, model_path
 from .errors import SpecError
 from .grammar import SpecParts, append_params, head, join_spec, read_params, split_spec
@@ -256,7 +257,10 @@ def model_identities(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
         path = model_path(BotSpec.parse(spec).params.get("eval", EVAL_STYLE))
         if path is not None:
             try:
-                data = Path(path).read_bytes()
+                data = read_bytes(path, "an evaluation model", MODEL_BYTES)
+            except ReadLimitError as error:
+                raise SpecError(f"bot spec {spec!r}, parameter 'eval': model {str(path)!r}: "
+                                f"{error.reason}") from None
             except OSError as error:
                 raise SpecError(f"bot spec {spec!r}, parameter 'eval': model {str(path)!r} cannot be read "
                                 f"({error.strerror or error})") from None

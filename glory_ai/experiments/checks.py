@@ -7,10 +7,11 @@ is one line naming the file.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from .._jsonio import MAX_BYTES, read_json
+from .._reading import read_text
 from ..arena.storage import CONFIG_FILE, SKIPPABLE, read_config, read_records
 from ..arena.verify import RunCheck
 from .config import Experiment
@@ -21,8 +22,8 @@ __all__ = ["check_derived", "check_experiment", "check_run_summary"]
 
 def _text(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return read_text(path, "a results file", MAX_BYTES)
+    except (OSError, ValueError):
         return None
 
 
@@ -87,7 +88,7 @@ def check_experiment(experiment: Experiment, folder: Path, checks: list[RunCheck
     """Every planned run complete, and ``manifest.json``'s counts and checksums those of the
     records."""
     try:
-        manifest = json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+        manifest = read_json(folder / "manifest.json")
         listed = {r.get("run"): r for r in manifest.get("runs", []) if isinstance(r, dict)}
     except (OSError, ValueError, AttributeError):
         problems.append(f"{folder / 'manifest.json'}: missing or not a manifest")

@@ -14,7 +14,10 @@ from pathlib import Path
 
 from .. import _argparse as argtypes
 from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry_point
+from .._jsonio import MAX_BYTES
+from .._reading import read_text
 from ..arena.runner import BACKENDS
+from ..bots.trust import require_trust
 
 EXIT_DIFFERENT = 1
 #: what a command reports as one line (ArenaError and ExperimentError are ValueErrors)
@@ -100,6 +103,7 @@ def main_run(args: argparse.Namespace) -> int:
     try:
         config = find_config(args.config)
         experiment = load_experiment(config)
+        require_trust(spec for run in experiment.runs() for spec in run.config.specs)   # all listed at once
         if config != Path(args.config):
             print(f"the experiment {args.config}: {config}")
         # the command line's scheduling options over the config's [run]: none changes a game
@@ -117,7 +121,8 @@ def main_run(args: argparse.Namespace) -> int:
     print(f"results in {folder}/ (README.md, report.html, summary.csv, runs.csv, manifest.json, runs/)")
     readme = folder / "README.md"
     if readme.exists():
-        found = [line for line in readme.read_text().splitlines() if line.startswith("* ")]
+        found = [line for line in read_text(readme, "a README", MAX_BYTES).splitlines()
+                 if line.startswith("* ")]
         for line in found[:8]:
             print(line)
     return 0
@@ -266,6 +271,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument("--fresh", action="store_true",
                      help="start over: move an existing results folder aside to NAME.old-N first "
                           "(needed when its games were made by other code)")
+    argtypes.add_trust_option(run)
     argtypes.add_scheduling_options(run, BACKENDS, from_config=True)
     run.set_defaults(func=main_run)
 
@@ -284,6 +290,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("--trials", action="store_true",
                      help="(a balance study's folder, glory-ai tune) also replay every trial's games, "
                           "not only the validation games")
+    argtypes.add_trust_option(rep)
     argtypes.add_scheduling_options(rep, BACKENDS, from_config=True)
     rep.set_defaults(func=main_reproduce)
 

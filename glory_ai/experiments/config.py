@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .._jsonio import toml_loads
+from .._reading import CONFIG_BYTES, ReadLimitError, read_bytes
 from ..arena.plan import FORMATS, RunConfig
 from ..arena.runner import BACKENDS
 from ..core.config import SEED_RANGE, VARIANT_KEYS, check_seed
@@ -273,12 +274,14 @@ def load_experiment(path: str | Path) -> Experiment:
     path = Path(path)
     if path.is_dir():
         raise ExperimentError(f"{path}: a folder, not an experiment config (experiments/NAME.toml)")
-    if not path.is_file():
+    if not path.exists():
         raise ExperimentError(f"{path}: no such file")
     try:
-        text = path.read_bytes().decode("utf-8")
+        text = read_bytes(path, "an experiment config", CONFIG_BYTES).decode("utf-8")
     except OSError as error:
         raise ExperimentError(f"{path}: cannot read ({error.strerror or error})") from None
+    except ReadLimitError as exc:
+        raise ExperimentError(str(exc)) from None
     except UnicodeDecodeError as exc:
         raise ExperimentError(f"{path}: not a text file (not UTF-8 at byte {exc.start}): an "
                               "experiment config is TOML") from None

@@ -31,6 +31,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from .._jsonio import MAX_BYTES, read_json
+from .._reading import CONFIG_BYTES, read_text
 from ..arena import RunConfig, Session, strip_timing
 from ..arena.storage import (
     COMPRESSED_GAMES_FILE,
@@ -115,7 +117,7 @@ def _build_changed(folder: Path, log: Callable[[str], object]) -> None:
     from .. import build_info
 
     try:
-        previous = json.loads((folder / "manifest.json").read_text())
+        previous = read_json(folder / "manifest.json")
     except (OSError, ValueError):
         return
     before = (previous.get("build") or {}).get("source_hash") if isinstance(previous, dict) else None
@@ -213,9 +215,9 @@ def _write_text(path: Path, text: str) -> None:
     """Write ``text`` unless the file holds it already: re-running a finished experiment
     leaves its files as they are."""
     try:
-        if path.read_text() == text:
+        if read_text(path, "a results file", MAX_BYTES) == text:
             return
-    except (OSError, UnicodeDecodeError):
+    except (OSError, ValueError):
         pass
     path.write_text(text)
 
@@ -239,7 +241,7 @@ def _merge_sessions(meta: dict[str, Any], path: Path) -> None:
     previous: dict[str, Any] = {}
     if path.exists():
         try:
-            previous = json.loads(path.read_text())
+            previous = read_json(path)
         except ValueError:
             previous = {}
     sessions = [s for s in previous.get("sessions", []) if isinstance(s, dict)]
@@ -281,7 +283,7 @@ def run_experiment(experiment: Experiment | str | Path, results: str | Path = "r
     with _session(folder, options, progress, fresh=fresh, log=log) as session:
         try:
             stored = folder / "experiment.toml"
-            if stored.exists() and stored.read_text() != experiment.source:
+            if stored.exists() and read_text(stored, "a stored config", CONFIG_BYTES) != experiment.source:
                 raise ExperimentError(f"{folder} holds the results of another version of {experiment.name} "
                                       "(its experiment.toml differs); use another folder or remove it")
             _write_text(stored, experiment.source)
@@ -328,7 +330,7 @@ def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], sess
 
 def _readable_manifest(path: Path) -> bool:
     try:
-        previous = json.loads(path.read_text())
+        previous = read_json(path)
     except (OSError, ValueError):
         return False
     return isinstance(previous, dict) and isinstance(previous.get("runs"), list)

@@ -19,6 +19,7 @@ from typing import Any
 from .. import _argparse as argtypes
 from .._argparse import HelpFormatter
 from .._jsonio import JSONLimitError, read_json
+from ..bots.trust import require_trust
 from .session import DEFAULT_HINT_BOT
 
 __all__ = ["register"]
@@ -66,7 +67,10 @@ def _player(text: str) -> int:
 
 def _spec(text: str) -> str:
     from ..bots import BotSpec, SpecError
+    from ..bots.trust import code_named
 
+    if code_named([text]):
+        return text.strip()             # its code runs only under --trust, once the command runs
     try:
         return BotSpec.parse(text).canonical
     except SpecError as exc:
@@ -132,6 +136,7 @@ def _play(args: argparse.Namespace) -> int:
         seats = seat_specs(players, bots, human)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    require_trust([*seats, args.hint_bot])
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
     if human is None:
         return _play_bots(seats, mode, seed, args)
@@ -249,6 +254,7 @@ def _register_play(sub) -> None:
     play.add_argument("--resume", default=None, metavar="FILE", help="go on with a saved game")
     play.add_argument("--verbose", "-v", action="store_true",
                       help="without a person: print every decision as it is made")
+    argtypes.add_trust_option(play)
     play.set_defaults(func=_play, games_given=False)
 
 
@@ -264,6 +270,7 @@ def _watch(args: argparse.Namespace) -> int:
         seats = seat_specs(players, args.bots, None)
     except ValueError as exc:
         raise CommandError(str(exc)) from None
+    require_trust(seats)
     if args.viewer is not None and args.viewer >= players:
         raise CommandError(f"--as P{args.viewer}: the game has players P0 to P{players - 1}")
     seed = args.seed if args.seed is not None else secrets.randbelow(1_000_000)
@@ -298,6 +305,7 @@ def _register_watch(sub) -> None:
     watch.add_argument("--as", dest="viewer", type=_viewer, default=None, metavar="P",
                        help="show one player's view (P0..P4) instead of everything")
     watch.add_argument("--games", default=None, metavar="FILE", help="also append the game's record here")
+    argtypes.add_trust_option(watch)
     watch.set_defaults(func=_watch)
 
 
@@ -453,6 +461,7 @@ def _register_analyze(sub) -> None:
     analyze.add_argument("--top", type=argtypes.positive("moves"), default=8, metavar="K", help="moves shown")
     analyze.add_argument("--seed", type=argtypes.seed, default=0, metavar="S", help="the search's seed")
     analyze.add_argument("--json", action="store_true", help="print the search's result as JSON")
+    argtypes.add_trust_option(analyze)
     analyze.set_defaults(func=_analyze)
 
 

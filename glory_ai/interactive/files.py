@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from .._jsonio import MAX_BYTES, JSONLimitError, loads
+from .._reading import ReadLimitError, read_text
 from ..arena.plan import ArenaError
 from .notation import NotationError, parse_notation
 from .records import GameError
@@ -32,11 +33,10 @@ def load_games(path: str | os.PathLike) -> list[dict[str, Any]]:
             raise GameError(f"{path}: holds no games")
         return records
     try:
-        if path.stat().st_size > MAX_BYTES:
-            raise GameError(f"{path}: {path.stat().st_size:,} bytes, more than the {MAX_BYTES:,} a "
-                            "game file may hold")
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+        text = read_text(path, "a game file", MAX_BYTES)
+    except ReadLimitError as exc:
+        raise GameError(str(exc)) from None
+    except OSError as exc:
         raise GameError(f"{path}: cannot read ({exc})") from None
     stripped = text.lstrip()
     if stripped.startswith("{"):

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .. import __version__
+from .._reading import open_regular, read_lines
 from ..arena.plan import ArenaError
 from ..arena.play import RECORD_VERSION, encode_record, replay, result_fields
 from ..game import Game, State
@@ -174,5 +175,5 @@ def count_records(path: str | os.PathLike) -> int:
     path = Path(path)
     if not path.exists():
         return 0
-    with open(path, "rb") as fh:
-        return sum(1 for line in fh if line.strip())
+    with open_regular(path, "a games file") as fh:
+        return sum(1 for line in read_lines(fh, str(path)) if line.strip())

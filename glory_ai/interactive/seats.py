@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from ..arena.plan import bot_seed
 from ..bots import BotSpec, SpecError
 from ..bots.grammar import split_spec_list
+from ..bots.trust import code_named
 from .records import HUMAN
 
 __all__ = ["split_specs", "seat_specs", "seat_seeds", "seat_names", "hint_seed"]
@@ -17,7 +18,8 @@ def split_specs(text: str) -> list[str]:
     ``ismcts:iters=200,c=0.5,greedy`` is ``["ismcts:iters=200,c=0.5", "greedy"]``.
     Each spec is checked (a SpecError, a ValueError, names the part at fault) and given in
     the form a run records it (:attr:`glory_ai.bots.BotSpec.canonical`: ``Greedy`` is
-    ``greedy``).
+    ``greedy``); a spec naming a file or a module is kept as written, its code not run (it is
+    resolved when the game starts, under the command's ``--trust``).
 
     >>> split_specs("ismcts:time_ms=1000,heuristic:style=builder")
     ['ismcts:time_ms=1000', 'heuristic:style=builder']
@@ -30,7 +32,7 @@ def split_specs(text: str) -> list[str]:
         specs = split_spec_list(text)
     except SpecError as exc:
         raise ValueError(f"--bots {exc}") from None
-    return [BotSpec.parse(spec).canonical for spec in specs]
+    return [spec.strip() if code_named([spec]) else BotSpec.parse(spec).canonical for spec in specs]
 
 
 def seat_specs(num_players: int, bots: Sequence[str], human: int | None) -> list[str]:

@@ -96,6 +96,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                           help="parallel workers (-1: every core)")
     selfplay.add_argument("--out", required=True, metavar="DIR", help="the self-play folder")
     selfplay.add_argument("--no-progress", action="store_true", help="no progress bar")
+    argtypes.add_trust_option(selfplay)
     selfplay.set_defaults(func=main_selfplay)
 
     train = sub.add_parser(

@@ -37,6 +37,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .._jsonio import toml_loads
+from .._reading import CONFIG_BYTES, ReadLimitError, open_regular, read_text
 from ..bots.models import EvalModel, linear_model, mlp_model, style_weights
 from ..bots.styles import STYLES
 from ..core.engine import FEATURE_COUNT, FEATURE_SET_VERSION
@@ -184,9 +185,11 @@ def load_train_config(path: str | os.PathLike[str]) -> TrainConfig:
     """Read and check a training config (TOML); LearnError names the file and the key."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = read_text(path, "a training config", CONFIG_BYTES)
     except FileNotFoundError:
         raise LearnError(f"{path}: no such file") from None
+    except ReadLimitError as exc:
+        raise LearnError(str(exc)) from None
     except OSError as exc:
         raise LearnError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:
@@ -249,7 +252,7 @@ def load_dataset(sources: Sequence[str | os.PathLike[str]]) -> Dataset:
                              "run glory-ai selfplay into it first")
         for path in paths:
             try:
-                with np.load(path, allow_pickle=False) as shard:
+                with open_regular(path, "a shard") as fh, np.load(fh, allow_pickle=False) as shard:
                     if (str(shard["format"]) != SHARD_FORMAT
                             or int(shard["feature_set"]) != FEATURE_SET_VERSION):
                         raise LearnError(f"shards: {path} is not a self-play shard of feature set "

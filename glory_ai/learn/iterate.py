@@ -33,12 +33,14 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
-from .._jsonio import toml_loads
+from .._jsonio import read_json, toml_loads
+from .._reading import CONFIG_BYTES, ReadLimitError, read_text
 from ..arena import RunConfig, Session
 from ..bots import BotSpec
 from ..bots.builtin_params import SEARCH_BOTS
 from ..bots.grammar import append_params
 from ..bots.styles import STYLES
+from ..bots.trust import code_named
 from .fitting import (
     TrainConfig,
     _keys,
@@ -99,7 +101,7 @@ def _int(data: Mapping[str, Any], key: str, default: int | None, low: int, high:
 
 def _search(data: Mapping[str, Any], where: str) -> str:
     spec = data.get("search")
-    if not isinstance(spec, str):
+    if not isinstance(spec, str) or code_named([spec]):        # a user's bot: never run from here
         raise LearnError(f"{where}: search must be an ISMCTS spec such as 'ismcts:iters=200', got {spec!r}")
     try:
         parsed = BotSpec.parse(spec)
@@ -115,9 +117,13 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
     """Read and check an expert-iteration config; LearnError names the file and the key."""
     path = Path(path)
     try:
-        text = path.read_text()
+        text = read_text(path, "an expert-iteration config", CONFIG_BYTES)
     except FileNotFoundError:
         raise LearnError(f"{path}: no such file") from None
+    except ReadLimitError as exc:
+        raise LearnError(str(exc)) from None
+    except OSError as exc:
+        raise LearnError(f"{path}: cannot be read ({exc.strerror or exc})") from None
     try:
         data = toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -204,7 +210,7 @@ def _newest_held_out_log_losses(sources: list[Path], newest: int, tc: TrainConfi
     def calibrated(path: Path) -> Any:
         # a file's logits are sharpened for the search (its training report says by how much)
         report = path.parent / "report.json"
-        sharpen = json.loads(report.read_text()).get("sharpen", 1.0) if report.exists() else 1.0
+        sharpen = read_json(report).get("sharpen", 1.0) if report.exists() else 1.0
         return np.asarray(load_model(path).evaluate(held.features)) / sharpen
 
     new_loss = position_log_loss(calibrated(model), held)
@@ -236,7 +242,7 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = Fal
         if fresh:
             _fresh(out)
         saved = out / "experiment.toml"
-        if saved.exists() and saved.read_text() != config.source:
+        if saved.exists() and read_text(saved, "a stored config", CONFIG_BYTES) != config.source:
             raise LearnError(f"{out} holds the results of another version of the config; "
                              "use another folder, remove it, or run with --fresh")
         saved.write_text(config.source)
@@ -258,7 +264,7 @@ def learn(config: LearnConfig, out: str | os.PathLike[str], *, fresh: bool = Fal
                 if not (folder / "model" / "report.json").exists():
                     log(f"generation {gen}: training on {', '.join(str(s) for s in sources)}")
                     train(tc, folder / "model", log=lambda m: log(f"  {m}"))
-                report = json.loads((folder / "model" / "report.json").read_text())
+                report = read_json(folder / "model" / "report.json")
                 model = folder / "model" / "model.npz"
                 entry["training"] = {
                     "positions": report["positions"], "chosen": report["chosen"],

@@ -23,6 +23,8 @@ from typing import Any
 
 import numpy as np
 
+from .._jsonio import read_json
+from .._reading import open_regular
 from ..arena import ArenaError, RunConfig, Session
 from ..arena.storage import load_records, read_config
 from ..core.engine import FEATURE_COUNT, FEATURE_SET_VERSION
@@ -241,8 +243,8 @@ def _check_folder(out: Path, config: SelfPlayConfig) -> None:
     path = out / CONFIG_FILE
     if path.exists():
         try:
-            found = json.loads(path.read_text())
-        except (OSError, json.JSONDecodeError) as exc:
+            found = read_json(path)
+        except (OSError, ValueError) as exc:
             raise LearnError(f"{path}: not a readable self-play config ({exc})") from None
         if found != config.to_dict():
             mine = config.to_dict()
@@ -292,7 +294,7 @@ def selfplay(config: SelfPlayConfig, out: str | os.PathLike[str], *, n_jobs: int
     paths = shard_paths(out)
     positions = rows = 0
     for path in paths:
-        with np.load(path) as shard:
+        with open_regular(path, "a shard") as fh, np.load(fh, allow_pickle=False) as shard:
             rows += len(shard["player"])
             positions += int(np.count_nonzero(shard["player"] == 0))
     return SelfPlayResult(config, out, len(records), played, paths, positions, rows)

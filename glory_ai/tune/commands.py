@@ -12,6 +12,8 @@ from pathlib import Path
 
 from .. import _argparse as argtypes
 from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry_point
+from .._jsonio import MAX_BYTES
+from .._reading import read_text
 from ..arena.runner import BACKENDS
 
 __all__ = ["find_study", "main", "main_tune", "register", "shipped_studies"]
@@ -147,7 +149,7 @@ def main_tune(args: argparse.Namespace) -> int:
         f"results in {outcome.folder}/ (README.md, report.html, validation.csv, study.db, manifest.json) "
         f"in {outcome.seconds / 60:.1f} minutes"
     )
-    for line in outcome.readme.read_text().splitlines():
+    for line in read_text(outcome.readme, "a README", MAX_BYTES).splitlines():
         if line.startswith("**Answer.**") or line.startswith("* ") and "best variants" not in line:
             print(line)
             if line.startswith("**Answer.**"):
@@ -192,6 +194,7 @@ def register(sub) -> None:
         action="store_true",
         help="start over: move an existing study folder aside to NAME.old-N first",
     )
+    argtypes.add_trust_option(tune)
     argtypes.add_scheduling_options(tune, BACKENDS, from_config=True)
     tune.set_defaults(func=main_tune)
 

@@ -52,6 +52,7 @@ from pathlib import Path
 from typing import Any
 
 from .._jsonio import toml_loads
+from .._reading import ReadLimitError, read_bytes
 from ..arena.plan import MAX_DEALS, ArenaError, RunConfig, canonical_spec
 from ..arena.runner import BACKENDS
 from ..core.config import MODES, SEED_RANGE, check_seed
@@ -404,14 +405,14 @@ def parse_tune_config(
 def load_tune_config(path: str | Path) -> TuneConfig:
     """Read and check a study config file (experiments/NAME.toml)."""
     path = Path(path)
-    if not path.is_file():
+    if not path.exists() or path.is_dir():
         raise TuneError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     try:
-        raw = path.read_bytes()
+        raw = read_bytes(path, "a study config", 1 << 20)
     except OSError as error:
         raise TuneError(f"{path}: cannot read ({error.strerror or error})") from None
-    if len(raw) > 1 << 20:
-        raise TuneError(f"{path}: {len(raw):,} bytes; a study config is at most 1 MiB")
+    except ReadLimitError as exc:
+        raise TuneError(str(exc)) from None
     try:
         text = raw.decode("utf-8")
         data = toml_loads(text)

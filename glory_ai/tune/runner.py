@@ -21,7 +21,6 @@ to check that they are what this code plays.
 
 from __future__ import annotations
 
-import json
 import os
 import resource
 import time
@@ -30,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .._jsonio import read_json
+from .._reading import CONFIG_BYTES, read_text
 from ..arena import ArenaError, load_records, strip_timing
 from ..arena.session import Session
 from ..arena.storage import load_config
@@ -70,7 +71,7 @@ def _not_a_study(folder: Path) -> None:
 
 def _same_study(config: TuneConfig, folder: Path) -> None:
     stored = folder / CONFIG_FILE
-    if stored.exists() and stored.read_text() != config.source:
+    if stored.exists() and read_text(stored, "a stored config", CONFIG_BYTES) != config.source:
         raise TuneError(
             f"{folder}: holds a study of another config ({stored} differs from the config "
             "given): run with --fresh to start over (the folder is moved aside, nothing is "
@@ -147,7 +148,7 @@ def _earlier_calls(folder: Path) -> list[dict[str, Any]]:
     """The calls of the study's manifest so far (one of unknown games for a manifest written
     before calls were kept)."""
     try:
-        earlier = json.loads((folder / "manifest.json").read_text())
+        earlier = read_json(folder / "manifest.json")
     except (OSError, ValueError):
         return []
     if not isinstance(earlier, dict):

@@ -44,7 +44,7 @@ def here(tmp_path, monkeypatch):
 
 def _compare(*args: str) -> int:
     return main_compare(["./picky.py:Picky", "random", "--games", "6", "--jobs", "1", "--no-progress",
-                         *args])
+                         "--trust", *args])
 
 
 def test_a_run_records_the_code_that_plays_it(here):
@@ -188,9 +188,9 @@ def test_run_and_reproduce_refuse_other_code(here, monkeypatch, capsys):
     assert any(line.startswith("note: duel was played by other code") for line in lines)
     assert not report.identical                         # the new bot plays other games
     # glory-ai run refuses too, and --fresh starts over
-    assert cli_main(["run", "mine.toml", "--results", "results", "--no-progress"]) == 2
+    assert cli_main(["run", "mine.toml", "--results", "results", "--no-progress", "--trust"]) == 2
     assert "holds games played by other code" in capsys.readouterr().err
-    assert cli_main(["run", "mine.toml", "--results", "results", "--no-progress", "--fresh"]) == 0
+    assert cli_main(["run", "mine.toml", "--results", "results", "--no-progress", "--fresh", "--trust"]) == 0
     assert (here / "results" / "mine.old-1" / "runs" / "duel").is_dir()
     assert reproduce(folder, log=lambda *a: None, progress=False).identical
     # and a build change is refused by reproduce as well

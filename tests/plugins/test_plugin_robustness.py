@@ -54,7 +54,7 @@ def _bot(folder, fault):
 
 def _compare(spec, *options):
     return main_compare([spec, "random", "--games", str(GAMES), "--jobs", "1", "--batch-size", "1",
-                         "--no-progress", "--out", "run", *options])
+                         "--no-progress", "--out", "run", "--trust", *options])
 
 
 @pytest.mark.parametrize("fault", sorted(FAULTS))
@@ -191,7 +191,7 @@ def test_a_failure_on_a_worker_process_is_the_same_line_and_resumes(tmp_path, mo
     monkeypatch.chdir(tmp_path)
     spec = _bot(tmp_path, "raised")
     assert main_compare([spec, "random", "--games", str(GAMES), "--jobs", "2", "--batch-size", "1",
-                         "--no-progress", "--out", "run"]) == 2
+                         "--no-progress", "--out", "run", "--trust"]) == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and f"bot {spec} (seat 0) raised ZeroDivisionError" in err
     assert "in game 2-0-0" in err
@@ -200,6 +200,6 @@ def test_a_failure_on_a_worker_process_is_the_same_line_and_resumes(tmp_path, mo
     kept = len(load_records(tmp_path / "run")) if any((tmp_path / "run").glob("games.jsonl*")) else 0
     _bot(tmp_path, None)
     assert main_compare([spec, "random", "--games", str(GAMES), "--jobs", "2", "--no-progress",
-                         "--out", "run"]) == 0
+                         "--out", "run", "--trust"]) == 0
     assert f"({kept} resumed from the folder)" in capsys.readouterr().out or kept == 0
     assert len(load_records(tmp_path / "run")) == GAMES

@@ -29,7 +29,8 @@ def test_file_and_entry_point_bots_give_the_same_records_on_one_or_two_workers(t
     specs = ["bots/cautious.py:Cautious:risk=0.2", "scorer:greed=1.5", "random"]
     for jobs in ("1", "2"):
         done = run_cli(["compare", *specs, "--players", "3", "--games", "12", "--jobs", jobs,
-                        "--batch-size", "2", "--no-progress", "--out", f"jobs{jobs}"], tmp_path, plugin_paths)
+                        "--batch-size", "2", "--no-progress", "--out", f"jobs{jobs}", "--trust"], tmp_path,
+                       plugin_paths)
         assert done.returncode == 0, done.stderr
         assert "scorer:greed=1.5" in done.stdout and "bots/cautious.py:Cautious:risk=0.2" in done.stdout
     one, two = _records(tmp_path / "jobs1"), _records(tmp_path / "jobs2")

@@ -29,7 +29,7 @@ BOT = """
             return self.rng.choice(state.legal_actions())
 
 
-    def unseeded(level: int = 1):
+    def unseeded(level: int = 1) -> Cautious:
         return Cautious(seed=level)
 
 
@@ -112,7 +112,8 @@ def test_a_file_bot_is_built_with_typed_parameters_and_its_seed(bot_dir):
 def test_module_bots_functions_and_package_top_make_bot(bot_dir):
     assert parse_spec("my_bot:Cautious:risk=0.4") == ("my_bot:Cautious", {"risk": 0.4, "depth": 2,
                                                                           "loud": False, "name": "c"})
-    # a function is a factory too; one without a seed parameter is called without it
+    # a function annotated to return a bot is a factory too; one without a seed parameter is
+    # called without it
     bot = glory_ai.make_bot("my_bot:unseeded:level=7", seed=3)
     assert bot.inner.seed == 7
     ranged = make_bot("./my_bot.py:Ranged:risk=0.25")
@@ -154,7 +155,8 @@ def test_a_factory_must_make_an_object_with_step(bot_dir):
 
 
 def test_the_command_line_prints_one_line_for_a_bad_user_spec(bot_dir, capsys):
-    assert cli_main(["compare", "./my_bot.py:Nope", "random", "--games", "2", "--no-progress"]) == 2
+    assert cli_main(["compare", "./my_bot.py:Nope", "random", "--games", "2", "--no-progress",
+                     "--trust"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.startswith("glory-ai: error: bot spec './my_bot.py:Nope'") and "\n" not in err
 

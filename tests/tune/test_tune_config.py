@@ -177,5 +177,7 @@ def test_a_study_config_file_is_read_with_one_line_errors(tmp_path):
     (tmp_path / "bad.toml").write_text("name = [")
     with pytest.raises(TuneError, match="not valid TOML"):
         load_tune_config(tmp_path / "bad.toml")
-    with pytest.raises(TuneError, match="not a file"):
+    with pytest.raises(TuneError, match="a character device, not a regular file"):
         load_tune_config("/dev/zero")
+    with pytest.raises(TuneError, match="not a file"):
+        load_tune_config(tmp_path)
