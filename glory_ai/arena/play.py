@@ -37,6 +37,8 @@ RECORD_VERSION = 1
 
 #: the fields that depend on the machine and its load (everything else is reproducible)
 TIMING_FIELDS = ("seconds", "seconds_per_decision")
+#: the fields that say where the bots ran (a bot host or the worker), not what they played
+_PLACEMENT_FIELDS = ("isolated_seats",)
 
 #: a game still going after this many decisions is adjudicated (ordinary games take a few
 #: hundred): bots that cycle without end must not stall a run. The record's end_reason is
@@ -299,8 +301,9 @@ def record_key(record: Mapping[str, Any]) -> tuple[int, int, int]:
 
 
 def strip_timing(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The record without its timing fields: what must be identical on every machine."""
-    return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+    """The record without its timing fields, nor ``isolated_seats`` (where the bots ran):
+    what must be identical on every machine, a bot played in a host or in the worker."""
+    return {k: v for k, v in record.items() if k not in TIMING_FIELDS and k not in _PLACEMENT_FIELDS}
 
 
 def results_differ(record: Mapping[str, Any], found: Mapping[str, Any]) -> str | None:
