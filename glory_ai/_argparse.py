@@ -156,10 +156,11 @@ def add_scheduling_options(parser: argparse.ArgumentParser, backends: Sequence[s
 
 def add_isolation_options(parser: argparse.ArgumentParser) -> None:
     """Where the bots play, in one vocabulary for every command that plays games:
-    ``--isolation users|all|none`` (``args.isolation``) and ``--bot-memory MB``
-    (``args.bot_memory``); glory_ai.arena.hosted. Neither changes a game record."""
+    ``--isolation users|all|none`` (``args.isolation``, None when not given: ``users``) and
+    ``--bot-memory MB`` (``args.bot_memory``); glory_ai.arena.hosted. Neither changes a game
+    record."""
     group = parser.add_argument_group("bot isolation (docs/extending.md#isolation)")
-    group.add_argument("--isolation", choices=("users", "all", "none"), default="users",
+    group.add_argument("--isolation", choices=("users", "all", "none"), default=None,
                        help="which bots play in a bot host process of their own, sent only "
                             "their player's fair view: users' bots (a file, a module, an entry "
                             "point; the default), all (the built-ins too) or none")

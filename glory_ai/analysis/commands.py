@@ -330,7 +330,7 @@ def _run(args: argparse.Namespace) -> int:
                  batch_size=args.batch_size, backend=args.backend, scheduler=args.scheduler,
                  progress=False if args.no_progress else None,
                  move_time_limit=args.move_time_limit, forfeit=args.forfeit,
-                 isolation=args.isolation, bot_memory=args.bot_memory) as session:
+                 isolation=args.isolation or "users", bot_memory=args.bot_memory) as session:
         return _play(config, session, games=args.games)
 
 

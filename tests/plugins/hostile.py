@@ -1,8 +1,8 @@
 """Bots that attack the bot host (tests/arena/test_bot_host.py), used by file spec.
 
 ``Hunter`` looks for the live true State in its own process (every object the collector
-tracks, and its callers' frames) and keeps what it finds of the opponent's hand in
-``FOUND`` (in-process) and in a file named by GLORY_AI_HUNT (whatever the process).
+tracks, and its callers' frames) and appends what it finds of the opponent's hand to the
+file its ``log`` parameter names (whatever process it runs in).
 The others fail as a careless or hostile bot would: loop, exit the interpreter, crash in C,
 raise KeyboardInterrupt.
 """
@@ -14,9 +14,6 @@ import sys
 
 from glory_ai.game import State
 
-#: (the opponent's hand the hunter saw in a real-looking state, the decision), per step
-FOUND = []
-
 
 def _hands(state, opponent):
     return sorted(state.to_dict()["players"][opponent]["hand"])
@@ -26,8 +23,8 @@ class Hunter:
     """Plays the first legal action; at each decision, reports the opponent's hand of every
     State found by walking gc and the callers' frames, beside the hand its own view shows."""
 
-    def __init__(self, seed=0):
-        self.seed = seed
+    def __init__(self, seed=0, log=""):
+        self.seed, self.log = seed, log
 
     def step(self, state):
         me = state.current_player()
@@ -42,14 +39,10 @@ class Hunter:
             seen += [v for v in frame.f_locals.values() if isinstance(v, State)]
             depth += 1
         hands = [_hands(s, opponent) for s in seen
-                 if s is not state and s.num_players() == state.num_players() and not s.is_terminal()
-                 and s.current_player() == me and len(s.history()) > 0]
-        entry = {"decision": state.decisions(), "view": _hands(state, opponent), "found": hands}
-        FOUND.append(entry)
-        path = os.environ.get("GLORY_AI_HUNT")
-        if path:
-            with open(path, "a", encoding="utf-8") as out:
-                out.write(json.dumps(entry) + "\n")
+                 if s is not state and s.num_players() == state.num_players() and not s.is_terminal()]
+        entry = {"game": str(self.seed), "view": _hands(state, opponent), "found": hands}
+        with open(self.log, "a", encoding="utf-8") as out:
+            out.write(json.dumps(entry) + "\n")
         return state.legal_actions()[0]
 
 
