@@ -34,7 +34,7 @@ from ..bots.grammar import split_spec
 from ..bots.host import HEADER
 from ..game import State
 
-__all__ = ["ISOLATION", "HostedBot", "close_hosts", "hosted_seat"]
+__all__ = ["ISOLATION", "HostedBot", "close_hosts", "game_bot", "hosted_seat"]
 
 #: the values of --isolation: which seats play in a bot host
 ISOLATION = ("users", "all", "none")
@@ -175,6 +175,22 @@ def close_hosts() -> None:
     """Stop every host of this process (the end of a run played in it)."""
     for key in list(_hosts):
         _drop(key)
+
+
+def game_bot(spec: str, seed: int, seat: int, state: State, *, isolation: str = "users",
+             bot_memory: int | None = None) -> Any:
+    """The bot of ``seat`` in a game played outside the arena (glory-ai play and watch):
+    a :class:`HostedBot` when ``isolation`` hosts ``spec``, else ``make_bot(spec, seed)``."""
+    from ..bots import make_bot
+
+    shipped: dict[str, Any] = {}
+    if builtin_name(spec) is None:
+        from ..bots.plugins import ship
+
+        shipped = ship([spec])
+    if hosted_seat(spec, isolation, shipped):
+        return HostedBot(spec, seed, seat, state, shipped, memory_mb=bot_memory)
+    return make_bot(spec, seed, shipped=shipped)
 
 
 class HostedBot:
