@@ -141,7 +141,8 @@ def main() -> None:
         mine = inside.step(view)
         wall["in-process"] += time.perf_counter() - start
         cpu["in-process"] += time.process_time() - started
-        start, started, host_started = time.perf_counter(), time.process_time(), time.clock_gettime(host_clock)
+        host_started = time.clock_gettime(host_clock)
+        start, started = time.perf_counter(), time.process_time()
         theirs = hosted.step(state)
         wall["hosted"] += time.perf_counter() - start
         cpu["hosted"] += time.process_time() - started + time.clock_gettime(host_clock) - host_started

@@ -226,7 +226,8 @@ class HostedBot:
             raise BotError("time_limit", f"took more than {seconds:g} s {where} (its host was stopped)",
                            self.seat) from None
         except BaseException:
-            _drop((threading.get_ident(), self.seat))             # Ctrl-C in the worker: the host must not run on
+            # Ctrl-C in the worker: the host must not run on
+            _drop((threading.get_ident(), self.seat))
             raise
         if reply is None:
             message = host.death()

@@ -33,8 +33,8 @@ from joblib import Parallel, delayed, parallel_config
 
 from ._worker import watch_parent
 from .code import note_failure, note_isolation
-from .plan import ArenaError, GameTask, RunConfig
 from .hosted import close_hosts
+from .plan import ArenaError, GameTask, RunConfig
 from .play import BotFailure, PlayOptions, play_batch_encoded, play_options, record_key
 from .storage import RunFolder, count_lines, load_records
 

@@ -66,7 +66,7 @@ bonuses need every vault and are settled at the end. Another player's hidden han
 vault show as counts (with the cards everyone saw enter them)."""
 
 
-def bot_move(bots: Mapping[int, Any], seats: Sequence[str], state: State) -> int:
+def bot_move(bots: Mapping[int, Any] | Sequence[Any], seats: Sequence[str], state: State) -> int:
     """The move of the bot to play in ``state``; a user's bot that fails (raises, dies in its
     host, answers an illegal action) is a GameError, one line naming it, its seat and the
     decision (a KeyboardInterrupt it raises is its failure, not the person's Ctrl-C)."""
