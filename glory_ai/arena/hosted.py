@@ -54,12 +54,14 @@ def hosted_seat(spec: str, isolation: str, shipped: Mapping[str, Any]) -> bool:
     """Does ``spec`` play in a host under ``isolation``?"""
     if isolation == "none":
         return False
-    if isolation == "all":
-        return True
     if builtin_name(spec) is not None:
-        return False
-    shipment = shipped.get(split_spec(spec, lambda name: name in shipped).bot)
+        return isolation == "all"
+    shipment = shipped.get(_bot_key(spec, shipped))
     return shipment is not None and getattr(shipment, "kind", None) in _HOSTED_KINDS
+
+
+def _bot_key(spec: str, shipped: Mapping[str, Any]) -> str:
+    return split_spec(spec, lambda name: name in shipped).bot
 
 
 def _signal_name(number: int) -> str:
@@ -207,7 +209,10 @@ class HostedBot:
         self.spec, self.seed, self.seat = spec, seed, seat
         self.limit = move_time_limit
         self._host = _host_for(seat, memory_mb)
-        answer = self._call(b"B", pickle.dumps((spec, seed, dict(shipped), state.config(), list(sys.path))),
+        # only this bot's shipment: the host learns nothing of the other seats' code
+        key = _bot_key(spec, shipped) if builtin_name(spec) is None else ""
+        own = {key: shipped[key]} if key and key in shipped else {}
+        answer = self._call(b"B", pickle.dumps((spec, seed, own, state.config(), list(sys.path))),
                             _START_SECONDS, "while being built")
         #: does the bot want to be told of every move (an ``observe`` hook)?
         self.observes = answer[:1] == b"\x01"

@@ -197,3 +197,26 @@ def test_bad_isolation_options_are_one_line(tmp_path, capsys):
         run(config, bot_memory=0)
     assert _compare(tmp_path, "greedy", "--isolation", "some") == 2
     assert "argument --isolation: invalid choice: 'some'" in _one_line(capsys)
+
+
+def test_a_registered_bot_stays_in_the_worker(registered_bot):
+    # code of the calling process already: hosting it would add a process, not a boundary
+    config = RunConfig((registered_bot, "greedy", "random"), players=3, deals=1)
+    records = run(config, isolation="all", progress=False).records
+    assert [r["isolated_seats"] for r in records] == [[1, 2], [0, 2], [0, 1]]
+
+
+@pytest.fixture
+def registered_bot():
+    from glory_ai.bots import register, unregister
+
+    class Last:
+        def __init__(self, seed=0):
+            pass
+
+        def step(self, state):
+            return state.legal_actions()[-1]
+
+    register("hosttest-last", Last)
+    yield "hosttest-last"
+    unregister("hosttest-last")
