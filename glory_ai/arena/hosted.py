@@ -30,6 +30,7 @@ from typing import Any
 from ..actions import block_range
 from ..bots import BotError, SpecError, builtin_name
 from ..bots._fairplay import fair_view_bytes, is_legal
+from ..bots.errors import REASONS
 from ..bots.grammar import split_spec
 from ..bots.host import HEADER
 from ..game import State
@@ -44,10 +45,13 @@ _HOSTED_KINDS = frozenset({"file", "module", "entry_point"})
 _START_SECONDS = 60.0
 
 _ACTION_SIZE = 4
+#: the longest answer a host may send (an error's text is cut to a few hundred characters)
+_MAX_ANSWER = 1 << 16
 #: action ids of a Basilica vault from hand: they name a card only its player saw
 _VAULT_HAND = block_range("vault_hand")
 #: this process's hosts by (thread, seat): the threading backend plays games side by side
 _hosts: dict[tuple[int, int], _Host] = {}
+_closing_at_exit: list[bool] = []
 
 
 def hosted_seat(spec: str, isolation: str, shipped: Mapping[str, Any]) -> bool:
@@ -116,6 +120,9 @@ class _Host:
         if head is None:
             return None
         kind, size = HEADER.unpack(head)
+        if size > _MAX_ANSWER:
+            self.kill()                 # the rest of its message would be read as the next answer
+            return b"E", b"illegal\0answered with a message of more than 64 KB\0"
         payload = self._read(size, deadline) if size else b""
         if payload is None:
             return None
@@ -160,8 +167,9 @@ def _host_for(seat: int, memory_mb: int | None) -> _Host:
         _drop(key)
         host = None
     if host is None:
-        if not _hosts:
+        if not _closing_at_exit:
             atexit.register(close_hosts)
+            _closing_at_exit.append(True)
         host = _hosts[key] = _Host(memory_mb)
     return host
 
@@ -240,6 +248,8 @@ class HostedBot:
             raise BotError("died", f"{message}{' ' + where if where else ''}", self.seat)
         answer_kind, answer = reply
         if answer_kind == b"E":
+            if host.process.poll() is not None:
+                _drop((threading.get_ident(), self.seat))
             raise _error(answer, self.seat)
         return answer
 
@@ -275,7 +285,7 @@ class HostedBot:
 def _error(answer: bytes, seat: int) -> BotError | SpecError:
     # plain text from a process that is not trusted: cut, and the seat taken only if it is one
     parts = answer.decode("utf-8", "replace").split("\0")
-    reason = parts[0][:40] if parts and parts[0] else "raised"
+    reason = parts[0] if parts[0] in REASONS or parts[0] == "spec" else "raised"
     message = " ".join((parts[1] if len(parts) > 1 else "").split())[:400] or "failed"
     said = parts[2] if len(parts) > 2 else ""
     if reason == "spec":

@@ -220,3 +220,13 @@ def registered_bot():
     register("hosttest-last", Last)
     yield "hosttest-last"
     unregister("hosttest-last")
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("Liar", "returned action 60000, which is not legal here"),
+    ("Liar:big=true", "answered with a message of more than 64 KB"),
+])
+def test_what_a_host_answers_is_checked_against_the_real_game(tmp_path, capsys, spec, said):
+    assert _compare(tmp_path, _bot(spec)) == 2
+    line = _one_line(capsys)
+    assert f"bot {_bot(spec)} (seat 0) {said}" in line

@@ -96,3 +96,21 @@ class Hog:
     def step(self, state):
         self.block = bytearray(4 << 30)
         return state.legal_actions()[0]
+
+
+class Liar:
+    """Writes an answer of its own on the host's pipe (an action that is not legal, or a
+    header announcing 1 MB), then ends its process."""
+
+    def __init__(self, seed=0, big=False):
+        self.big = big
+
+    def step(self, state):
+        import struct
+
+        pipe = int(sys.argv[2])             # python -m glory_ai.bots.host READ WRITE ...
+        if self.big:
+            os.write(pipe, struct.pack("<cI", b"A", 1 << 20))
+        else:
+            os.write(pipe, struct.pack("<cI", b"A", 4) + struct.pack("<I", 60000))
+        os._exit(0)
