@@ -225,6 +225,9 @@ def record_code(folder: str | os.PathLike[str], config: RunConfig, games: int) -
                         **({"earlier": earlier} if earlier else {})})
         return
     earlier = list(data.get("earlier") or [])
+    # how the bots ran is kept until games are played again (note_isolation): a run reopened
+    # with nothing left to play leaves code.json as it was
+    kept = {"isolation": data["isolation"]} if "isolation" in data else {}
     if games and _accepted_fix(data, current):
         failure = data["failure"]
         log.warning("%s: resuming with %s changed since it failed in game %s; the %d games "
@@ -232,7 +235,7 @@ def record_code(folder: str | os.PathLike[str], config: RunConfig, games: int) -
                     folder, failure.get("bot"), failure.get("game_id"), games, CODE_FILE)
         earlier.append({"code": data["code"], "games": games, "failure": failure})
     _write(folder, {"code": current, "parameters": parameters,
-                    **({"earlier": earlier} if earlier else {})})
+                    **({"earlier": earlier} if earlier else {}), **kept})
 
 
 def note_failure(folder: str | os.PathLike[str], failure: BotFailure) -> None:

@@ -1,7 +1,8 @@
 """Bots played in a bot host (glory_ai.bots.host): the worker's side of the pipe.
 
 A worker keeps one host per seat (a fresh interpreter, started on first use and kept for the
-games that follow, so a decision costs one round trip and no start-up). For each game the
+games of the batch, so a decision costs one round trip and no start-up; stopped when the
+batch ends, so that no host outlives the work it was started for: a start costs some 70 ms). For each game the
 host builds the seat's bot again from its spec; for each decision the worker sends it the
 fair view of its player and checks the answer against the real state. The worker enforces
 what the host cannot be trusted to: the move time limit (past it the host is killed and the
@@ -35,7 +36,7 @@ from ..bots.grammar import split_spec
 from ..bots.host import HEADER
 from ..game import State
 
-__all__ = ["ISOLATION", "HostedBot", "close_hosts", "game_bot", "hosted_seat"]
+__all__ = ["ISOLATION", "HostedBot", "close_hosts", "game_bot", "hosted_seat", "release_hosts"]
 
 #: the values of --isolation: which seats play in a bot host
 ISOLATION = ("users", "all", "none")
@@ -184,6 +185,13 @@ def _drop(key: tuple[int, int]) -> None:
 def close_hosts() -> None:
     """Stop every host of this process (the end of a run played in it)."""
     for key in list(_hosts):
+        _drop(key)
+
+
+def release_hosts() -> None:
+    """Stop the hosts of this thread (the end of a batch: other threads play on with theirs)."""
+    thread = threading.get_ident()
+    for key in [key for key in _hosts if key[0] == thread]:
         _drop(key)
 
 

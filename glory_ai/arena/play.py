@@ -24,7 +24,7 @@ from .. import __version__
 from ..bots import Bot, BotError, builtin_name, make_bot
 from ..game import Game, State
 from ._loop import Tally, play_loop, structures
-from .hosted import ISOLATION, HostedBot, hosted_seat
+from .hosted import ISOLATION, HostedBot, hosted_seat, release_hosts
 from .plan import ArenaError, GameTask, RunConfig
 
 __all__ = ["DECISION_LIMIT", "MAX_DECISIONS", "RECORD_VERSION", "RESULT_FIELDS", "TIMING_FIELDS",
@@ -275,8 +275,12 @@ def play_game(task: GameTask) -> dict[str, Any]:
 
 
 def play_batch(tasks: Sequence[GameTask]) -> list[dict[str, Any]]:
-    """Play a batch of games (the unit of work sent to a worker); records in task order."""
-    return [play_game(task) for task in tasks]
+    """Play a batch of games (the unit of work sent to a worker); records in task order. The
+    bot hosts it started are stopped at its end (glory_ai.arena.hosted)."""
+    try:
+        return [play_game(task) for task in tasks]
+    finally:
+        release_hosts()
 
 
 def encode_record(record: Mapping[str, Any]) -> str:
