@@ -164,6 +164,20 @@ def add_trust_option(parser: argparse.ArgumentParser) -> None:
                              "(docs/extending.md, 'Code runs only when asked')")
 
 
+def add_isolation_options(parser: argparse.ArgumentParser) -> None:
+    """Where the bots play, in one vocabulary for every command that plays games:
+    ``--isolation users|all|none`` (``args.isolation``, None when not given: ``users``) and
+    ``--bot-memory MB`` (``args.bot_memory``); glory_ai.arena.hosted. Neither changes a game
+    record."""
+    group = parser.add_argument_group("bot isolation (docs/extending.md#isolation)")
+    group.add_argument("--isolation", choices=("users", "all", "none"), default=None,
+                       help="which bots play in a bot host process of their own, sent only "
+                            "their player's fair view: users' bots (a file, a module, an entry "
+                            "point; the default), all (the built-ins too) or none")
+    group.add_argument("--bot-memory", type=positive("megabytes"), default=None, metavar="MB",
+                       help="address space each bot host may use, in MB (a bot past it fails)")
+
+
 # ---- entry points ---------------------------------------------------------------------------
 
 def _quiet_stdout() -> None:

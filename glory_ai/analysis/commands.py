@@ -194,6 +194,7 @@ def _add_options(parser: argparse.ArgumentParser, command: str) -> None:
                         help="start over: a folder already holding games is moved aside to "
                              "DIR.old-N first (needed to replay a folder made by other code)")
     argtypes.add_trust_option(parser)
+    argtypes.add_isolation_options(parser)
     argtypes.add_scheduling_options(parser, BACKENDS)
 
 
@@ -337,7 +338,8 @@ def _run(args: argparse.Namespace) -> int:
                  on_aside=aside, sprt=_deal_sprt, n_jobs=args.jobs,
                  batch_size=args.batch_size, backend=args.backend, scheduler=args.scheduler,
                  progress=False if args.no_progress else None,
-                 move_time_limit=args.move_time_limit, forfeit=args.forfeit) as session:
+                 move_time_limit=args.move_time_limit, forfeit=args.forfeit,
+                 isolation=args.isolation or "users", bot_memory=args.bot_memory) as session:
         return _play(config, session, games=args.games)
 
 

@@ -16,6 +16,7 @@ fresh start (``--fresh``).
               "bots": {"./my_bot.py:Cautious": {"kind": "file", "target": ..., "path": ...,
                                                 "sha256": ..., "fair_play": true}}},
      "parameters": {"ismcts:iters=500": {"iters": 500, "c": 0.7, "cutoff": 80, ...}},
+     "isolation": {"mode": "users", "specs": {"./my_bot.py:Cautious": "isolated", "greedy": "in-process"}},
      "failure": {"bot": ..., "game_id": ..., "decision": ..., "reason": ..., "message": ...},
      "earlier": [{"code": {...}, "games": 56, "failure": {...}}]}
 
@@ -41,7 +42,7 @@ if TYPE_CHECKING:
     from .play import BotFailure
 
 __all__ = ["CODE_FILE", "CODE_FORMAT", "code_identity", "code_changes", "code_problem",
-           "note_failure", "read_code", "record_code", "recorded_parameters", "set_aside",
+           "note_failure", "note_isolation", "read_code", "record_code", "recorded_parameters", "set_aside",
            "spec_as_played", "spec_parameters"]
 
 log = logging.getLogger("glory_ai.arena")
@@ -224,6 +225,9 @@ def record_code(folder: str | os.PathLike[str], config: RunConfig, games: int) -
                         **({"earlier": earlier} if earlier else {})})
         return
     earlier = list(data.get("earlier") or [])
+    # how the bots ran is kept until games are played again (note_isolation): a run reopened
+    # with nothing left to play leaves code.json as it was
+    kept = {"isolation": data["isolation"]} if "isolation" in data else {}
     if games and _accepted_fix(data, current):
         failure = data["failure"]
         log.warning("%s: resuming with %s changed since it failed in game %s; the %d games "
@@ -231,7 +235,7 @@ def record_code(folder: str | os.PathLike[str], config: RunConfig, games: int) -
                     folder, failure.get("bot"), failure.get("game_id"), games, CODE_FILE)
         earlier.append({"code": data["code"], "games": games, "failure": failure})
     _write(folder, {"code": current, "parameters": parameters,
-                    **({"earlier": earlier} if earlier else {})})
+                    **({"earlier": earlier} if earlier else {}), **kept})
 
 
 def note_failure(folder: str | os.PathLike[str], failure: BotFailure) -> None:
@@ -250,6 +254,24 @@ def note_failure(folder: str | os.PathLike[str], failure: BotFailure) -> None:
     data = {k: v for k, v in data.items() if k not in ("format", "format_version")}
     data["failure"] = {"bot": bot, "game_id": failure.game_id, "decision": failure.decision,
                        "reason": failure.reason, "message": str(failure)}
+    _write(folder, data)
+
+
+def note_isolation(folder: str | os.PathLike[str], config: RunConfig, isolation: str,
+                   shipped: Mapping[str, Any]) -> None:
+    """Record in ``code.json`` how each spec's bot runs in this run: ``"isolation": {"mode":
+    "users", "specs": {spec: "isolated" | "in-process"}}`` (a bot host process of its own, or
+    the worker that holds the game: glory_ai.arena.hosted)."""
+    from .hosted import hosted_seat
+
+    folder = Path(folder)
+    data = read_code(folder)
+    if data is None:
+        return
+    data = {k: v for k, v in data.items() if k not in ("format", "format_version")}
+    data["isolation"] = {"mode": isolation, "specs": {
+        spec: "isolated" if hosted_seat(spec, isolation, shipped) else "in-process"
+        for spec in dict.fromkeys(config.specs)}}
     _write(folder, data)
 
 

@@ -24,6 +24,7 @@ from .. import __version__
 from ..bots import Bot, BotError, builtin_name, make_bot
 from ..game import Game, State
 from ._loop import Tally, play_loop, structures
+from .hosted import ISOLATION, HostedBot, hosted_seat, release_hosts
 from .plan import ArenaError, GameTask, RunConfig
 
 __all__ = ["DECISION_LIMIT", "MAX_DECISIONS", "RECORD_VERSION", "RESULT_FIELDS", "TIMING_FIELDS",
@@ -36,6 +37,8 @@ RECORD_VERSION = 1
 
 #: the fields that depend on the machine and its load (everything else is reproducible)
 TIMING_FIELDS = ("seconds", "seconds_per_decision")
+#: the fields that say where the bots ran (a bot host or the worker), not what they played
+_PLACEMENT_FIELDS = ("isolated_seats",)
 
 #: a game still going after this many decisions is adjudicated (ordinary games take a few
 #: hundred): bots that cycle without end must not stall a run. The record's end_reason is
@@ -91,21 +94,27 @@ class PlayOptions:
     ``move_time_limit``: seconds (wall clock) a bot may take over one decision, None for no
     limit; ``forfeit``: a failing bot's player concedes the game and the game goes on,
     instead of the run stopping; ``bots``: the users' bots of the run as its workers need
-    them (``glory_ai.bots.plugins.ship``: a bot file's source, a registered bot's factory).
+    them (``glory_ai.bots.plugins.ship``: a bot file's source, a registered bot's factory);
+    ``isolation``: which seats play in a bot host process (``users``: bots given as a file,
+    a module or an entry point; ``all``; ``none``: :mod:`glory_ai.arena.hosted`);
+    ``bot_memory``: megabytes of address space a host may use (None: no cap).
     """
 
     move_time_limit: float | None = None
     forfeit: bool = False
     bots: Mapping[str, Any] = field(default_factory=dict)
+    isolation: str = "users"
+    bot_memory: int | None = None
 
 
 _PLAIN = PlayOptions()
 
 
 def play_options(config: RunConfig, *, move_time_limit: float | None = None,
-                 forfeit: bool = False) -> PlayOptions | None:
+                 forfeit: bool = False, isolation: str = "users",
+                 bot_memory: int | None = None) -> PlayOptions | None:
     """The PlayOptions of a run of ``config`` (None when there is nothing to set: built-in
-    bots, no limit, no forfeits). Reads the users' bots once, in this process."""
+    bots, no limit, no forfeits, no host). Reads the users' bots once, in this process."""
     if move_time_limit is not None:
         if (isinstance(move_time_limit, bool) or not isinstance(move_time_limit, (int, float))
                 or not math.isfinite(move_time_limit) or move_time_limit <= 0):
@@ -113,6 +122,11 @@ def play_options(config: RunConfig, *, move_time_limit: float | None = None,
         move_time_limit = float(move_time_limit)
     if not isinstance(forfeit, bool):
         raise ArenaError(f"forfeit must be true or false, got {forfeit!r}")
+    if isolation not in ISOLATION:
+        raise ArenaError(f"isolation is one of {', '.join(ISOLATION)}, got {isolation!r}")
+    if bot_memory is not None and (isinstance(bot_memory, bool) or not isinstance(bot_memory, int)
+                                   or bot_memory < 1):
+        raise ArenaError(f"the bot memory cap is a positive number of megabytes, got {bot_memory!r}")
     bots: dict[str, Any] = {}
     if any(builtin_name(spec) is None for spec in config.specs):
         from ..bots.plugins import ship
@@ -121,9 +135,9 @@ def play_options(config: RunConfig, *, move_time_limit: float | None = None,
             bots = ship(config.specs)
         except ValueError as exc:
             raise ArenaError(str(exc)) from None
-    if not bots and move_time_limit is None and not forfeit:
+    if not bots and move_time_limit is None and not forfeit and isolation == "users" and bot_memory is None:
         return None
-    return PlayOptions(move_time_limit, forfeit, bots)
+    return PlayOptions(move_time_limit, forfeit, bots, isolation, bot_memory)
 
 
 class BotFailure(ArenaError):
@@ -160,13 +174,20 @@ def _failure(message: str, spec: str, seat: int, game_id: str, seed: int, bot_se
                       bot_seed=bot_seed, decision=decision, reason=reason)
 
 
-def _user_bots(bots: Sequence[Bot | None]) -> list[tuple[int, Any]]:
-    """(seat, bot) of the users' bots (glory_ai.bots.UserBot); the module defining them is
-    loaded only once a user's bot was made."""
+def _user_bots(bots: Sequence[Any]) -> list[tuple[int, Any]]:
+    """(seat, bot) of the users' bots (glory_ai.bots.UserBot) and of the hosted ones; the
+    module defining UserBot is loaded only once a user's bot was made."""
     plugins = sys.modules.get("glory_ai.bots.plugins")
-    if plugins is None:
-        return []
-    return [(seat, bot) for seat, bot in enumerate(bots) if isinstance(bot, plugins.UserBot)]
+    return [(seat, bot) for seat, bot in enumerate(bots)
+            if isinstance(bot, HostedBot) or (plugins is not None and isinstance(bot, plugins.UserBot))]
+
+
+def _make(task: GameTask, seat: int, state: State, options: PlayOptions) -> Any:
+    spec, seed = task.seats[seat], task.bot_seeds[seat]
+    if hosted_seat(spec, options.isolation, options.bots):
+        return HostedBot(spec, seed, seat, state, options.bots, move_time_limit=options.move_time_limit,
+                         memory_mb=options.bot_memory)
+    return make_bot(spec, seed, shipped=options.bots)
 
 
 def _never(state: State) -> int:
@@ -192,10 +213,10 @@ def play_game(task: GameTask) -> dict[str, Any]:
         if not state.is_terminal():
             state.concede(seat)
 
-    bots: list[Bot | None] = []
-    for seat, (spec, seed) in enumerate(zip(task.seats, task.bot_seeds, strict=True)):
+    bots: list[Bot | HostedBot | None] = []
+    for seat in range(n):
         try:
-            bots.append(make_bot(spec, seed, shipped=options.bots))
+            bots.append(_make(task, seat, state, options))
         except BotError as error:
             bots.append(None)
             fail(seat, error)
@@ -247,12 +268,19 @@ def play_game(task: GameTask) -> dict[str, Any]:
     trusted = [seat for seat, bot in users if not bot.fair_play]
     if trusted:
         record["trusted_seats"] = trusted
+    isolated = [seat for seat, bot in users if isinstance(bot, HostedBot)]
+    if isolated:
+        record["isolated_seats"] = isolated
     return record
 
 
 def play_batch(tasks: Sequence[GameTask]) -> list[dict[str, Any]]:
-    """Play a batch of games (the unit of work sent to a worker); records in task order."""
-    return [play_game(task) for task in tasks]
+    """Play a batch of games (the unit of work sent to a worker); records in task order. The
+    bot hosts it started are stopped at its end (glory_ai.arena.hosted)."""
+    try:
+        return [play_game(task) for task in tasks]
+    finally:
+        release_hosts()
 
 
 def encode_record(record: Mapping[str, Any]) -> str:
@@ -277,8 +305,9 @@ def record_key(record: Mapping[str, Any]) -> tuple[int, int, int]:
 
 
 def strip_timing(record: Mapping[str, Any]) -> dict[str, Any]:
-    """The record without its timing fields: what must be identical on every machine."""
-    return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+    """The record without its timing fields, nor ``isolated_seats`` (where the bots ran):
+    what must be identical on every machine, a bot played in a host or in the worker."""
+    return {k: v for k, v in record.items() if k not in TIMING_FIELDS and k not in _PLACEMENT_FIELDS}
 
 
 def results_differ(record: Mapping[str, Any], found: Mapping[str, Any]) -> str | None:

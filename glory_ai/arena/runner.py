@@ -32,7 +32,8 @@ from typing import Any, Protocol
 from joblib import Parallel, delayed, parallel_config
 
 from ._worker import watch_parent
-from .code import note_failure
+from .code import note_failure, note_isolation
+from .hosted import close_hosts
 from .plan import ArenaError, GameTask, RunConfig
 from .play import BotFailure, PlayOptions, play_batch_encoded, play_options, record_key
 from .storage import RunFolder, count_lines, load_records
@@ -520,7 +521,8 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
         batch_size: int | None = None, backend: str = "loky", scheduler: Any = None,
         progress: bool | None = None, stop: StoppingRule | None = None,
         move_time_limit: float | None = None, forfeit: bool = False,
-        only: Collection[int] | None = None) -> RunResult:
+        only: Collection[int] | None = None, isolation: str = "users",
+        bot_memory: int | None = None) -> RunResult:
     """Play the games of ``config`` and return a :class:`RunResult`.
 
     ``out``: a run folder (``config.json`` and ``games.jsonl``), written by this process
@@ -535,7 +537,10 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
     config with an SPRT needs one (``glory_ai.analysis.stats.DealSPRT.for_config(config)``,
     which decides over whole deals in deal order, whatever the scheduling).
     ``move_time_limit``: seconds a bot may take over one decision; ``forfeit``: a failing
-    bot concedes its game instead of stopping the run (docs/extending.md). ``only``: play
+    bot concedes its game instead of stopping the run (docs/extending.md). ``isolation``:
+    which seats play in a bot host process of their own (``users``, the default: bots given
+    as a file, a module or an entry point; ``all``; ``none``), ``bot_memory``: the
+    megabytes a host may use (glory_ai.arena.hosted). ``only``: play
     only these games of the plan (indices in (deal, pairing, rotation) order) that the
     folder lacks, no stopping rule needed (a repair replaying the games it set aside).
 
@@ -547,9 +552,13 @@ def run(config: RunConfig, out: str | os.PathLike | None = None, *, n_jobs: int 
     games kept.
     """
     jobs = _check_options(config, backend, n_jobs, batch_size, stop if only is None else _NO_STOP)
-    options = play_options(config, move_time_limit=move_time_limit, forfeit=forfeit)
-    with sigterm_interrupts():
-        return _run(config, out, jobs, batch_size, backend, scheduler, progress, stop, options, only)
+    options = play_options(config, move_time_limit=move_time_limit, forfeit=forfeit,
+                           isolation=isolation, bot_memory=bot_memory)
+    try:
+        with sigterm_interrupts():
+            return _run(config, out, jobs, batch_size, backend, scheduler, progress, stop, options, only)
+    finally:
+        close_hosts()          # the hosts of games played in this process (one job)
 
 
 def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_size: int | None,
@@ -582,6 +591,9 @@ def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_si
         for index in only:
             wanted[index] = done[index]
         done, todo = wanted, wanted.count(0)
+    if folder is not None and todo:
+        note_isolation(folder.path, config, options.isolation if options else "users",
+                       options.bots if options else {})
     bar.start(resumed)
     played = 0
     workers, size = 1, batch_size or 1

@@ -36,8 +36,9 @@ REQUIRED = ("game_id", "deal", "pairing", "rotation", "seed", "seats", "num_play
             "seat_decisions", "seconds", "seconds_per_decision", "actions")
 #: fields a record may have: ``roles_led`` (every record the arena writes has it; records
 #: written before it existed do not), ``forfeits`` (a failing bot conceded), ``trusted_seats``
-#: (a user's bot played without fair play), ``concessions`` (a person left a game)
-OPTIONAL = ("roles_led", "forfeits", "trusted_seats", "concessions")
+#: (a user's bot played without fair play), ``concessions`` (a person left a game),
+#: ``isolated_seats`` (the seats whose bot played in a bot host process)
+OPTIONAL = ("roles_led", "forfeits", "trusted_seats", "concessions", "isolated_seats")
 #: every field a record can hold
 FIELDS = frozenset(REQUIRED + OPTIONAL)
 
@@ -379,11 +380,12 @@ def _check_play(rec: dict[str, Any], n: int, winners: list[int], strict: bool) -
     for key in ("forfeits", "concessions"):
         if key in rec:
             _check_leaving(key, rec[key], n, decisions)
-    if "trusted_seats" in rec:
-        trusted = rec["trusted_seats"]
-        if (type(trusted) is not list or not 0 < len(trusted) <= n
-                or not all(type(s) is int and 0 <= s < n for s in trusted)):
-            raise _Bad("trusted_seats", f"must list seats below {n}, got {_show(trusted)}")
+    for key in ("trusted_seats", "isolated_seats"):
+        if key in rec:
+            seats = rec[key]
+            if (type(seats) is not list or not 0 < len(seats) <= n
+                    or not all(type(s) is int and 0 <= s < n for s in seats)):
+                raise _Bad(key, f"must list seats below {n}, got {_show(seats)}")
 
 
 def _check_seat(v: Any, st: Any, score: int, p: int) -> None:

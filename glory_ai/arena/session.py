@@ -64,7 +64,7 @@ class Session:
     it (else ``renew``). ``sprt``: makes the stopping rule of a config with an SPRT. The
     other keywords are :func:`~glory_ai.arena.run`'s, for every run of the session (none
     changes a game record): ``n_jobs``, ``batch_size``, ``backend``, ``scheduler``,
-    ``progress``, ``move_time_limit``, ``forfeit``.
+    ``progress``, ``move_time_limit``, ``forfeit``, ``isolation``, ``bot_memory``.
 
     >>> import tempfile
     >>> from glory_ai.arena import RunConfig
@@ -85,7 +85,8 @@ class Session:
                  sprt: Callable[[RunConfig], StoppingRule] | None = None,
                  n_jobs: int | None = None, batch_size: int | None = None, backend: str = "loky",
                  scheduler: Any = None, progress: bool | None = None,
-                 move_time_limit: float | None = None, forfeit: bool = False) -> None:
+                 move_time_limit: float | None = None, forfeit: bool = False,
+                 isolation: str = "users", bot_memory: int | None = None) -> None:
         self.out = Path(out)
         self.fresh = fresh
         self.renew = renew
@@ -93,7 +94,8 @@ class Session:
         self.sprt = sprt
         self.options: dict[str, Any] = {
             "n_jobs": n_jobs, "batch_size": batch_size, "backend": backend, "scheduler": scheduler,
-            "progress": progress, "move_time_limit": move_time_limit, "forfeit": forfeit}
+            "progress": progress, "move_time_limit": move_time_limit, "forfeit": forfeit,
+            "isolation": isolation, "bot_memory": bot_memory}
         #: where entering moved the folder that was there (None: nothing moved)
         self.moved: Path | None = None
         self._lock: FolderLock | None = None

@@ -105,6 +105,29 @@ def fair_view(State state, player, seed):
     return _fair_view(state, who, check_seed(seed))
 
 
+def fair_view_bytes(State state, int player, seed):
+    """The raw bytes of :func:`fair_view` (what a bot host is sent: glory_ai.arena.hosted),
+    without building a State object for it."""
+    cdef int who = state._check_player(player)
+    cdef uint64_t s = check_seed(seed)
+    cdef State world = _fair_view(state, who, s)
+    return (<char*>world.s)[:used_size(world.s)]
+
+
+def is_legal(State state, action):
+    """Is ``action`` (an int) a legal action in ``state``? (An answer from a bot host is
+    checked against the real state before it is applied.)"""
+    cdef uint16_t legal[MAX_LEGAL]
+    cdef int n, i
+    if type(action) is not int or not 0 <= action < 65536:
+        return False
+    n = legal_actions_into(state.s, legal)
+    for i in range(n):
+        if legal[i] == action:
+            return True
+    return False
+
+
 cdef str _one_line(object text):
     line = " ".join(str(text).split())
     return line if len(line) <= MESSAGE_CHARS else line[:MESSAGE_CHARS - 3] + "..."

@@ -9,7 +9,7 @@ from __future__ import annotations
 __all__ = ["BotError", "REASONS", "SpecError"]
 
 #: the ways a bot can break its interface, as ``BotError.reason`` says them
-REASONS = ("raised", "mutated", "not_an_action", "illegal", "time_limit")
+REASONS = ("raised", "mutated", "not_an_action", "illegal", "time_limit", "died")
 
 
 class SpecError(ValueError):
@@ -19,7 +19,8 @@ class SpecError(ValueError):
 class BotError(Exception):
     """A bot broke its interface at one decision: its ``step`` (or a hook) raised, it
     changed the state it was handed, returned something that is not an action id or an
-    action that is not legal, or took longer than the move time limit.
+    action that is not legal, took longer than the move time limit, or its bot host process
+    died (``died``: glory_ai.arena.hosted).
 
     ``reason`` is one of :data:`REASONS`; ``seat`` is the player of the bot when the
     caller knows it (None: the player to move). The arena turns it into a one-line

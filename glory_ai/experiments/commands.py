@@ -107,7 +107,8 @@ def main_run(args: argparse.Namespace) -> int:
         if config != Path(args.config):
             print(f"the experiment {args.config}: {config}")
         # the command line's scheduling options over the config's [run]: none changes a game
-        options = scheduling(experiment, args.jobs, args.backend, args.scheduler, args.batch_size)
+        options = scheduling(experiment, args.jobs, args.backend, args.scheduler, args.batch_size,
+                             args.isolation, args.bot_memory)
         experiment = dataclasses.replace(experiment, run_options=options)
         with sigterm_interrupts():
             folder = run_experiment(experiment, args.results, progress=False if args.no_progress else None,
@@ -168,7 +169,8 @@ def main_reproduce(args: argparse.Namespace) -> int:
             report = reproduce(args.folder, jobs=args.jobs, backend=args.backend,
                                scheduler=args.scheduler, batch_size=args.batch_size,
                                progress=False if args.no_progress else None,
-                               allow_code_change=args.allow_code_change)
+                               allow_code_change=args.allow_code_change,
+                               isolation=args.isolation, bot_memory=args.bot_memory)
     except BrokenPipeError:             # stdout's reader left: the entry point ends quietly
         raise
     except _FAILURES as exc:
@@ -272,6 +274,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="start over: move an existing results folder aside to NAME.old-N first "
                           "(needed when its games were made by other code)")
     argtypes.add_trust_option(run)
+    argtypes.add_isolation_options(run)
     argtypes.add_scheduling_options(run, BACKENDS, from_config=True)
     run.set_defaults(func=main_run)
 
@@ -291,6 +294,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="(a balance study's folder, glory-ai tune) also replay every trial's games, "
                           "not only the validation games")
     argtypes.add_trust_option(rep)
+    argtypes.add_isolation_options(rep)
     argtypes.add_scheduling_options(rep, BACKENDS, from_config=True)
     rep.set_defaults(func=main_reproduce)
 

@@ -156,7 +156,8 @@ def _session(folder: Path, options: Mapping[str, Any], progress: bool | None, fr
                    batch_size=options.get("batch_size"), backend=options.get("backend", "loky"),
                    scheduler=options.get("scheduler"), progress=progress,
                    move_time_limit=options.get("move_time_limit"),
-                   forfeit=options.get("forfeit", False))
+                   forfeit=options.get("forfeit", False), isolation=options.get("isolation", "users"),
+                   bot_memory=options.get("bot_memory"))
 
 
 def _play(planned: PlannedRun, folder: Path, session: Session, finished: int | None) -> dict[str, Any]:
@@ -395,11 +396,12 @@ def _first_difference(a: Mapping[str, Any], b: Mapping[str, Any]) -> str:
 
 
 def scheduling(experiment: Experiment, jobs: int | None = None, backend: str | None = None,
-               scheduler: str | None = None, batch_size: int | None = None) -> dict[str, Any]:
+               scheduler: str | None = None, batch_size: int | None = None,
+               isolation: str | None = None, bot_memory: int | None = None) -> dict[str, Any]:
     """The experiment's [run] options, with those given on the command line instead."""
     options = dict(experiment.run_options)
     for key, value in (("jobs", jobs), ("backend", backend), ("scheduler", scheduler),
-                       ("batch_size", batch_size)):
+                       ("batch_size", batch_size), ("isolation", isolation), ("bot_memory", bot_memory)):
         if value is not None:
             options[key] = value
     if options.get("backend", "loky") != "dask":
@@ -410,7 +412,8 @@ def scheduling(experiment: Experiment, jobs: int | None = None, backend: str | N
 def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | None = None,
               scheduler: str | None = None, batch_size: int | None = None,
               progress: bool | None = None, log: Callable[[str], object] = print,
-              allow_code_change: bool = False) -> ReproduceReport:
+              allow_code_change: bool = False, isolation: str | None = None,
+              bot_memory: int | None = None) -> ReproduceReport:
     """Check a result folder, then re-run its experiment from its stored config and compare.
 
     The stored results must hold together first: every run's records each game once, as many
@@ -430,7 +433,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
     if not source.exists():
         raise ExperimentError(f"{folder}: no experiment.toml (not a results folder of `glory-ai run`)")
     experiment = load_experiment(source)
-    options = scheduling(experiment, jobs, backend, scheduler, batch_size)
+    options = scheduling(experiment, jobs, backend, scheduler, batch_size, isolation, bot_memory)
     planned_runs = experiment.runs()
     for planned in planned_runs:
         if not (folder / "runs" / planned.name / CONFIG_FILE).exists():

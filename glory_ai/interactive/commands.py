@@ -143,23 +143,26 @@ def _play(args: argparse.Namespace) -> int:
     session = PlaySession(num_players=players, mode=mode, variant={}, seed=seed, seats=seats,
                           bot_seeds=seat_seeds(seed, players), human=human,
                           hint_bot=args.hint_bot or DEFAULT_HINT_BOT,
-                          save_path=Path(args.save), games_path=Path(args.games), screen=screen)
+                          save_path=Path(args.save), games_path=Path(args.games), screen=screen,
+                          isolation=args.isolation or "users", bot_memory=args.bot_memory)
     return session.run()
 
 
 def _play_bots(seats: list[str], mode: str, seed: int, args: argparse.Namespace) -> int:
-    from ..bots import make_bot
+    from ..arena.hosted import game_bot
     from ..game import Game
     from .records import append_record, build_record, count_records
     from .seats import seat_seeds
+    from .session import bot_move
 
     players = len(seats)
     seeds = seat_seeds(seed, players)
-    bots = [make_bot(spec, s) for spec, s in zip(seats, seeds, strict=True)]
     state = Game(players, mode=mode).new_initial_state(seed)
+    bots = [game_bot(spec, s, p, state, isolation=args.isolation or "users", bot_memory=args.bot_memory)
+            for p, (spec, s) in enumerate(zip(seats, seeds, strict=True))]
     last_turn = -1
     while not state.is_terminal():
-        action = bots[state.current_player()].step(state)
+        action = bot_move(bots, seats, state)
         if args.verbose:
             if state.turn_number() != last_turn:
                 last_turn = state.turn_number()
@@ -255,6 +258,7 @@ def _register_play(sub) -> None:
     play.add_argument("--verbose", "-v", action="store_true",
                       help="without a person: print every decision as it is made")
     argtypes.add_trust_option(play)
+    argtypes.add_isolation_options(play)
     play.set_defaults(func=_play, games_given=False)
 
 
@@ -278,7 +282,8 @@ def _watch(args: argparse.Namespace) -> int:
     delay = args.delay if args.delay is not None else (0.5 if _isatty(sys.stdout) else 0.0)
     watch(num_players=players, mode=args.mode, variant={}, seed=seed, seats=seats,
           bot_seeds=seat_seeds(seed, players), viewer=args.viewer, delay=delay, screen=Screen(),
-          games_path=Path(args.games) if args.games else None)
+          games_path=Path(args.games) if args.games else None, isolation=args.isolation or "users",
+          bot_memory=args.bot_memory)
     return 0
 
 
@@ -306,6 +311,7 @@ def _register_watch(sub) -> None:
                        help="show one player's view (P0..P4) instead of everything")
     watch.add_argument("--games", default=None, metavar="FILE", help="also append the game's record here")
     argtypes.add_trust_option(watch)
+    argtypes.add_isolation_options(watch)
     watch.set_defaults(func=_watch)
 
 

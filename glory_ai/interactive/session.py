@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -21,7 +21,8 @@ from rich.table import Table
 from rich.text import Text
 
 from .._jsonio import JSONLimitError, read_json
-from ..bots import make_bot
+from ..arena.hosted import game_bot
+from ..bots import BotError
 from ..game import Game, State
 from .advice import AdviceError, advice_lines, advise
 from .narrate import LogBook
@@ -65,6 +66,18 @@ bonuses need every vault and are settled at the end. Another player's hidden han
 vault show as counts (with the cards everyone saw enter them)."""
 
 
+def bot_move(bots: Mapping[int, Any] | Sequence[Any], seats: Sequence[str], state: State) -> int:
+    """The move of the bot to play in ``state``; a user's bot that fails (raises, dies in its
+    host, answers an illegal action) is a GameError, one line naming it, its seat and the
+    decision (a KeyboardInterrupt it raises is its failure, not the person's Ctrl-C)."""
+    player = state.current_player()
+    try:
+        return bots[player].step(state)
+    except BotError as error:
+        raise GameError(f"bot {seats[player]} (seat {player}) {error.message}, at decision "
+                        f"{len(state.history())} (turn {state.turn_number() + 1})") from None
+
+
 @dataclass
 class PlaySession:
     """One game with a person in seat `human` (None: bots only) and bots elsewhere."""
@@ -89,14 +102,18 @@ class PlaySession:
     #: whose view the screen shows: the person's; without a person (watch) a seat, or
     #: None for everything
     viewer: int | None = None
+    #: which bots play in a bot host, and its memory cap (glory_ai.arena.hosted)
+    isolation: str = "users"
+    bot_memory: int | None = None
 
     def __post_init__(self) -> None:
         if not self.seconds:
             self.seconds = [0.0] * self.num_players
         self.game = Game(self.num_players, self.mode, **self.variant)
         self.variant = self.game.config().variant()
-        self.bots = {p: make_bot(spec, seed) for p, (spec, seed) in enumerate(zip(self.seats, self.bot_seeds,
-                                                                                   strict=True))
+        start = self.game.new_initial_state(self.seed)
+        self.bots = {p: game_bot(spec, seed, p, start, isolation=self.isolation, bot_memory=self.bot_memory)
+                     for p, (spec, seed) in enumerate(zip(self.seats, self.bot_seeds, strict=True))
                      if spec != HUMAN}
         if self.human is not None:
             self.viewer = self.human
@@ -188,13 +205,12 @@ class PlaySession:
         return 0
 
     def _bot_turn(self, player: int) -> None:
-        bot = self.bots[player]
         start = time.perf_counter()
         if self.screen.interactive and self.human is not None:
             with self.screen.console.status(f"P{player} ({self.seats[player]}) is thinking..."):
-                action = bot.step(self.state)
+                action = bot_move(self.bots, self.seats, self.state)
         else:
-            action = bot.step(self.state)
+            action = bot_move(self.bots, self.seats, self.state)
         self.seconds[player] += time.perf_counter() - start
         logged = len(self.log.lines)
         self._play(action)

@@ -20,7 +20,8 @@ __all__ = ["watch"]
 
 def watch(*, num_players: int, mode: str, variant: dict[str, Any], seed: int, seats: list[str],
           bot_seeds: list[int], viewer: int | None, delay: float, screen: Screen,
-          games_path: Path | None = None) -> PlaySession:
+          games_path: Path | None = None, isolation: str = "users",
+          bot_memory: int | None = None) -> PlaySession:
     """Play the bots to the end on `screen`; returns the finished session."""
     session: PlaySession
 
@@ -38,7 +39,7 @@ def watch(*, num_players: int, mode: str, variant: dict[str, Any], seed: int, se
 
     session = PlaySession(num_players=num_players, mode=mode, variant=variant, seed=seed, seats=seats,
                           bot_seeds=bot_seeds, human=None, viewer=viewer, games_path=games_path,
-                          screen=screen, on_bot_move=redraw)
+                          screen=screen, on_bot_move=redraw, isolation=isolation, bot_memory=bot_memory)
     who = ", ".join(f"P{p} {spec}" for p, spec in enumerate(seats))
     seen = "everything" if viewer is None else f"P{viewer}'s view"
     screen.say(f"Glory to Rome, {num_players} players, {mode}, seed {seed}: {who} ({seen})", "bold")

@@ -34,7 +34,8 @@ def main_selfplay(args: argparse.Namespace) -> int:
                               seed=args.seed)
     config = SelfPlayConfig(run, args.positions, args.shard_deals)
     try:
-        result = selfplay(config, args.out, n_jobs=args.jobs, progress=False if args.no_progress else None)
+        result = selfplay(config, args.out, n_jobs=args.jobs, progress=False if args.no_progress else None,
+                          isolation=args.isolation or "users", bot_memory=args.bot_memory)
     except KeyboardInterrupt as exc:
         return _interrupted(exc)
     print(f"{result.games} games ({result.played} played now) in {result.out / 'games'}; "
@@ -97,6 +98,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     selfplay.add_argument("--out", required=True, metavar="DIR", help="the self-play folder")
     selfplay.add_argument("--no-progress", action="store_true", help="no progress bar")
     argtypes.add_trust_option(selfplay)
+    argtypes.add_isolation_options(selfplay)
     selfplay.set_defaults(func=main_selfplay)
 
     train = sub.add_parser(

@@ -272,12 +272,15 @@ def finished_records(folder: Path, config: RunConfig) -> list[dict[str, Any]] | 
 
 
 def selfplay(config: SelfPlayConfig, out: str | os.PathLike[str], *, n_jobs: int | None = None,
-             batch_size: int | None = None, progress: bool | None = None) -> SelfPlayResult:
+             batch_size: int | None = None, progress: bool | None = None, isolation: str = "users",
+             bot_memory: int | None = None) -> SelfPlayResult:
     """Play the games of ``config`` into ``out/games/`` (an arena run folder) and write their
     shards into ``out/shards/``; a folder of the same config is resumed (the missing games
-    played, the missing shards written), one of another config refused (LearnError)."""
+    played, the missing shards written), one of another config refused (LearnError).
+    ``isolation``, ``bot_memory``: where the bots play (glory_ai.arena.hosted)."""
     out = Path(out)
-    with Session(out, n_jobs=n_jobs, batch_size=batch_size, progress=progress) as session:
+    with Session(out, n_jobs=n_jobs, batch_size=batch_size, progress=progress, isolation=isolation,
+                 bot_memory=bot_memory) as session:
         _check_folder(out, config)
         shards = out / "shards"
         shards.mkdir(exist_ok=True)

@@ -149,7 +149,8 @@ def test_the_hooks_are_told_of_a_new_game_and_of_every_move(tmp_path, monkeypatc
     monkeypatch.chdir(tmp_path)
     (tmp_path / "watcher.py").write_text(textwrap.dedent(HOOKED))
     config = RunConfig(specs=("random", "./watcher.py:Watcher"), deals=1, rotate=False)
-    [record] = run(config, n_jobs=1).records
+    # in this process, to read the bot's log (tests/arena/test_bot_host.py: the hooks hosted)
+    [record] = run(config, n_jobs=1, isolation="none").records
     log = definition("./watcher.py:Watcher")[0].info.factory.target.log
     assert log[0] == ("new_game", 1, glory_ai.Game(2).new_initial_state(record["seed"]).current_player(), 0)
     moves = [entry for entry in log[1:]]
