@@ -57,8 +57,8 @@ def test_an_experiment_expands_into_named_runs(tmp_path):
 @pytest.mark.parametrize("budget", ["time_ms", "cpu_ms"])
 def test_an_experiment_whose_bot_searches_by_time_is_not_reproducible(budget):
     # a budget of wall or CPU time: how many iterations a move gets depends on the machine
-    exp = parse_experiment({"seed": 1, "matchup": [{"name": "timed", "specs": [f"ismcts:{budget}=5", "greedy"]}]},
-                           "timed")
+    matchup = [{"name": "timed", "specs": [f"ismcts:{budget}=5", "greedy"]}]
+    exp = parse_experiment({"seed": 1, "matchup": matchup}, "timed")
     assert not exp.reproducible
 
 

@@ -99,7 +99,8 @@ def test_the_like_for_like_spec_pins_every_option_of_ismcts():
     from glory_ai.bots.builtin_params import BUILTIN_PARAMS
 
     options = {p.name for p in BUILTIN_PARAMS["ismcts"]}
-    assert options == set(side.LIKE_FOR_LIKE) | set(side.UNUSED_LIKE_FOR_LIKE) | {"iters", "time_ms", "cpu_ms"}
+    budgets = {"iters", "time_ms", "cpu_ms"}
+    assert options == set(side.LIKE_FOR_LIKE) | set(side.UNUSED_LIKE_FOR_LIKE) | budgets
     spec = side.like_for_like_spec("iters=30")
     bot = glory_ai.make_bot(spec, seed=1)
     assert bot.step(_played_part_way(glory_ai.Game(2), 3)) is not None
