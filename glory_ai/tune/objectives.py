@@ -43,13 +43,17 @@ import pandas as pd
 from ..analysis import AnalysisError
 from ..analysis.stats import balance
 from ..cards import CARD_NAMES
-from .errors import TuneError
+from .errors import TooFewGames, TuneError
 
 __all__ = ["Constraint", "Objective", "Skill", "Statistic", "parse_statistic"]
 
 _BUILDINGS = {name.lower(): name for name in CARD_NAMES[1:]}
 _END_REASONS = ("sites", "deck", "catacomb", "forum", "concession")
 _GOALS = ("minimize", "maximize", "target", "range")
+
+
+class _TooFew(AnalysisError):
+    """Undefined for want of games (TooFewGames once it leaves the statistic)."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,8 @@ class Statistic:
     def __call__(self, frame: pd.DataFrame, weights: np.ndarray, unit: np.ndarray) -> np.ndarray:
         try:
             return np.asarray(self.compute(frame, weights, unit), dtype=float)
+        except _TooFew as error:
+            raise TooFewGames(f"statistic {self.name!r}: {error}") from None
         except AnalysisError as error:
             raise TuneError(f"statistic {self.name!r}: {error}") from None
 
@@ -134,7 +140,7 @@ def parse_statistic(text: str, where: str, skill: Skill | None = None) -> Statis
             ]
             columns = balance.eligible(frame, columns)
             if not columns:
-                raise AnalysisError("no building was completed often enough to compare")
+                raise _TooFew("no building was completed often enough to compare")
             return np.nanmax(balance.building_effects(frame, weights, unit, columns), axis=1)
 
         name = "max_building_effect" + (":" + ",".join(left_out) if left_out else "")

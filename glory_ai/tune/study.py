@@ -33,7 +33,7 @@ from optuna.trial import TrialState
 from ..arena import ArenaError
 from ..arena.session import Session
 from .config import TuneConfig
-from .errors import TuneError
+from .errors import TooFewGames, TuneError
 from .knobs import variant_key, variant_label
 from .ntbea import NTBEASampler
 from .trials import Measured, combined, losses, measure, play_rule_set, violations
@@ -243,6 +243,17 @@ def _run_trial(
         )
         try:
             measured = measure(config, folders, rung, seed=_seed(config.seed, rung))
+        except TooFewGames as error:
+            if rung != config.rungs[-1]:
+                # too few games to define it yet: play on to the next rung (nothing reported,
+                # so the pruner neither keeps nor stops the trial on a value it does not have)
+                progress(trial.number, rung)
+                log_line(f"trial {trial.number}: {label}: no value after {rung} deals ({error}); playing on")
+                continue
+            trial.set_user_attr("refused", str(error))
+            study.tell(trial, state=TrialState.FAIL)
+            log_line(f"trial {trial.number}: {label}: refused ({error})")
+            return
         except TuneError as error:
             # a statistic these rules leave undefined (a building out of the deck): no value
             trial.set_user_attr("refused", str(error))

@@ -133,7 +133,7 @@ def test_a_hosted_hunting_bot_finds_the_hidden_cards_at_chance(tmp_path, jobs):
 
 def _compare(tmp_path, spec, *options, jobs=1):
     return main_compare([spec, "random", "--games", "2", "--jobs", str(jobs), "--batch-size", "1",
-                         "--no-progress", "--out", str(tmp_path / "run"), *options])
+                         "--no-progress", "--trust", "--out", str(tmp_path / "run"), *options])
 
 
 def _one_line(capsys) -> str:

@@ -19,7 +19,8 @@ import pytest
 from glory_ai.cards import CARD_NAMES
 from glory_ai.core.config import GameConfig
 from glory_ai.tune import TuneError, load_tune_config, reproduce_study, run_tune
-from glory_ai.tune.study import trial_results
+from glory_ai.arena.session import Session
+from glory_ai.tune.study import run_search, trial_results
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -171,6 +172,32 @@ def test_a_variant_the_engine_cannot_deal_is_a_failed_trial_not_a_crash(tmp_path
     assert refused and all("Order cards" in t.reason for t in refused)
     assert all(t.params == {f"removed.{kept[0]}": True, f"removed.{kept[1]}": True} for t in refused)
     assert any(t.state == "complete" for t in results)
+
+
+def _search(path: Path, tmp_path: Path, log_line) -> optuna.Study:
+    """The search alone (no validation: its deals are another matter)."""
+    (tmp_path / "out").mkdir()
+    with Session(tmp_path / "scratch", n_jobs=1, progress=False) as session:
+        return run_search(load_tune_config(path), tmp_path / "out", session, log_line=log_line)
+
+
+def test_a_statistic_undefined_for_want_of_games_plays_on_to_the_next_rung(tmp_path):
+    # 4 deals are too few for any building to be completed often enough to compare; more deals
+    # define the statistic: the trial plays on (nothing reported at 4), it is not refused
+    path = write(tmp_path, statistic="max_building_effect", trials=2, deals="[4, 60]")
+    lines: list[str] = []
+    study = _search(path, tmp_path, lines.append)
+    results = trial_results(study)
+    assert [t.state for t in results] == ["complete", "complete"]
+    assert all(t.deals == 60 for t in results)
+    assert sum("no value after 4 deals" in line and "playing on" in line for line in lines) == 2
+    assert all(list(t.intermediate_values) == [60] for t in study.trials)
+
+
+def test_a_statistic_still_undefined_after_the_last_rung_is_refused(tmp_path):
+    path = write(tmp_path, statistic="max_building_effect", trials=1, deals="[2, 4]")
+    (result,) = trial_results(_search(path, tmp_path, quiet))
+    assert result.state == "refused" and "often enough" in result.reason
 
 
 def _cli(*args: str, **kwargs) -> subprocess.Popen:
