@@ -16,10 +16,10 @@ import optuna
 import pandas as pd
 import pytest
 
+from glory_ai.arena.session import Session
 from glory_ai.cards import CARD_NAMES
 from glory_ai.core.config import GameConfig
 from glory_ai.tune import TuneError, load_tune_config, reproduce_study, run_tune
-from glory_ai.arena.session import Session
 from glory_ai.tune.study import run_search, trial_results
 
 ROOT = Path(__file__).resolve().parents[2]
