@@ -9,6 +9,7 @@ mean in-search loss of the variant found (optimistic: it is a maximum over noisy
 games played and CPU seconds.
 
     python benchmarks/tune_samplers.py experiments/tuning/catacomb.toml --repeats 3
+    python benchmarks/tune_samplers.py benchmarks/data/catacomb_greedy.toml --repeats 10 --trials 16
     python benchmarks/tune_samplers.py STUDY.toml --samplers tpe ntbea random --trials 20
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ import time
 from pathlib import Path
 
 from glory_ai.arena.session import Session
+from glory_ai.bench import provenance
 from glory_ai.tune import TuneConfig, load_tune_config
 from glory_ai.tune.study import run_search, trial_results
 from glory_ai.tune.trials import combined, measure, play_rule_set
@@ -48,6 +50,7 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=-1)
     parser.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args()
+    print(provenance(), flush=True)
     base = load_tune_config(args.config)
     scratch = Path(tempfile.mkdtemp(prefix="tune-samplers-"))
     session = Session(scratch, n_jobs=args.jobs, progress=False)
@@ -70,7 +73,10 @@ def _compare(args: argparse.Namespace, base: TuneConfig, scratch: Path, session:
             started = _cpu()
             study = run_search(config, folder, session, log_line=lambda _: None)
             seconds.append(_cpu() - started)
-            done = [t for t in trial_results(study) if t.state == "complete" and t.values]
+            results = trial_results(study)
+            states = {state: sum(t.state == state for t in results)
+                      for state in ("complete", "pruned", "refused")}
+            done = [t for t in results if t.state == "complete" and t.values]
             best = min(done, key=lambda t: (not t.feasible, t.values[0], t.number))
             found.append(best.values[0])
             if best.key not in fresh_cache:
@@ -81,7 +87,8 @@ def _compare(args: argparse.Namespace, base: TuneConfig, scratch: Path, session:
                 fresh_cache[best.key] = float(combined(config, measured.draws)[0])
             fresh.append(fresh_cache[best.key])
             print(f"{sampler} seed {repeat}: best {best.label!r}: search loss {best.values[0]:.4f}, "
-                  f"fresh loss {fresh[-1]:.4f} ({seconds[-1]:.0f} CPU-s)", flush=True)
+                  f"fresh loss {fresh[-1]:.4f} ({seconds[-1]:.0f} CPU-s; trials "
+                  + ", ".join(f"{n} {state}" for state, n in states.items()) + ")", flush=True)
         rows.append({"sampler": sampler, "fresh_mean": statistics.mean(fresh),
                      "fresh_sd": statistics.stdev(fresh) if len(fresh) > 1 else 0.0,
                      "search_mean": statistics.mean(found), "cpu_seconds": statistics.mean(seconds),
