@@ -9,10 +9,81 @@
 
 Each module imports its framework when it is imported, and says which extra to install
 when the framework is missing. Nothing in the rest of the package imports them.
+
+Gymnasium finds third-party environments the way its 1.x documentation describes: the
+package registers its ids when it is imported (Gymnasium 1.0 dropped the ``gymnasium.envs``
+entry-point plugins of 0.26-0.29). ``import glory_ai`` registers :data:`GYMNASIUM_ENV_ID`
+without importing Gymnasium (which would triple the package's import time, for everyone):
+at once if Gymnasium is imported already, else the moment it is
+(:func:`register_gymnasium_env`). The id's entry point is the class's import path, so the
+adapter module itself is imported by ``gymnasium.make`` only.
 """
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import sys
+import threading
+from collections.abc import Sequence
+from types import ModuleType
+
+#: the id ``gymnasium.make`` knows :class:`glory_ai.integrations.gymnasium.GloryToRomeGymEnv` by
+GYMNASIUM_ENV_ID = "GloryToRome-v0"
+GYMNASIUM_ENTRY_POINT = "glory_ai.integrations.gymnasium:GloryToRomeGymEnv"
+#: the id's defaults that differ from the class's: every action of the action space is a
+#: step (an illegal one loses), as Gymnasium's checker and tools that sample the space expect
+GYMNASIUM_KWARGS = {"illegal_action": "lose"}
 
 
 def missing_extra(module: str, extra: str, error: ImportError) -> ImportError:
     """The ImportError raised when an adapter's framework is not installed."""
     return ImportError(f"glory_ai.integrations.{module} needs {error.name or 'its framework'}: "
                        f"pip install 'glory_ai[{extra}]'")
+
+
+def _register_with(gymnasium: ModuleType) -> None:
+    if GYMNASIUM_ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=GYMNASIUM_ENV_ID, entry_point=GYMNASIUM_ENTRY_POINT,
+                           kwargs=dict(GYMNASIUM_KWARGS))
+
+
+class _RegisterWhenImported(importlib.abc.MetaPathFinder):
+    """A one-shot finder at the front of ``sys.meta_path``: when ``gymnasium`` is first
+    imported it steps aside, lets the other finders find Gymnasium, and has its loader
+    register the id once Gymnasium's own ``__init__`` has run."""
+
+    _lock = threading.Lock()
+
+    def find_spec(self, fullname: str, path: Sequence[str] | None = None,
+                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
+        if fullname != "gymnasium":
+            return None
+        with self._lock:
+            if self not in sys.meta_path:
+                return None
+            sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        loader = spec.loader if spec is not None else None
+        if loader is None or not hasattr(loader, "exec_module"):
+            return spec
+        execute = loader.exec_module
+
+        def exec_module(module: ModuleType) -> None:
+            execute(module)
+            _register_with(module)
+
+        # the instance attribute shadows the method for this loader (Gymnasium's) alone
+        loader.exec_module = exec_module  # type: ignore[method-assign]
+        return spec
+
+
+def register_gymnasium_env() -> None:
+    """Registers :data:`GYMNASIUM_ENV_ID` with Gymnasium: now if Gymnasium is imported,
+    else when it is (nothing happens if it is never imported or not installed). Called
+    by ``import glory_ai``; idempotent."""
+    gymnasium = sys.modules.get("gymnasium")
+    if gymnasium is not None and hasattr(gymnasium, "registry"):
+        _register_with(gymnasium)
+    elif not any(isinstance(finder, _RegisterWhenImported) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _RegisterWhenImported())
