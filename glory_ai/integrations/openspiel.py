@@ -34,10 +34,16 @@ actions), which makes it perfect recall up to hash collisions. The tensors
 tensor, named by ``observation_tensor_layout()``) describe the present only, in either mode.
 
 Speed: the calls a search makes at every step (``legal_actions``, ``current_player``,
-``is_terminal``, ``is_chance_node``, ``returns``, the strings and tensors) are answered in
-Python from the engine, without the round trip through OpenSpiel's C++ ``State``; C++
-callers (``random_sim_test``, ``pyspiel`` algorithms) reach the same answers through
-OpenSpiel's machinery.
+``is_terminal``, ``is_chance_node``, ``apply_action``, ``clone``, ``returns``, the strings
+and tensors) are answered in Python from the engine, without the round trip through
+OpenSpiel's C++ ``State``; C++ callers (``random_sim_test``, ``pyspiel`` algorithms) reach
+the same answers through OpenSpiel's machinery. The history is kept in Python beside the
+engine's state (``history``, ``full_history``, ``move_number``, ``serialize`` and pickling
+read it); OpenSpiel's C++ ``ApplyAction`` records in it too, but its own C++ history holds
+only the actions applied through C++, so C++ code reading ``History()`` of a state
+advanced from Python (the ``history=`` line of ``pyspiel.serialize_game_and_state``, for
+one) sees less than ``state.history()``; the state's attributes, which every
+serialisation carries, hold the whole history, and every round trip restores it.
 
 ``resample_from_infostate`` is the engine's determinization: every card the player cannot
 know is dealt again uniformly among the worlds consistent with what they have seen, seeded
