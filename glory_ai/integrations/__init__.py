@@ -49,21 +49,23 @@ def _register_with(gymnasium: ModuleType) -> None:
 
 
 class _RegisterWhenImported(importlib.abc.MetaPathFinder):
-    """A one-shot finder at the front of ``sys.meta_path``: when ``gymnasium`` is first
-    imported it steps aside, lets the other finders find Gymnasium, and has its loader
-    register the id once Gymnasium's own ``__init__`` has run."""
+    """A finder at the front of ``sys.meta_path`` that finds nothing itself: asked for
+    ``gymnasium``, it has the other finders find it and gives their spec a loader that
+    registers the id once Gymnasium's own ``__init__`` has run, then leaves
+    ``sys.meta_path`` (a ``find_spec`` that imports nothing leaves it in place)."""
 
-    _lock = threading.Lock()
+    def __init__(self) -> None:
+        self._searching = threading.local()
 
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
                   target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname != "gymnasium":
+        if fullname != "gymnasium" or getattr(self._searching, "now", False):
             return None
-        with self._lock:
-            if self not in sys.meta_path:
-                return None
-            sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
+        self._searching.now = True
+        try:
+            spec = importlib.util.find_spec(fullname)
+        finally:
+            self._searching.now = False
         loader = spec.loader if spec is not None else None
         if loader is None or not hasattr(loader, "exec_module"):
             return spec
@@ -72,10 +74,16 @@ class _RegisterWhenImported(importlib.abc.MetaPathFinder):
         def exec_module(module: ModuleType) -> None:
             execute(module)
             _register_with(module)
+            with _LOCK:
+                if self in sys.meta_path:
+                    sys.meta_path.remove(self)
 
         # the instance attribute shadows the method for this loader (Gymnasium's) alone
         loader.exec_module = exec_module  # type: ignore[method-assign]
         return spec
+
+
+_LOCK = threading.Lock()
 
 
 def register_gymnasium_env() -> None:
@@ -85,5 +93,7 @@ def register_gymnasium_env() -> None:
     gymnasium = sys.modules.get("gymnasium")
     if gymnasium is not None and hasattr(gymnasium, "registry"):
         _register_with(gymnasium)
-    elif not any(isinstance(finder, _RegisterWhenImported) for finder in sys.meta_path):
-        sys.meta_path.insert(0, _RegisterWhenImported())
+        return
+    with _LOCK:
+        if not any(isinstance(finder, _RegisterWhenImported) for finder in sys.meta_path):
+            sys.meta_path.insert(0, _RegisterWhenImported())

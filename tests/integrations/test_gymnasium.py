@@ -67,6 +67,16 @@ def test_import_glory_ai_does_not_import_gymnasium():
     assert run_python("import sys, glory_ai; print('gymnasium' in sys.modules)") == ["False"]
 
 
+def test_a_search_for_gymnasium_before_its_import_does_not_lose_the_registration():
+    # importlib.util.find_spec (how libraries ask whether a package is installed) imports
+    # nothing; the import after it registers the id, and the finder then leaves sys.meta_path
+    code = ("import sys, importlib.util, glory_ai; importlib.util.find_spec('gymnasium'); "
+            "importlib.util.find_spec('gymnasium'); import gymnasium; "
+            "from glory_ai.integrations import _RegisterWhenImported as F; "
+            "print('GloryToRome-v0' in gymnasium.registry, any(isinstance(f, F) for f in sys.meta_path))")
+    assert run_python(code) == ["True", "False"]
+
+
 @pytest.mark.parametrize("module", ["glory_ai", "glory_ai.integrations.gymnasium"])
 def test_the_module_form_of_the_id_imports_glory_ai_itself(module):
     code = f"import sys, gymnasium; env = gymnasium.make('{module}:GloryToRome-v0', players=2); " + MAKE
