@@ -27,8 +27,9 @@ share at the end, 0 before. ``reset(seed=s)`` deals game ``s``, and each bot is 
 
 An illegal action raises ``glory_ai.IllegalActionError`` (a ``ValueError``) by default; with
 ``illegal_action="lose"`` it ends the episode with reward -1 instead (``info["illegal_action"]``
-names it), for agents trained without the mask. ``max_decisions`` truncates an episode
-after that many of the learner's decisions.
+names it), for agents trained without the mask. The registered id defaults to ``"lose"``
+(every action of the action space is then a step, as Gymnasium's ``check_env`` expects).
+``max_decisions`` truncates an episode after that many of the learner's decisions.
 
 ``import glory_ai`` registers :data:`ENV_ID` (``GloryToRome-v0``) with Gymnasium (when
 Gymnasium is imported, before or after; see :mod:`glory_ai.integrations`), its keyword

@@ -41,9 +41,10 @@ the same answers through OpenSpiel's machinery. The history is kept in Python be
 engine's state (``history``, ``full_history``, ``move_number``, ``serialize`` and pickling
 read it); OpenSpiel's C++ ``ApplyAction`` records in it too, but its own C++ history holds
 only the actions applied through C++, so C++ code reading ``History()`` of a state
-advanced from Python (the ``history=`` line of ``pyspiel.serialize_game_and_state``, for
-one) sees less than ``state.history()``; the state's attributes, which every
-serialisation carries, hold the whole history, and every round trip restores it.
+advanced or cloned from Python (the ``history=`` line of
+``pyspiel.serialize_game_and_state``, for one) sees less than ``state.history()``; the
+state's attributes, which every serialisation carries, hold the whole history, and every
+round trip restores it.
 
 ``resample_from_infostate`` is the engine's determinization: every card the player cannot
 know is dealt again uniformly among the worlds consistent with what they have seen, seeded
