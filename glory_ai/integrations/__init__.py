@@ -20,13 +20,13 @@ adapter module itself is imported by ``gymnasium.make`` only.
 """
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
-import importlib.util
 import sys
-import threading
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.machinery import ModuleSpec
 
 #: the id ``gymnasium.make`` knows :class:`glory_ai.integrations.gymnasium.GloryToRomeGymEnv` by
 GYMNASIUM_ENV_ID = "GloryToRome-v0"
@@ -48,24 +48,24 @@ def _register_with(gymnasium: ModuleType) -> None:
                            kwargs=dict(GYMNASIUM_KWARGS))
 
 
-class _RegisterWhenImported(importlib.abc.MetaPathFinder):
-    """A finder at the front of ``sys.meta_path`` that finds nothing itself: asked for
+class _RegisterWhenImported:
+    """A finder at the front of ``sys.meta_path`` (importlib's ``MetaPathFinder`` protocol;
+    not its ABC, whose import would double glory_ai's) that finds nothing itself: asked for
     ``gymnasium``, it has the other finders find it and gives their spec a loader that
     registers the id once Gymnasium's own ``__init__`` has run, then leaves
     ``sys.meta_path`` (a ``find_spec`` that imports nothing leaves it in place)."""
 
-    def __init__(self) -> None:
-        self._searching = threading.local()
-
     def find_spec(self, fullname: str, path: Sequence[str] | None = None,
-                  target: ModuleType | None = None) -> importlib.machinery.ModuleSpec | None:
-        if fullname != "gymnasium" or getattr(self._searching, "now", False):
+                  target: ModuleType | None = None) -> ModuleSpec | None:
+        if fullname != "gymnasium":
             return None
-        self._searching.now = True
-        try:
-            spec = importlib.util.find_spec(fullname)
-        finally:
-            self._searching.now = False
+        spec = None
+        for finder in list(sys.meta_path):
+            find = getattr(finder, "find_spec", None)
+            if finder is not self and find is not None:
+                spec = find(fullname, path, target)
+                if spec is not None:
+                    break
         loader = spec.loader if spec is not None else None
         if loader is None or not hasattr(loader, "exec_module"):
             return spec
@@ -74,16 +74,12 @@ class _RegisterWhenImported(importlib.abc.MetaPathFinder):
         def exec_module(module: ModuleType) -> None:
             execute(module)
             _register_with(module)
-            with _LOCK:
-                if self in sys.meta_path:
-                    sys.meta_path.remove(self)
+            if self in sys.meta_path:
+                sys.meta_path.remove(self)
 
         # the instance attribute shadows the method for this loader (Gymnasium's) alone
-        loader.exec_module = exec_module  # type: ignore[method-assign]
+        loader.exec_module = exec_module
         return spec
-
-
-_LOCK = threading.Lock()
 
 
 def register_gymnasium_env() -> None:
@@ -93,7 +89,5 @@ def register_gymnasium_env() -> None:
     gymnasium = sys.modules.get("gymnasium")
     if gymnasium is not None and hasattr(gymnasium, "registry"):
         _register_with(gymnasium)
-        return
-    with _LOCK:
-        if not any(isinstance(finder, _RegisterWhenImported) for finder in sys.meta_path):
-            sys.meta_path.insert(0, _RegisterWhenImported())
+    elif not any(isinstance(finder, _RegisterWhenImported) for finder in sys.meta_path):
+        sys.meta_path.insert(0, _RegisterWhenImported())
