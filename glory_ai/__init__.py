@@ -6,11 +6,16 @@ from .config import GameConfig
 from .core.enums import EndReason, Phase
 from .core.errors import ActionParseError, IllegalActionError
 from .game import NUM_DISTINCT_ACTIONS, TERMINAL, Game, State
+from .integrations import register_gymnasium_env
 
 if TYPE_CHECKING:
     from .bots import make_bot
 
 __version__ = "0.1.0"
+
+# gymnasium.make("GloryToRome-v0") after `import glory_ai`, without importing Gymnasium here
+# (docs/integrations.md)
+register_gymnasium_env()
 
 
 def __getattr__(name: str) -> Any:

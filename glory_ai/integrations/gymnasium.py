@@ -4,8 +4,9 @@
 ::
 
     import gymnasium
-    import glory_ai.integrations.gymnasium        # registers GloryToRome-v0
+    import glory_ai                               # registers GloryToRome-v0
 
+    gymnasium.register_envs(glory_ai)             # optional: marks the import as used
     env = gymnasium.make("GloryToRome-v0", players=3,
                          opponents=["heuristic:style=builder", "ismcts:iters=200"])
     observation, info = env.reset(seed=1)
@@ -26,12 +27,14 @@ share at the end, 0 before. ``reset(seed=s)`` deals game ``s``, and each bot is 
 
 An illegal action raises ``glory_ai.IllegalActionError`` (a ``ValueError``) by default; with
 ``illegal_action="lose"`` it ends the episode with reward -1 instead (``info["illegal_action"]``
-names it), for agents trained without the mask. ``max_decisions`` truncates an episode
-after that many of the learner's decisions.
+names it), for agents trained without the mask. The registered id defaults to ``"lose"``
+(every action of the action space is then a step, as Gymnasium's ``check_env`` expects).
+``max_decisions`` truncates an episode after that many of the learner's decisions.
 
-Importing this module registers :data:`ENV_ID` (``GloryToRome-v0``) with Gymnasium, its
-keyword arguments those of :class:`GloryToRomeGymEnv`; ``gymnasium.make(
-"glory_ai.integrations.gymnasium:GloryToRome-v0", ...)`` imports the module itself.
+``import glory_ai`` registers :data:`ENV_ID` (``GloryToRome-v0``) with Gymnasium (when
+Gymnasium is imported, before or after; see :mod:`glory_ai.integrations`), its keyword
+arguments those of :class:`GloryToRomeGymEnv`; so does importing this module, and
+``gymnasium.make("glory_ai:GloryToRome-v0", ...)`` imports glory_ai itself.
 """
 from __future__ import annotations
 
@@ -40,7 +43,7 @@ from typing import Any
 
 import numpy as np
 
-from . import missing_extra
+from . import GYMNASIUM_ENV_ID, missing_extra, register_gymnasium_env
 
 try:
     import gymnasium
@@ -52,14 +55,14 @@ from ..bots import Bot, make_bot
 from ..game import NUM_DISTINCT_ACTIONS, Game, State
 from .pettingzoo import action_mask, observation_space, win_shares
 
-#: the id ``gymnasium.make`` knows the environment by (registered when this module is imported)
-ENV_ID = "GloryToRome-v0"
+#: the id ``gymnasium.make`` knows the environment by (registered by ``import glory_ai``)
+ENV_ID = GYMNASIUM_ENV_ID
 
 
 class GloryToRomeGymEnv(gymnasium.Env):
     """One seat of a game against glory_ai bots."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(self, players: int = 2, opponents: str | Sequence[str] = "random", seat: int = 0,
                  mode: str = "republic", max_decisions: int | None = None,
@@ -149,5 +152,4 @@ class GloryToRomeGymEnv(gymnasium.Env):
         return {"observation": self.state.observation_tensor(self.seat), "action_mask": mask}
 
 
-if ENV_ID not in gymnasium.registry:
-    gymnasium.register(id=ENV_ID, entry_point=f"{__name__}:GloryToRomeGymEnv")
+register_gymnasium_env()              # done by `import glory_ai` already, unless unloaded since

@@ -34,10 +34,17 @@ actions), which makes it perfect recall up to hash collisions. The tensors
 tensor, named by ``observation_tensor_layout()``) describe the present only, in either mode.
 
 Speed: the calls a search makes at every step (``legal_actions``, ``current_player``,
-``is_terminal``, ``is_chance_node``, ``returns``, the strings and tensors) are answered in
-Python from the engine, without the round trip through OpenSpiel's C++ ``State``; C++
-callers (``random_sim_test``, ``pyspiel`` algorithms) reach the same answers through
-OpenSpiel's machinery.
+``is_terminal``, ``is_chance_node``, ``apply_action``, ``clone``, ``returns``, the strings
+and tensors) are answered in Python from the engine, without the round trip through
+OpenSpiel's C++ ``State``; C++ callers (``random_sim_test``, ``pyspiel`` algorithms) reach
+the same answers through OpenSpiel's machinery. The history is kept in Python beside the
+engine's state (``history``, ``full_history``, ``move_number``, ``serialize`` and pickling
+read it); OpenSpiel's C++ ``ApplyAction`` records in it too, but its own C++ history holds
+only the actions applied through C++, so C++ code reading ``History()`` of a state
+advanced or cloned from Python (the ``history=`` line of
+``pyspiel.serialize_game_and_state``, for one) sees less than ``state.history()``; the
+state's attributes, which every serialisation carries, hold the whole history, and every
+round trip restores it.
 
 ``resample_from_infostate`` is the engine's determinization: every card the player cannot
 know is dealt again uniformly among the worlds consistent with what they have seen, seeded
@@ -52,11 +59,15 @@ deck order), a cheating baseline.
 """
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
+import operator
+import pickle
 import random
+from array import array
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -102,6 +113,15 @@ GAME_TYPE = pyspiel.GameType(
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 _BYTE_OUTCOMES = [(byte, 1.0 / DEAL_OUTCOMES) for byte in range(DEAL_OUTCOMES)]
+_STATE_SECTION = "[State]\n"
+
+
+class PlayerAction(NamedTuple):
+    """One entry of :meth:`GloryToRomeState.full_history` (``pyspiel.PlayerAction``'s fields;
+    OpenSpiel's own type cannot be built from Python)."""
+
+    player: int
+    action: int
 
 
 def deal_actions(seed: int) -> list[int]:
@@ -183,7 +203,8 @@ def _load_from_parameters(params: dict[str, Any]) -> GloryToRomeGame:
 
 class GloryToRomeState(pyspiel.State):
     """An OpenSpiel state around one glory_ai State (``glory_state``; None until the deal's
-    last chance node)."""
+    last chance node), which keeps its history in Python (``_history``: player, action,
+    player, action, ...), so that ``apply_action`` and ``clone`` from Python need no C++."""
 
     # Class defaults, so that a dealt state's __dict__ holds only what changes: OpenSpiel
     # clones a Python state by deep-copying every attribute of its __dict__.
@@ -196,6 +217,7 @@ class GloryToRomeState(pyspiel.State):
     def __init__(self, game: GloryToRomeGame):
         super().__init__(game)
         self.glory_state: State | None = None
+        self._history = array("i")
 
     # ---- the game API, answered in Python (OpenSpiel's C++ reaches the same methods) ------
 
@@ -254,17 +276,91 @@ class GloryToRomeState(pyspiel.State):
             raise pyspiel.SpielError("chance_outcomes: not a chance node")
         return list(_BYTE_OUTCOMES)
 
+    # ---- moves, copies and the history, kept in Python ------------------------------------
+
+    def apply_action(self, action: int) -> None:
+        """Applies a decision or a chance outcome, straight to the engine (OpenSpiel's C++
+        ``ApplyAction`` calls back into Python twice), and records it in the history."""
+        if type(action) is not int:
+            action = operator.index(action)         # a numpy integer, as OpenSpiel's bots pass
+        glory = self.glory_state
+        if glory is None or self._recall is not None:
+            self._apply_action(action)
+            return
+        player = glory.current_player()
+        glory.apply_action(action)
+        history = self._history
+        history.append(player)
+        history.append(action)
+
     def _apply_action(self, action: int) -> None:
+        # OpenSpiel's C++ ApplyAction calls this (and keeps a history of its own beside)
         glory = self.glory_state
         if glory is None:
             self._deal_byte(action)
+            player = _CHANCE
         elif self._recall is None:
+            player = glory.current_player()
             glory.apply_action(action)
         else:
-            decider = glory.current_player()
+            player = glory.current_player()
             glory.apply_action(action)
-            self._recall = tuple(_chain(digest, action if p == decider else -1, glory, p)
+            self._recall = tuple(_chain(digest, action if p == player else -1, glory, p)
                                  for p, digest in enumerate(self._recall))
+        history = self._history
+        history.append(player)
+        history.append(action)
+
+    def clone(self) -> GloryToRomeState:
+        """A copy that plays on alone (the engine's state copied, the history with it)."""
+        copy = GloryToRomeState(self.get_game())
+        attributes = copy.__dict__
+        attributes.update(self.__dict__)          # the rest is immutable: shared
+        if self.glory_state is not None:
+            attributes["glory_state"] = self.glory_state.clone()
+        attributes["_history"] = self._history[:]
+        return copy
+
+    def __copy__(self) -> GloryToRomeState:
+        return self.clone()
+
+    def __deepcopy__(self, memo: dict) -> GloryToRomeState:
+        return self.clone()
+
+    def child(self, action: int) -> GloryToRomeState:
+        copy = self.clone()
+        copy.apply_action(action)
+        return copy
+
+    def history(self) -> list[int]:
+        return self._history[1::2].tolist()
+
+    def full_history(self) -> list[PlayerAction]:
+        history = self._history
+        return [PlayerAction(*pair) for pair in zip(history[::2], history[1::2], strict=True)]
+
+    def history_str(self) -> str:
+        return ", ".join(map(str, self._history[1::2]))
+
+    def move_number(self) -> int:
+        return len(self._history) // 2
+
+    def is_initial_state(self) -> bool:
+        return not self._history
+
+    def serialize(self) -> str:
+        """OpenSpiel's serialisation of a Python state (``history=``, ``move_number=``, then the
+        pickled attributes), written from the Python history."""
+        history = self._history
+        pairs = ",".join(f"{history[i]}:{history[i + 1]}" for i in range(0, len(history), 2))
+        attributes = base64.b64encode(pickle.dumps(self.__dict__)).decode("ascii")
+        return f"history={pairs}\nmove_number={len(history) // 2}\n__dict__={attributes}"
+
+    def __getstate__(self) -> str:
+        # pickle: OpenSpiel's SerializeGameAndState, its state section written from the Python
+        # history (OpenSpiel's C++ writes the history of the actions applied through C++)
+        text = pyspiel.serialize_game_and_state(self.get_game(), self)
+        return text[:text.index(_STATE_SECTION) + len(_STATE_SECTION)] + self.serialize() + "\n"
 
     def _deal_byte(self, action: int) -> None:
         if not 0 <= action < DEAL_OUTCOMES:
@@ -327,14 +423,6 @@ class GloryToRomeState(pyspiel.State):
         if self.glory_state is None:
             return f"chance node: the deal ({self._dealt} of {DEAL_NODES} seed bytes dealt)"
         return str(self.glory_state)
-
-    # ---- copies --------------------------------------------------------------------------
-
-    def __copy__(self) -> GloryToRomeState:
-        return self.clone()
-
-    def __deepcopy__(self, memo: dict) -> GloryToRomeState:
-        return self.clone()
 
     # ---- imperfect information ----------------------------------------------------------
 

@@ -41,15 +41,63 @@ def test_gymnasium_make_builds_the_environment_by_its_id():
     assert episode(made.unwrapped, seed=2) == episode(direct, seed=2)
 
 
-def test_the_module_form_of_the_id_imports_the_adapter_itself():
+def run_python(code):
     import subprocess
     import sys
 
-    code = ("import gymnasium; env = gymnasium.make('glory_ai.integrations.gymnasium:GloryToRome-v0', "
-            "players=2); print(type(env.unwrapped).__name__)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "GloryToRomeGymEnv"
+    return done.stdout.split()
+
+
+MAKE = ("env = gymnasium.make('GloryToRome-v0', players=2); "
+        "print(type(env.unwrapped).__name__, 'glory_ai.integrations.gymnasium' in sys.modules)")
+
+
+@pytest.mark.parametrize("imports", ["import glory_ai, gymnasium", "import gymnasium, glory_ai"])
+def test_import_glory_ai_registers_the_id_whichever_is_imported_first(imports):
+    # before gymnasium is imported, glory_ai leaves gymnasium unimported and registers the id
+    # the moment it is; the adapter module is imported by gymnasium.make alone
+    code = (f"import sys; {imports}; import gymnasium; print('GloryToRome-v0' in gymnasium.registry, "
+            "'glory_ai.integrations.gymnasium' in sys.modules); " + MAKE)
+    assert run_python(code) == ["True", "False", "GloryToRomeGymEnv", "True"]
+
+
+def test_import_glory_ai_does_not_import_gymnasium():
+    assert run_python("import sys, glory_ai; print('gymnasium' in sys.modules)") == ["False"]
+
+
+def test_a_search_for_gymnasium_before_its_import_does_not_lose_the_registration():
+    # importlib.util.find_spec (how libraries ask whether a package is installed) imports
+    # nothing; the import after it registers the id, and the finder then leaves sys.meta_path
+    code = ("import sys, importlib.util, glory_ai; importlib.util.find_spec('gymnasium'); "
+            "importlib.util.find_spec('gymnasium'); import gymnasium; "
+            "from glory_ai.integrations import _RegisterWhenImported as F; "
+            "print('GloryToRome-v0' in gymnasium.registry, any(isinstance(f, F) for f in sys.meta_path))")
+    assert run_python(code) == ["True", "False"]
+
+
+@pytest.mark.parametrize("module", ["glory_ai", "glory_ai.integrations.gymnasium"])
+def test_the_module_form_of_the_id_imports_glory_ai_itself(module):
+    code = f"import sys, gymnasium; env = gymnasium.make('{module}:GloryToRome-v0', players=2); " + MAKE
+    assert run_python(code) == ["GloryToRomeGymEnv", "True"]
+
+
+def test_the_checker_passes_on_the_environment_gymnasium_make_makes():
+    import warnings
+
+    import gymnasium
+
+    made = gymnasium.make("GloryToRome-v0", players=3, opponents="random")
+    # the id's default: an illegal action loses (the checker steps unmasked actions)
+    assert made.unwrapped.illegal_action == "lose"
+    assert gymnasium.make("GloryToRome-v0", illegal_action="raise").unwrapped.illegal_action == "raise"
+    with pytest.warns(UserWarning, match="different from the unwrapped"):   # the checker prefers it unwrapped
+        check_env(made, skip_render_check=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")            # not a warning on the unwrapped environment
+        check_env(made.unwrapped)
+    assert gymnasium.register_envs(glory_ai) is None          # the ecosystem's idiom is harmless
 
 
 def episode(environment, seed):

@@ -156,9 +156,70 @@ def test_the_hot_calls_are_the_adapters_own_methods():
     for name in ("current_player", "is_terminal", "is_chance_node", "is_player_node",
                  "legal_actions", "legal_actions_mask", "returns", "player_return",
                  "information_state_string", "observation_string", "information_state_tensor",
-                 "observation_tensor"):
+                 "observation_tensor", "apply_action", "clone", "child", "history", "full_history",
+                 "history_str", "move_number", "is_initial_state", "serialize"):
         assert getattr(gs.GloryToRomeState, name) is not getattr(pyspiel.State, name, None), name
         assert getattr(gs.GloryToRomeState, name).__module__ == gs.__name__, name
+
+
+HISTORY_VIEWS = ("history", "history_str", "move_number", "is_initial_state", "serialize")
+
+
+def _cpp_history(state):
+    return [(h.player, h.action) for h in pyspiel.State.full_history(state)]
+
+
+@pytest.mark.parametrize("params", [{"players": 3}, {"players": 2, "perfect_recall": True}])
+def test_the_python_history_is_openspiels_when_cpp_applies_the_actions(params):
+    # OpenSpiel's C++ ApplyAction (random_sim_test, C++ algorithms) calls back _apply_action,
+    # which records the action too: the two histories agree, and so does the serialisation
+    game = pyspiel.load_game(gs.SHORT_NAME, params)
+    state = game.new_initial_state()
+    rng = np.random.RandomState(1)
+    for step in range(200):
+        if state.is_terminal():
+            break
+        for name in HISTORY_VIEWS:
+            assert getattr(state, name)() == getattr(pyspiel.State, name)(state), (name, step)
+        assert [tuple(h) for h in state.full_history()] == _cpp_history(state)
+        if step % 20 == 0:
+            clone = pyspiel.State.clone(state)            # C++ Clone: a deep copy per attribute
+            assert clone.history() == pyspiel.State.history(clone) == state.history()
+            assert str(clone) == str(state)
+        pyspiel.State.apply_action(state, int(rng.choice(state.legal_actions())))
+    assert state.move_number() == len(state.history()) > 100
+
+
+def test_actions_applied_from_python_are_in_the_history_and_its_serialisations():
+    game = gs.load_game(players=2)
+    state = game.new_initial_state()
+    assert state.is_initial_state() and state.history() == [] and state.move_number() == 0
+    gs.deal(state, 11)
+    rng = np.random.RandomState(2)
+    played = gs.deal_actions(11)
+    for _ in range(30):
+        played.append(int(rng.choice(state.legal_actions())))
+        state.apply_action(np.int64(played[-1]))            # as OpenSpiel's Python bots pass them
+    assert state.history() == played and state.move_number() == 38 and not state.is_initial_state()
+    assert state.history_str() == ", ".join(map(str, played))
+    leader = glory_ai.Game(2).new_initial_state(11).current_player()
+    assert [h.player for h in state.full_history()][:9] == [pyspiel.PlayerId.CHANCE] * 8 + [leader]
+    child = state.child(state.legal_actions()[0])
+    assert child.history() == played + [state.legal_actions()[0]] and state.history() == played
+    # OpenSpiel's C++ history holds the actions applied through C++ only (here none); the
+    # serialisations the adapter writes (serialize, pickle) name the whole history, and every
+    # round trip brings it back
+    assert pyspiel.State.history(state) == []
+    assert state.serialize().startswith("history=-1:" + str(played[0]))
+    assert f"history=-1:{played[0]}," in pickle.dumps(state).decode("latin-1")
+    for how, copied in _round_trips(game, state):
+        assert copied.history() == played, how
+        assert copied.move_number() == 38, how
+    # OpenSpiel's deserialize_state reads the history the adapter wrote into its C++ history
+    assert pyspiel.State.history(game.deserialize_state(state.serialize())) == played
+    # what is no integer is refused, as OpenSpiel's C++ refuses it
+    with pytest.raises(TypeError):
+        state.apply_action(1.5)
 
 
 def _round_trips(game, state):
