@@ -147,7 +147,8 @@ def _summary(page: Page, report: Report) -> None:
     add('<p class="note">Intervals are 95% and take the deal as the unit: every deal is played '
         "in every seat rotation, so its games are not independent (docs/statistics.md); a "
         "head-to-head match uses the pentanomial model of the two seatings of a deal, the other "
-        "tables resample whole deals. \"± x%\" is half the width of the interval. A win shared "
+        "tables resample whole deals. \"± x%\" is half the width of the interval (a rate at an "
+        "end of its interval, such as 0%, has the interval written out). A win shared "
         "by k players counts 1/k. Significant means p &lt; 0.05; every p-value says whether it "
         "is Holm-adjusted for the family of tests it belongs to.</p>")
 
