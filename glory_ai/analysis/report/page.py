@@ -51,8 +51,8 @@ nav a:hover { text-decoration: underline; }
 table { border-collapse: collapse; font-size: 13.5px; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 9px; border-bottom: 1px solid var(--line); text-align: right; }
 td { white-space: nowrap; }
-/* a table of many columns (the buildings' full table) packs its cells closer to fit a laptop */
-table:has(th:nth-child(12)) :is(th, td) { padding: 4px 5px; }
+/* many columns (the buildings' full table, a round robin's head to head): closer cells, to fit a laptop */
+table:has(th:nth-child(11)) :is(th, td) { padding: 4px 5px; }
 /* an estimate whose interval goes under it when the table is short of width */
 td .wrap { white-space: normal; } td .wrap span { white-space: nowrap; }
 th { background: var(--soft); font-weight: 600; border-bottom: 2px solid var(--line);
