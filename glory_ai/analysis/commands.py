@@ -361,7 +361,10 @@ def _play(config: RunConfig, session: Session, games: int) -> int:
               f"normalized Elo, alpha={config.sprt[2]:g}, beta={config.sprt[3]:g}); "
               f"{plural(config.total_games, 'game')} at most")
     found = session.check(config)           # a folder of another config or code is refused here
-    if found is not None:
+    if found is not None and found >= config.total_games:
+        # no "resuming": every game is there already (the table is made from them)
+        print(f"the run in {out} is already complete ({plural(found, 'game')}): nothing to play")
+    elif found is not None:
         print(f"resuming the run in {out}: about {plural(found, 'game')} already played")
     sys.stdout.flush()
 
@@ -387,9 +390,13 @@ def _play(config: RunConfig, session: Session, games: int) -> int:
     except OSError as error:
         raise os_error(error.filename or out, error) from None
     print()
-    print(f"played {plural(result.played, 'game')} in {result.seconds:.1f} s"
-          + (f" ({result.resumed} resumed from the folder)" if result.resumed else "")
-          + f"; {plural(result.games, 'game')} in {out / 'games.jsonl'}")
+    if result.played:
+        print(f"played {plural(result.played, 'game')} in {result.seconds:.1f} s"
+              + (f" ({result.resumed} resumed from the folder)" if result.resumed else "")
+              + f"; {plural(result.games, 'game')} in {out / 'games.jsonl'}")
+    else:
+        print(f"no game played: the {plural(result.games, 'game')} of {out / 'games.jsonl'} "
+              "were played before")
     print(f"summary: {out / 'summary.csv'}")
     print(f"plot: {plot}")
     return 0
