@@ -47,6 +47,7 @@ from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry
 from .._argparse import HelpFormatter as _HelpFormatter
 from .._argparse import Parser as _Parser
 from .._jsonio import JSONLimitError, value_or_text
+from .._words import plural
 from ..arena.plan import ArenaError, RunConfig, canonical_spec
 from ..arena.runner import BACKENDS
 from ..arena.storage import os_error
@@ -348,20 +349,23 @@ def _play(config: RunConfig, session: Session, games: int) -> int:
     from .stats.summary import finishing_frame, format_table, summarize_run
 
     out = session.out
-    plan = (f"{config.deals} deals x {config.games_per_deal} games per deal"
+    plan = (f"{plural(config.deals, 'deal')} x {plural(config.games_per_deal, 'game')} per deal"
             + (" (every seat rotation" + (" and pairing)" if len(config.pairings()) > 1 else ")")
                if config.rotations > 1 else ""))
     if config.total_games != games:
-        print(f"--games {games} rounded up to {config.total_games} games: {plan}")
+        print(f"--games {games} rounded up to {plural(config.total_games, 'game')}: {plan}")
     else:
-        print(f"{config.total_games} games: {plan}")
+        print(f"{plural(config.total_games, 'game')}: {plan}")
     if config.sprt is not None:
         print(f"SPRT: stops once decided (elo0={config.sprt[0]:g}, elo1={config.sprt[1]:g} "
               f"normalized Elo, alpha={config.sprt[2]:g}, beta={config.sprt[3]:g}); "
-              f"{config.total_games} games at most")
+              f"{plural(config.total_games, 'game')} at most")
     found = session.check(config)           # a folder of another config or code is refused here
-    if found is not None:
-        print(f"resuming the run in {out}: about {found} games already played")
+    if found is not None and found >= config.total_games:
+        # no "resuming": every game is there already (the table is made from them)
+        print(f"the run in {out} is already complete ({plural(found, 'game')}): nothing to play")
+    elif found is not None:
+        print(f"resuming the run in {out}: about {plural(found, 'game')} already played")
     sys.stdout.flush()
 
     result = session.play(config)           # stopped by the SPRT when the config has one
@@ -386,9 +390,13 @@ def _play(config: RunConfig, session: Session, games: int) -> int:
     except OSError as error:
         raise os_error(error.filename or out, error) from None
     print()
-    print(f"played {result.played} games in {result.seconds:.1f} s"
-          + (f" ({result.resumed} resumed from the folder)" if result.resumed else "")
-          + f"; {result.games} games in {out / 'games.jsonl'}")
+    if result.played:
+        print(f"played {plural(result.played, 'game')} in {result.seconds:.1f} s"
+              + (f" ({result.resumed} resumed from the folder)" if result.resumed else "")
+              + f"; {plural(result.games, 'game')} in {out / 'games.jsonl'}")
+    else:
+        print(f"no game played: the {plural(result.games, 'game')} of {out / 'games.jsonl'} "
+              "were played before")
     print(f"summary: {out / 'summary.csv'}")
     print(f"plot: {plot}")
     return 0
@@ -412,7 +420,7 @@ def _seat_table(out: Path) -> str:
              "even seats would each win 1/players):"]
     for (players, seat), row in table.iterrows():
         lines.append(f"  P{seat + 1}  {100 * row['win_rate']:5.1f}%  [{100 * row['win_low']:.1f}, "
-                     f"{100 * row['win_high']:.1f}]  over {int(row['games'])} games "
+                     f"{100 * row['win_high']:.1f}]  over {plural(int(row['games']), 'game')} "
                      f"(even: {100 / players:.1f}%)")
     return "\n".join(lines)
 
@@ -534,7 +542,7 @@ def _across(runs: Sequence[Path]) -> str:
             continue
         rules.add(json.dumps([config.get("mode"), config.get("variant")], sort_keys=True))
         bots.add(tuple(sorted(config.get("specs", ()))))
-    parts = [f"{len(runs)} runs"]
+    parts = [plural(len(runs), "run")]
     parts.append("one rule set" if len(rules) <= 1 else
                  f"{len(rules)} rule sets (tables pool the games of each spec; the rules are compared "
                  "side by side)")

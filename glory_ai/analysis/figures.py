@@ -97,6 +97,8 @@ NARROW = 3.6
 #: characters per line of a wrapped title and axis label in the narrow layout
 _TITLE_CHARS = 40
 _LABEL_CHARS = 40
+#: characters per line of an axis label that would run past the edge of a wide figure
+_WIDE_LABEL_CHARS = 90
 
 
 @contextlib.contextmanager
@@ -202,8 +204,9 @@ def plot_win_rates(table: pd.DataFrame, colors: Mapping[str, str] | None = None,
     """Horizontal bars of the win rates of :func:`~glory_ai.analysis.stats.win_rates` with
     their 95% intervals (the table's: pentanomial for a head-to-head match, deal bootstrap
     otherwise, named under the axis), best on top, each rate written past the end of its
-    interval; a dashed line at the equal share. A table split by player count (or another
-    column) gets one panel per group."""
+    interval, a mark at each rate in the spec's colour (so that a rate of 0 shows); a dashed line
+    at the equal share. A table split by player count (or another column) gets one panel per
+    group."""
     flat = table.reset_index()
     group_cols = [c for c in table.index.names if c != "spec"]
     groups = list(flat.groupby(group_cols, sort=True)) if group_cols else [((), flat)]
@@ -224,6 +227,9 @@ def plot_win_rates(table: pd.DataFrame, colors: Mapping[str, str] | None = None,
                     alpha=0.9)
             ax.errorbar(rate, y, xerr=_errors(rate, data["win_low"].to_numpy(float), high),
                         fmt="none", ecolor="#222222", capsize=3, lw=1)
+            # the rate itself in the spec's colour, seen even where the bar has no length
+            ax.scatter(rate, y, marker="|", c=_colors_for(names, colors), s=160 if narrow else 220,
+                       linewidths=2.5, clip_on=False, zorder=3, gid="rates")
             _value_labels(ax, y, rate, high, 8 if narrow else 8.5)
             for e in np.unique(data["expected"].round(6)):
                 ax.axvline(e, color="#555555", lw=0.9, ls="--", zorder=0)
@@ -429,10 +435,11 @@ def plot_ratings(ratings: pd.DataFrame, colors: Mapping[str, str] | None = None,
         _names(ax, y, names, narrow, x=lo - 0.05 * span)
         ax.set_ylim(-0.6, len(names) - (0.1 if narrow else 0.4))
         ax.axvline(0, color="#555555", lw=0.8, ls="--", zorder=0)
-        ax.set_xlabel(_wrap("Bradley-Terry rating on pairwise finishing order (Elo scale, mean 0, "
-                            "Gaussian prior), 95% deal-bootstrap interval"
-                            + ("; hollow: a perfect record, profile likelihood" if profile.any() else ""),
-                            narrow, _LABEL_CHARS))
+        # in two lines on the wide layout when it names the hollow markers (else past the edge)
+        ax.set_xlabel(textwrap.fill("Bradley-Terry rating on pairwise finishing order (Elo scale, mean 0, "
+                                    "Gaussian prior), 95% deal-bootstrap interval"
+                                    + ("; hollow: a perfect record, profile likelihood" if profile.any()
+                                       else ""), _LABEL_CHARS if narrow else _WIDE_LABEL_CHARS))
         ax.grid(axis="x", color="#e6e6e6", lw=0.8)
         ax.set_axisbelow(True)
         _title(fig, title or f"Rating ladder{f' ({k} players)' if k else ''}", narrow)

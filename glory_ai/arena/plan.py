@@ -26,6 +26,7 @@ from typing import Any
 
 import numpy as np
 
+from .._words import article, plural
 from ..bots.trust import code_named
 from ..config import MODES, GameConfig
 from ..core.config import check_seed
@@ -248,7 +249,8 @@ class RunConfig:
 
     def _check_sprt(self) -> None:
         if self.format != "head_to_head":
-            raise ArenaError(f"SPRT needs a head-to-head match (2 specs, 2 players), not a {self.format}")
+            raise ArenaError("SPRT needs a head-to-head match (2 specs, 2 players), not "
+                             f"{article(str(self.format).replace('_', ' '))}")
         sprt = self.sprt
         if isinstance(sprt, (str, bytes)) or not isinstance(sprt, Sequence) or len(sprt) != 4:
             raise ArenaError(f"sprt must be (elo0, elo1, alpha, beta), got {sprt!r}")
@@ -394,10 +396,10 @@ class RunConfig:
         elif self.format == "round_robin":
             who = f"round robin of {len(self.specs)} bots"
         elif self.format == "gauntlet":
-            who = f"gauntlet: {self.specs[0]} vs {len(self.specs) - 1} bots"
+            who = f"gauntlet: {self.specs[0]} vs {plural(len(self.specs) - 1, 'bot')}"
         else:
             who = f"{self.players}-player field of {', '.join(self.specs)}"
         variant = {k: v for k, v in self.variant.items()
                    if GameConfig(num_players=self.players, mode=self.mode).variant().get(k) != v}
         rules = self.mode + "".join(f", {k}={v}" for k, v in variant.items())
-        return f"{who} ({rules}, {self.total_games} games, seed {self.seed})"
+        return f"{who} ({rules}, {plural(self.total_games, 'game')}, seed {self.seed})"

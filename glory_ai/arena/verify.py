@@ -41,6 +41,7 @@ from typing import BinaryIO
 
 import orjson
 
+from .._words import plural
 from .files import CODE_FILE, COLUMNS_FILE, COMPRESSED_GAMES_FILE, CONFIG_FILE, GAMES_FILE
 from .integrity import check_plan, recorded_plan, restore_config
 from .lock import FolderLock, describe_writer, writer
@@ -287,7 +288,7 @@ def _check_lines(check: RunCheck, path: Path, sample: int | None, n_jobs: int,
 
     if progress is not None:
         what = "every game" if step == 1 else f"about {total // step} games" if step else "no game"
-        progress(f"checking {check.folder}: {total} games planned, replaying {what}")
+        progress(f"checking {check.folder}: {plural(total, 'game')} planned, replaying {what}")
 
     salvage = Salvage()
     try:
@@ -385,7 +386,7 @@ def _conclude(check: RunCheck, path: Path, read: _Reading, sums: Sums) -> None:
             check.drop.add(f.line)
     if mismatched and digest_ok:
         # the records are as written (their checksum holds): games.sums is what changed
-        check.problems.append(f"{sums.path}: the entries of {len(mismatched)} game(s) differ from "
+        check.problems.append(f"{sums.path}: the entries of {plural(len(mismatched), 'game')} differ from "
                               "their records, which match the checksum in config.json: "
                               f"{sums.path.name} was changed")
         check.sums_fix = {f.index: f.data for f in mismatched if f.index is not None}
@@ -404,9 +405,10 @@ def _conclude(check: RunCheck, path: Path, read: _Reading, sums: Sums) -> None:
             # every record is one written (games.sums says so for each): records were removed,
             # or the checksum in config.json is what changed
             if check.digest.lines < covered:
-                check.problems.append(f"{path}: {covered - check.digest.lines} record(s) were removed "
-                                      f"({check.digest.lines} lines now, {covered} when written; every "
-                                      f"record left matches its entry in {sums.path.name})")
+                check.problems.append(f"{path}: {plural(covered - check.digest.lines, 'record')} "
+                                      f"{'was' if covered - check.digest.lines == 1 else 'were'} removed "
+                                      f"({plural(check.digest.lines, 'line')} now, {covered} when written; "
+                                      f"every record left matches its entry in {sums.path.name})")
             else:
                 check.problems.append(f"{check.folder / CONFIG_FILE}: its checksum of the records "
                                       f"differs from them, and every record matches its entry in "
@@ -424,7 +426,7 @@ def _conclude(check: RunCheck, path: Path, read: _Reading, sums: Sums) -> None:
                              "a copy, or start over in another folder (the run's command with --fresh "
                              "moves this one aside)")
         elif unconfirmed_covered and step != 1:
-            check.refused = (f"{path}: {unconfirmed_covered} record(s) that no per-game checksum "
+            check.refused = (f"{path}: {plural(unconfirmed_covered, 'record')} that no per-game checksum "
                              "confirms may hide a change: repair them with every game replayed "
                              "(without --sample)")
 
@@ -528,8 +530,8 @@ def _repair(check: RunCheck, sample: int | None, n_jobs: int) -> None:
     check.actions.append(f"{folder / CONFIG_FILE}: the checksum of the {kept.lines} records kept "
                          "stored")
     if check.set_aside:
-        check.actions.append(f"{path}: {check.set_aside} line(s) set aside in {quarantine.path} "
-                             f"(each with its reason, file and line); {kept.lines} records kept")
+        check.actions.append(f"{path}: {plural(check.set_aside, 'line')} set aside in {quarantine.path} "
+                             f"(each with its reason, file and line); {plural(kept.lines, 'record')} kept")
 
 
 def _drop_columns(check: RunCheck) -> None:
@@ -600,8 +602,8 @@ def _play_again(check: RunCheck, n_jobs: int) -> None:
         result = run(config, check.folder, n_jobs=n_jobs, only=sorted(lost))
         check.played = result.played
         if result.played:
-            check.actions.append(f"{check.folder}: {result.played} game(s) set aside played again "
-                                 f"({result.games} games in the folder)")
+            check.actions.append(f"{check.folder}: {plural(result.played, 'game')} set aside played again "
+                                 f"({plural(result.games, 'game')} in the folder)")
     if archive:
         compress_run(check.folder)
         check.actions.append(f"{check.folder / COMPRESSED_GAMES_FILE}: written again from the "

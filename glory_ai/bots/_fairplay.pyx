@@ -29,6 +29,7 @@ from glory_ai.core.engine cimport (
 
 import operator
 
+from glory_ai._words import article
 from glory_ai.bots.errors import BotError
 from glory_ai.core.seeds import check_seed
 
@@ -149,8 +150,8 @@ cdef object _as_action(object action):
         return operator.index(action)
     except TypeError:
         shown = _one_line(repr(action))
-        raise BotError("not_an_action",
-                       f"returned {shown} (a {type(action).__name__}), not an action id (an int)") from None
+        raise BotError("not_an_action", f"returned {shown} ({article(type(action).__name__)}), "
+                                        "not an action id (an int)") from None
 
 
 @cython.auto_pickle(False)

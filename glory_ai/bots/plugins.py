@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._reading import SOURCE_BYTES, ReadLimitError, read_bytes
+from .._words import article
 from ..actions import block_range
 from ._fairplay import Referee, describe_exception
 from .base import Bot, BotInfo
@@ -184,7 +185,7 @@ class UserBot(Bot):
             raise BotError("raised", f"{describe_exception(exc)} while being built") from exc
         step = getattr(inner, "step", None)
         if not callable(step):
-            raise SpecError(f"bot spec {spec!r}: it made a {type(inner).__name__}, which has no "
+            raise SpecError(f"bot spec {spec!r}: it made {article(type(inner).__name__)}, which has no "
                             "step(state) method")
         self.inner = inner
         self.fair_play = fair_play

@@ -42,6 +42,11 @@ _TURN_STATE_LIMITS = {"camp_units": 255,
 # ---------------------------------------------------------------------------------------
 # The writer (State.to_dict)
 
+cdef str _a(str name):
+    """The name with its indefinite article ("a Bar", "an Insula", "a Rubble")."""
+    return ("an " if name[:1] in "AEIOU" else "a ") + name
+
+
 cdef list _zone(uint8_t* counts):
     # a zone of counts per card type as a sorted list of names
     out = []
@@ -573,12 +578,12 @@ def _read_structure(sd, field, names_seen, config):
     if building == JACK:
         raise ValueError(f"{field}.building: a Jack cannot be a foundation")
     if building in names_seen:
-        raise ValueError(f"{field}.building: player already owns a {_NAMES[building]} (R-9.1.2)")
+        raise ValueError(f"{field}.building: player already owns {_a(_NAMES[building])} (R-9.1.2)")
     names_seen.add(building)
     own = config.material_of(building)
     site = material_id(sd["site"], f"{field}.site") if "site" in sd else own
     if site != own and (building != B_STATUE or not config.power_on(B_STATUE)):
-        raise ValueError(f"{field}.site: a {_NAMES[building]} is built on a {_MATERIALS[own]} site")
+        raise ValueError(f"{field}.site: {_a(_NAMES[building])} is built on {_a(_MATERIALS[own])} site")
     out_of_town = sd.get("out_of_town", False)
     complete = sd.get("complete", False)
     if not isinstance(out_of_town, bool):

@@ -16,6 +16,7 @@ from .. import _argparse as argtypes
 from .._argparse import EXIT_INTERRUPTED, EXIT_TERMINATED, EXIT_USAGE, run_entry_point
 from .._jsonio import MAX_BYTES
 from .._reading import read_text
+from .._words import plural
 from ..arena.runner import BACKENDS
 from ..bots.trust import require_trust
 
@@ -147,9 +148,11 @@ def _reproduce_study(args: argparse.Namespace) -> int:
     games = sum(r["games"] for r in runs)
     what = "validation and trial" if args.trials else "validation"
     if not differ:
-        print(f"reproduced: the {games} {what} games replay to their stored records")
+        print(f"reproduced: the {games} {what} {'game replays' if games == 1 else 'games replay'} "
+              "to their stored records")
         return 0
-    print(f"NOT reproduced: {differ} of {games} {what} games differ (above)")
+    print(f"NOT reproduced: {differ} of {games} {what} {'game differs' if differ == 1 else 'games differ'} "
+          "(above)")
     return EXIT_DIFFERENT
 
 
@@ -184,15 +187,15 @@ def main_reproduce(args: argparse.Namespace) -> int:
         print(f"stored results: {problem}")
     for run in report.runs:
         status = "identical" if not run["differences"] else f"{len(run['differences'])} differ"
-        print(f"{run['run']}: {run['games']} games, {status}")
+        print(f"{run['run']}: {plural(run['games'], 'game')}, {status}")
         for diff in run["differences"][:10]:
             print(f"    game {diff['game_id']}: {diff['field']}")
     if report.identical:
         print(f"reproduced: every run's {what} match the stored results")
         return 0
     if report.problems:
-        print(f"NOT reproduced: the stored results do not hold together ({len(report.problems)} "
-              f"problem(s) above; `glory-ai verify {args.folder}` says more)")
+        print(f"NOT reproduced: the stored results do not hold together "
+              f"({plural(len(report.problems), 'problem')} above; `glory-ai verify {args.folder}` says more)")
     else:
         print(f"NOT reproduced: some {what} differ (above)")
     return EXIT_DIFFERENT
@@ -224,14 +227,14 @@ def main_verify(args: argparse.Namespace) -> int:
     games = sum(r.games for r in final.runs)
     replayed = sum(r.replayed for r in final.runs)
     if final.ok:
-        print(f"verified: {len(final.runs)} run(s), {games} games, {replayed} replayed, "
+        print(f"verified: {plural(len(final.runs), 'run')}, {plural(games, 'game')}, {replayed} replayed, "
               "records and derived files as written")
         return 0
     hint = ""
     if not args.repair and not any(r.refused for r in final.runs):
         hint = (f"; `glory-ai verify {args.folder} --repair` sets the records at fault aside "
                 "(quarantine.jsonl) and plays their games again")
-    print(f"NOT verified: {len(final.all_problems)} problem(s), {games} sound games{hint}")
+    print(f"NOT verified: {plural(len(final.all_problems), 'problem')}, {plural(games, 'sound game')}{hint}")
     return EXIT_DIFFERENT
 
 

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from .._jsonio import MAX_BYTES, read_json
 from .._reading import CONFIG_BYTES, read_text
+from .._words import plural
 from ..arena import RunConfig, Session, strip_timing
 from ..arena.storage import (
     COMPRESSED_GAMES_FILE,
@@ -304,13 +305,18 @@ def _run_all(experiment: Experiment, folder: Path, options: dict[str, Any], sess
             "rebuilt); these results come from the old build. Rebuild with: pip install -e .")
     done = []
     planned_runs = experiment.runs()
-    for i, planned in enumerate(planned_runs, 1):
-        run_folder = folder / "runs" / planned.name
-        finished = _finished_games(run_folder, planned.config)
-        doing = (planned.config.describe() if finished is None
-                 else f"finished ({finished:,} games), nothing to play")
-        log(f"[{i}/{len(planned_runs)}] {planned.name}: {doing}")
-        done.append(_play(planned, run_folder, session, finished))
+    finished_games = [_finished_games(folder / "runs" / p.name, p.config) for p in planned_runs]
+    complete = all(n is not None for n in finished_games)
+    if complete:
+        # no counter of runs "played" one after the other: there is nothing to play
+        log(f"{experiment.name} is already complete: its {plural(len(planned_runs), 'run')} "
+            f"hold {plural(sum(n or 0 for n in finished_games), 'game')}, nothing to play")
+    for i, (planned, finished) in enumerate(zip(planned_runs, finished_games, strict=True), 1):
+        if not complete:
+            doing = (planned.config.describe() if finished is None
+                     else f"already complete ({plural(finished, 'game')}), nothing to play")
+            log(f"[{i}/{len(planned_runs)}] {planned.name}: {doing}")
+        done.append(_play(planned, folder / "runs" / planned.name, session, finished))
     meta["finished"] = time.strftime("%Y-%m-%dT%H:%M:%S%z")
     meta["seconds"] = round(time.time() - started, 1)
     meta["runs"] = [{**d, "config": p.config.to_dict(), "matchup": p.matchup, "grid": p.grid_point,
@@ -456,7 +462,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
             stored: dict[str, dict[str, Any]] = {}
             for r in read_records(folder / "runs" / planned.name, repeats=True, checksum=False):
                 stored.setdefault(r["game_id"], r)
-            log(f"re-running {planned.name} ({len(stored)} games)")
+            log(f"re-running {planned.name} ({plural(len(stored), 'game')})")
             again = session.play(planned.config, Path(scratch) / planned.name)
             fresh = {r["game_id"]: r for r in again.records}
             differences = []

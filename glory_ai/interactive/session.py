@@ -55,7 +55,7 @@ Commands:
                the share of the search each got and the expected result (a win chance),
                searched from what you know only
   undo         take back your last decision (and the bots' moves since)
-  concede      leave the game (asks to confirm); the bots play it out
+  concede      leave the game (asks to confirm); {concede}
   log          the whole log of the game so far
   card NAME    a card's material, role, value and building function
   table        show the table again
@@ -253,7 +253,7 @@ class PlaySession:
                 self._quit("you quit")
                 return False
             if word in ("help", "?", "h"):
-                self.screen.say(HELP)
+                self.screen.say(HELP.format(concede=self._after_concession()))
                 continue
             if word == "hint":
                 self._hint(rest)
@@ -327,9 +327,14 @@ class PlaySession:
         self.save()
         return True
 
+    def _after_concession(self) -> str:
+        """What follows the person's concession: with one opponent still playing (any
+        2-player game), the game ends and that player wins; else the bots play on."""
+        others = [p for p in range(self.num_players) if p != self.human and not self.state.has_conceded(p)]
+        return "the other player wins" if len(others) == 1 else "the bots will play it out without you"
+
     def _concede(self) -> bool:
-        after = ("the other player wins" if self.num_players == 2
-                 else "the bots will play it out without you")
+        after = self._after_concession()
         answer = self.screen.ask(f"Concede the game? {after[0].upper()}{after[1:]}. (yes/no) ")
         if answer is None or answer.strip().lower() not in ("y", "yes"):
             self.screen.say("Not conceded.")

@@ -9,6 +9,7 @@ import sys
 
 import pandas as pd
 import pytest
+from matplotlib import colors as matplotlib_colors
 from matplotlib.text import Text
 
 from glory_ai.analysis import figures as F
@@ -193,3 +194,66 @@ def test_figures_are_the_same_bytes_in_a_fresh_process(tmp_path):
         fresh = subprocess.run([sys.executable, "-c", script, fmt], capture_output=True, check=True,
                                env={**os.environ, "PYTHONHASHSEED": "7"}).stdout
         assert F.figure_bytes(F.plot_finishing_matrix(here), fmt) == fresh, fmt
+
+
+def _zero_and_perfect():
+    """A win-rate table with a spec that never wins and a rating table with a perfect record
+    (its interval the profile likelihood, named under the axis)."""
+    rates = pd.DataFrame({"games": [60, 60], "wins": [60.0, 0.0], "win_rate": [1.0, 0.0],
+                          "win_low": [0.94, 0.0], "win_high": [1.0, 0.06],
+                          "interval": ["Wilson (games as independent)"] * 2, "expected": [0.5] * 2},
+                         index=pd.Index(["ismcts:iters=30,c=0.7", "random"], name="spec"))
+    ratings_table = pd.DataFrame({"rating": [344.0, -344.0], "low": [162.0, -696.0], "high": [696.0, -162.0],
+                                  "interval": ["profile likelihood (perfect record)"] * 2},
+                                 index=pd.Index(["ismcts:iters=30,c=0.7", "pimc:iters=30,worlds=4"],
+                                                name="spec"))
+    ratings_table.attrs["num_players"] = 2
+    return rates, ratings_table
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_a_win_rate_of_zero_has_its_mark_in_the_specs_colour(narrow):
+    rates, _ = _zero_and_perfect()
+    colors = {"ismcts:iters=30,c=0.7": "#1f77b4", "random": "#ff7f0e"}
+    fig = F.plot_win_rates(rates, colors, narrow=narrow)
+    F.figure_bytes(fig, "png")
+    ax = fig.axes[0]
+    bars = {round(p.get_width(), 6) for p in ax.patches}
+    assert 0.0 in bars                   # the bar of random has no length: the mark shows its rate
+    marks = [c for c in ax.collections if c.get_gid() == "rates"]
+    assert len(marks) == 1
+    rates_drawn = sorted(float(x) for x, _ in marks[0].get_offsets())
+    assert rates_drawn == [0.0, 1.0]
+    # drawn over random's row (best on top: random is the row at y = 0), in its colour
+    at_zero = [i for i, (x, _) in enumerate(marks[0].get_offsets()) if x == 0.0][0]
+    color = marks[0].get_edgecolor()[at_zero] if len(marks[0].get_edgecolor()) > 1 \
+        else marks[0].get_edgecolor()[0]
+    assert matplotlib_colors.to_hex(color) == "#ff7f0e"
+
+
+@pytest.mark.parametrize("narrow", [False, True])
+def test_the_rating_ladders_axis_label_stays_inside_the_figure(narrow):
+    # the label naming the hollow markers of a perfect record ran past the right edge of the
+    # wide figure ("... hollow: a perfect recor")
+    _, table = _zero_and_perfect()
+    fig = F.plot_ratings(table, narrow=narrow)
+    fig.canvas.draw()
+    label = fig.axes[0].xaxis.label
+    assert "hollow: a perfect record, profile likelihood" in " ".join(label.get_text().split())
+    box = label.get_window_extent(fig.canvas.get_renderer())
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.width and box.y0 >= 0, (box, fig.bbox)
+
+
+@pytest.mark.parametrize("name", ["win_rates", "matrix", "ratings_2", "ratings_3", "seat",
+                                  "buildings", "vp", "end", "length"])
+def test_the_wide_layout_draws_its_labels_inside_the_figure(frame, name):
+    fig = _figures(frame)[name]()
+    fig.canvas.draw()
+    width = fig.bbox.width
+    renderer = fig.canvas.get_renderer()
+    labels = [*fig.texts] + [t for ax in fig.axes
+                             for t in (ax.xaxis.label, ax.yaxis.label, ax.title, *ax.texts)]
+    for text in labels:
+        if text.get_visible() and text.get_text().strip():
+            box = text.get_window_extent(renderer)
+            assert box.x0 >= -1 and box.x1 <= width + 1, f"{name}: {text.get_text()[:50]!r} at {box}"

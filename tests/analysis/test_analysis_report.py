@@ -370,3 +370,30 @@ def test_the_best_spec_is_set_only_against_specs_it_met(synth, run_folder):
     assert best.startswith("strong has the highest win rate")
     assert "against weak only (it did not play mid)" in best and "against each other" in best
     assert "Welch" not in best and not any("ahead of mid" in s for s in sentences)
+
+
+def test_a_spec_that_never_wins_has_its_interval_written_out(synth, run_folder):
+    # "random is the weakest: 0.0% ± 3.0%" read as an interval reaching below 0; a rate at an
+    # end of its interval (here the Wilson interval of 0 wins) writes the interval out
+    import doctest
+
+    from glory_ai.analysis.report import formats
+
+    assert doctest.testmod(formats).failed == 0
+    specs = ["greedy", "heuristic:style=builder", "random"]
+    records = []
+    for deal in range(20):
+        for rotation in range(3):
+            seats = specs[rotation:] + specs[:rotation]
+            winner = seats.index(specs[deal % 2])           # greedy and the builder share the wins
+            records.append(synth(len(records), seats, [winner])
+                           | {"deal": deal, "rotation": rotation, "game_id": f"{deal}-0-{rotation}"})
+    text = findings(load_runs(run_folder(records, "never")))
+    weakest = [line for line in text if "is the weakest" in line]
+    assert len(weakest) == 1, text
+    found = re.search(r"random is the weakest: 0\.0% \[0\.0, (\d+\.\d)\]\.$", weakest[0])
+    assert found, weakest[0]
+    assert 4.0 < float(found[1]) < 8.0                  # Wilson's upper end for 0 of 60
+    assert "±" not in weakest[0]
+    best = [line for line in text if "has the highest win rate" in line][0]
+    assert re.search(r": 50\.0% ± \d+\.\d% of 60 games", best), best

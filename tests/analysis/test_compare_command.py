@@ -39,7 +39,9 @@ def test_compare_writes_the_run_folder_and_resumes(tmp_path, capsys):
     # again: resumed, nothing to play
     code, out, err = _run(capsys, "greedy", "random", "--games", "6", "--jobs", "1", "--seed", "3",
                           "--out", str(out_dir), "--no-progress")
-    assert code == 0 and "resuming the run" in out and "played 0 games" in out
+    assert code == 0 and f"the run in {out_dir} is already complete (6 games): nothing to play" in out
+    assert "resuming" not in out and "played 0 games" not in out
+    assert f"no game played: the 6 games of {out_dir / 'games.jsonl'} were played before" in out
 
 
 def test_a_report_of_a_compare_folder_leaves_compares_summary_alone(tmp_path, capsys):

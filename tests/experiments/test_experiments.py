@@ -211,13 +211,30 @@ def test_running_a_finished_experiment_again_changes_no_file(tmp_path):
     assert (folder / "manifest.json") in before and any(p.suffix == ".svg" for p in before)
     said: list[str] = []
     run_experiment(config, tmp_path / "results", log=said.append, progress=False)
-    # each run says it is finished, not what it would play
-    steps = [line for line in said if line.startswith("[")]
-    assert steps and all("finished (" in line and "nothing to play" in line for line in steps), said
+    # one line says the experiment is complete: no "[1/3] ..." as if its runs were played
+    assert not [line for line in said if line.startswith("[")], said
+    assert "small is already complete: its 3 runs hold 15 games, nothing to play" in said, said
     after = files()
     assert after.keys() == before.keys()
     changed = sorted(str(p.relative_to(folder)) for p in before if after[p] != before[p])
     assert changed == [], f"rewritten by a run that played no game: {changed}"
+
+
+def test_an_experiment_with_some_runs_finished_says_which_are_complete(tmp_path):
+    import shutil
+
+    config = _write(tmp_path)
+    folder = run_experiment(config, tmp_path / "results", log=lambda *a: None, progress=False)
+    runs = sorted(p.name for p in (folder / "runs").iterdir() if p.is_dir())
+    shutil.rmtree(folder / "runs" / runs[0])
+    said: list[str] = []
+    run_experiment(config, tmp_path / "results", log=said.append, progress=False)
+    steps = [line for line in said if line.startswith("[")]
+    assert len(steps) == 3, said
+    complete = [line for line in steps if "already complete (" in line and line.endswith("nothing to play")]
+    assert len(complete) == 2 and not any(runs[0] + ":" in line for line in complete), said
+    assert any(line.endswith("field-3p: already complete (3 games), nothing to play") for line in complete)
+    assert not any("is already complete" in line for line in said)
 
 
 def test_a_one_parameter_grid_gets_its_curve(tmp_path):

@@ -459,7 +459,7 @@ def _campaign(case: str, damage: Callable[[Path], Damage], source: Path, referen
     elif what.recovery == "repair":
         assert main(["verify", str(folder), "--repair"]) == 0, capsys.readouterr().out
         out = capsys.readouterr().out
-        assert out.rstrip().splitlines()[-1].startswith("verified: 1 run(s), 12 games"), out
+        assert out.rstrip().splitlines()[-1].startswith("verified: 1 run, 12 games"), out
     assert main(["verify", str(folder)]) == 0, capsys.readouterr().out
     capsys.readouterr()
 
@@ -528,7 +528,7 @@ def test_a_damaged_experiment_is_resumed_by_its_repair(case, experiment, tmp_pat
     assert main(["verify", str(folder), "--repair"]) == 0, capsys.readouterr().out
     out = capsys.readouterr().out
     assert "the experiment resumed" in out
-    assert out.rstrip().splitlines()[-1].startswith("verified: 1 run(s), 10 games")
+    assert out.rstrip().splitlines()[-1].startswith("verified: 1 run, 10 games")
     assert [strip_timing(r) for r in load_records(run_folder)] == reference
     assert (run_folder / "games.jsonl.gz").exists() and list(read_quarantine(run_folder))
     manifest = json.loads((folder / "manifest.json").read_text())

@@ -168,7 +168,7 @@ def test_an_edited_winner_is_refused_by_resume_and_report_and_found_by_verify(fi
     # folder verifies
     assert main(["verify", str(finished), "--repair"]) == 0
     out = capsys.readouterr().out
-    assert "1 line(s) set aside" in out and "1 game(s) set aside played again" in out
+    assert "1 line set aside" in out and "1 game set aside played again" in out
     assert out.rstrip().endswith("records and derived files as written")
     assert len(_lines(games)) == SMALL.total_games
     assert orjson.loads((finished / "quarantine.jsonl").read_text().splitlines()[0])["line"] == 6

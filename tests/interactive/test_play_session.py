@@ -114,11 +114,12 @@ def test_hint_shows_the_search_from_the_players_view(tmp_path):
 
 
 def test_concede_in_a_two_player_game_ends_it(tmp_path):
-    s, out = session(tmp_path, ["1", "concede", "no", "concede", "yes"], seed=4)
+    s, out = session(tmp_path, ["help", "1", "concede", "no", "concede", "yes"], seed=4)
     assert s.run() == 0
     text = out.getvalue()
     assert "Not conceded." in text
-    # two players: conceding ends the game, no bots play on
+    # two players: conceding ends the game, no bots play on (the help says so too)
+    assert "  concede      leave the game (asks to confirm); the other player wins" in text
     assert "Concede the game? The other player wins. (yes/no)" in text
     assert "play it out" not in text
     assert s.state.end_reason() == "concession" and s.state.winners() == [1]
@@ -129,8 +130,10 @@ def test_concede_in_a_two_player_game_ends_it(tmp_path):
 
 
 def test_concede_in_a_three_player_game_lets_the_bots_finish(tmp_path):
-    s, out = session(tmp_path, ["1", "concede", "yes"], players=3, seed=6)
+    s, out = session(tmp_path, ["help", "1", "concede", "yes"], players=3, seed=6)
     assert s.run() == 0
+    assert ("  concede      leave the game (asks to confirm); the bots will play it out without you"
+            in out.getvalue())
     assert s.state.is_terminal() and s.state.has_conceded(0) and 0 not in s.state.winners()
     record = load_records(tmp_path / "games.jsonl")[0]
     final = check_record(record)

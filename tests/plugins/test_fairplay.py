@@ -193,7 +193,8 @@ def test_a_bot_that_changes_the_state_it_was_handed():
 
 
 @pytest.mark.parametrize("answer, shown", [("lead", "'lead' (a str)"), (3.0, "3.0 (a float)"),
-                                           (True, "True (a bool)"), (None, "None (a NoneType)")])
+                                           (True, "True (a bool)"), (None, "None (a NoneType)"),
+                                           (..., "Ellipsis (an ellipsis)")])
 def test_a_bot_that_returns_something_that_is_not_an_action(answer, shown):
     error = _referee_error(lambda state: answer)
     assert error.reason == "not_an_action" and str(error) == f"returned {shown}, not an action id (an int)"

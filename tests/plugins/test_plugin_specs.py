@@ -59,6 +59,11 @@ BOT = """
             pass
 
 
+    class Idle:
+        def __init__(self, seed=0):
+            pass
+
+
     INSTANCE = Cautious()
 """
 
@@ -152,6 +157,8 @@ def test_a_broken_bot_file_is_one_error(bot_dir):
 def test_a_factory_must_make_an_object_with_step(bot_dir):
     with pytest.raises(SpecError, match="it made a NoStep, which has no step"):
         make_bot("./my_bot.py:NoStep")
+    with pytest.raises(SpecError, match="it made an Idle, which has no step"):
+        make_bot("./my_bot.py:Idle")
 
 
 def test_the_command_line_prints_one_line_for_a_bad_user_spec(bot_dir, capsys):

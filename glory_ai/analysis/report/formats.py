@@ -37,7 +37,15 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def pm(rate: float, low: float, high: float) -> str:
-    """``54.2% ± 2.9%``: the rate and half the width of its interval."""
+    """``54.2% ± 2.9%``: the rate and half the width of its interval; a rate at an end of
+    its interval (a spec that never wins: 0% and a Wilson interval) has the interval written
+    out, as "0.0% ± 3.0%" would reach below 0.
+
+    >>> pm(0.542, 0.513, 0.571), pm(0.0, 0.0, 0.06), pm(1.0, 0.884, 1.0)
+    ('54.2% ± 2.9%', '0.0% [0.0, 6.0]', '100.0% [88.4, 100.0]')
+    """
+    if np.isfinite(rate) and np.isfinite(low) and np.isfinite(high) and not low < rate < high:
+        return f"{pct(rate)} {ci(low, high)}"
     return f"{pct(rate)} ± {100 * (high - low) / 2:.1f}%"
 
 

@@ -51,6 +51,8 @@ nav a:hover { text-decoration: underline; }
 table { border-collapse: collapse; font-size: 13.5px; font-variant-numeric: tabular-nums; }
 th, td { padding: 4px 9px; border-bottom: 1px solid var(--line); text-align: right; }
 td { white-space: nowrap; }
+/* many columns (the buildings' full table, a round robin's head to head): closer cells, to fit a laptop */
+table:has(th:nth-child(11)) :is(th, td) { padding: 4px 5px; }
 /* an estimate whose interval goes under it when the table is short of width */
 td .wrap { white-space: normal; } td .wrap span { white-space: nowrap; }
 th { background: var(--soft); font-weight: 600; border-bottom: 2px solid var(--line);
@@ -145,7 +147,8 @@ def _summary(page: Page, report: Report) -> None:
     add('<p class="note">Intervals are 95% and take the deal as the unit: every deal is played '
         "in every seat rotation, so its games are not independent (docs/statistics.md); a "
         "head-to-head match uses the pentanomial model of the two seatings of a deal, the other "
-        "tables resample whole deals. \"± x%\" is half the width of the interval. A win shared "
+        "tables resample whole deals. \"± x%\" is half the width of the interval (a rate at an "
+        "end of its interval, such as 0%, has the interval written out). A win shared "
         "by k players counts 1/k. Significant means p &lt; 0.05; every p-value says whether it "
         "is Holm-adjusted for the family of tests it belongs to.</p>")
 
