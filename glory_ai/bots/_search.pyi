@@ -88,6 +88,7 @@ class Searcher:
         final: Literal["visits", "robust"],
         belief: int,
         belief_strength: float,
+        omniscient: bool,
     ) -> None: ...
     def search(
         self, state: State, player: int, key: int, belief: Sequence[Sequence[float]] | None = None

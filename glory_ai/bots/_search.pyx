@@ -113,6 +113,7 @@ ctypedef struct SearchConfig:
     double vp_weight         # weight of the VP margin in the reward (0: none)
     int belief               # candidate worlds drawn per determinization (1: uniform deals)
     double belief_strength   # (belief) how much an observed decline counts
+    bint omniscient          # a cheating control: every world is the true state (never a default)
 
 
 # Node.flags (with the solver). CERTAIN: the node's line from the root is the observer's own

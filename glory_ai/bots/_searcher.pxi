@@ -67,7 +67,7 @@ cdef class Searcher:
 
     def __init__(self, *, algorithm, iterations, time_ms, cpu_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
-                 rollout_temperature, solver, speed, vp, final, belief, belief_strength):
+                 rollout_temperature, solver, speed, vp, final, belief, belief_strength, omniscient):
         # every keyword but algorithm, model and seed is a row of the one table of search
         # parameters (glory_ai.bots.builtin_params.SEARCH_PARAMS), checked against it
         from glory_ai.bots.builtin_params import check_searcher_arguments
@@ -78,7 +78,8 @@ cdef class Searcher:
             "reward": reward, "worlds": worlds, "epsilon": epsilon, "temperature": temperature,
             "node_cap": node_cap, "trees": trees, "threads": threads, "reuse": reuse,
             "rollout_temperature": rollout_temperature, "solver": solver, "speed": speed, "vp": vp,
-            "final": final, "belief": belief, "belief_strength": belief_strength})
+            "final": final, "belief": belief, "belief_strength": belief_strength,
+            "omniscient": omniscient})
         if final not in _FINAL_RULES:
             raise ValueError(f"final must be one of {', '.join(_FINAL_RULES)}, got {final!r}")
         self.final = final
@@ -87,6 +88,7 @@ cdef class Searcher:
         self.cfg.vp_weight = vp
         self.cfg.belief = belief
         self.cfg.belief_strength = belief_strength
+        self.cfg.omniscient = omniscient
         self.cfg.algorithm = _ALGORITHMS[algorithm]
         self.cfg.iterations = iterations
         if time_ms > 0 and cpu_ms > 0:
@@ -185,7 +187,10 @@ cdef class Searcher:
                        bint kept) except *:
         cdef uint64_t mix
         memcpy(&t.root, state.s, used_size(state.s))
-        canonicalize_hidden(&t.root, player)
+        if not self.cfg.omniscient:
+            # what the player cannot see is put in a canonical order: the search depends only
+            # on what the player knows (the cheating control keeps the true state)
+            canonicalize_hidden(&t.root, player)
         t.observer = player
         t.num_players = num_players_c(state.s)
         t.cfg = self.cfg

@@ -28,6 +28,8 @@ cdef void deal_world(Tree* t, GameState* w) noexcept nogil:
     cdef int k
     cdef double weight, total
     memcpy(w, &t.root, used_size(&t.root))
+    if t.cfg.omniscient:
+        return          # the cheating control: the root is the true state, hidden cards and all
     determinize_c(w, t.observer, &t.rng)
     if t.cfg.belief <= 1 or not t.has_belief:
         return

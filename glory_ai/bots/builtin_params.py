@@ -152,6 +152,9 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
                 "others' choices (1: uniform)", 1, 64, keyword="belief"),
     SearchParam("belief_strength", float, 0.5, "how much a role passed over lowers the odds of holding its "
                 "cards (belief > 1)", 0, 0.95, keyword="belief_strength"),
+    SearchParam("omniscient", bool, False, "CHEATS, a control for measurement only: the search sees every "
+                "hidden card and the deck's order (the true state as its only world)",
+                keyword="omniscient"),
     SearchParam("worlds", int, 20, "determinizations searched", 1, 100000, keyword="worlds",
                 bots=("pimc",), absent=1),
     SearchParam("reuse", bool, False, "keep the tree between moves", keyword="reuse",

@@ -47,9 +47,10 @@ LIKE_FOR_LIKE: dict[str, object] = {
     "vp": 0, "final": "visits", "belief": 1, "threads": 1, "trees": 1, "reuse": "false",
     "node_cap": 200000}
 #: ISMCTS's options that play no part under LIKE_FOR_LIKE (evaluations at a cutoff and
-#: guided rollouts, belief weighting): left out of the spec
+#: guided rollouts, belief weighting) or are off unless written (the cheating control):
+#: left out of the spec
 UNUSED_LIKE_FOR_LIKE = ("style", "eval", "epsilon", "temperature", "rollout_temperature",
-                        "belief_strength")
+                        "belief_strength", "omniscient")
 
 
 def like_for_like_spec(budget: str) -> str:

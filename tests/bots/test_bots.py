@@ -138,6 +138,30 @@ def test_a_bot_decides_the_same_when_only_cards_it_cannot_see_change(spec):
     assert checked >= 10
 
 
+def test_the_omniscient_control_searches_the_true_state_and_nothing_else():
+    # the cheating control (docs/bots.md, "The information ceiling"): its search depends on
+    # the hidden cards, and with every world the true state, on nothing the honest one draws
+    states = _decision_states(num_players=2, games=2, every=9)
+    differs = 0
+    for i, state in enumerate(states[:20]):
+        mover = state.current_player()
+        world = state.determinize(mover, seed=2000 + i)
+        if world._raw_bytes() == state._raw_bytes():
+            continue
+        searches = []
+        for s in (state, world):
+            bot = make_bot("ismcts:iters=200,omniscient=true", seed=5)
+            bot.step(s)
+            searches.append(bot.last_search()["actions"])
+        honest = [make_bot("ismcts:iters=200", seed=5) for _ in range(2)]
+        for bot, s in zip(honest, (state, world), strict=True):
+            bot.step(s)
+        assert honest[0].last_search()["actions"] == honest[1].last_search()["actions"]
+        differs += searches[0] != searches[1]
+    assert differs >= 5
+    assert make_bot("ismcts", seed=1).params["omniscient"] is False
+
+
 def test_threads_change_only_the_speed_given_the_number_of_trees():
     states = _decision_states(games=1, every=20)[:4]
     for s in states:
