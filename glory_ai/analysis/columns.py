@@ -28,6 +28,7 @@ import logging
 import os
 import tempfile
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,8 @@ from ..arena.files import COLUMNS_FILE
 from ..arena.integrity import check_plan
 from . import AnalysisError
 
-__all__ = ["COLUMNS_FILE", "FORMAT", "columns_path", "ensure_columns", "read_run", "stale_reason"]
+__all__ = ["COLUMNS_FILE", "FORMAT", "RowOrder", "columns_path", "ensure_columns", "read_run", "row_order",
+           "stale_reason"]
 
 log = logging.getLogger("glory_ai.analysis")
 
@@ -213,15 +215,67 @@ def ensure_columns(folder: str | os.PathLike[str]) -> Path:
     return path
 
 
-def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = None
-             ) -> tuple[pd.DataFrame, dict[str, Any]]:
+@dataclass(frozen=True)
+class RowOrder:
+    """Where a columns file's rows go in the frame (:func:`read_run`): ``rows``, the file's
+    rows to take, in order (each game's first record, sorted by deal, pairing, rotation and
+    seat; None: all, as they are); ``games``, the game (0 ..) of each row taken;
+    ``dropped``, the games recorded twice left out. ``identity``: the file it holds for."""
+
+    identity: tuple[str, int, int]
+    rows: np.ndarray | None
+    games: np.ndarray
+    dropped: int
+
+
+def _identity(path: Path) -> tuple[str, int, int]:
+    stat = path.stat()
+    return str(path), stat.st_size, stat.st_mtime_ns
+
+
+def row_order(path: Path, source: Any = None) -> RowOrder:
+    """The :class:`RowOrder` of a columns file: its sort keys read (a column at a time),
+    ordered, each game's first record kept. Its arrays are 4 bytes a row."""
+    import pyarrow.parquet as pq
+
+    source = source if source is not None else pq.ParquetFile(path)
+    keys = {name: _column(source, name).to_numpy() for name in ("record", "deal", "pairing", "rotation",
+                                                                 "seat")}
+    order = np.lexsort((keys["seat"], keys["record"], keys["rotation"], keys["pairing"], keys["deal"]))
+    keys = {name: values[order] for name, values in keys.items()}
+    # each game's first record (the reader keeps it, with a warning, for a game written twice)
+    game_key = np.stack([keys["deal"], keys["pairing"], keys["rotation"]], axis=1)
+    record = keys["record"]
+    starts = np.ones(len(order), dtype=bool)
+    starts[1:] = (game_key[1:] != game_key[:-1]).any(axis=1) | (record[1:] != record[:-1])
+    del keys, record
+    game_of_row = np.cumsum(starts) - 1
+    first_of_key = np.ones(int(starts.sum()), dtype=bool)
+    keys_of_game = game_key[starts]
+    first_of_key[1:] = (keys_of_game[1:] != keys_of_game[:-1]).any(axis=1)
+    del game_key, keys_of_game, starts
+    dropped = int((~first_of_key).sum())
+    if dropped:
+        kept = first_of_key[game_of_row]
+        order, game_of_row = order[kept], game_of_row[kept]
+    # the game of each row, 0 .. games - 1 in the run's order
+    games = np.unique(game_of_row, return_inverse=True)[1].astype(np.int32)
+    index = np.int32 if len(order) < 2**31 else np.int64
+    sorted_already = not dropped and bool((np.diff(order) > 0).all())
+    return RowOrder(_identity(path), None if sorted_already else order.astype(index), games, dropped)
+
+
+def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = None,
+             orders: dict[str, RowOrder] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The stored columns of a finished run (all, or those named that it has), its rows
     sorted by (deal, pairing, rotation, seat) with each game's first record only, and the
     file's metadata. ``record`` is dropped; string columns are categorical, their categories
     in order of first appearance (:func:`combine` orders them as the loader does).
 
-    Read a column at a time (the sort keys first), each put in order as it is read: the
-    memory is the frame's and one column's, never a second copy of the whole table."""
+    Read a column at a time, each put in order as it is read: the memory is the frame's and
+    one column's, never a second copy of the whole table. ``orders``: a dict that keeps
+    each file's :class:`RowOrder` between calls (a report reads a run once per section),
+    so that the sort is made once."""
     import pyarrow.parquet as pq
 
     path = ensure_columns(folder)
@@ -235,45 +289,32 @@ def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = Non
         prefixes = tuple(c for c in named if c.endswith(":"))
         # in the file's order; a name ending in ":" takes every column of that prefix
         wanted = [c for c in have if c in named or (prefixes and c.startswith(prefixes))]
-    key_names = ["record", "deal", "pairing", "rotation", "seat"]
-    keys = {name: _column(source, name).to_numpy() for name in key_names}
-    order = np.lexsort((keys["seat"], keys["record"], keys["rotation"], keys["pairing"], keys["deal"]))
-    keys = {name: values[order] for name, values in keys.items()}
-    # each game's first record (the reader keeps it, with a warning, for a game written twice)
-    game_key = np.stack([keys["deal"], keys["pairing"], keys["rotation"]], axis=1)
-    record = keys["record"]
-    starts = np.ones(len(order), dtype=bool)
-    starts[1:] = (game_key[1:] != game_key[:-1]).any(axis=1) | (record[1:] != record[:-1])
-    game_of_row = np.cumsum(starts) - 1
-    first_of_key = np.ones(int(starts.sum()), dtype=bool)
-    keys_of_game = game_key[starts]
-    first_of_key[1:] = (keys_of_game[1:] != keys_of_game[:-1]).any(axis=1)
-    del game_key, keys_of_game
-    kept = first_of_key[game_of_row]
-    meta["dropped"] = int((~first_of_key).sum())
-    rows = order[kept] if meta["dropped"] else order
-    games = game_of_row[kept] if meta["dropped"] else game_of_row
+    order = None if orders is None else orders.get(str(path))
+    if order is None or order.identity != _identity(path):
+        order = row_order(path, source)
+        if orders is not None:
+            orders[str(path)] = order
+    meta["dropped"] = order.dropped
+    rows = order.rows
     out: dict[str, Any] = {}
     for name in wanted:
         if name == "record":
             continue
-        if name in keys:
-            out[name] = keys[name][kept] if meta["dropped"] else keys[name]
-        elif name in STRINGS:
+        if name in STRINGS:
             out[name] = _categorical(_column(source, name), rows)
-        else:
-            values = _column(source, name).to_pandas().to_numpy()[rows]
-            if name in MAYBE_MISSING and not np.isnan(values).any():
-                values = values.astype(np.int64)
-            elif name == "completed":            # lists, as the records give them
-                lists = np.empty(len(values), dtype=object)
-                lists[:] = [list(v) for v in values]
-                values = lists
-            out[name] = values
+            continue
+        values = _column(source, name).to_pandas().to_numpy()
+        values = values if rows is None else values[rows]
+        if name in MAYBE_MISSING and not np.isnan(values).any():
+            values = values.astype(np.int64)
+        elif name == "completed":            # lists, as the records give them
+            lists = np.empty(len(values), dtype=object)
+            lists[:] = [list(v) for v in values]
+            values = lists
+        out[name] = values
     frame = pd.DataFrame(out, copy=False)
     _release_arrow_memory()
-    # the game of each row, 0 .. games - 1 in the run's order
-    frame["_game"] = np.unique(games, return_inverse=True)[1]
+    frame["_game"] = order.games.astype(np.int64)
     return frame, meta
 
 
@@ -291,16 +332,16 @@ def _release_arrow_memory() -> None:
     pa.default_memory_pool().release_unused()
 
 
-def _categorical(column: Any, rows: np.ndarray) -> pd.Categorical:
-    """A string column (arrow) taken at ``rows``, as categorical codes of its distinct
-    values in order of first appearance, without a Python string per row."""
+def _categorical(column: Any, rows: np.ndarray | None) -> pd.Categorical:
+    """A string column (arrow) taken at ``rows`` (None: all), as categorical codes of its
+    distinct values in order of first appearance, without a Python string per row."""
     import pyarrow.compute as pc
 
     encoded = pc.dictionary_encode(column)
-    codes = encoded.indices.to_numpy(zero_copy_only=False)[rows]
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    codes = codes if rows is None else codes[rows]
     names = encoded.dictionary.to_numpy(zero_copy_only=False)
-    seen, first = np.unique(codes, return_index=True)
-    appearance = seen[np.argsort(first, kind="stable")]
+    appearance = pd.unique(codes)             # the codes in order of first appearance
     recode = np.zeros(len(names), dtype=np.int64)
     recode[appearance] = np.arange(len(appearance))
     return pd.Categorical.from_codes(recode[codes], categories=names[appearance])
