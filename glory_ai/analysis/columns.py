@@ -22,12 +22,13 @@ and package versions) are in the file's metadata.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,8 @@ from ..arena.files import COLUMNS_FILE
 from ..arena.integrity import check_plan
 from . import AnalysisError
 
-__all__ = ["COLUMNS_FILE", "FORMAT", "RowOrder", "columns_path", "ensure_columns", "read_run", "row_order",
-           "stale_reason"]
+__all__ = ["COLUMNS_FILE", "FORMAT", "RowOrder", "columns_path", "ensure_columns", "read_run",
+           "release_memory", "row_order", "stale_reason"]
 
 log = logging.getLogger("glory_ai.analysis")
 
@@ -276,9 +277,15 @@ def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = Non
     one column's, never a second copy of the whole table. ``orders``: a dict that keeps
     each file's :class:`RowOrder` between calls (a report reads a run once per section),
     so that the sort is made once."""
+    path = ensure_columns(folder)
+    with _system_allocator():
+        return _read(path, columns, orders)
+
+
+def _read(path: Path, columns: Iterable[str] | None, orders: dict[str, RowOrder] | None
+          ) -> tuple[pd.DataFrame, dict[str, Any]]:
     import pyarrow.parquet as pq
 
-    path = ensure_columns(folder)
     meta = _metadata(path) or {}
     source = pq.ParquetFile(path)
     have = source.schema_arrow.names
@@ -327,9 +334,46 @@ def _column(source: Any, name: str) -> Any:
 def _release_arrow_memory() -> None:
     """Give back to the system what arrow's allocator keeps of the columns just read (it
     holds freed pages for reuse: 36 MB of the report's peak at 10^5 games)."""
+    release_memory()
+
+
+def release_memory() -> None:
+    """Give back to the system the free memory that arrow's allocator (pandas' strings are
+    arrow's) and the C allocator (glibc's malloc) keep: the columns of a section, freed,
+    stay in the process's resident memory otherwise, and the next section's peak comes on
+    top of them."""
+    global _TRIM
     import pyarrow as pa
 
     pa.default_memory_pool().release_unused()
+    if _TRIM is None:
+        import ctypes
+        import ctypes.util
+
+        try:
+            _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        except (OSError, AttributeError):         # not glibc: nothing to trim
+            _TRIM = False
+    if _TRIM:
+        _TRIM(0)
+
+
+_TRIM: Any = None
+
+
+@contextlib.contextmanager
+def _system_allocator() -> Iterator[None]:
+    """Arrow's buffers from the system allocator (malloc) while columns are read: arrow's
+    own (mimalloc) keeps the pages it freed for reuse, a few hundred MB at 10^6 games that
+    :func:`release_memory` then gives back. Arrow's default pool again afterwards."""
+    import pyarrow as pa
+
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(before)
 
 
 def _categorical(column: Any, rows: np.ndarray | None) -> pd.Categorical:
@@ -379,7 +423,8 @@ def combine(parts: Sequence[tuple[str, pd.DataFrame]]) -> dict[str, Any]:
     """The columns of the runs' stored columns (``parts``: label, frame), as load_runs builds
     them, in the frame's order: ``run`` first, then each column over the runs (one copy of
     each, a column at a time), strings categorical (specs, end reasons, modes, rules and
-    variants sorted; game ids in order of appearance)."""
+    variants sorted; game ids in order of appearance). The runs' frames are emptied, a
+    column at a time, as their columns are joined."""
     sizes = [len(f) for _, f in parts]
     order = _merged_order([list(f.columns) for _, f in parts])
     dtypes = {name: f[name].dtype for _, f in parts for name in f.columns}
@@ -394,6 +439,12 @@ def combine(parts: Sequence[tuple[str, pd.DataFrame]]) -> dict[str, Any]:
             out[name] = pieces[0].to_numpy() if pieces[0] is not None else None
         else:
             out[name] = _joined(pieces, sizes, dtypes, name)
+        # each run's copy is dropped once joined: the runs' columns and the joined ones are
+        # never all in memory together
+        del pieces
+        for _, f in parts:
+            if name in f.columns:
+                del f[name]
     return out
 
 

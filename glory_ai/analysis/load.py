@@ -373,7 +373,7 @@ def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None, client: A
                   orders: dict[str, Any] | None = None) -> pd.DataFrame:
     """load_runs from the runs' columns files (see there): the same frame, or its columns
     named in ``columns``, in the frame's order; read by the workers of ``client`` if given."""
-    from .columns import NOT_STORED, combine, read_run
+    from .columns import NOT_STORED, combine, read_run, release_memory
 
     wanted = None if columns is None else set(columns)
     names = None if columns is None else [c for c in columns if c not in NOT_STORED]
@@ -404,8 +404,11 @@ def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None, client: A
     if wanted is not None:
         prefixes = tuple(c for c in wanted if c.endswith(":"))
         out = {c: v for c, v in out.items() if c in wanted or (prefixes and c.startswith(prefixes))}
-    frame = pd.DataFrame(out)
+    # the columns as they are (each new here): no second copy of them gathered into blocks
+    frame = pd.DataFrame(out, copy=False)
     frame.attrs["runs"] = [run.manifest() for run in runs]
+    del out, joined
+    release_memory()           # what reading and joining the runs' columns freed
     return frame
 
 

@@ -12,6 +12,7 @@ import pandas as pd
 
 from .. import AnalysisError
 from .. import figures as F
+from ..columns import release_memory
 from ..load import load_runs, reads_columns
 from .base import Grid, Report, Section, question_topics
 from .labels import spec_labels
@@ -79,10 +80,12 @@ def build_report(frame: pd.DataFrame | Runs, figures: bool = True, *, question: 
         if runs is None:
             part = section_frame(frame, section)
         else:
-            loaded = runs.frame([*section.columns, *section.optional_columns])
-            part = section_frame(_relabel(loaded, labels), section)
+            # no other name for the section's columns: freed with ``part``, before the next
+            part = section_frame(_relabel(runs.frame([*section.columns, *section.optional_columns]),
+                                          labels), section)
         result = section.compute(part, report)
         del part
+        release_memory()            # the section's columns, freed: given back before the next
         if result is not None:
             report.sections.append((section, result))
             report.tables.update(section.tables(result))

@@ -58,7 +58,7 @@ from .. import AnalysisError
 from ..load import END_REASONS, VP_BUILDINGS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
 from . import models, paired
 from .bootstrap import deal_sums
-from .frames import need_columns, unit_keys
+from .frames import by_game, need_columns, texts, unit_keys
 from .intervals import bootstrap_model
 from .models import stratified_difference
 
@@ -126,9 +126,9 @@ def _head_to_head_specs(sub: pd.DataFrame) -> tuple[str, str] | None:
     names = sorted(str(x) for x in sub["spec"].unique())
     if len(names) != 2 or len(sub) % 2:
         return None
-    ordered = sub.sort_values(["game", "seat"], kind="stable")
+    ordered = by_game(sub)
     game = ordered["game"].to_numpy()
-    spec = ordered["spec"].astype(str).to_numpy()
+    spec = texts(ordered["spec"])
     if (game[::2] != game[1::2]).any() or (spec[::2] == spec[1::2]).any():
         return None
     return names[0], names[1]
@@ -461,13 +461,14 @@ class _Cells:
     """The seat-games of the building model summed per cell of the controls (``keys``,
     ``m`` cells; ``cell`` each row's) and, per cell and building, over the seat-games that
     completed it (``n1`` seat-games, ``s1`` wins, ``q1`` squared wins) and those that did
-    not (``n0``, ``s0``, ``q0``); ``y`` the win shares, ``completed`` the indicator matrix."""
+    not (``n0``, ``s0``, ``q0``); ``y`` the win shares, ``completed`` each building's
+    indicator column."""
 
     keys: pd.DataFrame
     cell: np.ndarray
     m: int
     y: np.ndarray
-    completed: np.ndarray
+    completed: list[np.ndarray]
     n_cell: np.ndarray
     n1: np.ndarray
     s1: np.ndarray
@@ -482,15 +483,19 @@ def _building_cells(frame: pd.DataFrame, cols: list[str], controls: list[str]) -
     m = len(keys)
     nb = len(cols)
     y = frame["win_share"].to_numpy(dtype=float)
-    completed = frame[cols].to_numpy(dtype=bool)
     n_cell = np.bincount(cell, minlength=m).astype(float)
     y_cell = np.bincount(cell, weights=y, minlength=m)
     q_cell = np.bincount(cell, weights=y * y, minlength=m)
-    rows_idx, b_idx = np.nonzero(completed)
-    flat = cell[rows_idx] * nb + b_idx
-    n1 = np.bincount(flat, minlength=m * nb).reshape(m, nb).astype(float)
-    s1 = np.bincount(flat, weights=y[rows_idx], minlength=m * nb).reshape(m, nb)
-    q1 = np.bincount(flat, weights=y[rows_idx] ** 2, minlength=m * nb).reshape(m, nb)
+    # a building at a time (its column as the frame holds it): the seat-games that completed
+    # it, never a matrix of every seat-game and building, nor a list of every completion
+    completed = [frame[col].to_numpy(dtype=bool) for col in cols]
+    n1, s1, q1 = (np.zeros((m, nb)) for _ in range(3))
+    for j, column in enumerate(completed):
+        rows = np.flatnonzero(column)
+        at, wins = cell[rows], y[rows]
+        n1[:, j] = np.bincount(at, minlength=m)
+        s1[:, j] = np.bincount(at, weights=wins, minlength=m)
+        q1[:, j] = np.bincount(at, weights=wins ** 2, minlength=m)
     return _Cells(keys, cell, m, y, completed, n_cell, n1, s1, q1,
                   n_cell[:, None] - n1, y_cell[:, None] - s1, q_cell[:, None] - q1)
 
@@ -509,28 +514,50 @@ def _strata_sums(c: _Cells, strata_cols: list[str]) -> tuple[np.ndarray, ...]:
     return tuple(to_strata(a) for a in (c.n1, c.s1, c.q1, c.n0, c.s0, c.q0))
 
 
-def _building_logit(c: _Cells, j: int, base: np.ndarray, units: tuple[np.ndarray, np.ndarray],
+@dataclass(frozen=True)
+class _Units:
+    """The seat-games of the building model pooled by deal and cell: ``values``, the
+    distinct ``deal * m + cell`` (sorted), ``of_row`` each row's place among them; ``games``
+    and ``wins``, each one's seat-games and their win shares summed; ``overall``, the mean
+    win share."""
+
+    values: np.ndarray
+    of_row: np.ndarray
+    games: np.ndarray
+    wins: np.ndarray
+    overall: float
+
+
+def _units(c: _Cells, deal: np.ndarray) -> _Units:
+    values, _, of_row = models.codes(deal.astype(np.int64) * c.m + c.cell)
+    return _Units(values, of_row, np.bincount(of_row, minlength=len(values)),
+                  np.bincount(of_row, weights=c.y, minlength=len(values)), float(c.y.mean()))
+
+
+def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
                     clusters: int, pseudo_games: float) -> dict[str, float]:
     """The logistic model of building ``j`` (:func:`building_strength`): the columns of
     :data:`_LOGIT_COLUMNS`, NaN when completing it is confounded with the controls.
-    ``base``: each cell's design without the completed column; ``units``: the distinct
-    ``deal * m + cell`` of the rows (sorted) and each row's place among them; ``clusters``:
-    the number of deals."""
+    ``base``: each cell's design without the completed column; ``units``: the seat-games
+    summed per deal and cell; ``clusters``: the number of deals."""
     m = c.m
     k1, k0 = c.n1[:, j].sum(), c.n0[:, j].sum()
-    overall = float(c.y.mean())
+    overall = units.overall
     total = c.n_cell.sum()
     # the seat-games of one deal with the same covariates and completion pooled into
-    # one binomial row: the same likelihood and the same deal-clustered covariance
-    # (np.unique of (deal * m + cell) * 2 + side, counted rather than sorted)
-    unit_values, unit_of_row = units
-    key = unit_of_row * 2 + c.completed[:, j]
-    counts = np.bincount(key, minlength=2 * len(unit_values))
+    # one binomial row: the same likelihood and the same deal-clustered covariance, in
+    # the order of (deal * m + cell) * 2 + side; from the units' sums and those of the
+    # seat-games that completed the building (a few), not from every row again
+    rows = np.flatnonzero(c.completed[j])
+    unit_of_row, y = units.of_row[rows], c.y[rows]
+    n_units = len(units.values)
+    done = np.bincount(unit_of_row, minlength=n_units)
+    done_wins = np.bincount(unit_of_row, weights=y, minlength=n_units)
+    counts = np.column_stack([units.games - done, done]).ravel()
     present = np.flatnonzero(counts)
-    pooled = unit_values[present // 2] * 2 + present % 2
-    inverse = (np.cumsum(counts > 0) - 1)[key]
+    pooled = units.values[present // 2] * 2 + present % 2
     trials = counts[present].astype(float)
-    wins = np.bincount(inverse, weights=c.y)
+    wins = np.column_stack([units.wins - done_wins, done_wins]).ravel()[present]
     pooled_cell, pooled_side = (pooled // 2) % m, pooled % 2
     # pseudo seat-games: ``pseudo_games`` on each side, spread over its cells as its
     # seat-games are, winning the overall win rate, each its own cluster; no cell of
@@ -619,7 +646,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     base = np.hstack([np.ones((c.m, 1)), _dummies(c.keys, factors)])
     deal = unit_keys(frame, ["run", "deal"])
     clusters = int(deal.max()) + 1
-    units = models.codes(deal.astype(np.int64) * c.m + c.cell)[::2]
+    units = _units(c, deal)
     total = c.n_cell.sum()
 
     out = {}

@@ -87,7 +87,8 @@ class Strategies(Section[StrategyTables]):
             per_count[k] = CountTables(rated if rated.attrs.get("model") else None,
                                        T.finishing_matrix(frame, num_players=k),
                                        T.pairwise(frame, num_players=k))
-        runs = {k: set(frame.loc[frame["num_players"] == k, "run"].astype(str)) for k in report.compared}
+        runs = {k: {str(r) for r in frame.loc[frame["num_players"] == k, "run"].unique()}
+                for k in report.compared}
         return StrategyTables(win_rates, pooled, by_seat, per_count, runs)
 
     def tables(self, result: StrategyTables) -> dict[str, Any]:
