@@ -2,7 +2,7 @@
 per unit (a deal of a run) for grouping rows."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 
 import numpy as np
 import pandas as pd
@@ -10,7 +10,7 @@ import pandas as pd
 from .. import AnalysisError
 
 __all__ = [
-    "by_game", "need_columns", "spec_codes", "texts", "unit_keys",
+    "by_game", "groups", "need_columns", "spec_codes", "texts", "unit_keys",
 ]
 
 
@@ -64,3 +64,13 @@ def by_game(frame: pd.DataFrame) -> pd.DataFrame:
     if ((step > 0) | ((step == 0) & (np.diff(seat) > 0))).all():
         return frame
     return frame.sort_values(["game", "seat"], kind="stable")
+
+
+def groups(frame: pd.DataFrame, by: Sequence[str]) -> Iterator[tuple[tuple[object, ...], pd.DataFrame]]:
+    """``frame.groupby(list(by), observed=True, sort=True)`` iterated: (key tuple, rows) per
+    group, the rows of one group taken at a time (pandas' iteration first sorts a copy of
+    the whole frame)."""
+    grouped = frame.groupby(list(by), observed=True, sort=True)
+    codes = grouped.ngroup().to_numpy()
+    for g, key in enumerate(grouped.size().index):
+        yield (key if isinstance(key, tuple) else (key,)), frame.iloc[np.flatnonzero(codes == g)]

@@ -69,7 +69,10 @@ def _pairwise(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, list[str]]:
                          "k": frame["num_players"].to_numpy()}, copy=False)
     narrow = {name: np.min_scalar_type(max(int(data[name].max()), 0)) for name in ("unit", "game", "code")}
     parts = []
-    for k, sub in data.groupby("k", sort=True):
+    counts = np.unique(data["k"].to_numpy())
+    # one player count (as every caller gives): the rows themselves, not a copy per count
+    groups = [(counts[0], data)] if len(counts) == 1 else data.groupby("k", sort=True)
+    for k, sub in groups:
         sub = by_game(sub)
         k = int(k)
         if len(sub) % k or not (sub["game"].to_numpy()[::k].repeat(k) == sub["game"].to_numpy()).all():
@@ -89,8 +92,10 @@ def _pairwise(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, list[str]]:
                 parts.append((unit[keep], game[keep], spec[keep, s], spec[keep, t], ahead[keep]))
     if not parts:
         raise AnalysisError(f"{what}: no game seats two different specs")
-    columns = {name: np.concatenate([part[place] for part in parts])
-               for place, name in enumerate(("unit", "game", "i", "j", "ahead"))}
+    columns = {}
+    for place, name in enumerate(("unit", "game", "i", "j", "ahead")):
+        columns[name] = np.concatenate([part[place] for part in parts])
+        parts = [(*part[:place], None, *part[place + 1:]) for part in parts]     # freed
     return pd.DataFrame(columns, copy=False), list(specs)
 
 

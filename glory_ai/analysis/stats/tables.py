@@ -59,6 +59,7 @@ from ..load import END_REASONS, VP_BUILDINGS, VP_COLUMNS, VP_COMPONENTS, complet
 from . import models, paired
 from .bootstrap import deal_sums
 from .frames import by_game, need_columns, texts, unit_keys
+from .frames import groups as row_groups
 from .intervals import bootstrap_model
 from .models import stratified_difference
 
@@ -179,8 +180,7 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
         mean_score=("score", "mean"), mean_rank=("rank", "mean"))
     out["win_rate"] = out["wins"] / out["games"]
     intervals: dict[tuple[Any, ...], tuple[float, float, str]] = {}
-    groups = frame.groupby(by, observed=True, sort=True) if by else [((), frame)]
-    for key, sub in groups:
+    for key, sub in (row_groups(frame, by) if by else [((), frame)]):
         for spec, value in _interval_rows(sub, resamples, seed).items():
             intervals[(*key, spec)] = value
     flat = out.reset_index()

@@ -77,7 +77,9 @@ class Strategies(Section[StrategyTables]):
         win_rates = T.win_rates(frame, by="num_players")
         pooled = by_seat = None
         if report.compared:
-            played = frame[frame["num_players"].isin(report.compared)]
+            compared = frame["num_players"].isin(report.compared)
+            # every player count compared (the usual case): the frame itself, not a copy
+            played = frame if compared.all() else frame[compared]
             if len(report.compared) > 1:
                 pooled = T.win_rates(played)
             by_seat = T.win_rates(played, by=["num_players", "seat"])
