@@ -553,12 +553,18 @@ def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
     n_units = len(units.values)
     done = np.bincount(unit_of_row, minlength=n_units)
     done_wins = np.bincount(unit_of_row, weights=y, minlength=n_units)
-    counts = np.column_stack([units.games - done, done]).ravel()
-    present = np.flatnonzero(counts)
-    pooled = units.values[present // 2] * 2 + present % 2
-    trials = counts[present].astype(float)
-    wins = np.column_stack([units.wins - done_wins, done_wins]).ravel()[present]
-    pooled_cell, pooled_side = (pooled // 2) % m, pooled % 2
+    not_done = units.games - done
+    # the (unit, side) present, in order: a unit's side 0 (not completed), then its side 1
+    present = np.flatnonzero(np.column_stack([not_done > 0, done > 0]).ravel())
+    unit, side = present // 2, present % 2
+    del present
+    completed = np.flatnonzero(side)
+    trials = not_done[unit].astype(float)
+    trials[completed] = done[unit[completed]]
+    wins = units.wins[unit] - done_wins[unit]
+    wins[completed] = done_wins[unit[completed]]
+    del not_done, done, done_wins, completed
+    pooled_cell, pooled_side = units.values[unit] % m, side
     # pseudo seat-games: ``pseudo_games`` on each side, spread over its cells as its
     # seat-games are, winning the overall win rate, each its own cluster; no cell of
     # either side is then all wins or all losses (Clogg et al. 1991)
@@ -577,7 +583,7 @@ def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
         return dict.fromkeys(_LOGIT_COLUMNS, math.nan)
     fit = models.clustered_logit_of_cells(
         design[:, keep], cell_side, np.r_[wins, pseudo_n * overall], np.r_[trials, pseudo_n],
-        np.r_[pooled // 2 // m, clusters + np.arange(len(pseudo_n))])
+        np.r_[units.values[unit] // m, clusters + np.arange(len(pseudo_n))])
     params = np.zeros(design.shape[1])
     params[keep] = np.asarray(fit.params)
     at = keep.index(1)
