@@ -58,7 +58,7 @@ from .. import AnalysisError
 from ..load import END_REASONS, VP_BUILDINGS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
 from . import models, paired
 from .bootstrap import deal_sums
-from .frames import by_game, need_columns, texts, unit_keys
+from .frames import by_game, need_columns, spec_codes, texts, unit_keys
 from .frames import groups as row_groups
 from .intervals import bootstrap_model
 from .models import stratified_difference
@@ -106,7 +106,9 @@ def _one_count(frame: pd.DataFrame, num_players: int | None, what: str) -> tuple
     if num_players not in counts:
         raise AnalysisError(f"{what}: no {num_players}-player games (the runs hold "
                             f"{', '.join(map(str, counts))}-player games)")
-    return frame[frame["num_players"] == num_players], int(num_players)
+    mine = frame["num_players"] == num_players
+    # the frame itself when it holds that count only (compare's run): not a copy
+    return (frame if mine.all() else frame[mine]), int(num_players)
 
 
 def _sort_within(out: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
@@ -207,6 +209,13 @@ def specs_met(frame: pd.DataFrame) -> bool:
     """Whether some game of the frame seats two different specs (otherwise every game is
     self-play, and the specs' win rates are equal shares by construction)."""
     need_columns(frame, ["game", "spec"], "specs_met")
+    game = frame["game"].to_numpy()
+    if len(game) > 1 and (game[1:] >= game[:-1]).all():
+        # the rows of each game together (as load_runs gives them): the smallest and largest
+        # spec of each game, without a group-by
+        code = spec_codes(frame["spec"])[1]
+        starts = np.flatnonzero(np.r_[True, game[1:] != game[:-1]])
+        return bool((np.minimum.reduceat(code, starts) != np.maximum.reduceat(code, starts)).any())
     return bool((frame.groupby("game", observed=True)["spec"].nunique() > 1).any())
 
 
@@ -718,7 +727,7 @@ def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *
     need_columns(frame, ["game", "seat", "deal", "end_reason", *by], "end_conditions")
     per_game = frame[frame["seat"] == 0]
     reasons = _reason_order([str(r) for r in per_game["end_reason"].unique()])
-    code = pd.Categorical(per_game["end_reason"].astype(str), categories=reasons).codes
+    code = pd.Categorical(texts(per_game["end_reason"]), categories=reasons).codes
     per_game = per_game.assign(_reason=code)
     groups = per_game.groupby(by, observed=True, sort=True) if by else [((), per_game)]
     parts = []
