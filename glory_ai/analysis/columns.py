@@ -22,12 +22,14 @@ and package versions) are in the file's metadata.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +41,8 @@ from ..arena.files import COLUMNS_FILE
 from ..arena.integrity import check_plan
 from . import AnalysisError
 
-__all__ = ["COLUMNS_FILE", "FORMAT", "columns_path", "ensure_columns", "read_run", "stale_reason"]
+__all__ = ["COLUMNS_FILE", "FORMAT", "RowOrder", "columns_path", "ensure_columns", "read_run",
+           "release_memory", "row_order", "stale_reason"]
 
 log = logging.getLogger("glory_ai.analysis")
 
@@ -213,18 +216,76 @@ def ensure_columns(folder: str | os.PathLike[str]) -> Path:
     return path
 
 
-def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = None
-             ) -> tuple[pd.DataFrame, dict[str, Any]]:
+@dataclass(frozen=True)
+class RowOrder:
+    """Where a columns file's rows go in the frame (:func:`read_run`): ``rows``, the file's
+    rows to take, in order (each game's first record, sorted by deal, pairing, rotation and
+    seat; None: all, as they are); ``games``, the game (0 ..) of each row taken;
+    ``dropped``, the games recorded twice left out. ``identity``: the file it holds for."""
+
+    identity: tuple[str, int, int]
+    rows: np.ndarray | None
+    games: np.ndarray
+    dropped: int
+
+
+def _identity(path: Path) -> tuple[str, int, int]:
+    stat = path.stat()
+    return str(path), stat.st_size, stat.st_mtime_ns
+
+
+def row_order(path: Path, source: Any = None) -> RowOrder:
+    """The :class:`RowOrder` of a columns file: its sort keys read (a column at a time),
+    ordered, each game's first record kept. Its arrays are 4 bytes a row."""
+    import pyarrow.parquet as pq
+
+    source = source if source is not None else pq.ParquetFile(path)
+    keys = {name: _column(source, name).to_numpy() for name in ("record", "deal", "pairing", "rotation",
+                                                                 "seat")}
+    order = np.lexsort((keys["seat"], keys["record"], keys["rotation"], keys["pairing"], keys["deal"]))
+    keys = {name: values[order] for name, values in keys.items()}
+    # each game's first record (the reader keeps it, with a warning, for a game written twice)
+    game_key = np.stack([keys["deal"], keys["pairing"], keys["rotation"]], axis=1)
+    record = keys["record"]
+    starts = np.ones(len(order), dtype=bool)
+    starts[1:] = (game_key[1:] != game_key[:-1]).any(axis=1) | (record[1:] != record[:-1])
+    del keys, record
+    game_of_row = np.cumsum(starts) - 1
+    first_of_key = np.ones(int(starts.sum()), dtype=bool)
+    keys_of_game = game_key[starts]
+    first_of_key[1:] = (keys_of_game[1:] != keys_of_game[:-1]).any(axis=1)
+    del game_key, keys_of_game, starts
+    dropped = int((~first_of_key).sum())
+    if dropped:
+        kept = first_of_key[game_of_row]
+        order, game_of_row = order[kept], game_of_row[kept]
+    # the game of each row, 0 .. games - 1 in the run's order
+    games = np.unique(game_of_row, return_inverse=True)[1].astype(np.int32)
+    index = np.int32 if len(order) < 2**31 else np.int64
+    sorted_already = not dropped and bool((np.diff(order) > 0).all())
+    return RowOrder(_identity(path), None if sorted_already else order.astype(index), games, dropped)
+
+
+def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = None,
+             orders: dict[str, RowOrder] | None = None) -> tuple[pd.DataFrame, dict[str, Any]]:
     """The stored columns of a finished run (all, or those named that it has), its rows
     sorted by (deal, pairing, rotation, seat) with each game's first record only, and the
     file's metadata. ``record`` is dropped; string columns are categorical, their categories
     in order of first appearance (:func:`combine` orders them as the loader does).
 
-    Read a column at a time (the sort keys first), each put in order as it is read: the
-    memory is the frame's and one column's, never a second copy of the whole table."""
+    Read a column at a time, each put in order as it is read: the memory is the frame's and
+    one column's, never a second copy of the whole table. ``orders``: a dict that keeps
+    each file's :class:`RowOrder` between calls (a report reads a run once per section),
+    so that the sort is made once."""
+    path = ensure_columns(folder)
+    with _system_allocator():
+        return _read(path, columns, orders)
+
+
+def _read(path: Path, columns: Iterable[str] | None, orders: dict[str, RowOrder] | None
+          ) -> tuple[pd.DataFrame, dict[str, Any]]:
     import pyarrow.parquet as pq
 
-    path = ensure_columns(folder)
     meta = _metadata(path) or {}
     source = pq.ParquetFile(path)
     have = source.schema_arrow.names
@@ -235,45 +296,32 @@ def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = Non
         prefixes = tuple(c for c in named if c.endswith(":"))
         # in the file's order; a name ending in ":" takes every column of that prefix
         wanted = [c for c in have if c in named or (prefixes and c.startswith(prefixes))]
-    key_names = ["record", "deal", "pairing", "rotation", "seat"]
-    keys = {name: _column(source, name).to_numpy() for name in key_names}
-    order = np.lexsort((keys["seat"], keys["record"], keys["rotation"], keys["pairing"], keys["deal"]))
-    keys = {name: values[order] for name, values in keys.items()}
-    # each game's first record (the reader keeps it, with a warning, for a game written twice)
-    game_key = np.stack([keys["deal"], keys["pairing"], keys["rotation"]], axis=1)
-    record = keys["record"]
-    starts = np.ones(len(order), dtype=bool)
-    starts[1:] = (game_key[1:] != game_key[:-1]).any(axis=1) | (record[1:] != record[:-1])
-    game_of_row = np.cumsum(starts) - 1
-    first_of_key = np.ones(int(starts.sum()), dtype=bool)
-    keys_of_game = game_key[starts]
-    first_of_key[1:] = (keys_of_game[1:] != keys_of_game[:-1]).any(axis=1)
-    del game_key, keys_of_game
-    kept = first_of_key[game_of_row]
-    meta["dropped"] = int((~first_of_key).sum())
-    rows = order[kept] if meta["dropped"] else order
-    games = game_of_row[kept] if meta["dropped"] else game_of_row
+    order = None if orders is None else orders.get(str(path))
+    if order is None or order.identity != _identity(path):
+        order = row_order(path, source)
+        if orders is not None:
+            orders[str(path)] = order
+    meta["dropped"] = order.dropped
+    rows = order.rows
     out: dict[str, Any] = {}
     for name in wanted:
         if name == "record":
             continue
-        if name in keys:
-            out[name] = keys[name][kept] if meta["dropped"] else keys[name]
-        elif name in STRINGS:
+        if name in STRINGS:
             out[name] = _categorical(_column(source, name), rows)
-        else:
-            values = _column(source, name).to_pandas().to_numpy()[rows]
-            if name in MAYBE_MISSING and not np.isnan(values).any():
-                values = values.astype(np.int64)
-            elif name == "completed":            # lists, as the records give them
-                lists = np.empty(len(values), dtype=object)
-                lists[:] = [list(v) for v in values]
-                values = lists
-            out[name] = values
+            continue
+        values = _column(source, name).to_pandas().to_numpy()
+        values = values if rows is None else values[rows]
+        if name in MAYBE_MISSING and not np.isnan(values).any():
+            values = values.astype(np.int64)
+        elif name == "completed":            # lists, as the records give them
+            lists = np.empty(len(values), dtype=object)
+            lists[:] = [list(v) for v in values]
+            values = lists
+        out[name] = values
     frame = pd.DataFrame(out, copy=False)
     _release_arrow_memory()
-    # the game of each row, 0 .. games - 1 in the run's order
-    frame["_game"] = np.unique(games, return_inverse=True)[1]
+    frame["_game"] = order.games.astype(np.int64)
     return frame, meta
 
 
@@ -286,21 +334,58 @@ def _column(source: Any, name: str) -> Any:
 def _release_arrow_memory() -> None:
     """Give back to the system what arrow's allocator keeps of the columns just read (it
     holds freed pages for reuse: 36 MB of the report's peak at 10^5 games)."""
+    release_memory()
+
+
+def release_memory() -> None:
+    """Give back to the system the free memory that arrow's allocator (pandas' strings are
+    arrow's) and the C allocator (glibc's malloc) keep: the columns of a section, freed,
+    stay in the process's resident memory otherwise, and the next section's peak comes on
+    top of them."""
+    global _TRIM
     import pyarrow as pa
 
     pa.default_memory_pool().release_unused()
+    if _TRIM is None:
+        import ctypes
+        import ctypes.util
+
+        try:
+            _TRIM = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
+        except (OSError, AttributeError):         # not glibc: nothing to trim
+            _TRIM = False
+    if _TRIM:
+        _TRIM(0)
 
 
-def _categorical(column: Any, rows: np.ndarray) -> pd.Categorical:
-    """A string column (arrow) taken at ``rows``, as categorical codes of its distinct
-    values in order of first appearance, without a Python string per row."""
+_TRIM: Any = None
+
+
+@contextlib.contextmanager
+def _system_allocator() -> Iterator[None]:
+    """Arrow's buffers from the system allocator (malloc) while columns are read: arrow's
+    own (mimalloc) keeps the pages it freed for reuse, a few hundred MB at 10^6 games that
+    :func:`release_memory` then gives back. Arrow's default pool again afterwards."""
+    import pyarrow as pa
+
+    before = pa.default_memory_pool()
+    pa.set_memory_pool(pa.system_memory_pool())
+    try:
+        yield
+    finally:
+        pa.set_memory_pool(before)
+
+
+def _categorical(column: Any, rows: np.ndarray | None) -> pd.Categorical:
+    """A string column (arrow) taken at ``rows`` (None: all), as categorical codes of its
+    distinct values in order of first appearance, without a Python string per row."""
     import pyarrow.compute as pc
 
     encoded = pc.dictionary_encode(column)
-    codes = encoded.indices.to_numpy(zero_copy_only=False)[rows]
+    codes = encoded.indices.to_numpy(zero_copy_only=False)
+    codes = codes if rows is None else codes[rows]
     names = encoded.dictionary.to_numpy(zero_copy_only=False)
-    seen, first = np.unique(codes, return_index=True)
-    appearance = seen[np.argsort(first, kind="stable")]
+    appearance = pd.unique(codes)             # the codes in order of first appearance
     recode = np.zeros(len(names), dtype=np.int64)
     recode[appearance] = np.arange(len(appearance))
     return pd.Categorical.from_codes(recode[codes], categories=names[appearance])
@@ -338,7 +423,8 @@ def combine(parts: Sequence[tuple[str, pd.DataFrame]]) -> dict[str, Any]:
     """The columns of the runs' stored columns (``parts``: label, frame), as load_runs builds
     them, in the frame's order: ``run`` first, then each column over the runs (one copy of
     each, a column at a time), strings categorical (specs, end reasons, modes, rules and
-    variants sorted; game ids in order of appearance)."""
+    variants sorted; game ids in order of appearance). The runs' frames are emptied, a
+    column at a time, as their columns are joined."""
     sizes = [len(f) for _, f in parts]
     order = _merged_order([list(f.columns) for _, f in parts])
     dtypes = {name: f[name].dtype for _, f in parts for name in f.columns}
@@ -353,6 +439,12 @@ def combine(parts: Sequence[tuple[str, pd.DataFrame]]) -> dict[str, Any]:
             out[name] = pieces[0].to_numpy() if pieces[0] is not None else None
         else:
             out[name] = _joined(pieces, sizes, dtypes, name)
+        # each run's copy is dropped once joined: the runs' columns and the joined ones are
+        # never all in memory together
+        del pieces
+        for _, f in parts:
+            if name in f.columns:
+                del f[name]
     return out
 
 

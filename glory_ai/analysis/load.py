@@ -186,13 +186,14 @@ class _Run:
         return self.in_folder and _COLUMNS_ON
 
     def read_columns(self, names: Sequence[str] | None,
-                     read: tuple[pd.DataFrame, dict[str, Any]] | None = None) -> pd.DataFrame:
+                     read: tuple[pd.DataFrame, dict[str, Any]] | None = None,
+                     orders: dict[str, Any] | None = None) -> pd.DataFrame:
         """The run's stored columns (glory_ai.analysis.columns), specs spelled out as played;
         ``read``: what :func:`~glory_ai.analysis.columns.read_run` gave elsewhere (a dask
-        worker), else it is read here."""
+        worker), else it is read here (``orders``: see read_run)."""
         from .columns import read_run
 
-        frame, meta = read if read is not None else read_run(self.folder, names)
+        frame, meta = read if read is not None else read_run(self.folder, names, orders)
         if meta.get("dropped"):
             # a game written twice: the record reader checks that the copies agree
             raise _ReadRecords(f"{self.games_path}: a game recorded twice")
@@ -250,7 +251,8 @@ def _labels(runs: Sequence[_Run]) -> None:
 
 
 def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike],
-              columns: Sequence[str] | None = None, *, client: Any = None) -> pd.DataFrame:
+              columns: Sequence[str] | None = None, *, client: Any = None,
+              orders: dict[str, Any] | None = None) -> pd.DataFrame:
     """Read one or more runs (folders holding ``games.jsonl``, or ``games.jsonl`` files)
     into one DataFrame, one row per game per seat; see the module docstring for the
     columns. Games are in input order, each run's sorted by (deal, pairing, rotation), and
@@ -268,7 +270,9 @@ def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike],
 
     ``client``: a ``distributed.Client``: the finished runs' columns files are made (when
     stale) and read by its workers, a task per run (the workers must see the run folders,
-    as this process does: a shared file system); the frame is the same."""
+    as this process does: a shared file system); the frame is the same. ``orders``: a dict
+    that keeps the runs' row orders between calls over the same runs (see
+    :func:`~glory_ai.analysis.columns.read_run`)."""
     if isinstance(paths, (str, os.PathLike)):
         paths = [paths]
     runs = [_Run(p) for p in paths]
@@ -283,7 +287,7 @@ def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike],
     _labels(runs)
     if all(run.columnar for run in runs):
         try:
-            return _load_columns(runs, columns, client)
+            return _load_columns(runs, columns, client, orders)
         except (AnalysisError, _ReadRecords) as error:
             # the records say what is wrong with them, line by line: read them as records
             log.debug("reading the records instead of the columns: %s", error)
@@ -365,10 +369,11 @@ def reads_columns(paths: str | os.PathLike | Iterable[str | os.PathLike]) -> boo
 _COLUMNS_ON = os.environ.get("GLORY_AI_COLUMNS", "1") != "0"
 
 
-def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None, client: Any = None) -> pd.DataFrame:
+def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None, client: Any = None,
+                  orders: dict[str, Any] | None = None) -> pd.DataFrame:
     """load_runs from the runs' columns files (see there): the same frame, or its columns
     named in ``columns``, in the frame's order; read by the workers of ``client`` if given."""
-    from .columns import NOT_STORED, combine, read_run
+    from .columns import NOT_STORED, combine, read_run, release_memory
 
     wanted = None if columns is None else set(columns)
     names = None if columns is None else [c for c in columns if c not in NOT_STORED]
@@ -378,7 +383,7 @@ def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None, client: A
     if client is not None:
         futures = client.map(read_run, [str(run.folder) for run in runs], [names] * len(runs), pure=False)
         read = client.gather(futures)
-    parts = [(run.label, run.read_columns(names, got)) for run, got in zip(runs, read, strict=True)]
+    parts = [(run.label, run.read_columns(names, got, orders)) for run, got in zip(runs, read, strict=True)]
     sizes = [int(f["_game"].max()) + 1 if len(f) else 0 for _, f in parts]
     offsets = np.cumsum([0, *sizes])
     games = np.concatenate([f.pop("_game").to_numpy() + offsets[i] for i, (_, f) in enumerate(parts)])
@@ -399,8 +404,11 @@ def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None, client: A
     if wanted is not None:
         prefixes = tuple(c for c in wanted if c.endswith(":"))
         out = {c: v for c, v in out.items() if c in wanted or (prefixes and c.startswith(prefixes))}
-    frame = pd.DataFrame(out)
+    # the columns as they are (each new here): no second copy of them gathered into blocks
+    frame = pd.DataFrame(out, copy=False)
     frame.attrs["runs"] = [run.manifest() for run in runs]
+    del out, joined
+    release_memory()           # what reading and joining the runs' columns freed
     return frame
 
 

@@ -144,6 +144,11 @@ class Section(ABC, Generic[R]):
     optional_columns: ClassVar[tuple[str, ...]] = ()
     figure_files: ClassVar[str] = ""
 
+    def applies(self, report: Report) -> bool:
+        """Whether the section has anything to compute for this report (if not, its columns
+        are not even read)."""
+        return True
+
     @abstractmethod
     def compute(self, frame: pd.DataFrame, report: Report) -> R | None:
         """The section's result from the frame (its :attr:`columns` only); None leaves the

@@ -12,6 +12,7 @@ import pandas as pd
 
 from .. import AnalysisError
 from .. import figures as F
+from ..columns import release_memory
 from ..load import load_runs, reads_columns
 from .base import Grid, Report, Section, question_topics
 from .labels import spec_labels
@@ -37,13 +38,14 @@ class Runs:
         self.run_dirs = [str(p) for p in run_dirs]
         self.client = client
         self._whole = None if reads_columns(self.run_dirs) else load_runs(self.run_dirs)
+        self._orders: dict[str, Any] = {}        # each run's row order, sorted once
 
     def frame(self, columns: Sequence[str]) -> pd.DataFrame:
         """The runs' frame with the columns named (a name ending in ``:``: every column of
         that prefix; a name the runs do not have is left out)."""
         if self._whole is not None:
             return _select(self._whole, columns)
-        return load_runs(self.run_dirs, columns=columns, client=self.client)
+        return load_runs(self.run_dirs, columns=columns, client=self.client, orders=self._orders)
 
 
 def _select(frame: pd.DataFrame, columns: Sequence[str]) -> pd.DataFrame:
@@ -73,13 +75,17 @@ def build_report(frame: pd.DataFrame | Runs, figures: bool = True, *, question: 
                     compared=_compared_counts(frame), question=question,
                     description=description, grids=tuple(grids), facts=_facts(frame))
     for section in SECTIONS:
+        if not section.applies(report):
+            continue
         if runs is None:
             part = section_frame(frame, section)
         else:
-            loaded = runs.frame([*section.columns, *section.optional_columns])
-            part = section_frame(_relabel(loaded, labels), section)
+            # no other name for the section's columns: freed with ``part``, before the next
+            part = section_frame(_relabel(runs.frame([*section.columns, *section.optional_columns]),
+                                          labels), section)
         result = section.compute(part, report)
         del part
+        release_memory()            # the section's columns, freed: given back before the next
         if result is not None:
             report.sections.append((section, result))
             report.tables.update(section.tables(result))

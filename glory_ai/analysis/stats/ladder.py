@@ -21,7 +21,7 @@ from scipy import optimize, special
 
 from .. import AnalysisError
 from .bootstrap import deal_resamples, expanded_percentile, grouped_units
-from .frames import need_columns, unit_keys
+from .frames import by_game, need_columns, spec_codes, unit_keys
 from .intervals import (
     BOOTSTRAP_RESAMPLES,
     CONFIDENCE,
@@ -62,34 +62,41 @@ def _pairwise(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, list[str]]:
     (run and deal), ``game``, ``i``, ``j`` (spec codes) and ``ahead`` (1 if i's seat
     finished ahead of j's, ½ for an equal place, 0 behind)."""
     need_columns(frame, ["game", "seat", "spec", "rank", "num_players", "deal"], what)
-    specs, code = np.unique(frame["spec"].astype(str).to_numpy(), return_inverse=True)
+    specs, code = spec_codes(frame["spec"])
     data = pd.DataFrame({"unit": unit_keys(frame, ["run", "deal"]),
                          "game": frame["game"].to_numpy(), "seat": frame["seat"].to_numpy(),
                          "code": code, "rank": frame["rank"].to_numpy(float),
-                         "k": frame["num_players"].to_numpy()})
+                         "k": frame["num_players"].to_numpy()}, copy=False)
+    narrow = {name: np.min_scalar_type(max(int(data[name].max()), 0)) for name in ("unit", "game", "code")}
     parts = []
-    for k, sub in data.groupby("k", sort=True):
-        sub = sub.sort_values(["game", "seat"], kind="stable")
+    counts = np.unique(data["k"].to_numpy())
+    # one player count (as every caller gives): the rows themselves, not a copy per count
+    groups = [(counts[0], data)] if len(counts) == 1 else data.groupby("k", sort=True)
+    for k, sub in groups:
+        sub = by_game(sub)
         k = int(k)
         if len(sub) % k or not (sub["game"].to_numpy()[::k].repeat(k) == sub["game"].to_numpy()).all():
             raise AnalysisError(f"{what}: every seat of every game must be in the frame (rows "
                                 "of a game were filtered out?)")
-        spec = sub["code"].to_numpy().reshape(-1, k)
+        # in the narrowest integers that hold them: millions of seat pairs
+        spec = sub["code"].to_numpy().astype(narrow["code"]).reshape(-1, k)
         rank = sub["rank"].to_numpy().reshape(-1, k)
-        unit = sub["unit"].to_numpy()[::k]
-        game = sub["game"].to_numpy()[::k]
+        unit = sub["unit"].to_numpy()[::k].astype(narrow["unit"])
+        game = sub["game"].to_numpy()[::k].astype(narrow["game"])
         for s in range(k):
             for t in range(k):
                 keep = spec[:, s] != spec[:, t]
                 if s == t or not keep.any():
                     continue
                 ahead = (rank[:, s] < rank[:, t]) + 0.5 * (rank[:, s] == rank[:, t])
-                parts.append(pd.DataFrame({"unit": unit[keep], "game": game[keep],
-                                           "i": spec[keep, s], "j": spec[keep, t],
-                                           "ahead": ahead[keep]}))
+                parts.append((unit[keep], game[keep], spec[keep, s], spec[keep, t], ahead[keep]))
     if not parts:
         raise AnalysisError(f"{what}: no game seats two different specs")
-    return pd.concat(parts, ignore_index=True), list(specs)
+    columns = {}
+    for place, name in enumerate(("unit", "game", "i", "j", "ahead")):
+        columns[name] = np.concatenate([part[place] for part in parts])
+        parts = [(*part[:place], None, *part[place + 1:]) for part in parts]     # freed
+    return pd.DataFrame(columns, copy=False), list(specs)
 
 
 def finishing_matrix(frame: pd.DataFrame) -> pd.DataFrame:
@@ -100,11 +107,12 @@ def finishing_matrix(frame: pd.DataFrame) -> pd.DataFrame:
     (seat pairs per cell, a nested list) and ``games`` (games in which the two met)."""
     pairs, specs = _pairwise(frame, "finishing_matrix")
     n = len(specs)
-    flat = pairs["i"].to_numpy() * n + pairs["j"].to_numpy()
+    flat = pairs["i"].to_numpy(np.int64) * n + pairs["j"].to_numpy(np.int64)
     score = np.bincount(flat, weights=pairs["ahead"].to_numpy(), minlength=n * n).reshape(n, n)
     count = np.bincount(flat, minlength=n * n).reshape(n, n)
-    met = pairs.drop_duplicates(["game", "i", "j"])
-    games = np.bincount(met["i"].to_numpy() * n + met["j"].to_numpy(), minlength=n * n)
+    # the distinct (game, i, j): hashed, not sorted
+    met = pd.unique(pairs["game"].to_numpy(np.int64) * (n * n) + flat)
+    games = np.bincount(met % (n * n), minlength=n * n)
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(count > 0, score / np.maximum(count, 1), np.nan)
     out = pd.DataFrame(mean, index=pd.Index(specs, name="spec"),
@@ -264,9 +272,9 @@ def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
         raise AnalysisError(f"ratings: prior_sd must be positive, got {prior_sd!r}")
     pairs, specs = _pairwise(frame, "ratings")
     n = len(specs)
-    unit = pairs["unit"].to_numpy()
+    unit = pairs["unit"].to_numpy(np.int64)
     n_units = int(unit.max()) + 1
-    flat = (unit * n + pairs["i"].to_numpy()) * n + pairs["j"].to_numpy()
+    flat = (unit * n + pairs["i"].to_numpy(np.int64)) * n + pairs["j"].to_numpy(np.int64)
     per_deal_score = np.bincount(flat, weights=pairs["ahead"].to_numpy(),
                                  minlength=n_units * n * n).reshape(n_units, n * n)
     per_deal_count = np.bincount(flat, minlength=n_units * n * n).reshape(n_units, n * n)
@@ -292,7 +300,9 @@ def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
     for i in np.flatnonzero(perfect):
         low[i], high[i] = _profile_interval(int(i), r_hat, score, count, precision, z)
         model[i] = RATING_PROFILE
-    games = pairs.drop_duplicates(["game", "i"]).groupby("i").size().reindex(range(n), fill_value=0)
+    # the games of each spec (the distinct (game, i), hashed)
+    games = pd.Series(np.bincount(pd.unique(pairs["game"].to_numpy(np.int64) * n
+                                            + pairs["i"].to_numpy(np.int64)) % n, minlength=n))
     out = pd.DataFrame({"rating": r_hat * ELO_PER_NAT, "low": low * ELO_PER_NAT,
                         "high": high * ELO_PER_NAT, "interval": model,
                         "comparisons": compared.astype(np.int64),

@@ -54,6 +54,12 @@ def codes(values: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     n = len(values)
     if n == 0 or values.dtype.kind not in "iu" or values.min() < 0 or values.max() > 4 * n + 1024:
         return np.unique(values, return_index=True, return_inverse=True)
+    if n > 1 and (values[1:] >= values[:-1]).all():
+        # sorted already (clusters in deal order): the runs of equal values
+        starts = np.ones(n, dtype=bool)
+        starts[1:] = values[1:] != values[:-1]
+        first = np.flatnonzero(starts)
+        return values[first], first, np.cumsum(starts) - 1
     present = np.bincount(values) > 0
     distinct = np.flatnonzero(present)
     inverse = (np.cumsum(present) - 1)[values]

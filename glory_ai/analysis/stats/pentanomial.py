@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from .. import AnalysisError
-from .frames import need_columns, unit_keys
+from .frames import by_game, need_columns, texts, unit_keys
 from .intervals import (
     CONFIDENCE,
     INTERVAL_DEAL_T,
@@ -55,8 +55,8 @@ def head_to_head_games(frame: pd.DataFrame, a: str, b: str) -> pd.DataFrame:
     need_columns(frame, ["game", "seat", "spec", "win_share", "num_players", "deal"], "head_to_head_games")
     if a == b:
         raise AnalysisError(f"head_to_head_games: a and b are the same spec ({a!r})")
-    two = frame[frame["num_players"] == 2].sort_values(["game", "seat"], kind="stable")
-    spec = two["spec"].astype(str).to_numpy()
+    two = by_game(frame[frame["num_players"] == 2])
+    spec = texts(two["spec"])
     if len(spec) % 2 or (two["game"].to_numpy()[::2] != two["game"].to_numpy()[1::2]).any():
         raise AnalysisError("head_to_head_games: every seat of every game must be in the frame "
                             "(rows of a game were filtered out?)")

@@ -28,6 +28,7 @@ from ...arena.play import record_key
 from .. import AnalysisError
 from ..load import frame_of_records
 from . import paired
+from .frames import texts
 from .intervals import bootstrap_model
 from .sprt import DealSPRT
 from .tables import finishing_matrix, ratings, specs_met, win_rates
@@ -149,7 +150,14 @@ def _summary(frame: pd.DataFrame, config: RunConfig | None, *, sprt: Sequence[fl
         out[column] = rates[column].reindex(specs).fillna(1.0)
     out["mean_vp"] = rates["mean_score"].reindex(specs)
     # think time per decision: seconds and decisions added up in record order
-    spec_codes = pd.Categorical(frame["spec"].astype(str), categories=specs).codes
+    column = frame["spec"]
+    if isinstance(column.dtype, pd.CategoricalDtype):
+        # each category's place among the specs (-1: none), then every row's from its code
+        place = {spec: i for i, spec in enumerate(specs)}
+        lookup = np.array([place.get(str(c), -1) for c in column.cat.categories] + [-1])
+        spec_codes = lookup[column.cat.codes.to_numpy()]           # a missing spec: code -1
+    else:
+        spec_codes = pd.Categorical(texts(column), categories=specs).codes
     seconds = np.bincount(spec_codes, weights=np.nan_to_num(frame["seconds"].to_numpy(float)),
                           minlength=len(specs))
     moves = np.bincount(spec_codes, weights=np.nan_to_num(frame["seat_decisions"].to_numpy(float)),

@@ -58,7 +58,8 @@ from .. import AnalysisError
 from ..load import END_REASONS, VP_BUILDINGS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
 from . import models, paired
 from .bootstrap import deal_sums
-from .frames import need_columns, unit_keys
+from .frames import by_game, need_columns, spec_codes, texts, unit_keys
+from .frames import groups as row_groups
 from .intervals import bootstrap_model
 from .models import stratified_difference
 
@@ -105,7 +106,9 @@ def _one_count(frame: pd.DataFrame, num_players: int | None, what: str) -> tuple
     if num_players not in counts:
         raise AnalysisError(f"{what}: no {num_players}-player games (the runs hold "
                             f"{', '.join(map(str, counts))}-player games)")
-    return frame[frame["num_players"] == num_players], int(num_players)
+    mine = frame["num_players"] == num_players
+    # the frame itself when it holds that count only (compare's run): not a copy
+    return (frame if mine.all() else frame[mine]), int(num_players)
 
 
 def _sort_within(out: pd.DataFrame, by: list[str], column: str) -> pd.DataFrame:
@@ -126,9 +129,9 @@ def _head_to_head_specs(sub: pd.DataFrame) -> tuple[str, str] | None:
     names = sorted(str(x) for x in sub["spec"].unique())
     if len(names) != 2 or len(sub) % 2:
         return None
-    ordered = sub.sort_values(["game", "seat"], kind="stable")
+    ordered = by_game(sub)
     game = ordered["game"].to_numpy()
-    spec = ordered["spec"].astype(str).to_numpy()
+    spec = texts(ordered["spec"])
     if (game[::2] != game[1::2]).any() or (spec[::2] == spec[1::2]).any():
         return None
     return names[0], names[1]
@@ -179,8 +182,7 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
         mean_score=("score", "mean"), mean_rank=("rank", "mean"))
     out["win_rate"] = out["wins"] / out["games"]
     intervals: dict[tuple[Any, ...], tuple[float, float, str]] = {}
-    groups = frame.groupby(by, observed=True, sort=True) if by else [((), frame)]
-    for key, sub in groups:
+    for key, sub in (row_groups(frame, by) if by else [((), frame)]):
         for spec, value in _interval_rows(sub, resamples, seed).items():
             intervals[(*key, spec)] = value
     flat = out.reset_index()
@@ -207,6 +209,13 @@ def specs_met(frame: pd.DataFrame) -> bool:
     """Whether some game of the frame seats two different specs (otherwise every game is
     self-play, and the specs' win rates are equal shares by construction)."""
     need_columns(frame, ["game", "spec"], "specs_met")
+    game = frame["game"].to_numpy()
+    if len(game) > 1 and (game[1:] >= game[:-1]).all():
+        # the rows of each game together (as load_runs gives them): the smallest and largest
+        # spec of each game, without a group-by
+        code = spec_codes(frame["spec"])[1]
+        starts = np.flatnonzero(np.r_[True, game[1:] != game[:-1]])
+        return bool((np.minimum.reduceat(code, starts) != np.maximum.reduceat(code, starts)).any())
     return bool((frame.groupby("game", observed=True)["spec"].nunique() > 1).any())
 
 
@@ -461,13 +470,14 @@ class _Cells:
     """The seat-games of the building model summed per cell of the controls (``keys``,
     ``m`` cells; ``cell`` each row's) and, per cell and building, over the seat-games that
     completed it (``n1`` seat-games, ``s1`` wins, ``q1`` squared wins) and those that did
-    not (``n0``, ``s0``, ``q0``); ``y`` the win shares, ``completed`` the indicator matrix."""
+    not (``n0``, ``s0``, ``q0``); ``y`` the win shares, ``completed`` each building's
+    indicator column."""
 
     keys: pd.DataFrame
     cell: np.ndarray
     m: int
     y: np.ndarray
-    completed: np.ndarray
+    completed: list[np.ndarray]
     n_cell: np.ndarray
     n1: np.ndarray
     s1: np.ndarray
@@ -482,15 +492,19 @@ def _building_cells(frame: pd.DataFrame, cols: list[str], controls: list[str]) -
     m = len(keys)
     nb = len(cols)
     y = frame["win_share"].to_numpy(dtype=float)
-    completed = frame[cols].to_numpy(dtype=bool)
     n_cell = np.bincount(cell, minlength=m).astype(float)
     y_cell = np.bincount(cell, weights=y, minlength=m)
     q_cell = np.bincount(cell, weights=y * y, minlength=m)
-    rows_idx, b_idx = np.nonzero(completed)
-    flat = cell[rows_idx] * nb + b_idx
-    n1 = np.bincount(flat, minlength=m * nb).reshape(m, nb).astype(float)
-    s1 = np.bincount(flat, weights=y[rows_idx], minlength=m * nb).reshape(m, nb)
-    q1 = np.bincount(flat, weights=y[rows_idx] ** 2, minlength=m * nb).reshape(m, nb)
+    # a building at a time (its column as the frame holds it): the seat-games that completed
+    # it, never a matrix of every seat-game and building, nor a list of every completion
+    completed = [frame[col].to_numpy(dtype=bool) for col in cols]
+    n1, s1, q1 = (np.zeros((m, nb)) for _ in range(3))
+    for j, column in enumerate(completed):
+        rows = np.flatnonzero(column)
+        at, wins = cell[rows], y[rows]
+        n1[:, j] = np.bincount(at, minlength=m)
+        s1[:, j] = np.bincount(at, weights=wins, minlength=m)
+        q1[:, j] = np.bincount(at, weights=wins ** 2, minlength=m)
     return _Cells(keys, cell, m, y, completed, n_cell, n1, s1, q1,
                   n_cell[:, None] - n1, y_cell[:, None] - s1, q_cell[:, None] - q1)
 
@@ -509,29 +523,57 @@ def _strata_sums(c: _Cells, strata_cols: list[str]) -> tuple[np.ndarray, ...]:
     return tuple(to_strata(a) for a in (c.n1, c.s1, c.q1, c.n0, c.s0, c.q0))
 
 
-def _building_logit(c: _Cells, j: int, base: np.ndarray, units: tuple[np.ndarray, np.ndarray],
+@dataclass(frozen=True)
+class _Units:
+    """The seat-games of the building model pooled by deal and cell: ``values``, the
+    distinct ``deal * m + cell`` (sorted), ``of_row`` each row's place among them; ``games``
+    and ``wins``, each one's seat-games and their win shares summed; ``overall``, the mean
+    win share."""
+
+    values: np.ndarray
+    of_row: np.ndarray
+    games: np.ndarray
+    wins: np.ndarray
+    overall: float
+
+
+def _units(c: _Cells, deal: np.ndarray) -> _Units:
+    values, _, of_row = models.codes(deal.astype(np.int64) * c.m + c.cell)
+    return _Units(values, of_row, np.bincount(of_row, minlength=len(values)),
+                  np.bincount(of_row, weights=c.y, minlength=len(values)), float(c.y.mean()))
+
+
+def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
                     clusters: int, pseudo_games: float) -> dict[str, float]:
     """The logistic model of building ``j`` (:func:`building_strength`): the columns of
     :data:`_LOGIT_COLUMNS`, NaN when completing it is confounded with the controls.
-    ``base``: each cell's design without the completed column; ``units``: the distinct
-    ``deal * m + cell`` of the rows (sorted) and each row's place among them; ``clusters``:
-    the number of deals."""
+    ``base``: each cell's design without the completed column; ``units``: the seat-games
+    summed per deal and cell; ``clusters``: the number of deals."""
     m = c.m
     k1, k0 = c.n1[:, j].sum(), c.n0[:, j].sum()
-    overall = float(c.y.mean())
+    overall = units.overall
     total = c.n_cell.sum()
     # the seat-games of one deal with the same covariates and completion pooled into
-    # one binomial row: the same likelihood and the same deal-clustered covariance
-    # (np.unique of (deal * m + cell) * 2 + side, counted rather than sorted)
-    unit_values, unit_of_row = units
-    key = unit_of_row * 2 + c.completed[:, j]
-    counts = np.bincount(key, minlength=2 * len(unit_values))
-    present = np.flatnonzero(counts)
-    pooled = unit_values[present // 2] * 2 + present % 2
-    inverse = (np.cumsum(counts > 0) - 1)[key]
-    trials = counts[present].astype(float)
-    wins = np.bincount(inverse, weights=c.y)
-    pooled_cell, pooled_side = (pooled // 2) % m, pooled % 2
+    # one binomial row: the same likelihood and the same deal-clustered covariance, in
+    # the order of (deal * m + cell) * 2 + side; from the units' sums and those of the
+    # seat-games that completed the building (a few), not from every row again
+    rows = np.flatnonzero(c.completed[j])
+    unit_of_row, y = units.of_row[rows], c.y[rows]
+    n_units = len(units.values)
+    done = np.bincount(unit_of_row, minlength=n_units)
+    done_wins = np.bincount(unit_of_row, weights=y, minlength=n_units)
+    not_done = units.games - done
+    # the (unit, side) present, in order: a unit's side 0 (not completed), then its side 1
+    present = np.flatnonzero(np.column_stack([not_done > 0, done > 0]).ravel())
+    unit, side = present // 2, present % 2
+    del present
+    completed = np.flatnonzero(side)
+    trials = not_done[unit].astype(float)
+    trials[completed] = done[unit[completed]]
+    wins = units.wins[unit] - done_wins[unit]
+    wins[completed] = done_wins[unit[completed]]
+    del not_done, done, done_wins, completed
+    pooled_cell, pooled_side = units.values[unit] % m, side
     # pseudo seat-games: ``pseudo_games`` on each side, spread over its cells as its
     # seat-games are, winning the overall win rate, each its own cluster; no cell of
     # either side is then all wins or all losses (Clogg et al. 1991)
@@ -550,7 +592,7 @@ def _building_logit(c: _Cells, j: int, base: np.ndarray, units: tuple[np.ndarray
         return dict.fromkeys(_LOGIT_COLUMNS, math.nan)
     fit = models.clustered_logit_of_cells(
         design[:, keep], cell_side, np.r_[wins, pseudo_n * overall], np.r_[trials, pseudo_n],
-        np.r_[pooled // 2 // m, clusters + np.arange(len(pseudo_n))])
+        np.r_[units.values[unit] // m, clusters + np.arange(len(pseudo_n))])
     params = np.zeros(design.shape[1])
     params[keep] = np.asarray(fit.params)
     at = keep.index(1)
@@ -619,7 +661,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     base = np.hstack([np.ones((c.m, 1)), _dummies(c.keys, factors)])
     deal = unit_keys(frame, ["run", "deal"])
     clusters = int(deal.max()) + 1
-    units = models.codes(deal.astype(np.int64) * c.m + c.cell)[::2]
+    units = _units(c, deal)
     total = c.n_cell.sum()
 
     out = {}
@@ -685,7 +727,7 @@ def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *
     need_columns(frame, ["game", "seat", "deal", "end_reason", *by], "end_conditions")
     per_game = frame[frame["seat"] == 0]
     reasons = _reason_order([str(r) for r in per_game["end_reason"].unique()])
-    code = pd.Categorical(per_game["end_reason"].astype(str), categories=reasons).codes
+    code = pd.Categorical(texts(per_game["end_reason"]), categories=reasons).codes
     per_game = per_game.assign(_reason=code)
     groups = per_game.groupby(by, observed=True, sort=True) if by else [((), per_game)]
     parts = []

@@ -35,6 +35,9 @@ class GridCurves(Section[dict[str, pd.DataFrame]]):
                "win_share", "score", "rank")
     figure_files = r"grid-.+"
 
+    def applies(self, report: Report) -> bool:
+        return bool(report.grids)
+
     def compute(self, frame: pd.DataFrame, report: Report) -> dict[str, pd.DataFrame] | None:
         if not report.grids:
             return None

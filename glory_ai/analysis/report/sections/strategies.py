@@ -77,7 +77,9 @@ class Strategies(Section[StrategyTables]):
         win_rates = T.win_rates(frame, by="num_players")
         pooled = by_seat = None
         if report.compared:
-            played = frame[frame["num_players"].isin(report.compared)]
+            compared = frame["num_players"].isin(report.compared)
+            # every player count compared (the usual case): the frame itself, not a copy
+            played = frame if compared.all() else frame[compared]
             if len(report.compared) > 1:
                 pooled = T.win_rates(played)
             by_seat = T.win_rates(played, by=["num_players", "seat"])
@@ -87,7 +89,8 @@ class Strategies(Section[StrategyTables]):
             per_count[k] = CountTables(rated if rated.attrs.get("model") else None,
                                        T.finishing_matrix(frame, num_players=k),
                                        T.pairwise(frame, num_players=k))
-        runs = {k: set(frame.loc[frame["num_players"] == k, "run"].astype(str)) for k in report.compared}
+        runs = {k: {str(r) for r in frame.loc[frame["num_players"] == k, "run"].unique()}
+                for k in report.compared}
         return StrategyTables(win_rates, pooled, by_seat, per_count, runs)
 
     def tables(self, result: StrategyTables) -> dict[str, Any]:
