@@ -107,9 +107,10 @@ def test_compare_in_its_default_folder_plays_the_new_code(here, capsys):
     again = [strip_timing(r) for r in load_records(folder)]
     assert again != first
     assert [strip_timing(r) for r in load_records(folder.with_name(folder.name + ".old-1"))] == first
-    # the same code again: resumed, not replayed
+    # the same code again: the finished folder is kept, nothing replayed
     assert _compare() == 0
-    assert "(6 resumed from the folder)" in capsys.readouterr().out
+    assert "no game played: the 6 games of" in capsys.readouterr().out
+    assert [strip_timing(r) for r in load_records(folder)] == again
 
 
 def _other_build(monkeypatch):
