@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import gzip
+import random
 import sys
 import time
 from collections import Counter
@@ -200,19 +201,35 @@ def _wilson(k: int, n: int) -> tuple[float, float]:
     return float(low[0]), float(high[0])
 
 
+def _playable(entry: dict[str, Any], bot: str, opponent: str | None) -> bool:
+    """Whether every seat's bot can be made (a recorded spec may name a model file that is gone)."""
+    try:
+        for q in range(entry["num_players"]):
+            make_bot(bot if q == entry["leader"] else opponent or entry["seats"][q], 0)
+    except (ValueError, OSError, KeyError):
+        return False
+    return True
+
+
 def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
-         limit: int | None) -> tuple[int, int, int, int]:
-    """Play the suite; prints a line per position and the summary. Returns (runs lost, runs,
+         limit: int | None = None, sample: int | None = None) -> tuple[int, int, int, int]:
+    """Play the suite (its first ``limit`` positions, or ``sample`` of them drawn with
+    ``seed``); prints a line per position and the summary. Returns (runs lost, runs,
     positions lost in every run, positions)."""
     from glory_ai.bench import provenance
 
     print(provenance())
-    suite = load_suite(suite_path)[:limit]
-    print(f"# {len(suite)} positions x {runs} runs; {bot} in the leader's seat, "
-          f"{opponent or 'the recorded specs'} elsewhere; bot seeds from {seed}")
+    suite = list(enumerate(load_suite(suite_path)))[:limit]
+    if sample is not None and sample < len(suite):
+        suite = sorted(random.Random(seed).sample(suite, sample), key=lambda pair: pair[0])
+    playable = [(index, entry) for index, entry in suite if _playable(entry, bot, opponent)]
+    print(f"# {len(playable)} positions x {runs} runs ({len(suite) - len(playable)} set aside: a seat's "
+          f"spec cannot be made); {bot} in the leader's seat, {opponent or 'the recorded specs'} "
+          f"elsewhere; bot seeds from {seed}")
+    suite = playable
     lost = always = 0
     start = time.time()
-    for index, entry in enumerate(suite):
+    for index, entry in suite:
         results = [play_out(entry, bot, opponent, seed, index, run) for run in range(runs)]
         losses = results.count(False)
         lost += losses
@@ -243,11 +260,12 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--runs", type=int, default=1)
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit", type=int, default=None, help="only the first N positions")
+    p.add_argument("--sample", type=int, default=None, help="N positions drawn with --seed")
     args = parser.parse_args(argv)
     if args.command == "find":
         find(args.folders, args.lead, args.out)
     else:
-        play(args.suite, args.bot, args.opponent, args.runs, args.seed, args.limit)
+        play(args.suite, args.bot, args.opponent, args.runs, args.seed, args.limit, args.sample)
 
 
 if __name__ == "__main__":
