@@ -140,9 +140,13 @@ def thrown_position(record: dict[str, Any], lead: int = LEAD, source: str = "") 
 
 def find(folders: Sequence[str], lead: int, out: str | None) -> list[dict[str, Any]]:
     """Scan the folders and write the suite (gzip JSON lines); prints the counts."""
+    from glory_ai.bench import provenance
+
+    print(provenance())
     suite: list[dict[str, Any]] = []
     seat_games: Counter[str] = Counter()
     thrown_by_spec: Counter[str] = Counter()
+    games = 0
     print(f"# games lost from a lead of >= {lead} VP; folder: scanned, skipped (does not replay), thrown")
     for folder in folders:
         scanned = skipped = thrown = 0
@@ -153,19 +157,20 @@ def find(folders: Sequence[str], lead: int, out: str | None) -> list[dict[str, A
             except ValueError:
                 skipped += 1
                 continue
+            games += 1
             seat_games.update(record["seats"])
             if entry is not None:
                 thrown += 1
                 thrown_by_spec[entry["seats"][entry["leader"]]] += 1
                 suite.append(entry)
         print(f"{folder}: {scanned} scanned, {skipped} skipped, {thrown} thrown", flush=True)
-    print(f"# total: {sum(seat_games.values())} seat-games replayed, {len(suite)} thrown games")
+    print(f"# total: {games} games replayed ({sum(seat_games.values())} seat-games), {len(suite)} thrown")
     print("# by the spec of the leader's seat: thrown / games a seat held the spec")
-    for spec, games in sorted(seat_games.items(), key=lambda kv: (-thrown_by_spec[kv[0]], kv[0])):
-        print(f"{thrown_by_spec[spec]:4d} / {games:5d}  {spec}")
+    for spec, held in sorted(seat_games.items(), key=lambda kv: (-thrown_by_spec[kv[0]], kv[0])):
+        print(f"{thrown_by_spec[spec]:4d} / {held:5d}  {spec}")
     if out:
         Path(out).parent.mkdir(parents=True, exist_ok=True)
-        with gzip.open(out, "wb") as f:
+        with gzip.GzipFile(out, "wb", mtime=0) as f:        # the same bytes from the same records
             for entry in suite:
                 f.write(orjson.dumps(entry) + b"\n")
         print(f"# wrote {len(suite)} positions to {out}")
