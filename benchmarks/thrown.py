@@ -20,7 +20,9 @@ and per spec of the leader's seat (its denominator: the games a seat held that s
 ``--seed``), with ``--bot`` in the leader's seat and ``--opponent`` in the others (default:
 the spec the record had in each seat), and prints a provenance line, one line per position,
 then the share of runs the leader still lost (a 95% Wilson interval over runs) and the
-positions lost in every run (Wilson over positions).
+positions lost in every run (Wilson over positions). ``--sample N`` plays N positions drawn
+with ``--seed``, ``--limit N`` the first N; a position one of whose seats cannot be made (a
+recorded spec naming a model file that is gone) is set aside and counted.
 """
 from __future__ import annotations
 
@@ -232,23 +234,39 @@ def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
           f"spec cannot be made); {bot} in the leader's seat, {opponent or 'the recorded specs'} "
           f"elsewhere; bot seeds from {seed}")
     suite = playable
-    lost = always = 0
+    rows = []
     start = time.time()
     for index, entry in suite:
         results = [play_out(entry, bot, opponent, seed, index, run) for run in range(runs)]
         losses = results.count(False)
-        lost += losses
-        always += losses == runs
+        rows.append((entry, losses))
         print(f"{index:3d} {entry['source']} {entry['game_id']} seat {entry['leader']} "
               f"lead {entry['lead']} ({entry['scores']}) turn {entry['turn']}: lost {losses}/{runs} "
               f"[{time.time() - start:.0f} s]", flush=True)
-    total = len(suite) * runs
+    lost, always = summarize(rows, runs, "")
+    for low_lead, high_lead in BANDS:
+        summarize([(e, k) for e, k in rows if low_lead <= e["lead"] <= high_lead], runs,
+                  f" (lead {low_lead}-{high_lead})" if high_lead < 999 else f" (lead {low_lead} or more)")
+    return lost, len(rows) * runs, always, len(rows)
+
+
+#: the lead bands of play's summary (VP)
+BANDS = ((12, 14), (15, 19), (20, 999))
+
+
+def summarize(rows: Sequence[tuple[dict[str, Any], int]], runs: int, label: str) -> tuple[int, int]:
+    """Print the runs the leader lost and the positions lost in every run (each with its
+    Wilson interval) of (entry, runs lost) rows; returns those two counts."""
+    lost = sum(k for _, k in rows)
+    always = sum(k == runs for _, k in rows)
+    total = len(rows) * runs
     low, high = _wilson(lost, total)
-    print(f"# the leader lost {lost} of {total} runs: {lost / max(total, 1):.3f} [{low:.3f}, {high:.3f}]")
-    low, high = _wilson(always, len(suite))
-    print(f"# positions lost in every run: {always} of {len(suite)}: "
-          f"{always / max(len(suite), 1):.3f} [{low:.3f}, {high:.3f}]")
-    return lost, total, always, len(suite)
+    print(f"# the leader lost {lost} of {total} runs{label}: {lost / max(total, 1):.3f} "
+          f"[{low:.3f}, {high:.3f}]")
+    low, high = _wilson(always, len(rows))
+    print(f"# positions lost in every run{label}: {always} of {len(rows)}: "
+          f"{always / max(len(rows), 1):.3f} [{low:.3f}, {high:.3f}]")
+    return lost, always
 
 
 def main(argv: Sequence[str] | None = None) -> None:

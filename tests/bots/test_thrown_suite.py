@@ -109,3 +109,15 @@ def test_a_position_plays_out_reproducibly(thrown, duel):
     first = thrown.play_out(entry, "random", "random", seed=3)
     assert isinstance(first, bool)
     assert thrown.play_out(entry, "random", "random", seed=3) == first
+
+
+def test_play_prints_provenance_and_the_share_lost(thrown, tmp_path, capsys):
+    out = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(out)])
+    capsys.readouterr()
+    thrown.main(["play", str(out), "--bot", "random", "--opponent", "random", "--runs", "2", "--limit", "2"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("# python") and "build " in lines[0]
+    assert "2 positions x 2 runs (0 set aside" in lines[1]
+    assert any(line.startswith("# the leader lost ") and " of 4 runs: " in line for line in lines)
+    assert any(line.startswith("# positions lost in every run: ") and " of 2: " in line for line in lines)
