@@ -1,0 +1,123 @@
+"""The thrown-games finder and suite (benchmarks/thrown.py, issue 36): a recorded game the
+loser led by 12 VP or more is found at the right decision, a game without such a lead is
+not, a record that does not replay is refused, and the shipped suite's positions rebuild to
+the recorded state."""
+from __future__ import annotations
+
+import copy
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+import glory_ai
+
+ROOT = Path(__file__).resolve().parents[2]
+DUEL = ROOT / "results" / "ismcts_vs_pimc" / "runs" / "duel"
+SUITE = ROOT / "benchmarks" / "data" / "thrown.jsonl.gz"
+
+
+@pytest.fixture(scope="module")
+def thrown():
+    spec = importlib.util.spec_from_file_location("thrown_benchmark", ROOT / "benchmarks" / "thrown.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def duel(thrown):
+    return {record["game_id"]: record for record in thrown.iter_records(DUEL)}
+
+
+def _leads_at_own_decisions(record):
+    """(decision, seat, lead) at every decision, straight from the Game API."""
+    state = glory_ai.Game(record["num_players"], record["mode"], **record["variant"]).new_initial_state(
+        record["seed"])
+    out = []
+    for i, action in enumerate(record["actions"]):
+        p, scores = state.current_player(), state.scores()
+        out.append((i, p, scores[p] - max(s for q, s in enumerate(scores) if q != p)))
+        state.apply_action(action)
+    return out
+
+
+def test_a_thrown_game_is_found_at_the_leaders_largest_lead(thrown, duel):
+    # PIMC (seat 0) led ISMCTS 56-23 at turn 88 and lost 61-32 to a Forum victory
+    record = duel["13-0-1"]
+    entry = thrown.thrown_position(record, 12, source="duel")
+    assert entry is not None and entry["source"] == "duel"
+    assert (entry["leader"], entry["decision"], entry["turn"], entry["lead"]) == (0, 371, 88, 33)
+    assert entry["scores"] == [56, 23] and entry["leader"] not in record["winners"]
+    assert entry["end_reason"] == "forum" and entry["final_scores"] == record["scores"]
+    own = [(i, lead) for i, p, lead in _leads_at_own_decisions(record) if p == entry["leader"]]
+    largest = max(lead for _, lead in own)
+    assert entry["lead"] == largest
+    assert entry["decision"] == min(i for i, lead in own if lead == largest)
+    assert entry["actions"] == record["actions"][:entry["decision"]]
+    assert entry["seats"] == record["seats"]
+
+
+def test_a_game_without_such_a_lead_is_not_found(thrown, duel):
+    record = duel["0-0-0"]          # the loser led by 10 at most
+    loser_leads = [lead for _, p, lead in _leads_at_own_decisions(record) if p not in record["winners"]]
+    assert max(loser_leads) == 10
+    assert thrown.thrown_position(record, 12) is None
+    assert thrown.thrown_position(record, 10)["lead"] == 10
+    assert thrown.thrown_position(duel["13-0-1"], 34) is None
+
+
+def test_a_record_that_does_not_replay_is_refused(thrown, duel):
+    record = copy.deepcopy(duel["13-0-1"])
+    record["winners"] = [0]
+    with pytest.raises(ValueError, match="replays to"):
+        thrown.thrown_position(record)
+    record = copy.deepcopy(duel["13-0-1"])
+    record["actions"][5] = 10_000
+    with pytest.raises(ValueError, match="does not replay"):
+        thrown.thrown_position(record)
+
+
+def test_find_writes_a_suite_that_rebuilds(thrown, tmp_path, capsys):
+    out = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--lead", "12", "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "120 scanned, 0 skipped" in printed
+    suite = thrown.load_suite(out)
+    assert "13-0-1" in {entry["game_id"] for entry in suite}
+    for entry in suite:
+        state = thrown.rebuild(entry)
+        assert state.current_player() == entry["leader"] and state.turn_number() == entry["turn"]
+        assert state.scores() == entry["scores"] and entry["lead"] >= 12
+
+
+def test_the_shipped_suite_rebuilds_to_the_recorded_state(thrown):
+    suite = thrown.load_suite(SUITE)
+    assert len(suite) >= 100
+    for entry in suite:
+        state = thrown.rebuild(entry)
+        scores = state.scores()
+        leader = entry["leader"]
+        assert not state.is_terminal() and state.current_player() == leader
+        assert scores == entry["scores"] and state.turn_number() == entry["turn"]
+        assert scores[leader] - max(s for q, s in enumerate(scores) if q != leader) == entry["lead"] >= 12
+        assert leader not in entry["winners"]
+
+
+def test_a_position_plays_out_reproducibly(thrown, duel):
+    entry = thrown.thrown_position(duel["13-0-1"])
+    first = thrown.play_out(entry, "random", "random", seed=3)
+    assert isinstance(first, bool)
+    assert thrown.play_out(entry, "random", "random", seed=3) == first
+
+
+def test_play_prints_provenance_and_the_share_lost(thrown, tmp_path, capsys):
+    out = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(out)])
+    capsys.readouterr()
+    thrown.main(["play", str(out), "--bot", "random", "--opponent", "random", "--runs", "2", "--limit", "2"])
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("# python") and "build " in lines[0]
+    assert "2 positions x 2 runs (0 set aside" in lines[1]
+    assert any(line.startswith("# the leader lost ") and " of 4 runs: " in line for line in lines)
+    assert any(line.startswith("# positions lost in every run: ") and " of 2: " in line for line in lines)
