@@ -460,7 +460,14 @@ def _strings(pieces: Sequence[pd.Series], sort: bool) -> pd.Categorical:
     cats = [c if c.categories.is_unique else pd.Categorical(
         np.asarray(c, dtype=object), categories=pd.unique(np.asarray(c, dtype=object))) for c in cats]
     joined = union_categoricals(cats, sort_categories=False) if len(cats) > 1 else cats[0]
-    joined = joined.remove_unused_categories()
+    # the categories no row holds, dropped (pandas' remove_unused_categories, by counting
+    # rather than sorting every row's code)
+    codes = np.asarray(joined.codes)
+    used = np.bincount(codes[codes >= 0], minlength=len(joined.categories)) > 0
+    if not used.all():
+        recode = np.cumsum(used) - 1
+        joined = pd.Categorical.from_codes(np.where(codes >= 0, recode[np.maximum(codes, 0)], -1),
+                                           categories=joined.categories[used])
     if sort:
         joined = joined.reorder_categories(sorted(joined.categories))
     # categories of the dtype pandas infers for an array of strings, as factorize gives them

@@ -562,27 +562,28 @@ def _units(c: _Cells, deal: np.ndarray) -> _Units:
                   np.bincount(of_row, weights=c.y, minlength=len(values)), float(c.y.mean()))
 
 
-def _cluster_meat(c: _Cells, j: int, units: _Units, x: tuple[np.ndarray, np.ndarray],
+def _cluster_meat(c: _Cells, j: int, units: _Units, x: np.ndarray, at: int,
                   p: tuple[np.ndarray, np.ndarray], clusters: int) -> np.ndarray:
     """The sum over deals of the products of each deal's score (its seat-games' residuals
-    times their covariates) for building ``j``'s model: ``x``, ``p`` each cell's covariates
-    and probability on either side (not completed, completed). Every seat-game counted first
-    as not completing it (one sparse product over the units, whose structure every building
-    shares), then those that did moved to the other side (a few)."""
-    (x0, x1), (p0, p1) = x, p
+    times their covariates) for building ``j``'s model: ``x`` each cell's covariates not
+    completing it, column ``at`` the completed one; ``p`` each cell's probability on either
+    side (not completed, completed). Every unit's residual on either side times the cell's
+    covariates (one sparse product over the units, whose structure every building
+    shares), plus the completed side's residuals summed per deal in column ``at``."""
+    p0, p1 = p
     n_units = len(units.values)
     rows = np.flatnonzero(c.completed[j])
     done = np.bincount(units.of_row[rows], minlength=n_units)
     done_wins = np.bincount(units.of_row[rows], weights=c.y[rows], minlength=n_units)
     touched = np.flatnonzero(done)
     done, done_wins, cell = done[touched], done_wins[touched], units.cell[touched]
-    # side 0: each unit's residual, less that of its seat-games that completed it
+    # side 0: each unit's residual, less that of its seat-games that completed it; side 1:
+    # those seat-games' residuals
+    completed = done_wins - done * p1[cell]
     residual = units.wins - units.games * p0[units.cell]
-    residual[touched] += done * p0[cell] - done_wins
-    scores = sparse.csr_matrix((residual, units.cell, units.starts), shape=(clusters, c.m)) @ x0
-    # side 1: those seat-games' residuals (the touched units are in deal order too)
-    starts = np.r_[0, np.cumsum(np.bincount(units.deal[touched], minlength=clusters))]
-    scores += sparse.csr_matrix((done_wins - done * p1[cell], cell, starts), shape=(clusters, c.m)) @ x1
+    residual[touched] += done * p0[cell] - done_wins + completed
+    scores = sparse.csr_matrix((residual, units.cell, units.starts), shape=(clusters, c.m)) @ x
+    scores[:, at] += np.bincount(units.deal[touched], weights=completed, minlength=clusters)
     return np.asarray(scores.T @ scores)
 
 
@@ -617,7 +618,8 @@ def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
     x0, x1 = (np.column_stack([base[:, :1], np.full(c.m, s), base[:, 1:]])[:, keep] for s in (0.0, 1.0))
     p0, p1 = (1.0 / (1.0 + np.exp(-(xs @ fitted))) for xs in (x0, x1))
     pseudo_scores = (pseudo_n * (overall - p))[:, None] * design[:, keep]
-    meat = _cluster_meat(c, j, units, (x0, x1), (p0, p1), clusters) + pseudo_scores.T @ pseudo_scores
+    meat = (_cluster_meat(c, j, units, x0, keep.index(1), (p0, p1), clusters)
+            + pseudo_scores.T @ pseudo_scores)
     g = clusters + len(pseudo_n)
     cov = bread @ meat @ bread * (g / (g - 1) if g > 1 else 1.0)
     fit = models.LogitFit(fitted, np.sqrt(np.diag(cov)), bread, float(g - 1))
