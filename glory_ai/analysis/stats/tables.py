@@ -537,13 +537,12 @@ def _strata_sums(c: _Cells, strata_cols: list[str]) -> tuple[np.ndarray, ...]:
 
 @dataclass(frozen=True)
 class _Units:
-    """The seat-games of the building model pooled by deal and cell: ``values``, the
-    distinct ``deal * m + cell`` (sorted), ``of_row`` each row's place among them, ``deal``
-    and ``cell`` each one's, ``starts`` where each deal's begin (and the end: a sparse
-    matrix's row pointer); ``games`` and ``wins``, each one's seat-games and their win
-    shares summed; ``overall``, the mean win share."""
+    """The seat-games of the building model pooled by deal and cell, in order of ``deal * m
+    + cell``: ``of_row`` each row's unit, ``deal`` and ``cell`` each unit's, ``starts``
+    where each deal's begin (and the end: a sparse matrix's row pointer); ``games`` and
+    ``wins``, each one's seat-games and their win shares summed; ``overall``, the mean win
+    share. Integers in 4 bytes where they fit: arrays of every seat-game."""
 
-    values: np.ndarray
     of_row: np.ndarray
     deal: np.ndarray
     cell: np.ndarray
@@ -555,11 +554,14 @@ class _Units:
 
 def _units(c: _Cells, deal: np.ndarray) -> _Units:
     values, _, of_row = models.codes(deal.astype(np.int64) * c.m + c.cell)
-    unit_deal = values // c.m
-    starts = np.r_[0, np.cumsum(np.bincount(unit_deal, minlength=int(deal.max()) + 1))]
-    return _Units(values, of_row, unit_deal, values % c.m, starts,
-                  np.bincount(of_row, minlength=len(values)),
-                  np.bincount(of_row, weights=c.y, minlength=len(values)), float(c.y.mean()))
+    small = np.int32 if len(of_row) < 2**31 else np.int64
+    unit_deal, cell = (values // c.m).astype(small), (values % c.m).astype(small)
+    del values
+    games = np.bincount(of_row, minlength=len(cell))
+    wins = np.bincount(of_row, weights=c.y, minlength=len(cell))
+    starts = np.r_[0, np.cumsum(np.bincount(unit_deal, minlength=int(deal.max()) + 1))].astype(small)
+    return _Units(of_row.astype(small), unit_deal, cell, starts, games.astype(small), wins,
+                  float(c.y.mean()))
 
 
 def _cluster_meat(c: _Cells, j: int, units: _Units, x: np.ndarray, at: int,
@@ -571,7 +573,7 @@ def _cluster_meat(c: _Cells, j: int, units: _Units, x: np.ndarray, at: int,
     covariates (one sparse product over the units, whose structure every building
     shares), plus the completed side's residuals summed per deal in column ``at``."""
     p0, p1 = p
-    n_units = len(units.values)
+    n_units = len(units.cell)
     rows = np.flatnonzero(c.completed[j])
     done = np.bincount(units.of_row[rows], minlength=n_units)
     done_wins = np.bincount(units.of_row[rows], weights=c.y[rows], minlength=n_units)
