@@ -234,33 +234,49 @@ def _identity(path: Path) -> tuple[str, int, int]:
     return str(path), stat.st_size, stat.st_mtime_ns
 
 
+def _narrow(values: np.ndarray) -> np.ndarray:
+    """Integers in 4 bytes when they fit (the sort keys of :func:`row_order`)."""
+    if values.dtype.kind in "iu" and len(values) and values.dtype.itemsize > 4 \
+            and values.min() >= np.iinfo(np.int32).min and values.max() <= np.iinfo(np.int32).max:
+        return values.astype(np.int32)
+    return values
+
+
 def row_order(path: Path, source: Any = None) -> RowOrder:
     """The :class:`RowOrder` of a columns file: its sort keys read (a column at a time),
     ordered, each game's first record kept. Its arrays are 4 bytes a row."""
     import pyarrow.parquet as pq
 
     source = source if source is not None else pq.ParquetFile(path)
-    keys = {name: _column(source, name).to_numpy() for name in ("record", "deal", "pairing", "rotation",
-                                                                 "seat")}
+    keys = {name: _narrow(_column(source, name).to_numpy())
+            for name in ("record", "deal", "pairing", "rotation", "seat")}
     order = np.lexsort((keys["seat"], keys["record"], keys["rotation"], keys["pairing"], keys["deal"]))
-    keys = {name: values[order] for name, values in keys.items()}
-    # each game's first record (the reader keeps it, with a warning, for a game written twice)
-    game_key = np.stack([keys["deal"], keys["pairing"], keys["rotation"]], axis=1)
-    record = keys["record"]
-    starts = np.ones(len(order), dtype=bool)
-    starts[1:] = (game_key[1:] != game_key[:-1]).any(axis=1) | (record[1:] != record[:-1])
-    del keys, record
+    del keys["seat"]
+    # each game's first record (the reader keeps it, with a warning, for a game written twice):
+    # a game starts where its (deal, pairing, rotation) or its record changes, and is the
+    # first of its key where the key changes
+    new_key = np.zeros(len(order), dtype=bool)
+    new_key[:1] = True
+    for name in ("deal", "pairing", "rotation"):
+        values = keys.pop(name)[order]
+        new_key[1:] |= values[1:] != values[:-1]
+        del values
+    record = keys.pop("record")[order]
+    starts = new_key.copy()
+    starts[1:] |= record[1:] != record[:-1]
+    del record
     game_of_row = np.cumsum(starts) - 1
-    first_of_key = np.ones(int(starts.sum()), dtype=bool)
-    keys_of_game = game_key[starts]
-    first_of_key[1:] = (keys_of_game[1:] != keys_of_game[:-1]).any(axis=1)
-    del game_key, keys_of_game, starts
+    first_of_key = new_key[starts]
+    del new_key, starts
     dropped = int((~first_of_key).sum())
     if dropped:
         kept = first_of_key[game_of_row]
         order, game_of_row = order[kept], game_of_row[kept]
-    # the game of each row, 0 .. games - 1 in the run's order
-    games = np.unique(game_of_row, return_inverse=True)[1].astype(np.int32)
+    # the game of each row, 0 .. games - 1 in the run's order (game_of_row never decreases)
+    changes = np.ones(len(game_of_row), dtype=bool)
+    changes[1:] = game_of_row[1:] != game_of_row[:-1]
+    games = (np.cumsum(changes) - 1).astype(np.int32)
+    del changes, game_of_row
     index = np.int32 if len(order) < 2**31 else np.int64
     sorted_already = not dropped and bool((np.diff(order) > 0).all())
     return RowOrder(_identity(path), None if sorted_already else order.astype(index), games, dropped)
@@ -460,7 +476,14 @@ def _strings(pieces: Sequence[pd.Series], sort: bool) -> pd.Categorical:
     cats = [c if c.categories.is_unique else pd.Categorical(
         np.asarray(c, dtype=object), categories=pd.unique(np.asarray(c, dtype=object))) for c in cats]
     joined = union_categoricals(cats, sort_categories=False) if len(cats) > 1 else cats[0]
-    joined = joined.remove_unused_categories()
+    # the categories no row holds, dropped (pandas' remove_unused_categories, by counting
+    # rather than sorting every row's code)
+    codes = np.asarray(joined.codes)
+    used = np.bincount(codes[codes >= 0], minlength=len(joined.categories)) > 0
+    if not used.all():
+        recode = np.cumsum(used) - 1
+        joined = pd.Categorical.from_codes(np.where(codes >= 0, recode[np.maximum(codes, 0)], -1),
+                                           categories=joined.categories[used])
     if sort:
         joined = joined.reorder_categories(sorted(joined.categories))
     # categories of the dtype pandas infers for an array of strings, as factorize gives them

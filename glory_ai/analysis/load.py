@@ -81,6 +81,14 @@ __all__ = ["BUILDINGS", "COMPLETED", "LED", "VP_BUILDINGS", "VP_COLUMNS", "VP_CO
 
 log = logging.getLogger("glory_ai.analysis")
 
+class RunManifests(list[Any]):
+    """``frame.attrs["runs"]``: the runs' manifests, read-only. pandas copies a frame's
+    attrs deeply on every operation (thousands in a report); these are shared instead."""
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> RunManifests:
+        return self
+
+
 class _Run:
     """One input: where its records are, its label and its config."""
 
@@ -311,7 +319,7 @@ def load_runs(paths: str | os.PathLike | Iterable[str | os.PathLike],
     finally:
         if enabled:
             gc.enable()
-    frame.attrs["runs"] = manifests
+    frame.attrs["runs"] = RunManifests(manifests)
     return frame
 
 
@@ -406,7 +414,7 @@ def _load_columns(runs: Sequence[_Run], columns: Sequence[str] | None, client: A
         out = {c: v for c, v in out.items() if c in wanted or (prefixes and c.startswith(prefixes))}
     # the columns as they are (each new here): no second copy of them gathered into blocks
     frame = pd.DataFrame(out, copy=False)
-    frame.attrs["runs"] = [run.manifest() for run in runs]
+    frame.attrs["runs"] = RunManifests(run.manifest() for run in runs)
     del out, joined
     release_memory()           # what reading and joining the runs' columns freed
     return frame

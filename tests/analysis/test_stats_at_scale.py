@@ -4,6 +4,8 @@ of cells is the logit of every row, and past MAX_UNITS deals the bootstrap of de
 the bootstrap of deals."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 
@@ -88,3 +90,102 @@ def test_the_bootstrap_weights_do_not_depend_on_the_block_size(units):
         blocks = list(bootstrap.deal_resamples(units, 300, seed=4, chunk=chunk))
         assert max(len(b) for b in blocks) * units <= max(bootstrap.BLOCK_DRAWS, units)
         assert np.array_equal(np.concatenate(blocks), expected)
+
+
+def test_the_building_logit_is_statsmodels_on_every_seat_game():
+    # the building model's deal-clustered interval (its scores from per-(deal, cell) sums,
+    # one sparse structure shared by the buildings) is statsmodels' on every seat-game and
+    # every pseudo seat-game, each of those its own cluster
+    import pandas as pd
+    from scipy import special
+    from scipy import stats as sps
+
+    from glory_ai.analysis.stats import PSEUDO_GAMES, building_strength
+
+    rng = np.random.default_rng(11)
+    deals, k = 400, 3
+    n = deals * k * k
+    deal = np.repeat(np.arange(deals), k * k)
+    frame = pd.DataFrame({"deal": deal, "num_players": k, "seat": np.tile(np.arange(k), deals * k),
+                          "spec": rng.choice(["a", "b", "c"], n)})
+    built = rng.random(n) < 0.3
+    win = rng.random(n) < special.expit(-0.7 + 0.8 * built + rng.normal(0, 0.6, deals)[deal])
+    frame["win_share"] = win * 1.0
+    frame["completed:Forum"] = built
+    frame["completed:Bath"] = rng.random(n) < 0.1
+    table = building_strength(frame)
+    for name in ("Forum", "Bath"):
+        side = frame[f"completed:{name}"].to_numpy().astype(int)
+        cell = frame.groupby(["spec", "num_players", "seat"]).ngroup().to_numpy()
+        # the pseudo seat-games: PSEUDO_GAMES a side, spread over its cells as its seat-games
+        counts = np.zeros((cell.max() + 1, 2))
+        np.add.at(counts, (cell, side), 1)
+        p_cell, p_side = np.nonzero(counts)
+        pseudo_n = PSEUDO_GAMES * counts[p_cell, p_side] / counts.sum(axis=0)[p_side]
+        first = np.unique(cell, return_index=True)[1]
+
+        def design(cells, sides, first=first):
+            rows = frame.iloc[first[cells]]
+            spec = pd.get_dummies(rows["spec"]).to_numpy(float)[:, 1:]
+            seat = np.eye(k)[rows["seat"].to_numpy()][:, 1:]
+            return np.column_stack([np.ones(len(cells)), sides, spec, seat])
+
+        x = np.vstack([design(cell, side), design(p_cell, p_side)])
+        y = np.r_[frame["win_share"], pseudo_n * frame["win_share"].mean()]
+        trials = np.r_[np.ones(n), pseudo_n]
+        clusters = np.r_[deal, deals + np.arange(len(pseudo_n))]
+        reference = models.clustered_logit_statsmodels(x, y, trials, clusters)
+        se = max(float(reference.bse[1]), math.sqrt(float(reference.normalized_cov_params[1, 1])))
+        row = table.loc[name]
+        half = (row["log_odds_high"] - row["log_odds_low"]) / 2
+        assert row["log_odds"] == pytest.approx(float(reference.params[1]), abs=1e-8)
+        assert half == pytest.approx(float(sps.t.ppf(0.975, len(np.unique(clusters)) - 1)) * se, rel=1e-7)
+
+
+def test_the_pair_sums_are_the_seat_pairs_of_every_game():
+    # the finishing matrix, head to head and ratings from per-deal sums of the seat pairs:
+    # the counts of a loop over every game's pairs of seats
+    import itertools
+
+    import pandas as pd
+
+    from glory_ai.analysis.stats import finishing_matrix, pair_sums, pairwise, ratings
+
+    rng = np.random.default_rng(5)
+    games, k = 240, 3
+    frame = pd.DataFrame({"game": np.repeat(np.arange(games), k), "seat": np.tile(np.arange(k), games),
+                          "deal": np.repeat(np.arange(games) // 3, k), "num_players": k,
+                          "spec": rng.choice(["a", "b", "c", "d"], games * k),
+                          "rank": rng.integers(0, 3, games * k)})
+    sums = pair_sums(frame)
+    specs = sums.specs
+    score, count, met = (np.zeros((4, 4)) for _ in range(3))
+    per_deal: dict[tuple[int, int], dict[int, list[float]]] = {}
+    for _, rows in frame.groupby("game"):
+        seen = set()
+        for (_, s), (_, t) in itertools.permutations(rows.iterrows(), 2):
+            i, j = specs.index(s["spec"]), specs.index(t["spec"])
+            if i == j:
+                continue
+            ahead = 1.0 if s["rank"] < t["rank"] else 0.5 if s["rank"] == t["rank"] else 0.0
+            score[i, j] += ahead
+            count[i, j] += 1
+            seen.add((i, j))
+            per_deal.setdefault((i, j), {}).setdefault(int(s["deal"]), []).append(ahead)
+        for i, j in seen:
+            met[i, j] += 1
+    matrix = finishing_matrix(frame, sums=sums)
+    assert np.array_equal(np.array(matrix.attrs["comparisons"]), count)
+    assert np.array_equal(np.array(matrix.attrs["games"]), met)
+    assert np.allclose(matrix.to_numpy(), np.where(count > 0, score / np.maximum(count, 1), np.nan),
+                       equal_nan=True)
+    table = pairwise(frame, sums=sums)
+    for _, row in table.iterrows():
+        i, j = sorted((specs.index(row["spec"]), specs.index(row["opponent"])))
+        deal_scores = [np.mean(v) for _, v in sorted(per_deal[(i, j)].items())]
+        assert row["deals"] == len(deal_scores) and row["games"] == met[i, j]
+        mean = float(np.mean(deal_scores))
+        assert row["score"] == pytest.approx(max(mean, 1 - mean))
+    rated = ratings(frame, sums=sums)
+    mixed = frame[frame.groupby("game")["spec"].transform("nunique") > 1]
+    assert rated["games"].to_dict() == {s: mixed.loc[mixed["spec"] == s, "game"].nunique() for s in specs}

@@ -9,6 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 import pandas as pd
+from threadpoolctl import threadpool_limits
 
 from .. import AnalysisError
 from .. import figures as F
@@ -74,6 +75,19 @@ def build_report(frame: pd.DataFrame | Runs, figures: bool = True, *, question: 
                     colors=F.spec_colors([str(s) for s in frame["spec"].unique()]),
                     compared=_compared_counts(frame), question=question,
                     description=description, grids=tuple(grids), facts=_facts(frame))
+    # the statistics' products are small (bootstrap weights by per-deal sums, a few
+    # parameters): BLAS threads would cost more CPU in starting and waiting than they save
+    with threadpool_limits(limits=1, user_api="blas"):
+        _compute_sections(report, frame, runs, labels)
+    report.tables["summary"] = summary_table(frame, report.tables)
+    _sentences(report)
+    if figures:
+        _figures(report)
+    return report
+
+
+def _compute_sections(report: Report, frame: pd.DataFrame, runs: Runs | None,
+                      labels: dict[str, str]) -> None:
     for section in SECTIONS:
         if not section.applies(report):
             continue
@@ -90,11 +104,6 @@ def build_report(frame: pd.DataFrame | Runs, figures: bool = True, *, question: 
             report.sections.append((section, result))
             report.tables.update(section.tables(result))
             report.notes.update(section.notes(result))
-    report.tables["summary"] = summary_table(frame, report.tables)
-    _sentences(report)
-    if figures:
-        _figures(report)
-    return report
 
 
 def findings(runs_or_frame: pd.DataFrame | Iterable[str | os.PathLike] | str | os.PathLike) -> list[str]:

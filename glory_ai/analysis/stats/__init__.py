@@ -69,6 +69,7 @@ from .tables import (
     finishing_matrix,
     game_length,
     grid_scores,
+    pair_sums,
     pairwise,
     rates_test,
     ratings,
@@ -85,6 +86,7 @@ __all__ = [
     "HeadToHead", "building_strength", "clustered_logit", "compare_reruns", "compare_variants",
     "conditions_test", "elo_from_score", "elo_text", "end_conditions", "finishing_matrix",
     "format_elo", "format_table", "game_length", "grid_scores", "head_to_head", "holm", "paired_estimate",
-    "pairwise", "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests", "specs_met",
+    "pair_sums", "pairwise", "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests",
+    "specs_met",
     "stratified_difference", "summarize", "vp_breakdown", "wilson", "finishing_frame", "win_rates",
 ]

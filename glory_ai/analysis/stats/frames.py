@@ -30,7 +30,37 @@ def need_columns(frame: pd.DataFrame, columns: Sequence[str], what: str) -> None
 def unit_keys(frame: pd.DataFrame, by: Sequence[str]) -> np.ndarray:
     """An integer id per row for the groups of ``by`` (``run`` is optional in the frame)."""
     keys = [c for c in by if c in frame.columns]
+    fast = _small_int_keys(frame, keys)
+    if fast is not None:
+        return fast
     return frame.groupby(keys, sort=True, observed=True).ngroup().to_numpy(np.int64)
+
+
+def _small_int_keys(frame: pd.DataFrame, keys: Sequence[str]) -> np.ndarray | None:
+    """The group ids of ``unit_keys`` when every key is a categorical without missing values
+    or non-negative integers: one combined integer per row, numbered in sorted order by
+    counting (groupby's order: a categorical by its categories), not by sorting the rows.
+    None when the keys are of another kind or their combinations too many to count."""
+    combined = np.zeros(len(frame), dtype=np.int64)
+    size = 1
+    for name in keys:
+        column = frame[name]
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            values = column.cat.codes.to_numpy().astype(np.int64)
+            width = len(column.cat.categories)
+        elif column.dtype.kind in "iu":
+            values = column.to_numpy().astype(np.int64)
+            width = int(values.max()) + 1 if len(values) else 1
+        else:
+            return None
+        if len(values) and values.min() < 0:
+            return None
+        size *= max(width, 1)
+        if size > 4 * len(frame) + 1024:
+            return None
+        combined = combined * max(width, 1) + values
+    present = np.bincount(combined, minlength=size) > 0
+    return (np.cumsum(present) - 1)[combined]
 
 
 def texts(column: pd.Series) -> np.ndarray:

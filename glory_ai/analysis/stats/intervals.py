@@ -21,7 +21,6 @@ from typing import Any
 
 import numpy as np
 from scipy import special, stats
-from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.proportion import proportion_confint
 
 from .. import AnalysisError
@@ -266,7 +265,9 @@ def welch_test(x: Any, y: Any) -> tuple[float, float]:
 # ---- multiple comparisons ---------------------------------------------------------------------------
 
 def holm(p_values: Any) -> tuple[np.ndarray, str]:
-    """Holm's step-down adjustment (statsmodels ``multipletests``) of a family of p-values,
+    """Holm's step-down adjustment of a family of p-values (statsmodels ``multipletests``'
+    arithmetic, without the full garbage collection it runs on every call: a fifth of a
+    second with a million-game study in memory),
     NaN left out of the family and kept as NaN; returns the adjusted values and
     :data:`HOLM_LABEL`, to print beside them.
 
@@ -280,5 +281,11 @@ def holm(p_values: Any) -> tuple[np.ndarray, str]:
     if ((p[ok] < 0) | (p[ok] > 1)).any():
         raise AnalysisError("holm: p-values must be in [0, 1]")
     if ok.any():
-        out[ok] = multipletests(p[ok], method="holm")[1]
+        order = np.argsort(p[ok])
+        ranked = p[ok][order]
+        corrected = np.maximum.accumulate(ranked * np.arange(len(ranked), 0, -1))
+        corrected[corrected > 1] = 1
+        adjusted = np.empty_like(corrected)
+        adjusted[order] = corrected
+        out[ok] = adjusted
     return out, HOLM_LABEL

@@ -14,6 +14,7 @@ with a prior (docs/statistics.md).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -40,7 +41,7 @@ from .pentanomial import head_to_head
 
 __all__ = [
     "FINISHING_CAPTION", "RATING_BOOTSTRAP", "RATING_PRIOR_SD", "RATING_PROFILE",
-    "finishing_matrix", "pairwise", "ratings",
+    "PairSums", "finishing_matrix", "pair_sums", "pairwise", "ratings",
 ]
 
 #: standard deviation (Elo) of the Gaussian prior on every rating of :func:`ratings`
@@ -57,18 +58,36 @@ FINISHING_CAPTION = (
     "two specs.")
 
 
-def _pairwise(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, list[str]]:
-    """Every ordered pair of seats of a game holding two different specs: columns ``unit``
-    (run and deal), ``game``, ``i``, ``j`` (spec codes) and ``ahead`` (1 if i's seat
-    finished ahead of j's, ½ for an equal place, 0 behind)."""
+@dataclass(frozen=True)
+class PairSums:
+    """Every ordered pair of seats of a game holding two different specs (i's seat and j's:
+    1 if i's finished ahead, ½ for an equal place, 0 behind), summed per deal: ``score`` and
+    ``count`` (units (run and deal) x n x n: i's points against j, their comparisons),
+    ``games`` (n x n: the games in which i and j met) and ``spec_games`` (n: the games in
+    which i met another spec), ``specs`` the n specs (codes 0..n-1). What
+    :func:`finishing_matrix`, :func:`pairwise` and :func:`ratings` read: made once
+    (:func:`pair_sums`) and given to each, in memory of the deals rather than of the seat
+    pairs of every game."""
+
+    specs: list[str]
+    score: np.ndarray
+    count: np.ndarray
+    games: np.ndarray
+    spec_games: np.ndarray
+
+
+def pair_sums(frame: pd.DataFrame, what: str = "pair_sums") -> PairSums:
+    """The :class:`PairSums` of the frame's games (every seat of each)."""
     need_columns(frame, ["game", "seat", "spec", "rank", "num_players", "deal"], what)
     specs, code = spec_codes(frame["spec"])
+    n = len(specs)
     data = pd.DataFrame({"unit": unit_keys(frame, ["run", "deal"]),
                          "game": frame["game"].to_numpy(), "seat": frame["seat"].to_numpy(),
                          "code": code, "rank": frame["rank"].to_numpy(float),
                          "k": frame["num_players"].to_numpy()}, copy=False)
-    narrow = {name: np.min_scalar_type(max(int(data[name].max()), 0)) for name in ("unit", "game", "code")}
-    parts = []
+    size = (int(data["unit"].max()) + 1) * n * n
+    score, count = np.zeros(size), np.zeros(size)
+    games, spec_games = np.zeros((n, n), np.int64), np.zeros(n, np.int64)
     counts = np.unique(data["k"].to_numpy())
     # one player count (as every caller gives): the rows themselves, not a copy per count
     groups = [(counts[0], data)] if len(counts) == 1 else data.groupby("k", sort=True)
@@ -78,51 +97,50 @@ def _pairwise(frame: pd.DataFrame, what: str) -> tuple[pd.DataFrame, list[str]]:
         if len(sub) % k or not (sub["game"].to_numpy()[::k].repeat(k) == sub["game"].to_numpy()).all():
             raise AnalysisError(f"{what}: every seat of every game must be in the frame (rows "
                                 "of a game were filtered out?)")
-        # in the narrowest integers that hold them: millions of seat pairs
-        spec = sub["code"].to_numpy().astype(narrow["code"]).reshape(-1, k)
+        spec = sub["code"].to_numpy().reshape(-1, k)
         rank = sub["rank"].to_numpy().reshape(-1, k)
-        unit = sub["unit"].to_numpy()[::k].astype(narrow["unit"])
-        game = sub["game"].to_numpy()[::k].astype(narrow["game"])
+        base = sub["unit"].to_numpy()[::k] * (n * n)
         for s in range(k):
             for t in range(k):
                 keep = spec[:, s] != spec[:, t]
                 if s == t or not keep.any():
                     continue
-                ahead = (rank[:, s] < rank[:, t]) + 0.5 * (rank[:, s] == rank[:, t])
-                parts.append((unit[keep], game[keep], spec[keep, s], spec[keep, t], ahead[keep]))
-    if not parts:
+                ahead = (rank[keep, s] < rank[keep, t]) + 0.5 * (rank[keep, s] == rank[keep, t])
+                key = base[keep] + spec[keep, s] * n + spec[keep, t]
+                score += np.bincount(key, weights=ahead, minlength=size)
+                count += np.bincount(key, minlength=size)
+        # the specs at each game's table: the games in which two met, and each met another
+        present = np.zeros((len(spec), n), dtype=np.int64)
+        present[np.arange(len(spec))[:, None], spec] = 1
+        games += present.T @ present
+        spec_games += present[present.sum(axis=1) > 1].sum(axis=0)
+    np.fill_diagonal(games, 0)
+    if not count.any():
         raise AnalysisError(f"{what}: no game seats two different specs")
-    columns = {}
-    for place, name in enumerate(("unit", "game", "i", "j", "ahead")):
-        columns[name] = np.concatenate([part[place] for part in parts])
-        parts = [(*part[:place], None, *part[place + 1:]) for part in parts]     # freed
-    return pd.DataFrame(columns, copy=False), list(specs)
+    return PairSums(list(specs), score.reshape(-1, n, n), count.reshape(-1, n, n), games, spec_games)
 
 
-def finishing_matrix(frame: pd.DataFrame) -> pd.DataFrame:
+def finishing_matrix(frame: pd.DataFrame, sums: PairSums | None = None) -> pd.DataFrame:
     """:data:`FINISHING_CAPTION`: ``[row, column]`` is the mean of 1 (row's seat finished
     ahead of column's), ½ (equal place) and 0 over every pair of seats holding the two
     specs in a game (NaN where they never met and on the diagonal). Places come from the
     frame's ``rank`` (winners first, then by VP). ``attrs``: ``caption``, ``comparisons``
-    (seat pairs per cell, a nested list) and ``games`` (games in which the two met)."""
-    pairs, specs = _pairwise(frame, "finishing_matrix")
-    n = len(specs)
-    flat = pairs["i"].to_numpy(np.int64) * n + pairs["j"].to_numpy(np.int64)
-    score = np.bincount(flat, weights=pairs["ahead"].to_numpy(), minlength=n * n).reshape(n, n)
-    count = np.bincount(flat, minlength=n * n).reshape(n, n)
-    # the distinct (game, i, j): hashed, not sorted
-    met = pd.unique(pairs["game"].to_numpy(np.int64) * (n * n) + flat)
-    games = np.bincount(met % (n * n), minlength=n * n)
+    (seat pairs per cell, a nested list) and ``games`` (games in which the two met).
+    ``sums``: the frame's :func:`pair_sums`, when made already."""
+    sums = sums or pair_sums(frame, "finishing_matrix")
+    specs = sums.specs
+    score, count, games = sums.score.sum(axis=0), sums.count.sum(axis=0).astype(np.int64), sums.games
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(count > 0, score / np.maximum(count, 1), np.nan)
     out = pd.DataFrame(mean, index=pd.Index(specs, name="spec"),
                        columns=pd.Index(specs, name="opponent"))
     out.attrs.update({"caption": FINISHING_CAPTION, "comparisons": count.tolist(),
-                      "games": games.reshape(n, n).tolist()})
+                      "games": games.tolist()})
     return out
 
 
-def pairwise(frame: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
+def pairwise(frame: pd.DataFrame, confidence: float = CONFIDENCE, sums: PairSums | None = None
+             ) -> pd.DataFrame:
     """Every two specs that met, in games of one player count: how often one finished ahead
     of the other, with an interval and a test of "evenly matched" that take the deal as the
     unit. One row per pair, ``spec`` being the one that scored at least ½ against
@@ -141,16 +159,18 @@ def pairwise(frame: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFram
     ``nelo_low``, ``nelo_high``, ``wilson_low``, ``wilson_high`` (the games, or seat pairs,
     taken as independent), ``p_value``, ``p_holm`` (Holm-adjusted over the pairs of the
     table: :func:`holm`) and ``interval``. ``attrs``: ``num_players``, ``models`` (short
-    name -> text of the intervals used), ``holm`` (:data:`HOLM_LABEL`), ``pairs``."""
-    pairs, specs = _pairwise(frame, "pairwise")
+    name -> text of the intervals used), ``holm`` (:data:`HOLM_LABEL`), ``pairs``.
+    ``sums``: the frame's :func:`pair_sums`, when made already."""
+    sums = sums or pair_sums(frame, "pairwise")
+    specs = sums.specs
     counts = sorted(int(k) for k in frame["num_players"].unique())
     if len(counts) > 1:
         raise AnalysisError(f"pairwise needs games of one player count, got "
                             f"{', '.join(map(str, counts))}-player games")
     k = counts[0]
-    met = pairs.loc[pairs["i"] < pairs["j"], ["i", "j"]].drop_duplicates().sort_values(["i", "j"])
+    compared_ij = sums.count.sum(axis=0)
     rows = []
-    for i, j in met.itertuples(index=False):
+    for i, j in zip(*np.nonzero(np.triu(compared_ij > 0, 1)), strict=True):
         a, b = specs[int(i)], specs[int(j)]
         if k == 2:
             h = head_to_head(frame, a, b, confidence)
@@ -164,15 +184,15 @@ def pairwise(frame: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFram
                          "wilson_low": h.independent.low, "wilson_high": h.independent.high,
                          "p_value": h.p_value, "interval": h.interval})
             continue
-        mine = pairs[(pairs["i"] == i) & (pairs["j"] == j)]
-        per_deal = mine.groupby("unit", sort=True)["ahead"].mean().to_numpy()
+        met = sums.count[:, i, j] > 0
+        per_deal = sums.score[met, i, j] / sums.count[met, i, j]
         score, low, high = mean_interval(per_deal, confidence)
-        ahead, compared = float(mine["ahead"].sum()), float(len(mine))
+        ahead, compared = float(sums.score[:, i, j].sum()), float(compared_ij[i, j])
         if score < 0.5:
             a, b, score, low, high = b, a, 1.0 - score, 1.0 - high, 1.0 - low
             ahead = compared - ahead
         w_low, w_high = wilson(ahead, compared, confidence)
-        rows.append({"spec": a, "opponent": b, "games": int(mine["game"].nunique()),
+        rows.append({"spec": a, "opponent": b, "games": int(sums.games[i, j]),
                      "deals": len(per_deal), "score": score, "low": low, "high": high,
                      "elo": float(elo_from_score(score)), "elo_low": float(elo_from_score(low)),
                      "elo_high": float(elo_from_score(high)), "nelo": math.nan,
@@ -255,7 +275,7 @@ def _profile_interval(i: int, r_hat: np.ndarray, score: np.ndarray, count: np.nd
 
 def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
             resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
-            confidence: float = CONFIDENCE) -> pd.DataFrame:
+            confidence: float = CONFIDENCE, sums: PairSums | None = None) -> pd.DataFrame:
     """Bradley-Terry ratings (logistic Elo, mean 0) from pairwise finishing order, for
     2-player matches, round robins and fields alike: in every game every pair of seats with
     different specs is one comparison (1 to the one that finished ahead, ½ each for an
@@ -267,18 +287,17 @@ def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
     opponent in every comparison) is the same in every resample, so its interval is the
     profile-likelihood interval of the prior model instead; column ``interval`` names the
     model of each row. Also ``comparisons`` (the spec's pairwise comparisons) and
-    ``games``. ``attrs``: ``model``, ``prior_sd``, ``resamples``, ``seed``."""
+    ``games``. ``attrs``: ``model``, ``prior_sd``, ``resamples``, ``seed``. ``sums``: the
+    frame's :func:`pair_sums`, when made already."""
     if not prior_sd > 0:
         raise AnalysisError(f"ratings: prior_sd must be positive, got {prior_sd!r}")
-    pairs, specs = _pairwise(frame, "ratings")
+    sums = sums or pair_sums(frame, "ratings")
+    specs = sums.specs
     n = len(specs)
-    unit = pairs["unit"].to_numpy(np.int64)
-    n_units = int(unit.max()) + 1
-    flat = (unit * n + pairs["i"].to_numpy(np.int64)) * n + pairs["j"].to_numpy(np.int64)
-    per_deal_score = np.bincount(flat, weights=pairs["ahead"].to_numpy(),
-                                 minlength=n_units * n * n).reshape(n_units, n * n)
-    per_deal_count = np.bincount(flat, minlength=n_units * n * n).reshape(n_units, n * n)
-    per_deal_count = per_deal_count.astype(float)
+    # the deals up to the last in which two specs met
+    per_deal_count = sums.count.reshape(-1, n * n)
+    n_units = int(np.flatnonzero(per_deal_count.any(axis=1))[-1]) + 1
+    per_deal_score, per_deal_count = sums.score.reshape(-1, n * n)[:n_units], per_deal_count[:n_units]
     score = per_deal_score.sum(axis=0).reshape(n, n)
     count = per_deal_count.sum(axis=0).reshape(n, n)
     precision = (ELO_PER_NAT / prior_sd) ** 2
@@ -300,13 +319,11 @@ def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
     for i in np.flatnonzero(perfect):
         low[i], high[i] = _profile_interval(int(i), r_hat, score, count, precision, z)
         model[i] = RATING_PROFILE
-    # the games of each spec (the distinct (game, i), hashed)
-    games = pd.Series(np.bincount(pd.unique(pairs["game"].to_numpy(np.int64) * n
-                                            + pairs["i"].to_numpy(np.int64)) % n, minlength=n))
+    games = sums.spec_games
     out = pd.DataFrame({"rating": r_hat * ELO_PER_NAT, "low": low * ELO_PER_NAT,
                         "high": high * ELO_PER_NAT, "interval": model,
                         "comparisons": compared.astype(np.int64),
-                        "games": games.to_numpy(np.int64)},
+                        "games": games.astype(np.int64)},
                        index=pd.Index(specs, name="spec"))
     out = out.sort_values("rating", ascending=False, kind="stable")
     out.attrs.update({"model": f"Bradley-Terry on pairwise finishing order, Gaussian prior "

@@ -17,7 +17,7 @@ import numpy as np
 from scipy import sparse, stats
 
 __all__ = ["LogitFit", "Z95", "clustered_logit", "clustered_logit_of_cells", "clustered_logit_statsmodels",
-           "codes", "stratified_difference"]
+           "codes", "fit_cells", "stratified_difference"]
 
 #: the two-sided 95% normal quantile
 Z95 = float(stats.norm.ppf(0.975))
@@ -84,25 +84,33 @@ def clustered_logit(x: np.ndarray, successes: np.ndarray, trials: np.ndarray,
     return clustered_logit_of_cells(x[first], inverse, successes, trials, clusters)
 
 
+def fit_cells(xc: np.ndarray, successes: np.ndarray, trials: np.ndarray
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The logistic model of binomial cells (``xc`` their covariates, one row per cell, with
+    their ``successes`` and ``trials`` summed), fitted by statsmodels: the parameters, each
+    cell's probability and the inverse information (the model-based covariance)."""
+    from statsmodels.genmod import families
+    from statsmodels.genmod.generalized_linear_model import GLM
+
+    params = np.asarray(GLM(np.column_stack([successes, trials - successes]), xc,
+                            family=families.Binomial(), hasconst=True).fit(tol=1e-12).params)
+    p = 1.0 / (1.0 + np.exp(-(xc @ params)))
+    information = (xc * (trials * p * (1.0 - p))[:, None]).T @ xc
+    return params, p, np.linalg.inv(information)
+
+
 def clustered_logit_of_cells(xc: np.ndarray, cell_of_row: np.ndarray, successes: np.ndarray,
                              trials: np.ndarray, clusters: np.ndarray) -> LogitFit:
     """:func:`clustered_logit` given the covariates of each cell (``xc``, one row per cell) and
     each row's cell (``cell_of_row``, codes 0..cells-1) instead of every row's covariates: the
     memory is that of a few vectors of the rows, however many the parameters."""
-    from statsmodels.genmod import families
-    from statsmodels.genmod.generalized_linear_model import GLM
-
     xc = np.asarray(xc, dtype=float)
     inverse = np.asarray(cell_of_row).ravel()
     successes = np.asarray(successes, dtype=float)
     trials = np.asarray(trials, dtype=float)
     pooled_s = np.bincount(inverse, weights=successes, minlength=len(xc))
     pooled_n = np.bincount(inverse, weights=trials, minlength=len(xc))
-    params = np.asarray(GLM(np.column_stack([pooled_s, pooled_n - pooled_s]), xc,
-                            family=families.Binomial(), hasconst=True).fit(tol=1e-12).params)
-    p = 1.0 / (1.0 + np.exp(-(xc @ params)))
-    information = (xc * (pooled_n * p * (1.0 - p))[:, None]).T @ xc
-    bread = np.linalg.inv(information)
+    params, p, bread = fit_cells(xc, pooled_s, pooled_n)
     residual = successes - trials * p[inverse]
     groups, _, group_of_row = codes(np.asarray(clusters))
     g = len(groups)

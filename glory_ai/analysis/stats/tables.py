@@ -50,13 +50,13 @@ from typing import Any
 
 import numpy as np
 import pandas as pd
-from scipy import special
+from scipy import sparse, special
 from scipy import stats as sps
 from statsmodels.stats.multivariate import test_mvmean
 
 from .. import AnalysisError
 from ..load import END_REASONS, VP_BUILDINGS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
-from . import models, paired
+from . import ladder, models, paired
 from .bootstrap import deal_sums
 from .frames import by_game, need_columns, spec_codes, texts, unit_keys
 from .frames import groups as row_groups
@@ -219,34 +219,46 @@ def specs_met(frame: pd.DataFrame) -> bool:
     return bool((frame.groupby("game", observed=True)["spec"].nunique() > 1).any())
 
 
-def finishing_matrix(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFrame:
+def pair_sums(frame: pd.DataFrame, num_players: int | None = None) -> ladder.PairSums | None:
+    """The seat pairs of the games of one player count summed per deal
+    (:func:`.ladder.pair_sums`), to give :func:`finishing_matrix`, :func:`pairwise` and
+    :func:`ratings` of that count; None when no game seats two different specs."""
+    sub, _ = _one_count(frame, num_players, "pair_sums")
+    return ladder.pair_sums(sub) if specs_met(sub) else None
+
+
+def finishing_matrix(frame: pd.DataFrame, num_players: int | None = None,
+                     sums: ladder.PairSums | None = None) -> pd.DataFrame:
     """The fraction of games in which the row spec finished ahead of the column spec
     (:func:`.paired.finishing_matrix`, caption in ``attrs["caption"]``), for one player
-    count; ``attrs["num_players"]`` says which."""
+    count; ``attrs["num_players"]`` says which. ``sums``: that count's :func:`pair_sums`."""
     sub, k = _one_count(frame, num_players, "finishing_matrix")
-    out = paired.finishing_matrix(sub)
+    out = paired.finishing_matrix(sub, sums)
     out.attrs["num_players"] = k
     return out
 
 
-def pairwise(frame: pd.DataFrame, num_players: int | None = None) -> pd.DataFrame:
+def pairwise(frame: pd.DataFrame, num_players: int | None = None,
+             sums: ladder.PairSums | None = None) -> pd.DataFrame:
     """Every two specs that met in games of one player count, with the score of one against
     the other, its interval and the Holm-adjusted test of "evenly matched"
     (:func:`.paired.pairwise`: the pentanomial model for 2 players, per-deal finishing-ahead
-    scores for 3-5)."""
+    scores for 3-5). ``sums``: that count's :func:`pair_sums`."""
     sub, _ = _one_count(frame, num_players, "pairwise")
-    return paired.pairwise(sub)
+    return paired.pairwise(sub, sums=sums)
 
 
 def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
-            resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0) -> pd.DataFrame:
+            resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0,
+            sums: ladder.PairSums | None = None) -> pd.DataFrame:
     """Ratings of the specs in games of one player count (index ``spec``, best first):
     :func:`.paired.ratings`, Bradley-Terry on pairwise finishing order with a Gaussian
     prior, finite for any record, on the logistic Elo scale (mean 0), with deal-bootstrap
     intervals (``resamples`` seeded with ``seed``; a perfect record: the profile likelihood).
     Columns ``rating``, ``low``, ``high``, ``interval``, ``comparisons``, ``games``;
     ``attrs``: ``model`` (None, and no rows, when no game pits two different specs against
-    each other), ``num_players`` and those of :func:`.paired.ratings`."""
+    each other), ``num_players`` and those of :func:`.paired.ratings`. ``sums``: that
+    count's :func:`pair_sums`."""
     need_columns(frame, ["game", "seat", "spec", "rank", "num_players", "deal"], "ratings")
     sub, k = _one_count(frame, num_players, "ratings")
     if not specs_met(sub):
@@ -254,7 +266,7 @@ def ratings(frame: pd.DataFrame, num_players: int | None = None, *,
                            index=pd.Index([], name="spec"))
         out.attrs.update({"model": None, "num_players": k})
         return out
-    out = paired.ratings(sub, resamples=resamples, seed=seed)
+    out = paired.ratings(sub, resamples=resamples, seed=seed, sums=sums)
     out.attrs["num_players"] = k
     return out
 
@@ -525,13 +537,16 @@ def _strata_sums(c: _Cells, strata_cols: list[str]) -> tuple[np.ndarray, ...]:
 
 @dataclass(frozen=True)
 class _Units:
-    """The seat-games of the building model pooled by deal and cell: ``values``, the
-    distinct ``deal * m + cell`` (sorted), ``of_row`` each row's place among them; ``games``
-    and ``wins``, each one's seat-games and their win shares summed; ``overall``, the mean
-    win share."""
+    """The seat-games of the building model pooled by deal and cell, in order of ``deal * m
+    + cell``: ``of_row`` each row's unit, ``deal`` and ``cell`` each unit's, ``starts``
+    where each deal's begin (and the end: a sparse matrix's row pointer); ``games`` and
+    ``wins``, each one's seat-games and their win shares summed; ``overall``, the mean win
+    share. Integers in 4 bytes where they fit: arrays of every seat-game."""
 
-    values: np.ndarray
     of_row: np.ndarray
+    deal: np.ndarray
+    cell: np.ndarray
+    starts: np.ndarray
     games: np.ndarray
     wins: np.ndarray
     overall: float
@@ -539,8 +554,39 @@ class _Units:
 
 def _units(c: _Cells, deal: np.ndarray) -> _Units:
     values, _, of_row = models.codes(deal.astype(np.int64) * c.m + c.cell)
-    return _Units(values, of_row, np.bincount(of_row, minlength=len(values)),
-                  np.bincount(of_row, weights=c.y, minlength=len(values)), float(c.y.mean()))
+    small = np.int32 if len(of_row) < 2**31 else np.int64
+    unit_deal, cell = (values // c.m).astype(small), (values % c.m).astype(small)
+    del values
+    games = np.bincount(of_row, minlength=len(cell))
+    wins = np.bincount(of_row, weights=c.y, minlength=len(cell))
+    starts = np.r_[0, np.cumsum(np.bincount(unit_deal, minlength=int(deal.max()) + 1))].astype(small)
+    return _Units(of_row.astype(small), unit_deal, cell, starts, games.astype(small), wins,
+                  float(c.y.mean()))
+
+
+def _cluster_meat(c: _Cells, j: int, units: _Units, x: np.ndarray, at: int,
+                  p: tuple[np.ndarray, np.ndarray], clusters: int) -> np.ndarray:
+    """The sum over deals of the products of each deal's score (its seat-games' residuals
+    times their covariates) for building ``j``'s model: ``x`` each cell's covariates not
+    completing it, column ``at`` the completed one; ``p`` each cell's probability on either
+    side (not completed, completed). Every unit's residual on either side times the cell's
+    covariates (one sparse product over the units, whose structure every building
+    shares), plus the completed side's residuals summed per deal in column ``at``."""
+    p0, p1 = p
+    n_units = len(units.cell)
+    rows = np.flatnonzero(c.completed[j])
+    done = np.bincount(units.of_row[rows], minlength=n_units)
+    done_wins = np.bincount(units.of_row[rows], weights=c.y[rows], minlength=n_units)
+    touched = np.flatnonzero(done)
+    done, done_wins, cell = done[touched], done_wins[touched], units.cell[touched]
+    # side 0: each unit's residual, less that of its seat-games that completed it; side 1:
+    # those seat-games' residuals
+    completed = done_wins - done * p1[cell]
+    residual = units.wins - units.games * p0[units.cell]
+    residual[touched] += done * p0[cell] - done_wins + completed
+    scores = sparse.csr_matrix((residual, units.cell, units.starts), shape=(clusters, c.m)) @ x
+    scores[:, at] += np.bincount(units.deal[touched], weights=completed, minlength=clusters)
+    return np.asarray(scores.T @ scores)
 
 
 def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
@@ -549,50 +595,36 @@ def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
     :data:`_LOGIT_COLUMNS`, NaN when completing it is confounded with the controls.
     ``base``: each cell's design without the completed column; ``units``: the seat-games
     summed per deal and cell; ``clusters``: the number of deals."""
-    m = c.m
     k1, k0 = c.n1[:, j].sum(), c.n0[:, j].sum()
     overall = units.overall
     total = c.n_cell.sum()
-    # the seat-games of one deal with the same covariates and completion pooled into
-    # one binomial row: the same likelihood and the same deal-clustered covariance, in
-    # the order of (deal * m + cell) * 2 + side; from the units' sums and those of the
-    # seat-games that completed the building (a few), not from every row again
-    rows = np.flatnonzero(c.completed[j])
-    unit_of_row, y = units.of_row[rows], c.y[rows]
-    n_units = len(units.values)
-    done = np.bincount(unit_of_row, minlength=n_units)
-    done_wins = np.bincount(unit_of_row, weights=y, minlength=n_units)
-    not_done = units.games - done
-    # the (unit, side) present, in order: a unit's side 0 (not completed), then its side 1
-    present = np.flatnonzero(np.column_stack([not_done > 0, done > 0]).ravel())
-    unit, side = present // 2, present % 2
-    del present
-    completed = np.flatnonzero(side)
-    trials = not_done[unit].astype(float)
-    trials[completed] = done[unit[completed]]
-    wins = units.wins[unit] - done_wins[unit]
-    wins[completed] = done_wins[unit[completed]]
-    del not_done, done, done_wins, completed
-    pooled_cell, pooled_side = units.values[unit] % m, side
+    # the model's rows: the seat-games of each deal with the same covariates and completion
+    # pooled into one binomial row (the same likelihood and deal-clustered covariance);
+    # their sums over deals are the cells' sums on either side
+    counts = np.column_stack([c.n0[:, j], c.n1[:, j]])
+    sums = np.column_stack([c.s0[:, j], c.s1[:, j]])
     # pseudo seat-games: ``pseudo_games`` on each side, spread over its cells as its
     # seat-games are, winning the overall win rate, each its own cluster; no cell of
     # either side is then all wins or all losses (Clogg et al. 1991)
-    counts = np.column_stack([c.n0[:, j], c.n1[:, j]])
-    pseudo_cell, pseudo_side = np.nonzero(counts)
-    pseudo_n = pseudo_games * counts[pseudo_cell, pseudo_side] / np.array([k0, k1])[pseudo_side]
-    # each row's cell and side, and the design of each (cell, side) present: the model's
-    # rows differ only in their successes, trials and deal
-    distinct, _, cell_side = models.codes(np.r_[pooled_cell * 2 + pooled_side,
-                                                pseudo_cell * 2 + pseudo_side])
-    design = np.column_stack([base[distinct // 2, :1], distinct % 2, base[distinct // 2, 1:]])
+    cell, side = np.nonzero(counts)
+    pseudo_n = pseudo_games * counts[cell, side] / np.array([k0, k1])[side]
+    design = np.column_stack([base[cell, :1], side, base[cell, 1:]])
     # columns that add nothing (a strategy always in one seat, a building only one
     # strategy completes) are left out: the effect is that of the columns kept
     keep = _independent_columns(design)
     if 1 not in keep:
         return dict.fromkeys(_LOGIT_COLUMNS, math.nan)
-    fit = models.clustered_logit_of_cells(
-        design[:, keep], cell_side, np.r_[wins, pseudo_n * overall], np.r_[trials, pseudo_n],
-        np.r_[units.values[unit] // m, clusters + np.arange(len(pseudo_n))])
+    fitted, p, bread = models.fit_cells(design[:, keep], sums[cell, side] + pseudo_n * overall,
+                                        counts[cell, side] + pseudo_n)
+    # every cell's covariates and probability on either side (one without seat-games too)
+    x0, x1 = (np.column_stack([base[:, :1], np.full(c.m, s), base[:, 1:]])[:, keep] for s in (0.0, 1.0))
+    p0, p1 = (1.0 / (1.0 + np.exp(-(xs @ fitted))) for xs in (x0, x1))
+    pseudo_scores = (pseudo_n * (overall - p))[:, None] * design[:, keep]
+    meat = (_cluster_meat(c, j, units, x0, keep.index(1), (p0, p1), clusters)
+            + pseudo_scores.T @ pseudo_scores)
+    g = clusters + len(pseudo_n)
+    cov = bread @ meat @ bread * (g / (g - 1) if g > 1 else 1.0)
+    fit = models.LogitFit(fitted, np.sqrt(np.diag(cov)), bread, float(g - 1))
     params = np.zeros(design.shape[1])
     params[keep] = np.asarray(fit.params)
     at = keep.index(1)

@@ -85,10 +85,16 @@ class Strategies(Section[StrategyTables]):
             by_seat = T.win_rates(played, by=["num_players", "seat"])
         per_count = {}
         for k in report.compared:
-            rated = T.ratings(frame, num_players=k)
+            # the count's rows taken once, and its seat pairs summed per deal once, for the
+            # three tables
+            mine = frame["num_players"] == k
+            sub = frame if mine.all() else frame[mine]
+            sums = T.pair_sums(sub, num_players=k)
+            rated = T.ratings(sub, num_players=k, sums=sums)
             per_count[k] = CountTables(rated if rated.attrs.get("model") else None,
-                                       T.finishing_matrix(frame, num_players=k),
-                                       T.pairwise(frame, num_players=k))
+                                       T.finishing_matrix(sub, num_players=k, sums=sums),
+                                       T.pairwise(sub, num_players=k, sums=sums))
+            del sums, sub, mine
         runs = {k: {str(r) for r in frame.loc[frame["num_players"] == k, "run"].unique()}
                 for k in report.compared}
         return StrategyTables(win_rates, pooled, by_seat, per_count, runs)
