@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import socket
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -51,23 +50,15 @@ def report_client(scheduler: str) -> Iterator[Any]:
 
 
 def _probe(address: str) -> None:
-    """Refuse what is not a scheduler address, or a TCP scheduler that does not answer,
-    before making a Client (one that fails to connect lingers at exit, with a traceback)."""
-    from distributed.comm.addressing import get_address_host_port, parse_address
+    """The arena's check of a scheduler address (glory_ai.arena.runner.probe_scheduler), its
+    refusal as the report's error."""
+    from ..arena import ArenaError
+    from ..arena.runner import probe_scheduler
 
     try:
-        scheme, _ = parse_address(address)
-        if scheme not in ("tcp", "tls"):
-            raise ValueError(f"the scheme {scheme!r} is not tcp or tls")
-        host, port = get_address_host_port(address)
-    except (ValueError, TypeError) as error:
-        raise AnalysisError(f"{address!r} is not a dask scheduler address (give tcp://HOST:8786): "
-                            f"{' '.join(str(error).split())[:160]}") from None
-    try:
-        socket.create_connection((host, port), timeout=CONNECT_TIMEOUT).close()
-    except OSError as error:
-        detail = error.strerror or str(error) or type(error).__name__
-        raise AnalysisError(f"cannot reach the dask scheduler at {address} ({detail})") from None
+        probe_scheduler(address)
+    except ArenaError as error:
+        raise AnalysisError(str(error)) from None
 
 
 @contextlib.contextmanager

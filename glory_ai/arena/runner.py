@@ -39,7 +39,7 @@ from .play import BotFailure, PlayOptions, play_batch_encoded, play_options, rec
 from .storage import RunFolder, count_lines, load_records
 
 __all__ = ["BACKENDS", "STOP_SIGNALS", "RunInterrupted", "RunResult", "StoppingRule", "Terminated",
-           "default_batch_size", "run", "sigterm_interrupts"]
+           "default_batch_size", "probe_scheduler", "run", "sigterm_interrupts"]
 
 log = logging.getLogger("glory_ai.arena")
 
@@ -253,7 +253,7 @@ def _dask_client(scheduler: Any) -> tuple[Any, bool]:
     if isinstance(scheduler, str):
         if not scheduler.strip():
             raise ArenaError("the dask scheduler address is empty (give tcp://HOST:8786)")
-        _probe(scheduler)
+        probe_scheduler(scheduler)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
@@ -274,10 +274,10 @@ def _dask_client(scheduler: Any) -> tuple[Any, bool]:
     raise ArenaError(f"scheduler must be an address or a distributed.Client, got {scheduler!r}")
 
 
-def _probe(address: str) -> None:
+def probe_scheduler(address: str) -> None:
     """Refuse an address that is not one, or a TCP scheduler that does not answer, before
     making a Client: a Client that fails to connect lingers at exit (20 s, and a traceback
-    from its ``__del__``)."""
+    from its ``__del__``). ArenaError in one line (``glory-ai report --dask`` uses it too)."""
     from distributed.comm.addressing import get_address_host_port, parse_address
     from distributed.comm.registry import backends
 
