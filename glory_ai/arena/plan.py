@@ -30,6 +30,7 @@ from .._words import article, plural
 from ..bots.trust import code_named
 from ..config import MODES, GameConfig
 from ..core.config import check_seed
+from ._loop import seed_word
 
 __all__ = [
     "ArenaError", "FORMATS", "GameTask", "RunConfig", "bot_seed", "canonical_spec", "deal_seed",
@@ -72,10 +73,14 @@ def canonical_spec(spec: str) -> str:
 
 
 def _seed_word(root: int, key: tuple[int, ...]) -> int:
-    # = int(SeedSequence(...).generate_state(1, np.uint64)[0]), a third faster: the two
-    # 32-bit words of that 64-bit word, low word first
-    low, high = np.random.SeedSequence(entropy=root, spawn_key=key).generate_state(2, np.uint32).tolist()
-    return low | (high << 32)
+    # = int(SeedSequence(...).generate_state(1, np.uint64)[0]), computed in C (_loop.pyx) in
+    # a hundredth of numpy's time; numpy's own for what that does not take (a root or key
+    # integer out of 0..2**64 - 1, more than 8 key integers), so its errors stay numpy's
+    try:
+        return seed_word(root, key)
+    except (OverflowError, TypeError, ValueError):
+        low, high = np.random.SeedSequence(entropy=root, spawn_key=key).generate_state(2, np.uint32).tolist()
+        return low | (high << 32)
 
 
 def deal_seed(root: int, deal: int) -> int:

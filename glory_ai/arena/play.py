@@ -12,6 +12,7 @@ saying so (``forfeits``), so that it still replays.
 """
 from __future__ import annotations
 
+import copy
 import math
 import sys
 from collections.abc import Mapping, Sequence
@@ -190,6 +191,24 @@ def _make(task: GameTask, seat: int, state: State, options: PlayOptions) -> Any:
     return make_bot(spec, seed, shipped=options.bots)
 
 
+class _Rules:
+    """The Game of the last rules played in this process: a run's games share their rules,
+    and validating them (GameConfig) costs a few percent of a random game."""
+
+    key: tuple[int, str, dict[str, Any]] | None = None
+    game: Game | None = None
+
+    @classmethod
+    def game_of(cls, task: GameTask) -> Game:
+        key = cls.key
+        if key is None or key[0] != task.num_players or key[1] != task.mode or key[2] != task.variant:
+            game = Game(task.num_players, task.mode, **task.variant)
+            # a copy: the task's variant could be changed in place after this game
+            cls.key, cls.game = (task.num_players, task.mode, copy.deepcopy(dict(task.variant))), game
+        assert cls.game is not None
+        return cls.game
+
+
 def _never(state: State) -> int:
     raise AssertionError("a player who conceded was asked to move")
 
@@ -201,7 +220,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     if not isinstance(task, GameTask):
         raise TypeError(f"play_game takes a GameTask, got {type(task).__name__}")
     options = task.options if isinstance(task.options, PlayOptions) else _PLAIN
-    state = Game(task.num_players, task.mode, **task.variant).new_initial_state(task.seed)
+    state = _Rules.game_of(task).new_initial_state(task.seed)
     n = task.num_players
     forfeits: list[dict[str, Any]] = []
 
