@@ -317,17 +317,26 @@ class RunConfig:
         for deal in range(self.deals):
             yield from self.deal_tasks(deal)
 
+    def _seatings(self) -> tuple[tuple[tuple[str, ...], ...], ...]:
+        """Specs by seat per pairing and rotation (:meth:`seating`), made once per config: a
+        run asks for them at every deal."""
+        cached = self.__dict__.get("_seatings_cache")
+        if cached is None:
+            cached = tuple(tuple(self.seating(p, r) for r in range(self.rotations))
+                           for p in range(len(self.pairings())))
+            object.__setattr__(self, "_seatings_cache", cached)   # not a field: not its identity
+        return cached
+
     def deal_tasks(self, deal: int) -> list[GameTask]:
         """The games of one deal, in (pairing, rotation) order."""
-        lineups = self.pairings()
-        n_rot, k = self.rotations, self.players
+        seatings = self._seatings()
+        n_rot, k = len(seatings[0]), self.players
         seed = deal_seed(self.seed, deal)                    # shared by the deal's games
-        bots = [tuple(bot_seed(self.seed, deal, r, s) for s in range(k)) for r in range(n_rot)]
-        return [GameTask(game_id=game_id(deal, pairing, rotation), deal=deal, pairing=pairing,
-                         rotation=rotation, seed=seed, bot_seeds=bots[rotation],
-                         seats=tuple(lineup[(s - rotation) % k] for s in range(k)),
-                         num_players=k, mode=self.mode, variant=self.variant)
-                for pairing, lineup in enumerate(lineups) for rotation in range(n_rot)]
+        bots = [tuple([bot_seed(self.seed, deal, r, s) for s in range(k)]) for r in range(n_rot)]
+        return [GameTask(f"{deal}-{pairing}-{rotation}", deal, pairing, rotation, seed, bots[rotation],
+                         seats, k, self.mode, self.variant)
+                for pairing, by_rotation in enumerate(seatings)
+                for rotation, seats in enumerate(by_rotation)]
 
     def game_ids(self) -> list[str]:
         n_pairings, n_rot = len(self.pairings()), self.rotations
