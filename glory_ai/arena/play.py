@@ -195,18 +195,20 @@ class _Rules:
     """The Game of the last rules played in this process: a run's games share their rules,
     and validating them (GameConfig) costs a few percent of a random game."""
 
-    key: tuple[int, str, dict[str, Any]] | None = None
-    game: Game | None = None
+    #: (players, mode, variant, Game), read and replaced as one object: threads playing
+    #: games of other rules (the threading backend) never pair one's rules with another's Game
+    last: tuple[int, str, dict[str, Any], Game] | None = None
 
     @classmethod
     def game_of(cls, task: GameTask) -> Game:
-        key = cls.key
-        if key is None or key[0] != task.num_players or key[1] != task.mode or key[2] != task.variant:
-            game = Game(task.num_players, task.mode, **task.variant)
-            # a copy: the task's variant could be changed in place after this game
-            cls.key, cls.game = (task.num_players, task.mode, copy.deepcopy(dict(task.variant))), game
-        assert cls.game is not None
-        return cls.game
+        last = cls.last
+        if last is not None and last[0] == task.num_players and last[1] == task.mode \
+                and last[2] == task.variant:
+            return last[3]
+        game = Game(task.num_players, task.mode, **task.variant)
+        # a copy: the task's variant could be changed in place after this game
+        cls.last = (task.num_players, task.mode, copy.deepcopy(dict(task.variant)), game)
+        return game
 
 
 def _never(state: State) -> int:
