@@ -2,8 +2,9 @@
 
 Prints, for two-player runs written to a run folder:
   * the arena's overhead per game (timing each move, building, encoding and writing the
-    record, seeds, batches, the summary statistics) relative to the same `random` games
-    played in a bare loop, in CPU time (target: < 5%);
+    record, seeds, batches, reading the records back) relative to the same games played in
+    a bare loop, in CPU time (target: < 5%), for `random` self-play and `greedy` vs
+    `random`, and beside it the cost of the summary statistics compare prints;
   * games/s with n_jobs=1 and n_jobs=2 for `random` self-play and for
     `ismcts:iters=200` vs `greedy`, and their ratio (target: >= 1.7x on 2 cores).
 The loky workers are started before the parallel timings (their start-up, about a second,
@@ -19,7 +20,8 @@ import time
 from pathlib import Path
 
 import glory_ai
-from glory_ai.analysis.stats import summarize
+from glory_ai.analysis.load import load_runs
+from glory_ai.analysis.stats.summary import RUN_COLUMNS, summarize_run
 from glory_ai.arena import RunConfig, play, run
 from glory_ai.bench import provenance
 from glory_ai.bots import make_bot
@@ -45,31 +47,38 @@ def speedup(specs: list[str], games: int, tmp: Path, label: str) -> float:
     return t1 / t2
 
 
-def bare_game(task) -> None:
-    """One game with the same bots, nothing timed or recorded (the seeds given)."""
-    state = glory_ai.Game(task.num_players, task.mode, **task.variant).new_initial_state(task.seed)
+def bare_game(game: glory_ai.Game, task) -> None:
+    """One game with the same bots, nothing timed or recorded (the seeds given); ``game``
+    the run's rules, built once as a plain loop over games would."""
+    state = game.new_initial_state(task.seed)
     bots = [make_bot(spec, seed) for spec, seed in zip(task.seats, task.bot_seeds, strict=True)]
     while not state.is_terminal():
         state.apply_action(bots[state.current_player()].step(state))
 
 
-def overhead(games: int, tmp: Path, repeats: int = 3) -> float:
-    """The arena's CPU time per game beyond a bare game, in two parts measured so that
-    load from other processes hits both sides alike:
+def overhead(specs: list[str], games: int, tmp: Path, repeats: int = 3) -> float:
+    """The arena's CPU time per game beyond a bare game, in parts measured so that load
+    from other processes hits both sides alike:
 
     * in the game: play_game() against the bare game, interleaved game by game (per-move
       timing, reading the result and structures, building the record);
-    * around the games: run() into a folder plus summarize(), less the time spent inside
-      play_game() (seeds, batches, JSON lines, writing and fsync, statistics).
-    """
-    config = RunConfig.for_games(["random"], games, seed=2)
+    * around it: run() into a folder less the time spent inside play_game() (seeds, tasks,
+      batches, JSON lines, checksums, writing and fsync);
+    * after it, as compare does (summarize_run): the run's columns derived from its records
+      (read back, checked against the schema, games.parquet written) and the summary table
+      from them (win rates with their bootstrap intervals, ratings).
+
+    Returns the share of the in-game and around-it parts (the arena's per-game work); the
+    two parts after the run are printed beside it."""
+    config = RunConfig.for_games(specs, games, seed=2)
     tasks = list(config.tasks())
+    game = glory_ai.Game(config.players, config.mode, **config.variant)
     clock = time.process_time
     bare = inside = 0.0
     for _ in range(repeats):
         for task in tasks:
             t0 = clock()
-            bare_game(task)
+            bare_game(game, task)
             t1 = clock()
             play.play_game(task)
             t2 = clock()
@@ -88,24 +97,36 @@ def overhead(games: int, tmp: Path, repeats: int = 3) -> float:
         finally:
             spent[0] += clock() - t
 
-    around = []
+    around, columns, tables = [], [], []
     play.play_game = timed_play_game          # play_batch looks play_game up at each call
     try:
         for k in range(repeats):
             spent[0] = 0.0
-            t = clock()
-            result = run(config, tmp / f"overhead-{k}", n_jobs=1, progress=False)
-            summarize(result.records, config)
-            around.append((clock() - t - spent[0]) / len(tasks))
+            folder = tmp / f"overhead-{'-'.join(specs)}-{k}"
+            t0 = clock()
+            run(config, folder, n_jobs=1, progress=False)
+            t1 = clock()
+            load_runs([folder], columns=RUN_COLUMNS)      # derives the columns (games.parquet)
+            t2 = clock()
+            summarize_run(folder, config)                 # reads them back, makes the table
+            t3 = clock()
+            around.append((t1 - t0 - spent[0]) / len(tasks))
+            columns.append((t2 - t1) / len(tasks))
+            tables.append((t3 - t2) / len(tasks))
     finally:
         play.play_game = original
-    outside = min(around)                     # as timeit: the least disturbed repeat
-    share = (inside - bare + outside) / bare
-    print(f"overhead, {len(tasks)} random games x {repeats} (CPU time of this process): bare game "
-          f"{1e3 * bare:.3f} ms; in the game (timing, result, record) {1e6 * (inside - bare):+.0f} us; "
-          f"around it (seeds, JSON, file, statistics) {1e6 * outside:+.0f} us; "
-          f"total {100 * share:+.1f}% (target < 5%)", flush=True)
-    return share
+    # as timeit: the least disturbed repeat of each part
+    outside, derive, table = min(around), min(columns), min(tables)
+    arena = inside - bare + outside
+    after = derive + table
+    who = " vs ".join(specs if len(specs) == 2 else specs * 2)
+    print(f"overhead, {who}, {len(tasks)} games x {repeats} (CPU time of this process): bare game "
+          f"{1e3 * bare:.3f} ms; in the game (timing, result, record) {1e6 * (inside - bare):+.1f} us; "
+          f"around it (seeds, tasks, JSON, checksums, file) {1e6 * outside:+.1f} us; arena "
+          f"{100 * arena / bare:+.1f}% (target < 5%); after the run as compare: columns from the "
+          f"records {1e6 * derive:+.1f} us, summary table {1e6 * table:+.1f} us, {100 * after / bare:+.1f}%; "
+          f"total {100 * (arena + after) / bare:+.1f}%", flush=True)
+    return arena / bare
 
 
 def main() -> None:
@@ -116,7 +137,7 @@ def main() -> None:
                         help="ismcts:iters=200 vs greedy games per setting (default 120: about "
                              "2-3 minutes with one worker)")
     parser.add_argument("--overhead-games", type=int, default=1000,
-                        help="random games per overhead measurement (default 1000)")
+                        help="games per overhead measurement (default 1000)")
     args = parser.parse_args()
     print(provenance(), flush=True)
     with tempfile.TemporaryDirectory() as name:
@@ -124,7 +145,8 @@ def main() -> None:
         start = time.perf_counter()
         run(RunConfig(specs=("random", "greedy"), deals=1), n_jobs=2, progress=False)
         print(f"loky start-up (2 workers, first run): {time.perf_counter() - start:.2f} s", flush=True)
-        overhead(args.overhead_games, tmp)
+        overhead(["random"], args.overhead_games, tmp)
+        overhead(["greedy", "random"], args.overhead_games, tmp)
         random_ratio = speedup(["random"], args.random_games, tmp, "random")
         ismcts_ratio = speedup(["ismcts:iters=200", "greedy"], args.ismcts_games, tmp, "ismcts")
         print(f"parallel speed-up with 2 workers: random {random_ratio:.2f}x, "

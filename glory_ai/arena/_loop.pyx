@@ -8,7 +8,7 @@ goes through ``State.apply_action``, so the game, its legality checks and its hi
 exactly those of a plain loop.
 """
 cimport cython
-from libc.stdint cimport uint8_t
+from libc.stdint cimport uint8_t, uint32_t, uint64_t
 
 from glory_ai.core.clock cimport gr_now_seconds
 from glory_ai.core.engine cimport (
@@ -131,3 +131,83 @@ def structures(State state):
         out[st.owner]["complete" if st.flags & S_COMPLETE else "incomplete"].append(
             _CARD_NAMES[st.building])
     return out
+
+
+# ---- seeds ---------------------------------------------------------------------------
+# numpy's SeedSequence (O'Neill's entropy pool: numpy/random/bit_generator.pyx), written out
+# for one 64-bit word of generate_state: numpy takes some 10 us a word (arrays, Python
+# objects), as much as the arena's whole budget per game; this takes well under one.
+cdef uint32_t _INIT_A = 0x43b0d7e5
+cdef uint32_t _MULT_A = 0x931e8875
+cdef uint32_t _INIT_B = 0x8b51f9dd
+cdef uint32_t _MULT_B = 0x58f38ded
+cdef uint32_t _MIX_MULT_L = 0xca01f9dd
+cdef uint32_t _MIX_MULT_R = 0x4973f715
+cdef enum:
+    _POOL = 4                 # SeedSequence's default pool_size (32-bit words)
+    _MAX_WORDS = _POOL + 2 * 8  # the root padded to the pool, then 8 key integers of 2 words
+
+
+cdef inline uint32_t _hashmix(uint32_t value, uint32_t* hash_const) noexcept nogil:
+    value ^= hash_const[0]
+    hash_const[0] *= _MULT_A
+    value *= hash_const[0]
+    value ^= value >> 16
+    return value
+
+
+cdef inline uint32_t _mix(uint32_t x, uint32_t y) noexcept nogil:
+    cdef uint32_t result = _MIX_MULT_L * x - _MIX_MULT_R * y
+    result ^= result >> 16
+    return result
+
+
+cdef inline int _words(uint64_t value, uint32_t* out) noexcept nogil:
+    """A non-negative integer as numpy coerces it: its 32-bit words, low first (0: one word)."""
+    if value >> 32:
+        out[0] = <uint32_t>value
+        out[1] = <uint32_t>(value >> 32)
+        return 2
+    out[0] = <uint32_t>value
+    return 1
+
+
+def seed_word(uint64_t root, tuple key):
+    """``int(numpy.random.SeedSequence(entropy=root, spawn_key=key).generate_state(1,
+    numpy.uint64)[0])`` for a root below 2**64 and a key of at most 8 integers below 2**64
+    (OverflowError or ValueError otherwise)."""
+    cdef uint32_t entropy[_MAX_WORDS]
+    cdef uint32_t pool[_POOL]
+    cdef uint32_t hash_const, low, high
+    cdef int n, i, src, dst
+    if len(key) > 8:
+        raise ValueError(f"seed_word: a spawn key of at most 8 integers, got {len(key)}")
+    n = _words(root, entropy)
+    if len(key) > 0:
+        while n < _POOL:                     # the run's entropy padded to the pool's size
+            entropy[n] = 0
+            n += 1
+        for k in key:
+            n += _words(k, &entropy[n])
+    hash_const = _INIT_A
+    for i in range(_POOL):
+        pool[i] = _hashmix(entropy[i] if i < n else 0, &hash_const)
+    for src in range(_POOL):
+        for dst in range(_POOL):
+            if src != dst:
+                pool[dst] = _mix(pool[dst], _hashmix(pool[src], &hash_const))
+    for src in range(_POOL, n):
+        for dst in range(_POOL):
+            pool[dst] = _mix(pool[dst], _hashmix(entropy[src], &hash_const))
+    # generate_state(2, uint32): the pool's first two words, hashed; the 64-bit word is
+    # the low one first
+    hash_const = _INIT_B
+    low = pool[0] ^ hash_const
+    hash_const *= _MULT_B
+    low *= hash_const
+    low ^= low >> 16
+    high = pool[1] ^ hash_const
+    hash_const *= _MULT_B
+    high *= hash_const
+    high ^= high >> 16
+    return (<uint64_t>high << 32) | low

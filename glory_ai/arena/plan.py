@@ -30,6 +30,7 @@ from .._words import article, plural
 from ..bots.trust import code_named
 from ..config import MODES, GameConfig
 from ..core.config import check_seed
+from ._loop import seed_word
 
 __all__ = [
     "ArenaError", "FORMATS", "GameTask", "RunConfig", "bot_seed", "canonical_spec", "deal_seed",
@@ -72,10 +73,14 @@ def canonical_spec(spec: str) -> str:
 
 
 def _seed_word(root: int, key: tuple[int, ...]) -> int:
-    # = int(SeedSequence(...).generate_state(1, np.uint64)[0]), a third faster: the two
-    # 32-bit words of that 64-bit word, low word first
-    low, high = np.random.SeedSequence(entropy=root, spawn_key=key).generate_state(2, np.uint32).tolist()
-    return low | (high << 32)
+    # = int(SeedSequence(...).generate_state(1, np.uint64)[0]), computed in C (_loop.pyx) in
+    # a hundredth of numpy's time; numpy's own for what that does not take (a root or key
+    # integer out of 0..2**64 - 1, more than 8 key integers), so its errors stay numpy's
+    try:
+        return seed_word(root, key)
+    except (OverflowError, TypeError, ValueError):
+        low, high = np.random.SeedSequence(entropy=root, spawn_key=key).generate_state(2, np.uint32).tolist()
+        return low | (high << 32)
 
 
 def deal_seed(root: int, deal: int) -> int:
@@ -312,17 +317,26 @@ class RunConfig:
         for deal in range(self.deals):
             yield from self.deal_tasks(deal)
 
+    def _seatings(self) -> tuple[tuple[tuple[str, ...], ...], ...]:
+        """Specs by seat per pairing and rotation (:meth:`seating`), made once per config: a
+        run asks for them at every deal."""
+        cached = self.__dict__.get("_seatings_cache")
+        if cached is None:
+            cached = tuple(tuple(self.seating(p, r) for r in range(self.rotations))
+                           for p in range(len(self.pairings())))
+            object.__setattr__(self, "_seatings_cache", cached)   # not a field: not its identity
+        return cached
+
     def deal_tasks(self, deal: int) -> list[GameTask]:
         """The games of one deal, in (pairing, rotation) order."""
-        lineups = self.pairings()
-        n_rot, k = self.rotations, self.players
+        seatings = self._seatings()
+        n_rot, k = len(seatings[0]), self.players
         seed = deal_seed(self.seed, deal)                    # shared by the deal's games
-        bots = [tuple(bot_seed(self.seed, deal, r, s) for s in range(k)) for r in range(n_rot)]
-        return [GameTask(game_id=game_id(deal, pairing, rotation), deal=deal, pairing=pairing,
-                         rotation=rotation, seed=seed, bot_seeds=bots[rotation],
-                         seats=tuple(lineup[(s - rotation) % k] for s in range(k)),
-                         num_players=k, mode=self.mode, variant=self.variant)
-                for pairing, lineup in enumerate(lineups) for rotation in range(n_rot)]
+        bots = [tuple([bot_seed(self.seed, deal, r, s) for s in range(k)]) for r in range(n_rot)]
+        return [GameTask(f"{deal}-{pairing}-{rotation}", deal, pairing, rotation, seed, bots[rotation],
+                         seats, k, self.mode, self.variant)
+                for pairing, by_rotation in enumerate(seatings)
+                for rotation, seats in enumerate(by_rotation)]
 
     def game_ids(self) -> list[str]:
         n_pairings, n_rot = len(self.pairings()), self.rotations

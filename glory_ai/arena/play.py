@@ -12,6 +12,7 @@ saying so (``forfeits``), so that it still replays.
 """
 from __future__ import annotations
 
+import copy
 import math
 import sys
 from collections.abc import Mapping, Sequence
@@ -190,6 +191,26 @@ def _make(task: GameTask, seat: int, state: State, options: PlayOptions) -> Any:
     return make_bot(spec, seed, shipped=options.bots)
 
 
+class _Rules:
+    """The Game of the last rules played in this process: a run's games share their rules,
+    and validating them (GameConfig) costs a few percent of a random game."""
+
+    #: (players, mode, variant, Game), read and replaced as one object: threads playing
+    #: games of other rules (the threading backend) never pair one's rules with another's Game
+    last: tuple[int, str, dict[str, Any], Game] | None = None
+
+    @classmethod
+    def game_of(cls, task: GameTask) -> Game:
+        last = cls.last
+        if last is not None and last[0] == task.num_players and last[1] == task.mode \
+                and last[2] == task.variant:
+            return last[3]
+        game = Game(task.num_players, task.mode, **task.variant)
+        # a copy: the task's variant could be changed in place after this game
+        cls.last = (task.num_players, task.mode, copy.deepcopy(dict(task.variant)), game)
+        return game
+
+
 def _never(state: State) -> int:
     raise AssertionError("a player who conceded was asked to move")
 
@@ -201,7 +222,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
     if not isinstance(task, GameTask):
         raise TypeError(f"play_game takes a GameTask, got {type(task).__name__}")
     options = task.options if isinstance(task.options, PlayOptions) else _PLAIN
-    state = Game(task.num_players, task.mode, **task.variant).new_initial_state(task.seed)
+    state = _Rules.game_of(task).new_initial_state(task.seed)
     n = task.num_players
     forfeits: list[dict[str, Any]] = []
 

@@ -2,6 +2,7 @@
 bring (:mod:`glory_ai.bots.plugins`), and :func:`make_bot`, a bot from its spec."""
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -9,7 +10,7 @@ from ..core.config import check_seed
 from .base import Bot, BotInfo
 from .builtin import PolicyBot, RandomBot, SearchBot
 from .builtin_params import BUILTIN_PARAMS, EVAL_STYLE
-from .spec import resolve_spec
+from .spec import BotSpec, builtin_name, resolve_spec
 
 __all__ = ["make_bot", "registry"]
 
@@ -62,11 +63,21 @@ def registry() -> dict[str, BotInfo]:
     return {**_REGISTRY, **user_registry()}
 
 
+@functools.lru_cache(maxsize=256)
+def _builtin_spec(spec: str) -> BotSpec:
+    """A built-in bot's spec parsed (its text alone decides it): an arena parses the same few
+    specs for every game, and parsing costs more than making a random bot."""
+    return resolve_spec(spec)[0]
+
+
 def make_bot(spec: str, seed: int = 0, *, shipped: Mapping[str, Any] | None = None) -> Bot:
     """A bot from its spec string (``ismcts:iters=2000,c=0.7``, ``./my_bot.py:Cautious``),
     seeded. A user's bot comes behind its referee (:class:`UserBot`). ``shipped``: the user
     bots a run shipped to its workers (glory_ai.bots.plugins.ship), found before any other."""
     seed = check_seed(seed)
+    if isinstance(spec, str) and builtin_name(spec) is not None:
+        parsed = _builtin_spec(spec)
+        return _REGISTRY[parsed.name].factory(parsed.text, parsed.params, seed)
     parsed, user = resolve_spec(spec, shipped)
     factory = _REGISTRY[parsed.name].factory if user is None else user.factory
     return factory(parsed.text, parsed.params, seed)

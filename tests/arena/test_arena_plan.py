@@ -5,6 +5,8 @@ import numpy as np
 import pytest
 
 from glory_ai.arena import ArenaError, RunConfig, bot_seed, deal_seed
+from glory_ai.arena._loop import seed_word
+from glory_ai.arena.plan import _seed_word
 
 
 def test_seeds_are_spawn_keys_of_the_root_seed():
@@ -18,6 +20,27 @@ def test_seeds_are_spawn_keys_of_the_root_seed():
     assert len(bots) == 20 * 9
     assert deal_seed(7, 0) != deal_seed(8, 0)
     assert all(0 <= s < 2**64 for s in deals | bots)
+
+
+def test_the_seeds_computed_in_c_are_numpys_words():
+    # plan seeds come from _loop.seed_word, numpy's SeedSequence written out in C: the same
+    # word for roots and keys of one and two 32-bit words, keys of any length up to 8
+    rng = np.random.default_rng(33)
+    cases = [(0, ()), (0, (0,)), (2**64 - 1, (9_999_999, 4, 4)), (2**32, (2**32,)),
+             (2**32 - 1, (2**32 - 1, 2**64 - 1)), (5, tuple(range(8)))]
+    for _ in range(3000):
+        root = int(rng.integers(0, 2**64, dtype=np.uint64)) >> int(rng.integers(0, 64))
+        key = tuple(int(k) >> int(rng.integers(0, 64)) for k in
+                    rng.integers(0, 2**64, size=int(rng.integers(0, 5)), dtype=np.uint64))
+        cases.append((root, key))
+    for root, key in cases:
+        words = np.random.SeedSequence(entropy=root, spawn_key=key).generate_state(1, np.uint64)
+        assert seed_word(root, key) == int(words[0]), (root, key)
+    # what it does not take goes to numpy, with numpy's errors
+    with pytest.raises(ValueError):
+        deal_seed(-1, 0)
+    assert _seed_word(2**70, (1,)) == int(np.random.SeedSequence(
+        entropy=2**70, spawn_key=(1,)).generate_state(1, np.uint64)[0])
 
 
 def test_head_to_head_plays_every_deal_with_the_seats_swapped():

@@ -56,6 +56,25 @@ def test_play_game_is_a_function_of_the_task():
     assert set(TIMING_FIELDS) <= set(RECORDS[0])
 
 
+def test_games_of_other_rules_in_turn_are_each_played_by_their_own_rules():
+    # play_game keeps the Game of the last rules it played: games of two rule sets in turn,
+    # and a variant changed in place after its game, each replay by the rules they record
+    standard = RunConfig(specs=("random", "greedy"), deals=2, seed=4)
+    small = RunConfig(specs=("random", "greedy"), deals=2, seed=4, variant={"petition_size": 3,
+                                                                            "refill_size": 4})
+    tasks = [t for pair in zip(standard.tasks(), small.tasks(), strict=True) for t in pair]
+    records = [play_game(t) for t in tasks]
+    assert [r["variant"]["refill_size"] for r in records] == [5, 4] * 4
+    for record in records:
+        replay(record)
+    mutable = copy.deepcopy(tasks[1])
+    assert strip_timing(play_game(mutable)) == strip_timing(records[1])
+    mutable.variant["refill_size"] = 5           # the same object, other rules now
+    changed = play_game(mutable)
+    assert changed["variant"]["refill_size"] == 5
+    replay(changed)                              # played by the rules it records
+
+
 def test_replay_rebuilds_every_recorded_game():
     for rec in RECORDS:
         state = replay(json.loads(json.dumps(rec)))
