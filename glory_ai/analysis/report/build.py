@@ -14,9 +14,11 @@ from threadpoolctl import threadpool_limits
 from .. import AnalysisError
 from .. import figures as F
 from ..columns import release_memory
-from ..load import load_runs, reads_columns
+from ..load import RunManifests, load_runs, reads_columns
+from ..stream import RunStream, open_runs
 from .base import Grid, Report, Section, question_topics
 from .labels import spec_labels
+from .overview import overview
 from .sections import SECTIONS
 from .sections.strategies import summary_table
 
@@ -40,6 +42,16 @@ class Runs:
         self.client = client
         self._whole = None if reads_columns(self.run_dirs) else load_runs(self.run_dirs)
         self._orders: dict[str, Any] = {}        # each run's row order, sorted once
+        self._stream: RunStream | None | bool = self._whole is not None and None
+
+    @property
+    def stream(self) -> RunStream | None:
+        """The runs read a row group at a time (:mod:`glory_ai.analysis.stream`), for the
+        sections that work from sums; None where frames are read instead."""
+        if self._stream is False:
+            self._stream = open_runs(self.run_dirs)
+        assert self._stream is None or isinstance(self._stream, RunStream)
+        return self._stream
 
     def frame(self, columns: Sequence[str]) -> pd.DataFrame:
         """The runs' frame with the columns named (a name ending in ``:``: every column of
@@ -64,22 +76,26 @@ def build_report(frame: pd.DataFrame | Runs, figures: bool = True, *, question: 
     it come first (``Report.answer``); ``grids`` adds each grid's curve, its table and
     sentences; ``description`` is the page's lead (default: the runs' descriptions)."""
     runs = frame if isinstance(frame, Runs) else None
-    if runs is not None:
-        frame = runs.frame(COLUMNS)
-    assert isinstance(frame, pd.DataFrame)
-    if frame.empty:
-        raise AnalysisError("no games to report on")
-    frame, grids, labels = _labelled(frame, grids)
-    counts = sorted(int(k) for k in frame["num_players"].unique())
-    report = Report(frame=frame, runs=list(frame.attrs.get("runs", [])), counts=counts,
-                    colors=F.spec_colors([str(s) for s in frame["spec"].unique()]),
-                    compared=_compared_counts(frame), question=question,
-                    description=description, grids=tuple(grids), facts=_facts(frame))
+    stream = runs.stream if runs is not None else None
+    if stream is not None:
+        report, labels = _streamed_report(stream, grids)
+    else:
+        if runs is not None:
+            frame = runs.frame(COLUMNS)
+        assert isinstance(frame, pd.DataFrame)
+        if frame.empty:
+            raise AnalysisError("no games to report on")
+        frame, grids, labels = _labelled(frame, grids)
+        counts = sorted(int(k) for k in frame["num_players"].unique())
+        report = Report(frame=frame, runs=list(frame.attrs.get("runs", [])), counts=counts,
+                        colors=F.spec_colors([str(s) for s in frame["spec"].unique()]),
+                        compared=_compared_counts(frame), facts=_facts(frame), grids=tuple(grids))
+    report.question, report.description = question, description
     # the statistics' products are small (bootstrap weights by per-deal sums, a few
     # parameters): BLAS threads would cost more CPU in starting and waiting than they save
     with threadpool_limits(limits=1, user_api="blas"):
-        _compute_sections(report, frame, runs, labels)
-    report.tables["summary"] = summary_table(frame, report.tables)
+        _compute_sections(report, report.frame, runs, labels)
+    report.tables["summary"] = summary_table(report.frame, report.tables)
     _sentences(report)
     if figures:
         _figures(report)
@@ -88,8 +104,17 @@ def build_report(frame: pd.DataFrame | Runs, figures: bool = True, *, question: 
 
 def _compute_sections(report: Report, frame: pd.DataFrame, runs: Runs | None,
                       labels: dict[str, str]) -> None:
+    stream = runs.stream if runs is not None else None
     for section in SECTIONS:
         if not section.applies(report):
+            continue
+        if stream is not None and section.streams:
+            result = section.compute_stream(stream, report)
+            release_memory()
+            if result is not None:
+                report.sections.append((section, result))
+                report.tables.update(section.tables(result))
+                report.notes.update(section.notes(result))
             continue
         if runs is None:
             part = section_frame(frame, section)
@@ -122,29 +147,58 @@ def section_frame(frame: pd.DataFrame, section: Section[Any]) -> pd.DataFrame:
                   if c in names or (prefixes and isinstance(c, str) and c.startswith(prefixes))]]
 
 
+def _streamed_report(stream: RunStream, grids: Sequence[Grid]) -> tuple[Report, dict[str, str]]:
+    """The report's frame-free start from the runs read a row group at a time: the counts,
+    colours and facts :func:`build_report` takes from the frame, the same. Its ``frame``
+    has no rows (the sections read what they need)."""
+    manifests = RunManifests(run.manifest() for run in stream.runs)
+    seen = overview(stream)
+    if not seen.seat_games:
+        raise AnalysisError("no games to report on")
+    grids, labels = _labelled_specs(list(seen.first), manifests, grids)
+    stream.set_labels(labels)
+    frame = pd.DataFrame({c: [] for c in COLUMNS})
+    frame.attrs["runs"] = manifests
+    specs = {labels.get(s, s) for s in seen.first}
+    report = Report(frame=frame, runs=list(manifests), counts=sorted(seen.counts),
+                    colors=F.spec_colors(list(dict.fromkeys(labels.get(s, s) for s in seen.first))),
+                    compared=sorted(seen.compared), grids=tuple(grids),
+                    facts={"games": seen.games, "seat_games": seen.seat_games, "specs": len(specs),
+                           "rules": len(seen.rules)})
+    return report, labels
+
+
 def _labelled(frame: pd.DataFrame, grids: Sequence[Grid]) -> tuple[pd.DataFrame, list[Grid], dict[str, str]]:
     """The frame and the grids with every spec by its label (no parameter left at its
     default): in tables, figures, text."""
+    grids, labels = _labelled_specs([str(s) for s in frame["spec"].unique()],
+                                    frame.attrs.get("runs", []), grids)
+    if any(spec != label for spec, label in labels.items()):
+        frame = _relabel(frame, labels)
+    return frame, grids, labels
+
+
+def _labelled_specs(specs: list[str], manifests: Sequence[dict[str, Any]], grids: Sequence[Grid]
+                    ) -> tuple[list[Grid], dict[str, str]]:
+    """The grids with every spec by its label, and the labels of ``specs``."""
     grids = list(grids)
     # a grid names its runs' specs as their configs write them: follow the runs whose
     # specs the loader spelled out as played (a default changed since)
-    played = {str(m.get("label")): dict(m.get("as_played") or {}) for m in frame.attrs.get("runs", [])}
+    played = {str(m.get("label")): dict(m.get("as_played") or {}) for m in manifests}
     if any(played.values()):
         anywhere = {old: new for names in played.values() for old, new in names.items()}
         grids = [replace(grid, opponents=tuple(anywhere.get(o, o) for o in grid.opponents),
                          points=tuple((value, run, played.get(run, {}).get(spec, spec))
                                       for value, run, spec in grid.points))
                  for grid in grids]
-    recorded = {spec: params for m in frame.attrs.get("runs", [])
-                for spec, params in (m.get("parameters") or {}).items()}
-    labels = spec_labels((str(s) for s in frame["spec"].unique()), recorded)
+    recorded = {spec: params for m in manifests for spec, params in (m.get("parameters") or {}).items()}
+    labels = spec_labels(specs, recorded)
     if any(spec != label for spec, label in labels.items()):
-        frame = _relabel(frame, labels)
         grids = [replace(grid, opponents=tuple(labels.get(o, o) for o in grid.opponents),
                          points=tuple((value, run, labels.get(spec, spec))
                                       for value, run, spec in grid.points))
                  for grid in grids]
-    return frame, grids, labels
+    return grids, labels
 
 
 def _relabel(frame: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:

@@ -1,0 +1,171 @@
+"""The runs' columns files read a row group at a time: what the report's sections that work
+from sums read, in memory bounded by a row group (16,384 records) and by per-deal sums,
+never a frame of every seat-game (docs/analysis.md, "Analysis at scale").
+
+:func:`open_runs` gives a :class:`RunStream` over run folders whose games are all in their
+columns files (finished runs), or None where the frame is read instead (records without a
+columns file, a game recorded twice: the reader of the frame handles those). A
+:class:`Batch` is one row group of one run: the columns asked for as numpy arrays, strings
+as codes into the stream's own lists of names (specs by their report labels), and each
+row's deal unit: the (run, deal) pairs numbered in sorted order, as
+:func:`~glory_ai.analysis.stats.frames.unit_keys` numbers them in the frame.
+
+The rows come in file order, not the frame's sorted order: a statistic made here from sums
+is the frame's up to the order of its additions (the last bits of a float, never a
+printed digit).
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .columns import STRINGS, ensure_columns
+from .load import _labels, _ReadRecords, _Run
+
+__all__ = ["Batch", "RunStream", "open_runs"]
+
+#: the columns that say where a row stands in its run (read with every batch)
+PLACE = ("record", "deal", "pairing", "rotation", "seat")
+
+
+@dataclass
+class Batch:
+    """One row group of one run (``run``: its place among the runs): ``columns`` by name
+    (strings as codes into :attr:`RunStream.names`), ``unit`` each row's deal unit
+    (global over the runs), ``game_start`` where each game's rows begin."""
+
+    run: int
+    columns: dict[str, np.ndarray]
+    unit: np.ndarray
+    game_start: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.unit)
+
+
+class RunStream:
+    """Run folders read a row group at a time (:func:`open_runs`). ``labels``: spec -> the
+    report's label (set by the report before reading); ``names``: each string column's
+    names seen so far, the codes of the batches point into them."""
+
+    def __init__(self, runs: Sequence[_Run]) -> None:
+        self.runs = list(runs)
+        self.paths = [ensure_columns(run.folder) for run in self.runs]
+        self.labels: dict[str, str] = {}
+        self.names: dict[str, list[str]] = {}
+        self._codes: dict[str, dict[str, int]] = {}
+        self._units: list[np.ndarray] = []
+        self.units = 0
+        self._deal_units()
+
+    def _deal_units(self) -> None:
+        """Each run's deals present, numbered over the runs in (run, deal) order."""
+        import pyarrow.parquet as pq
+
+        offset = 0
+        for path in self.paths:
+            source = pq.ParquetFile(path)
+            present = np.zeros(0, dtype=bool)
+            for group in range(source.num_row_groups):
+                deal = source.read_row_group(group, columns=["deal"], use_threads=False) \
+                    .column(0).to_numpy()
+                if len(deal) and deal.max() >= len(present):
+                    present = np.pad(present, (0, int(deal.max()) + 1 - len(present)))
+                present[deal] = True
+            self._units.append(np.cumsum(present) - 1 + offset)
+            offset += int(present.sum())
+        self.units = offset
+
+    def set_labels(self, labels: dict[str, str]) -> None:
+        """Specs by their report labels from now on (the codes of specs start again)."""
+        self.labels = dict(labels)
+        self.names.pop("spec", None)
+        self._codes.pop("spec", None)
+
+    def code(self, column: str, names: Iterable[str]) -> np.ndarray:
+        """The stream's codes of ``names`` in ``column`` (new names get new codes)."""
+        known = self._codes.setdefault(column, {})
+        listed = self.names.setdefault(column, [])
+        out = []
+        for name in names:
+            if name not in known:
+                known[name] = len(listed)
+                listed.append(name)
+            out.append(known[name])
+        return np.asarray(out, dtype=np.int64)
+
+    def batches(self, columns: Sequence[str]) -> Iterator[Batch]:
+        """The runs' row groups in order, each with ``columns`` (those the file has; a name
+        ending in ":" takes every column of that prefix)."""
+        import pyarrow.parquet as pq
+
+        for index, (run, path) in enumerate(zip(self.runs, self.paths, strict=True)):
+            source = pq.ParquetFile(path)
+            have = source.schema_arrow.names
+            prefixes = tuple(c for c in columns if c.endswith(":"))
+            wanted = [c for c in have if (c in columns or (prefixes and c.startswith(prefixes)))
+                      and c not in PLACE]
+            for group in range(source.num_row_groups):
+                table = source.read_row_group(group, columns=[*PLACE, *wanted], use_threads=False)
+                yield self._batch(index, run, table, wanted)
+
+    def _batch(self, index: int, run: _Run, table: Any, wanted: list[str]) -> Batch:
+        import pyarrow.compute as pc
+
+        out: dict[str, np.ndarray] = {}
+        for name in (*PLACE, *wanted):
+            column = table.column(name)
+            if name in STRINGS:
+                encoded = pc.dictionary_encode(column.combine_chunks())
+                names = [str(n) for n in encoded.dictionary.to_pylist()]
+                if name == "spec":
+                    names = [self.labels.get(s, s) for s in (run.as_played.get(n, n) for n in names)]
+                out[name] = self.code(name, names)[encoded.indices.to_numpy(zero_copy_only=False)]
+            else:
+                out[name] = column.to_numpy()
+        record = out["record"]
+        start = np.flatnonzero(np.r_[True, record[1:] != record[:-1]]) if len(record) else \
+            np.zeros(0, dtype=np.int64)
+        return Batch(index, out, self._units[index][out["deal"]], start)
+
+
+def open_runs(paths: Iterable[str | os.PathLike[str]]) -> RunStream | None:
+    """A :class:`RunStream` over the runs, or None when some run is not read from its
+    columns file (see the module docstring): the report then reads frames."""
+    from .load import _COLUMNS_ON, RECORD_VERSIONS
+
+    runs = [_Run(p) for p in paths]
+    if not runs or not _COLUMNS_ON or not all(run.columnar for run in runs):
+        return None
+    _labels(runs)
+    try:
+        stream = RunStream(runs)
+        for run, path in zip(runs, stream.paths, strict=True):
+            run.read_metadata(path)
+            if any(v not in RECORD_VERSIONS for v in run.record_versions) or _recorded_twice(path):
+                return None
+    except (_ReadRecords, OSError):
+        return None
+    return stream
+
+
+def _recorded_twice(path: Any) -> bool:
+    """Whether some game (deal, pairing, rotation) of a columns file has two records: the
+    frame's reader keeps the first and warns; the stream leaves such runs to it. One
+    integer a game."""
+    import pyarrow.parquet as pq
+
+    source = pq.ParquetFile(path)
+    keys = []
+    for group in range(source.num_row_groups):
+        table = source.read_row_group(group, columns=["record", "deal", "pairing", "rotation"],
+                                      use_threads=False)
+        record, deal, pairing, rotation = (table.column(i).to_numpy().astype(np.int64) for i in range(4))
+        first = np.r_[True, record[1:] != record[:-1]] if len(record) else np.zeros(0, dtype=bool)
+        keys.append((deal[first] << 24) | (pairing[first] << 12) | rotation[first])
+    every = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+    return len(np.unique(every)) < len(every)
