@@ -60,6 +60,9 @@ class RunStream:
         self._codes: dict[str, dict[str, int]] = {}
         self._units: list[np.ndarray] = []
         self.units = 0
+        #: each run's first deal unit (and, last, the number of units); its player counts
+        self.first_unit: list[int] = []
+        self.counts: list[set[int]] = []
         self._deal_units()
 
     def _deal_units(self) -> None:
@@ -70,15 +73,24 @@ class RunStream:
         for path in self.paths:
             source = pq.ParquetFile(path)
             present = np.zeros(0, dtype=bool)
+            counts: set[int] = set()
             for group in range(source.num_row_groups):
-                deal = source.read_row_group(group, columns=["deal"], use_threads=False) \
-                    .column(0).to_numpy()
+                table = source.read_row_group(group, columns=["deal", "num_players"], use_threads=False)
+                deal = table.column(0).to_numpy()
+                counts.update(int(k) for k in np.unique(table.column(1).to_numpy()))
                 if len(deal) and deal.max() >= len(present):
                     present = np.pad(present, (0, int(deal.max()) + 1 - len(present)))
                 present[deal] = True
             self._units.append(np.cumsum(present) - 1 + offset)
+            self.first_unit.append(offset)
+            self.counts.append(counts)
             offset += int(present.sum())
+        self.first_unit.append(offset)
         self.units = offset
+
+    def sums(self, runs: Iterable[int], labels: int) -> UnitSums:
+        """Sums per deal unit of ``runs`` and label (0 .. ``labels`` - 1)."""
+        return UnitSums(self, runs, labels)
 
     def set_labels(self, labels: dict[str, str]) -> None:
         """Specs by their report labels from now on (the codes of specs start again)."""
@@ -131,6 +143,39 @@ class RunStream:
         start = np.flatnonzero(np.r_[True, record[1:] != record[:-1]]) if len(record) else \
             np.zeros(0, dtype=np.int64)
         return Batch(index, out, self._units[index][out["deal"]], start)
+
+
+class UnitSums:
+    """Sums per deal unit and label over the units of some runs (a block of each run's
+    units, in the runs' order), added a batch at a time: ``values`` named sums, and
+    ``rows``, the rows counted."""
+
+    def __init__(self, stream: RunStream, runs: Iterable[int], labels: int) -> None:
+        self.labels = labels
+        self.start: dict[int, int] = {}
+        size = 0
+        for run in sorted(set(runs)):
+            self.start[run] = size - stream.first_unit[run]
+            size += stream.first_unit[run + 1] - stream.first_unit[run]
+        self.size = size
+        self.rows = np.zeros(size * labels)
+        self.values: dict[str, np.ndarray] = {}
+
+    def add(self, batch: Batch, keep: np.ndarray | slice, label: np.ndarray,
+            **values: np.ndarray) -> None:
+        """The rows ``keep`` of a batch (of one of the runs), with their labels and values."""
+        index = (batch.unit[keep] + self.start[batch.run]) * self.labels + label
+        n = self.size * self.labels
+        self.rows += np.bincount(index, minlength=n)
+        for name, value in values.items():
+            if name not in self.values:
+                self.values[name] = np.zeros(n)
+            self.values[name] += np.bincount(index, weights=value, minlength=n)
+
+    def table(self, name: str | None = None) -> np.ndarray:
+        """Units x labels: the rows counted (``name`` None) or a value's sums."""
+        flat = self.rows if name is None else self.values.get(name, np.zeros(len(self.rows)))
+        return flat.reshape(self.size, self.labels)
 
 
 def open_runs(paths: Iterable[str | os.PathLike[str]]) -> RunStream | None:

@@ -62,6 +62,7 @@ from .summary import COLUMNS, compare_reruns, finishing_frame, format_table, sum
 from .tables import (
     BUILDING_MODEL,
     PSEUDO_GAMES,
+    SeatSums,
     building_strength,
     compare_variants,
     conditions_test,
@@ -75,7 +76,9 @@ from .tables import (
     ratings,
     roles_led,
     seat_advantage,
+    seat_advantage_of_sums,
     seat_tests,
+    seat_tests_of_sums,
     specs_met,
     vp_breakdown,
     win_rates,
@@ -86,7 +89,7 @@ __all__ = [
     "HeadToHead", "building_strength", "clustered_logit", "compare_reruns", "compare_variants",
     "conditions_test", "elo_from_score", "elo_text", "end_conditions", "finishing_matrix",
     "format_elo", "format_table", "game_length", "grid_scores", "head_to_head", "holm", "paired_estimate",
-    "pair_sums", "pairwise", "rates_test", "ratings", "roles_led", "seat_advantage", "seat_tests",
-    "specs_met",
+    "pair_sums", "pairwise", "rates_test", "ratings", "roles_led", "SeatSums", "seat_advantage",
+    "seat_advantage_of_sums", "seat_tests", "seat_tests_of_sums", "specs_met",
     "stratified_difference", "summarize", "vp_breakdown", "wilson", "finishing_frame", "win_rates",
 ]

@@ -24,7 +24,7 @@ from .intervals import BOOTSTRAP_RESAMPLES, CONFIDENCE, MODEL_INDEPENDENT, boots
 
 __all__ = [
     "GROUPS", "MAX_UNITS", "bootstrap_rates", "deal_resamples", "deal_sums", "expanded_percentile",
-    "grouped_units", "win_shares",
+    "grouped_units", "win_shares", "win_shares_of_sums",
 ]
 
 #: the most units a bootstrap resamples: past it, deals are taken in GROUPS groups
@@ -141,6 +141,14 @@ def win_shares(frame: pd.DataFrame, resamples: int = BOOTSTRAP_RESAMPLES, seed: 
     ``seed``."""
     need_columns(frame, [label, "deal", "win_share"], "win_shares")
     wins, games, labels = deal_sums(frame, "win_share", label)
+    return win_shares_of_sums(wins, games, labels, resamples, seed, confidence, label)
+
+
+def win_shares_of_sums(wins: np.ndarray, games: np.ndarray, labels: list[Any],
+                       resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
+                       confidence: float = CONFIDENCE, label: str = "spec") -> pd.DataFrame:
+    """:func:`win_shares` from its per-deal sums (:func:`deal_sums`: ``wins`` and
+    ``games``, deals x labels, the deals that hold the rows in (run, deal) order)."""
     low, high = bootstrap_rates(wins, games, resamples, seed, confidence)
     total_w, total_g = wins.sum(axis=0), games.sum(axis=0)
     ind_low, ind_high = wilson(total_w, total_g, confidence)

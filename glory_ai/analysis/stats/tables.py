@@ -57,7 +57,7 @@ from statsmodels.stats.multivariate import test_mvmean
 from .. import AnalysisError
 from ..load import END_REASONS, VP_BUILDINGS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
 from . import ladder, models, paired
-from .bootstrap import deal_sums
+from .bootstrap import deal_sums, win_shares_of_sums
 from .frames import by_game, need_columns, spec_codes, texts, unit_keys
 from .frames import groups as row_groups
 from .intervals import bootstrap_model
@@ -67,7 +67,8 @@ __all__ = [
     "BUILDING_MODEL", "GRID_STEP", "GRID_TREND", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K",
     "VARIANT_TEST", "building_strength", "compare_variants", "conditions_test", "end_conditions",
     "finishing_matrix", "game_length", "grid_scores", "pairwise", "rates_test", "ratings",
-    "roles_led", "seat_advantage", "seat_tests", "specs_met", "vp_breakdown", "win_rates",
+    "roles_led", "SeatSums", "seat_advantage", "seat_advantage_of_sums", "seat_tests",
+    "seat_tests_of_sums", "specs_met", "vp_breakdown", "win_rates",
 ]
 
 #: pseudo seat-games added on each side (completed, not completed) of a building's model
@@ -373,20 +374,51 @@ def seat_advantage(frame: pd.DataFrame, *, resamples: int = paired.BOOTSTRAP_RES
     need_columns(frame, ["num_players", "seat", "deal", "win_share"], "seat_advantage")
     parts = []
     for k, sub in frame.groupby("num_players", sort=True):
-        shares = paired.win_shares(sub, resamples, seed, label="seat").sort_index()
-        part = pd.DataFrame({"games": shares["games"], "wins": shares["wins"],
-                             "win_rate": shares["win_share"], "win_low": shares["low"],
-                             "win_high": shares["high"], "wilson_low": shares["independent_low"],
-                             "wilson_high": shares["independent_high"]})
-        part.index = pd.MultiIndex.from_arrays([np.full(len(part), int(k)), part.index.astype(int)],
-                                               names=["num_players", "seat"])
-        parts.append(part)
+        wins, games, labels = deal_sums(sub, "win_share", "seat")
+        parts.append(_seat_rates(int(k), wins, games, labels, resamples, seed))
+    return _seat_table(parts, resamples, seed)
+
+
+def seat_advantage_of_sums(per_count: dict[int, SeatSums], *, resamples: int = paired.BOOTSTRAP_RESAMPLES,
+                           seed: int = 0) -> pd.DataFrame:
+    """:func:`seat_advantage` from each player count's :class:`SeatSums`."""
+    parts = [_seat_rates(k, s.wins, s.games, s.seats, resamples, seed) for k, s in sorted(per_count.items())]
+    return _seat_table(parts, resamples, seed)
+
+
+def _seat_rates(k: int, wins: np.ndarray, games: np.ndarray, labels: list[Any], resamples: int,
+                seed: int) -> pd.DataFrame:
+    shares = win_shares_of_sums(wins, games, labels, resamples, seed, label="seat").sort_index()
+    part = pd.DataFrame({"games": shares["games"], "wins": shares["wins"],
+                         "win_rate": shares["win_share"], "win_low": shares["low"],
+                         "win_high": shares["high"], "wilson_low": shares["independent_low"],
+                         "wilson_high": shares["independent_high"]})
+    part.index = pd.MultiIndex.from_arrays([np.full(len(part), k), part.index.astype(int)],
+                                           names=["num_players", "seat"])
+    return part
+
+
+def _seat_table(parts: list[pd.DataFrame], resamples: int, seed: int) -> pd.DataFrame:
     out = pd.concat(parts)
     out["expected"] = 1.0 / out.index.get_level_values("num_players")
     out["diff"] = out["win_rate"] - out["expected"]
     out.attrs.update({"model": bootstrap_model(resamples), "resamples": resamples,
                       "seed": seed})
     return out
+
+
+@dataclass(frozen=True)
+class SeatSums:
+    """What the seat tables read of one player count's seat-games: ``wins`` and ``games``
+    per deal (the deals that hold its games, in (run, deal) order) and seat (``seats``, the
+    seats present, in order); ``spec_seat``, seat-games per spec (those present) and seat;
+    ``total_games``, its games."""
+
+    wins: np.ndarray
+    games: np.ndarray
+    seats: list[Any]
+    spec_seat: np.ndarray
+    total_games: int
 
 
 SEAT_TEST_2 = "t-test of P1's per-deal win share against 1/2"
@@ -407,12 +439,20 @@ def seat_tests(frame: pd.DataFrame) -> pd.DataFrame:
     highest win rate), ``balanced`` (every spec sat equally often in every seat: otherwise
     a seat effect is mixed up with the strength of the specs that sat there)."""
     need_columns(frame, ["num_players", "seat", "win_share", "game", "spec", "deal"], "seat_tests")
-    rows = {}
+    per_count = {}
     for k, sub in frame.groupby("num_players", sort=True):
-        k = int(k)
-        sums, counts, _ = deal_sums(sub, "win_share", "seat")
+        wins, games, seats = deal_sums(sub, "win_share", "seat")
+        table = sub.groupby(["spec", "seat"], observed=True).size().unstack("seat", fill_value=0)
+        per_count[int(k)] = SeatSums(wins, games, seats, table.to_numpy(), int(sub["game"].nunique()))
+    return seat_tests_of_sums(per_count)
+
+
+def seat_tests_of_sums(per_count: dict[int, SeatSums]) -> pd.DataFrame:
+    """:func:`seat_tests` from each player count's :class:`SeatSums`."""
+    rows = {}
+    for k, sums in sorted(per_count.items()):
         with np.errstate(invalid="ignore", divide="ignore"):
-            per_deal = sums / counts
+            per_deal = sums.wins / sums.games
         per_deal = per_deal[np.isfinite(per_deal).all(axis=1)]
         statistic, p = math.nan, math.nan
         if k == 2:
@@ -429,12 +469,13 @@ def seat_tests(frame: pd.DataFrame) -> pd.DataFrame:
                     statistic, p = float(result.t2), float(result.pvalue)
                 except np.linalg.LinAlgError:       # no spread in some direction
                     pass
-        rates = sub.groupby("seat")["win_share"].mean()
-        table = sub.groupby(["spec", "seat"], observed=True).size().unstack("seat", fill_value=0)
-        balanced = bool(table.shape[1] == k and (table.nunique(axis=1) == 1).all())
-        rows[k] = {"games": int(sub["game"].nunique()), "deals": len(per_deal), "test": test,
-                   "statistic": statistic, "p_value": p, "best_seat": int(rates.idxmax()),
-                   "best_rate": float(rates.max()), "balanced": balanced}
+        rates = sums.wins.sum(axis=0) / sums.games.sum(axis=0)
+        best = int(np.argmax(rates))
+        table = sums.spec_seat
+        balanced = bool(table.shape[1] == k and (table == table[:, :1]).all())
+        rows[k] = {"games": sums.total_games, "deals": len(per_deal), "test": test,
+                   "statistic": statistic, "p_value": p, "best_seat": int(sums.seats[best]),
+                   "best_rate": float(rates[best]), "balanced": balanced}
     out = pd.DataFrame.from_dict(rows, orient="index")
     out.index.name = "num_players"
     out["p_holm"], label = paired.holm(out["p_value"].to_numpy(float))
