@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from .columns import STRINGS, ensure_columns
+from .columns import STRINGS, _system_allocator, ensure_columns, release_memory
 from .load import _labels, _ReadRecords, _Run
 
 __all__ = ["Batch", "RunStream", "open_runs"]
@@ -63,7 +63,8 @@ class RunStream:
         #: each run's first deal unit (and, last, the number of units); its player counts
         self.first_unit: list[int] = []
         self.counts: list[set[int]] = []
-        self._deal_units()
+        with _system_allocator():
+            self._deal_units()
 
     def _deal_units(self) -> None:
         """Each run's deals present, numbered over the runs in (run, deal) order."""
@@ -75,7 +76,7 @@ class RunStream:
             present = np.zeros(0, dtype=bool)
             counts: set[int] = set()
             for group in range(source.num_row_groups):
-                table = source.read_row_group(group, columns=["deal", "num_players"], use_threads=False)
+                table = _read_group(source, group, ["deal", "num_players"])
                 deal = table.column(0).to_numpy()
                 counts.update(int(k) for k in np.unique(table.column(1).to_numpy()))
                 if len(deal) and deal.max() >= len(present):
@@ -113,6 +114,12 @@ class RunStream:
     def batches(self, columns: Sequence[str]) -> Iterator[Batch]:
         """The runs' row groups in order, each with ``columns`` (those the file has; a name
         ending in ":" takes every column of that prefix)."""
+        # arrow's buffers from the system allocator while the stream reads: arrow's own keeps
+        # the pages of every row group read, tens of MB held on to
+        with _system_allocator():
+            yield from self._batches(columns)
+
+    def _batches(self, columns: Sequence[str]) -> Iterator[Batch]:
         import pyarrow.parquet as pq
 
         for index, (run, path) in enumerate(zip(self.runs, self.paths, strict=True)):
@@ -122,8 +129,10 @@ class RunStream:
             wanted = [c for c in have if (c in columns or (prefixes and c.startswith(prefixes)))
                       and c not in PLACE]
             for group in range(source.num_row_groups):
-                table = source.read_row_group(group, columns=[*PLACE, *wanted], use_threads=False)
-                yield self._batch(index, run, table, wanted)
+                batch = self._batch(index, run, _read_group(source, group, [*PLACE, *wanted]), wanted)
+                yield batch
+                del batch
+            release_memory()
 
     def _batch(self, index: int, run: _Run, table: Any, wanted: list[str]) -> Batch:
         import pyarrow.compute as pc
@@ -191,7 +200,9 @@ def open_runs(paths: Iterable[str | os.PathLike[str]]) -> RunStream | None:
         stream = RunStream(runs)
         for run, path in zip(runs, stream.paths, strict=True):
             run.read_metadata(path)
-            if any(v not in RECORD_VERSIONS for v in run.record_versions) or _recorded_twice(path):
+            with _system_allocator():
+                twice = _recorded_twice(path)
+            if twice or any(v not in RECORD_VERSIONS for v in run.record_versions):
                 return None
     except (_ReadRecords, OSError):
         return None
@@ -207,10 +218,14 @@ def _recorded_twice(path: Any) -> bool:
     source = pq.ParquetFile(path)
     keys = []
     for group in range(source.num_row_groups):
-        table = source.read_row_group(group, columns=["record", "deal", "pairing", "rotation"],
-                                      use_threads=False)
+        table = _read_group(source, group, ["record", "deal", "pairing", "rotation"])
         record, deal, pairing, rotation = (table.column(i).to_numpy().astype(np.int64) for i in range(4))
         first = np.r_[True, record[1:] != record[:-1]] if len(record) else np.zeros(0, dtype=bool)
         keys.append((deal[first] << 24) | (pairing[first] << 12) | rotation[first])
     every = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
     return len(np.unique(every)) < len(every)
+
+
+def _read_group(source: Any, group: int, columns: list[str]) -> Any:
+    """One row group's columns, on this thread."""
+    return source.read_row_group(group, columns=columns, use_threads=False)
