@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from .columns import STRINGS, _system_allocator, ensure_columns, release_memory
 from .load import _labels, _ReadRecords, _Run
@@ -56,6 +57,9 @@ class RunStream:
         self.runs = list(runs)
         self.paths = [ensure_columns(run.folder) for run in self.runs]
         self.labels: dict[str, str] = {}
+        #: the specs (labels) in the order of the frame's categories (their names as played,
+        #: sorted), set with the labels
+        self.spec_order: list[str] = []
         self.names: dict[str, list[str]] = {}
         self._codes: dict[str, dict[str, int]] = {}
         self._units: list[np.ndarray] = []
@@ -93,9 +97,56 @@ class RunStream:
         """Sums per deal unit of ``runs`` and label (0 .. ``labels`` - 1)."""
         return UnitSums(self, runs, labels)
 
-    def set_labels(self, labels: dict[str, str]) -> None:
-        """Specs by their report labels from now on (the codes of specs start again)."""
+    def column_names(self) -> list[str]:
+        """The columns of the runs' frame, in its order (a column some runs lack goes where
+        the loader puts it)."""
+        import pyarrow.parquet as pq
+
+        from .columns import _merged_order
+
+        return _merged_order([pq.read_schema(path).names for path in self.paths])
+
+    def grouped(self, keys: Sequence[str], values: Sequence[str], *, known: str | None = None,
+                missing: float = np.nan) -> pd.DataFrame:
+        """``frame.groupby(keys)`` summed, from the batches: per group (the keys' values; a
+        string key by its names) ``rows`` and, for each of ``values``, its sum over the
+        rows where it is not missing (``sum:NAME``) and those rows (``n:NAME``). ``known``:
+        only the rows where that column is not missing. A run that lacks a value column
+        gives ``missing`` there (the loader's filler: NaN, or 0 for counts)."""
+        totals: dict[tuple[Any, ...], np.ndarray] = {}
+        width = 1 + 2 * len(values)
+        for batch in self.batches([*keys, *values]):
+            cols = batch.columns
+            keep = np.ones(len(batch), dtype=bool)
+            if known is not None:
+                keep = ~np.isnan(cols[known].astype(float)) if known in cols else ~keep
+            if not keep.any():
+                continue
+            stacked = np.column_stack([cols[k][keep] for k in keys])
+            groups, of_row = np.unique(stacked, axis=0, return_inverse=True)
+            of_row = of_row.ravel()
+            block = np.zeros((len(groups), width))
+            block[:, 0] = np.bincount(of_row, minlength=len(groups))
+            for i, name in enumerate(values):
+                value = cols[name][keep].astype(float) if name in cols else \
+                    np.full(int(keep.sum()), missing)
+                seen = ~np.isnan(value)
+                block[:, 1 + 2 * i] = np.bincount(of_row[seen], weights=value[seen], minlength=len(groups))
+                block[:, 2 + 2 * i] = np.bincount(of_row[seen], minlength=len(groups))
+            for group, row in zip(map(tuple, groups.tolist()), block, strict=True):
+                totals[group] = totals[group] + row if group in totals else row
+        names = ["rows"] + [f"{kind}:{name}" for name in values for kind in ("sum", "n")]
+        index = [tuple(self.names[k][c] if k in STRINGS else c for k, c in zip(keys, g, strict=True))
+                 for g in totals]
+        out = pd.DataFrame(list(totals.values()), columns=names,
+                           index=pd.MultiIndex.from_tuples(index, names=list(keys)) if index else None)
+        return out
+
+    def set_labels(self, labels: dict[str, str], specs: Iterable[str]) -> None:
+        """Specs by their report labels from now on (the codes of specs start again);
+        ``specs``: every spec as played."""
         self.labels = dict(labels)
+        self.spec_order = list(dict.fromkeys(labels.get(s, s) for s in sorted(specs)))
         self.names.pop("spec", None)
         self._codes.pop("spec", None)
 

@@ -156,7 +156,7 @@ def _streamed_report(stream: RunStream, grids: Sequence[Grid]) -> tuple[Report, 
     if not seen.seat_games:
         raise AnalysisError("no games to report on")
     grids, labels = _labelled_specs(list(seen.first), manifests, grids)
-    stream.set_labels(labels)
+    stream.set_labels(labels, seen.first)
     frame = pd.DataFrame({c: [] for c in COLUMNS})
     frame.attrs["runs"] = manifests
     specs = {labels.get(s, s) for s in seen.first}

@@ -75,12 +75,14 @@ from .tables import (
     rates_test,
     ratings,
     roles_led,
+    roles_led_of_sums,
     seat_advantage,
     seat_advantage_of_sums,
     seat_tests,
     seat_tests_of_sums,
     specs_met,
     vp_breakdown,
+    vp_breakdown_of_sums,
     win_rates,
 )
 
@@ -89,7 +91,8 @@ __all__ = [
     "HeadToHead", "building_strength", "clustered_logit", "compare_reruns", "compare_variants",
     "conditions_test", "elo_from_score", "elo_text", "end_conditions", "finishing_matrix",
     "format_elo", "format_table", "game_length", "grid_scores", "head_to_head", "holm", "paired_estimate",
-    "pair_sums", "pairwise", "rates_test", "ratings", "roles_led", "SeatSums", "seat_advantage",
-    "seat_advantage_of_sums", "seat_tests", "seat_tests_of_sums", "specs_met",
-    "stratified_difference", "summarize", "vp_breakdown", "wilson", "finishing_frame", "win_rates",
+    "pair_sums", "pairwise", "rates_test", "ratings", "roles_led", "roles_led_of_sums", "SeatSums",
+    "seat_advantage", "seat_advantage_of_sums", "seat_tests", "seat_tests_of_sums", "specs_met",
+    "stratified_difference", "summarize", "vp_breakdown", "vp_breakdown_of_sums", "wilson",
+    "finishing_frame", "win_rates",
 ]

@@ -67,8 +67,8 @@ __all__ = [
     "BUILDING_MODEL", "GRID_STEP", "GRID_TREND", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K",
     "VARIANT_TEST", "building_strength", "compare_variants", "conditions_test", "end_conditions",
     "finishing_matrix", "game_length", "grid_scores", "pairwise", "rates_test", "ratings",
-    "roles_led", "SeatSums", "seat_advantage", "seat_advantage_of_sums", "seat_tests",
-    "seat_tests_of_sums", "specs_met", "vp_breakdown", "win_rates",
+    "roles_led", "roles_led_of_sums", "SeatSums", "seat_advantage", "seat_advantage_of_sums", "seat_tests",
+    "seat_tests_of_sums", "specs_met", "vp_breakdown", "vp_breakdown_of_sums", "win_rates",
 ]
 
 #: pseudo seat-games added on each side (completed, not completed) of a building's model
@@ -781,6 +781,51 @@ def vp_breakdown(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> 
     out["total"] = grouped["score"].mean()
     out.insert(0, "games", grouped.size())
     return _sort_within(out, by, "total")
+
+
+def _by_spec(sums: pd.DataFrame, by: list[str], specs: Sequence[str]) -> pd.DataFrame:
+    """Group sums (:meth:`glory_ai.analysis.stream.RunStream.grouped` over ``[*by,
+    "spec"]``) indexed as the frame's groupby indexes them: the spec categorical (``specs``,
+    the frame's order of its categories), sorted."""
+    flat = sums.reset_index()
+    spec = pd.Categorical(flat["spec"], categories=list(dict.fromkeys(specs)))
+    if by:
+        index = pd.MultiIndex.from_arrays([*(flat[c].to_numpy() for c in by), spec], names=[*by, "spec"])
+    else:
+        index = pd.CategoricalIndex(spec, name="spec")
+    return sums.set_axis(index).sort_index()
+
+
+def vp_breakdown_of_sums(sums: pd.DataFrame, by: str | Sequence[str] | None, specs: Sequence[str]
+                         ) -> pd.DataFrame:
+    """:func:`vp_breakdown` from the sums of ``score`` and the VP columns per ([by...,]
+    spec) (:meth:`glory_ai.analysis.stream.RunStream.grouped`); ``specs`` the frame's order
+    of the specs."""
+    by = _by(by)
+    sums = _by_spec(sums, by, specs)
+    extra = [VP_BUILDINGS] if f"sum:vp_{VP_BUILDINGS}" in sums.columns else []
+    out = pd.DataFrame({name: sums[f"sum:{column}"] / sums[f"n:{column}"]
+                        for name, column in zip([*VP_COMPONENTS, *extra],
+                                                [*VP_COLUMNS, *(f"vp_{c}" for c in extra)], strict=True)},
+                       index=sums.index)
+    out["total"] = sums["sum:score"] / sums["n:score"]
+    out.insert(0, "games", sums["rows"].astype(np.int64))
+    return _sort_within(out, by, "total")
+
+
+def roles_led_of_sums(sums: pd.DataFrame, by: str | Sequence[str] | None, specs: Sequence[str],
+                      cols: Sequence[str]) -> pd.DataFrame:
+    """:func:`roles_led` from the sums of the ``led:ROLE`` columns ``cols`` per ([by...,]
+    spec) over the seat-games that carry them."""
+    by = _by(by)
+    if sums.empty:
+        raise AnalysisError("roles_led: no record carries roles_led")
+    sums = _by_spec(sums, by, specs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = pd.DataFrame({c[len("led:"):]: sums[f"sum:{c}"] / sums[f"n:{c}"] for c in cols},
+                           index=sums.index)
+    out.insert(0, "games", sums["rows"].astype(np.int64))
+    return out
 
 
 def _reason_order(values: Sequence[str]) -> list[str]:
