@@ -122,9 +122,18 @@ class RunStream:
                 keep = ~np.isnan(cols[known].astype(float)) if known in cols else ~keep
             if not keep.any():
                 continue
-            stacked = np.column_stack([cols[k][keep] for k in keys])
-            groups, of_row = np.unique(stacked, axis=0, return_inverse=True)
-            of_row = of_row.ravel()
+            # the keys (small non-negative integers and codes) as one integer, counted
+            parts = [cols[k][keep].astype(np.int64) for k in keys]
+            bases = [int(p.max()) + 1 for p in parts]
+            combined = np.zeros(len(parts[0]), dtype=np.int64)
+            for part, base in zip(parts, bases, strict=True):
+                combined = combined * base + part
+            present = np.bincount(combined) > 0
+            of_row = (np.cumsum(present) - 1)[combined]
+            flat = np.flatnonzero(present)
+            groups = np.zeros((len(flat), len(keys)), dtype=np.int64)
+            for i in range(len(keys) - 1, -1, -1):
+                flat, groups[:, i] = np.divmod(flat, bases[i])
             block = np.zeros((len(groups), width))
             block[:, 0] = np.bincount(of_row, minlength=len(groups))
             for i, name in enumerate(values):
