@@ -67,8 +67,10 @@ from .tables import (
     compare_variants,
     conditions_test,
     end_conditions,
+    end_conditions_of_counts,
     finishing_matrix,
     game_length,
+    game_length_of_counts,
     grid_scores,
     pair_sums,
     pairwise,
@@ -87,12 +89,12 @@ from .tables import (
 )
 
 __all__ = [
-    "BUILDING_MODEL", "COLUMNS", "HOLM_LABEL", "PSEUDO_GAMES", "RERUN_ALPHA", "DealSPRT",
-    "HeadToHead", "building_strength", "clustered_logit", "compare_reruns", "compare_variants",
-    "conditions_test", "elo_from_score", "elo_text", "end_conditions", "finishing_matrix",
-    "format_elo", "format_table", "game_length", "grid_scores", "head_to_head", "holm", "paired_estimate",
-    "pair_sums", "pairwise", "rates_test", "ratings", "roles_led", "roles_led_of_sums", "SeatSums",
-    "seat_advantage", "seat_advantage_of_sums", "seat_tests", "seat_tests_of_sums", "specs_met",
-    "stratified_difference", "summarize", "vp_breakdown", "vp_breakdown_of_sums", "wilson",
-    "finishing_frame", "win_rates",
+    "BUILDING_MODEL", "COLUMNS", "HOLM_LABEL", "PSEUDO_GAMES", "RERUN_ALPHA", "DealSPRT", "HeadToHead",
+    "building_strength", "clustered_logit", "compare_reruns", "compare_variants", "conditions_test",
+    "elo_from_score", "elo_text", "end_conditions", "end_conditions_of_counts", "finishing_matrix",
+    "format_elo", "format_table", "game_length", "game_length_of_counts", "grid_scores", "head_to_head",
+    "holm", "paired_estimate", "pair_sums", "pairwise", "rates_test", "ratings", "roles_led",
+    "roles_led_of_sums", "SeatSums", "seat_advantage", "seat_advantage_of_sums", "seat_tests",
+    "seat_tests_of_sums", "specs_met", "stratified_difference", "summarize", "vp_breakdown",
+    "vp_breakdown_of_sums", "wilson", "finishing_frame", "win_rates",
 ]

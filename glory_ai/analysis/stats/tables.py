@@ -66,9 +66,10 @@ from .models import stratified_difference
 __all__ = [
     "BUILDING_MODEL", "GRID_STEP", "GRID_TREND", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K",
     "VARIANT_TEST", "building_strength", "compare_variants", "conditions_test", "end_conditions",
-    "finishing_matrix", "game_length", "grid_scores", "pairwise", "rates_test", "ratings",
-    "roles_led", "roles_led_of_sums", "SeatSums", "seat_advantage", "seat_advantage_of_sums", "seat_tests",
-    "seat_tests_of_sums", "specs_met", "vp_breakdown", "vp_breakdown_of_sums", "win_rates",
+    "end_conditions_of_counts", "finishing_matrix", "game_length", "game_length_of_counts", "grid_scores",
+    "pairwise", "rates_test", "ratings", "roles_led", "roles_led_of_sums", "SeatSums", "seat_advantage",
+    "seat_advantage_of_sums", "seat_tests", "seat_tests_of_sums", "specs_met", "vp_breakdown",
+    "vp_breakdown_of_sums", "win_rates",
 ]
 
 #: pseudo seat-games added on each side (completed, not completed) of a building's model
@@ -854,16 +855,31 @@ def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *
         n_units, n_reasons = int(unit.max()) + 1, len(reasons)
         ended = np.bincount(unit * n_reasons + sub["_reason"].to_numpy(),
                             minlength=n_units * n_reasons).reshape(n_units, n_reasons)
-        played = np.repeat(np.bincount(unit, minlength=n_units)[:, None], n_reasons, axis=1)
+        parts.append((key, ended))
+    return end_conditions_of_counts(parts, by, reasons, resamples=resamples, seed=seed)
+
+
+def end_conditions_of_counts(parts: Sequence[tuple[Any, np.ndarray]], by: Sequence[str],
+                             reasons: Sequence[str], *, resamples: int = paired.BOOTSTRAP_RESAMPLES,
+                             seed: int = 0) -> pd.DataFrame:
+    """:func:`end_conditions` from each group's games per deal and end reason: ``parts``
+    (group key, deals x ``reasons`` counts, the deals holding its games in (run, deal)
+    order), the groups in order."""
+    by = list(by)
+    out_parts = []
+    for key, ended in parts:
+        key = key if isinstance(key, tuple) else (key,)
+        n_reasons = len(reasons)
+        played = np.repeat(ended.sum(axis=1)[:, None], n_reasons, axis=1)
         low, high = paired.bootstrap_rates(ended.astype(float), played.astype(float), resamples, seed)
         games, total = ended.sum(axis=0), played[:, 0].sum()
         w_low, w_high = paired.wilson(games, np.full(n_reasons, total))
         index = pd.MultiIndex.from_tuples([(*key, r) for r in reasons], names=[*by, "end_reason"]) \
-            if by else pd.Index(reasons, name="end_reason")
-        parts.append(pd.DataFrame({"games": games, "share": games / total, "low": low,
-                                   "high": high, "wilson_low": w_low, "wilson_high": w_high},
-                                  index=index))
-    out = pd.concat(parts)
+            if by else pd.Index(list(reasons), name="end_reason")
+        out_parts.append(pd.DataFrame({"games": games, "share": games / total, "low": low,
+                                       "high": high, "wilson_low": w_low, "wilson_high": w_high},
+                                      index=index))
+    out = pd.concat(out_parts)
     out.attrs.update({"model": bootstrap_model(resamples), "resamples": resamples,
                       "seed": seed})
     return out
@@ -891,6 +907,52 @@ def game_length(frame: pd.DataFrame, by: str | Sequence[str] | None = "num_playe
     if not by:
         out.index.name = None
     return out
+
+
+def game_length_of_counts(counts: dict[Any, dict[str, np.ndarray]], by: Sequence[str]) -> pd.DataFrame:
+    """:func:`game_length` from each group's games per number of turns and of decisions:
+    ``counts`` maps the group's key to ``{"turns": c, "decisions": c}``, ``c[v]`` the games
+    that lasted ``v`` (integers)."""
+    by = list(by)
+    keys = sorted(counts)
+    rows = []
+    for key in keys:
+        row: dict[str, float] = {"games": int(counts[key]["turns"].sum())}
+        for col in ("turns", "decisions"):
+            row.update({f"{col}_{name}": value for name, value in _count_stats(counts[key][col]).items()})
+        rows.append(row)
+    if by:
+        index = pd.MultiIndex.from_tuples([k if isinstance(k, tuple) else (k,) for k in keys], names=by) \
+            if len(by) > 1 else pd.Index([k[0] if isinstance(k, tuple) else k for k in keys], name=by[0])
+    else:
+        index = pd.Index(["all"])
+    out = pd.DataFrame(rows, index=index)
+    out["games"] = out["games"].astype(np.int64)
+    return out
+
+
+def _count_stats(c: np.ndarray) -> dict[str, float]:
+    """Mean, standard deviation (n - 1), minimum, quartiles (linear interpolation between
+    order statistics, as pandas' quantile) and maximum of integers given by their counts
+    (``c[v]``: how many are ``v``)."""
+    values = np.flatnonzero(c)
+    weights = c[values].astype(float)
+    n = weights.sum()
+    mean = float((values * weights).sum() / n)
+    sd = math.sqrt(float((weights * (values - mean) ** 2).sum()) / (n - 1)) if n > 1 else math.nan
+    cumulative = np.cumsum(weights)
+
+    def order_stat(i: int) -> float:             # the i-th smallest (0-based)
+        return float(values[np.searchsorted(cumulative, i + 1)])
+
+    def quantile(q: float) -> float:
+        at = q * (n - 1)
+        lo = math.floor(at)
+        a, b = order_stat(lo), order_stat(min(lo + 1, int(n) - 1))
+        return a + (b - a) * (at - lo)
+
+    return {"mean": mean, "sd": sd, "min": float(values[0]), "q25": quantile(0.25),
+            "median": quantile(0.5), "q75": quantile(0.75), "max": float(values[-1])}
 
 
 def roles_led(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.DataFrame:
