@@ -27,7 +27,7 @@ import pandas as pd
 from .columns import STRINGS, _system_allocator, ensure_columns, release_memory
 from .load import _labels, _ReadRecords, _Run
 
-__all__ = ["Batch", "RunStream", "open_runs"]
+__all__ = ["Batch", "RunStream", "UnitSums", "add_counts", "open_runs"]
 
 #: the columns that say where a row stands in its run (read with every batch)
 PLACE = ("record", "deal", "pairing", "rotation", "seat")
@@ -60,6 +60,8 @@ class RunStream:
         #: the specs (labels) in the order of the frame's categories (their names as played,
         #: sorted), set with the labels
         self.spec_order: list[str] = []
+        #: each run's specs (labels), set with the labels
+        self.run_specs: list[set[str]] = []
         self.names: dict[str, list[str]] = {}
         self._codes: dict[str, dict[str, int]] = {}
         self._units: list[np.ndarray] = []
@@ -171,18 +173,20 @@ class RunStream:
             out.append(known[name])
         return np.asarray(out, dtype=np.int64)
 
-    def batches(self, columns: Sequence[str]) -> Iterator[Batch]:
+    def batches(self, columns: Sequence[str], runs: Iterable[int] | None = None) -> Iterator[Batch]:
         """The runs' row groups in order, each with ``columns`` (those the file has; a name
         ending in ":" takes every column of that prefix)."""
         # arrow's buffers from the system allocator while the stream reads: arrow's own keeps
         # the pages of every row group read, tens of MB held on to
         with _system_allocator():
-            yield from self._batches(columns)
+            yield from self._batches(columns, None if runs is None else set(runs))
 
-    def _batches(self, columns: Sequence[str]) -> Iterator[Batch]:
+    def _batches(self, columns: Sequence[str], runs: set[int] | None) -> Iterator[Batch]:
         import pyarrow.parquet as pq
 
         for index, (run, path) in enumerate(zip(self.runs, self.paths, strict=True)):
+            if runs is not None and index not in runs:
+                continue
             source = pq.ParquetFile(path)
             have = source.schema_arrow.names
             prefixes = tuple(c for c in columns if c.endswith(":"))
@@ -235,16 +239,25 @@ class UnitSums:
         """The rows ``keep`` of a batch (of one of the runs), with their labels and values."""
         index = (batch.unit[keep] + self.start[batch.run]) * self.labels + label
         n = self.size * self.labels
-        self.rows += np.bincount(index, minlength=n)
+        add_counts(self.rows, index)
         for name, value in values.items():
             if name not in self.values:
                 self.values[name] = np.zeros(n)
-            self.values[name] += np.bincount(index, weights=value, minlength=n)
+            add_counts(self.values[name], index, value)
 
     def table(self, name: str | None = None) -> np.ndarray:
         """Units x labels: the rows counted (``name`` None) or a value's sums."""
         flat = self.rows if name is None else self.values.get(name, np.zeros(len(self.rows)))
         return flat.reshape(self.size, self.labels)
+
+
+def add_counts(target: np.ndarray, index: np.ndarray, weights: np.ndarray | None = None) -> None:
+    """``target[i] +=`` the rows at ``i`` (or their ``weights``), counted over the span of
+    the indices only: a batch of a run in deal order touches a few of its deals, not all."""
+    if not len(index):
+        return
+    low, high = int(index.min()), int(index.max()) + 1
+    target[low:high] += np.bincount(index - low, weights=weights, minlength=high - low)
 
 
 def open_runs(paths: Iterable[str | os.PathLike[str]]) -> RunStream | None:

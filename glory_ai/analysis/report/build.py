@@ -157,6 +157,7 @@ def _streamed_report(stream: RunStream, grids: Sequence[Grid]) -> tuple[Report, 
         raise AnalysisError("no games to report on")
     grids, labels = _labelled_specs(list(seen.first), manifests, grids)
     stream.set_labels(labels, seen.first)
+    stream.run_specs = [{labels.get(s, s) for s in specs} for specs in seen.run_specs]
     frame = pd.DataFrame({c: [] for c in COLUMNS})
     frame.attrs["runs"] = manifests
     specs = {labels.get(s, s) for s in seen.first}

@@ -24,6 +24,7 @@ class Overview:
     rules: set[str] = field(default_factory=set)
     games: int = 0
     seat_games: int = 0
+    run_specs: list[set[str]] = field(default_factory=list)
 
 
 def overview(stream: RunStream) -> Overview:
@@ -33,6 +34,9 @@ def overview(stream: RunStream) -> Overview:
     for batch in stream.batches(["num_players", "spec", "rules"]):
         cols = batch.columns
         spec, players = cols["spec"], cols["num_players"]
+        while len(seen.run_specs) <= batch.run:
+            seen.run_specs.append(set())
+        seen.run_specs[batch.run].update(stream.names["spec"][int(c)] for c in np.unique(spec))
         seen.seat_games += len(batch)
         seen.games += int((cols["seat"] == 0).sum())
         seen.counts.update(int(k) for k in np.unique(players))

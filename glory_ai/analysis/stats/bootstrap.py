@@ -42,12 +42,15 @@ def grouped_units(*per_unit: np.ndarray) -> tuple[np.ndarray, ...]:
     n_units = per_unit[0].shape[0]
     if n_units <= MAX_UNITS:
         return per_unit
-    rows = -(-n_units // GROUPS) * GROUPS
     out = []
     for sums in per_unit:
-        padded = np.zeros((rows, *sums.shape[1:]), dtype=sums.dtype)
-        padded[:n_units] = sums
-        out.append(padded.reshape(rows // GROUPS, GROUPS, *sums.shape[1:]).sum(axis=0))
+        # the blocks of GROUPS units added one after the other (the order a sum over the
+        # blocks takes), without a padded copy of every unit's sums
+        grouped = np.zeros((GROUPS, *sums.shape[1:]), dtype=sums.dtype)
+        for start in range(0, n_units, GROUPS):
+            block = sums[start:start + GROUPS]
+            grouped[:len(block)] += block
+        out.append(grouped)
     return tuple(out)
 
 

@@ -65,7 +65,7 @@ from .models import stratified_difference
 
 __all__ = [
     "BUILDING_MODEL", "GRID_STEP", "GRID_TREND", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K",
-    "VARIANT_TEST", "building_strength", "compare_variants", "conditions_test", "end_conditions",
+    "VARIANT_TEST", "building_strength", "win_rate_table", "compare_variants", "conditions_test", "end_conditions",
     "end_conditions_of_counts", "finishing_matrix", "game_length", "game_length_of_counts", "grid_scores",
     "pairwise", "rates_test", "ratings", "roles_led", "roles_led_of_sums", "SeatSums", "seat_advantage",
     "seat_advantage_of_sums", "seat_tests", "seat_tests_of_sums", "specs_met", "vp_breakdown",
@@ -182,11 +182,21 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
     out = data.groupby([*by, "spec"], observed=True, sort=True).agg(
         games=("win_share", "size"), wins=("win_share", "sum"), expected=("_expected", "mean"),
         mean_score=("score", "mean"), mean_rank=("rank", "mean"))
-    out["win_rate"] = out["wins"] / out["games"]
     intervals: dict[tuple[Any, ...], tuple[float, float, str]] = {}
     for key, sub in (row_groups(frame, by) if by else [((), frame)]):
         for spec, value in _interval_rows(sub, resamples, seed).items():
             intervals[(*key, spec)] = value
+    return win_rate_table(out, intervals, by, resamples=resamples, seed=seed)
+
+
+def win_rate_table(out: pd.DataFrame, intervals: dict[tuple[Any, ...], tuple[float, float, str]],
+                   by: Sequence[str], *, resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0
+                   ) -> pd.DataFrame:
+    """:func:`win_rates` from its sums per ([by...,] spec) (``out``: ``games``, ``wins``,
+    ``expected``, ``mean_score``, ``mean_rank``, indexed as the frame's groupby) and the
+    interval of each ((by values..., spec): (low, high, model name))."""
+    by = list(by)
+    out["win_rate"] = out["wins"] / out["games"]
     flat = out.reset_index()
     keys = list(zip(*(flat[c] for c in by), flat["spec"].astype(str), strict=True))
     out["win_low"] = [intervals[k][0] for k in keys]

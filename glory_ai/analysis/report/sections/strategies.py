@@ -14,6 +14,7 @@ import pandas as pd
 from ... import figures as F
 from ... import stats as T
 from ...stats import paired as P
+from ...stream import RunStream
 from ..base import ALPHA, FigureMaker, Page, Report, Section
 from ..formats import (
     adjusted,
@@ -72,6 +73,15 @@ class Strategies(Section[StrategyTables]):
     columns = ("run", "game", "deal", "pairing", "rotation", "num_players", "seat", "spec",
                "win_share", "score", "rank")
     figure_files = r"win_rates|(matrix|ratings)_\d"
+
+    streams = True
+
+    def compute_stream(self, stream: RunStream, report: Report) -> StrategyTables:
+        from .strategy_sums import strategy_tables
+
+        result = strategy_tables(stream, report)
+        assert isinstance(result, StrategyTables)
+        return result
 
     def compute(self, frame: pd.DataFrame, report: Report) -> StrategyTables:
         win_rates = T.win_rates(frame, by="num_players")
