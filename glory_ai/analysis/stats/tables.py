@@ -65,7 +65,7 @@ from .models import stratified_difference
 
 __all__ = [
     "BUILDING_MODEL", "GRID_STEP", "GRID_TREND", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K",
-    "VARIANT_TEST", "building_strength", "win_rate_table", "compare_variants", "conditions_test", "end_conditions",
+    "VARIANT_TEST", "building_strength", "building_table", "win_rate_table", "compare_variants", "conditions_test", "end_conditions",
     "end_conditions_of_counts", "finishing_matrix", "game_length", "game_length_of_counts", "grid_scores",
     "pairwise", "rates_test", "ratings", "roles_led", "roles_led_of_sums", "SeatSums", "seat_advantage",
     "seat_advantage_of_sums", "seat_tests", "seat_tests_of_sums", "specs_met", "vp_breakdown",
@@ -641,14 +641,17 @@ def _cluster_meat(c: _Cells, j: int, units: _Units, x: np.ndarray, at: int,
     return np.asarray(scores.T @ scores)
 
 
-def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
+#: a building's deal-clustered meat given (j, x0, column of completed, p0, p1): see _cluster_meat
+MeatOf = Any
+
+
+def _building_logit(c: _Cells, j: int, base: np.ndarray, meat_of: MeatOf, overall: float,
                     clusters: int, pseudo_games: float) -> dict[str, float]:
     """The logistic model of building ``j`` (:func:`building_strength`): the columns of
     :data:`_LOGIT_COLUMNS`, NaN when completing it is confounded with the controls.
     ``base``: each cell's design without the completed column; ``units``: the seat-games
     summed per deal and cell; ``clusters``: the number of deals."""
     k1, k0 = c.n1[:, j].sum(), c.n0[:, j].sum()
-    overall = units.overall
     total = c.n_cell.sum()
     # the model's rows: the seat-games of each deal with the same covariates and completion
     # pooled into one binomial row (the same likelihood and deal-clustered covariance);
@@ -672,8 +675,7 @@ def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
     x0, x1 = (np.column_stack([base[:, :1], np.full(c.m, s), base[:, 1:]])[:, keep] for s in (0.0, 1.0))
     p0, p1 = (1.0 / (1.0 + np.exp(-(xs @ fitted))) for xs in (x0, x1))
     pseudo_scores = (pseudo_n * (overall - p))[:, None] * design[:, keep]
-    meat = (_cluster_meat(c, j, units, x0, keep.index(1), (p0, p1), clusters)
-            + pseudo_scores.T @ pseudo_scores)
+    meat = meat_of(j, x0, keep.index(1), p0, p1) + pseudo_scores.T @ pseudo_scores
     g = clusters + len(pseudo_n)
     cov = bread @ meat @ bread * (g / (g - 1) if g > 1 else 1.0)
     fit = models.LogitFit(fitted, np.sqrt(np.diag(cov)), bread, float(g - 1))
@@ -736,6 +738,22 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     many_rules = "rules" in frame.columns and frame["rules"].nunique() > 1
     controls = ["spec", "num_players", "seat"] + (["rules"] if many_rules else [])
     c = _building_cells(frame, cols, controls)
+    deal = unit_keys(frame, ["run", "deal"])
+    clusters = int(deal.max()) + 1
+    units = _units(c, deal)
+
+    def meat_of(j: int, x0: np.ndarray, at: int, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
+        return _cluster_meat(c, j, units, x0, at, (p0, p1), clusters)
+
+    return building_table(c, names, many_rules, meat_of, units.overall, clusters, pseudo_games)
+
+
+def building_table(c: _Cells, names: list[str], many_rules: bool, meat_of: MeatOf, overall: float,
+                   clusters: int, pseudo_games: float = PSEUDO_GAMES) -> pd.DataFrame:
+    """:func:`building_strength` from the seat-games summed per cell of the controls
+    (``c``; its per-row fields unused), each building's deal-clustered meat (``meat_of``),
+    the overall win share and the number of deals."""
+    controls = ["spec", "num_players", "seat"] + (["rules"] if many_rules else [])
     # strata of the stratified difference: spec x players (x rules)
     strata_cols = ["spec", "num_players"] + (["rules"] if many_rules else [])
     sn1, ss1, sq1, sn0, ss0, sq0 = _strata_sums(c, strata_cols)
@@ -743,9 +761,6 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     # completed column goes in second place, per building)
     factors = [["spec"], ["num_players", "seat"]] + ([["rules"]] if many_rules else [])
     base = np.hstack([np.ones((c.m, 1)), _dummies(c.keys, factors)])
-    deal = unit_keys(frame, ["run", "deal"])
-    clusters = int(deal.max()) + 1
-    units = _units(c, deal)
     total = c.n_cell.sum()
 
     out = {}
@@ -759,7 +774,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
         row["raw_diff"] = row["win_rate_completed"] - row["win_rate_not"]
         row["mh_diff"], row["mh_low"], row["mh_high"] = stratified_difference(
             sn1[:, j], ss1[:, j], sq1[:, j], sn0[:, j], ss0[:, j], sq0[:, j])
-        row.update(_building_logit(c, j, base, units, clusters, pseudo_games) if k1 and k0
+        row.update(_building_logit(c, j, base, meat_of, overall, clusters, pseudo_games) if k1 and k0
                    else dict.fromkeys(_LOGIT_COLUMNS, math.nan))
         out[name] = row
     table = pd.DataFrame.from_dict(out, orient="index")
@@ -771,7 +786,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     table["rank"] = np.where(table["effect"].notna(), np.arange(1, len(table) + 1), 0)
     table["rank"] = table["rank"].astype(int)
     table.attrs.update({"controls": controls, "strata": strata_cols, "pseudo_games": pseudo_games,
-                        "deals": int(deal.max()) + 1, "model": BUILDING_MODEL,
+                        "deals": clusters, "model": BUILDING_MODEL,
                         "tested": int(table["p_value"].notna().sum()), "holm": label})
     return table
 
