@@ -27,10 +27,14 @@ import pandas as pd
 from .columns import STRINGS, _system_allocator, ensure_columns, release_memory
 from .load import _labels, _ReadRecords, _Run
 
-__all__ = ["Batch", "RunStream", "UnitSums", "add_counts", "open_runs"]
+__all__ = ["Batch", "NotStreamed", "RunStream", "UnitSums", "add_counts", "open_runs"]
 
 #: the columns that say where a row stands in its run (read with every batch)
 PLACE = ("record", "deal", "pairing", "rotation", "seat")
+
+
+class NotStreamed(Exception):
+    """A section cannot work from these runs a row group at a time: it reads the frame."""
 
 
 @dataclass

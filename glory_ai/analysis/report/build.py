@@ -15,7 +15,7 @@ from .. import AnalysisError
 from .. import figures as F
 from ..columns import release_memory
 from ..load import RunManifests, load_runs, reads_columns
-from ..stream import RunStream, open_runs
+from ..stream import NotStreamed, RunStream, open_runs
 from .base import Grid, Report, Section, question_topics
 from .labels import spec_labels
 from .overview import overview
@@ -108,27 +108,31 @@ def _compute_sections(report: Report, frame: pd.DataFrame, runs: Runs | None,
     for section in SECTIONS:
         if not section.applies(report):
             continue
+        result = None
         if stream is not None and section.streams:
-            result = section.compute_stream(stream, report)
-            release_memory()
-            if result is not None:
-                report.sections.append((section, result))
-                report.tables.update(section.tables(result))
-                report.notes.update(section.notes(result))
-            continue
-        if runs is None:
-            part = section_frame(frame, section)
+            try:
+                result = section.compute_stream(stream, report)
+            except NotStreamed:
+                result = _from_frame(section, report, frame, runs, labels)
         else:
-            # no other name for the section's columns: freed with ``part``, before the next
-            part = section_frame(_relabel(runs.frame([*section.columns, *section.optional_columns]),
-                                          labels), section)
-        result = section.compute(part, report)
-        del part
+            result = _from_frame(section, report, frame, runs, labels)
         release_memory()            # the section's columns, freed: given back before the next
         if result is not None:
             report.sections.append((section, result))
             report.tables.update(section.tables(result))
             report.notes.update(section.notes(result))
+
+
+def _from_frame(section: Section[Any], report: Report, frame: pd.DataFrame, runs: Runs | None,
+                labels: dict[str, str]) -> Any:
+    """A section's result from the frame's columns it declares (read for it alone)."""
+    if runs is None:
+        part = section_frame(frame, section)
+    else:
+        # no other name for the section's columns: freed with ``part``, before the next
+        part = section_frame(_relabel(runs.frame([*section.columns, *section.optional_columns]),
+                                      labels), section)
+    return section.compute(part, report)
 
 
 def findings(runs_or_frame: pd.DataFrame | Iterable[str | os.PathLike] | str | os.PathLike) -> list[str]:
