@@ -15,7 +15,7 @@ from ... import AnalysisError
 from ... import stats as T
 from ...stats import ladder
 from ...stats import paired as P
-from ...stats.bootstrap import win_shares_of_sums
+from ...stats.bootstrap import GROUPS, MAX_UNITS, win_shares_of_sums
 from ...stats.pentanomial import head_to_head_of_games
 from ...stream import Batch, RunStream, add_counts
 
@@ -49,6 +49,7 @@ class CountSums:
     met: np.ndarray
     spec_games: np.ndarray
     mixed: int = 0
+    pairs: bool = False
     runs: set[str] = field(default_factory=set)
     h2h: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
 
@@ -70,17 +71,22 @@ class CountSums:
         spec = self.local[cols["spec"][rows]]
         share, score, rank = (cols[c][rows].astype(float) for c in ("win_share", "score", "rank"))
         add_counts(self.rows, unit)
+        if self.pairs:
+            self._pairs(unit[::k], spec.reshape(-1, k), rank.reshape(-1, k))
+            return
+        by_game = spec.reshape(-1, k)
+        self.mixed += int((by_game.min(axis=1) != by_game.max(axis=1)).sum())
         at = unit * n + spec
         add_counts(self.wins, at, share)
         add_counts(self.games, at)
-        for s in range(k):
-            at = (s * self.size + unit[s::k]) * n + spec[s::k]
-            add_counts(self.seat_wins, at, share[s::k])
-            add_counts(self.seat_games, at)
+        if len(self.seat_wins):
+            for s in range(k):
+                at = (s * self.size + unit[s::k]) * n + spec[s::k]
+                add_counts(self.seat_wins, at, share[s::k])
+                add_counts(self.seat_games, at)
         at = seat * n + spec
         for j, value in enumerate((np.ones(len(at)), share, score, rank)):
             self.seat_totals[:, j] += np.bincount(at, weights=value, minlength=k * n)
-        self._pairs(unit[::k], spec.reshape(-1, k), rank.reshape(-1, k))
         if k == 2:
             self._head_to_head(batch, rows, unit[::2], spec.reshape(-1, 2), share.reshape(-1, 2))
 
@@ -101,7 +107,6 @@ class CountSums:
         present[np.arange(len(spec))[:, None], spec] = 1
         self.met += present.T @ present
         self.spec_games += present[present.sum(axis=1) > 1].sum(axis=0)
-        self.mixed += int((present.sum(axis=1) > 1).sum())
 
     def _head_to_head(self, batch: Batch, rows: np.ndarray, unit: np.ndarray, spec: np.ndarray,
                       share: np.ndarray) -> None:
@@ -139,8 +144,10 @@ class CountSums:
         return ladder.PairSums(list(self.specs), score, count, met, self.spec_games)
 
 
-def count_sums(stream: RunStream, k: int) -> CountSums:
-    """A player count's :class:`CountSums`, from the runs that hold its games."""
+def count_sums(stream: RunStream, k: int, *, pairs: bool = False, seats: bool = True) -> CountSums:
+    """A player count's :class:`CountSums`, from the runs that hold its games: its win
+    rates' sums (by seat too with ``seats``), or (``pairs``) its seat pairs' (a pass each,
+    so that the two never take memory together)."""
     runs = [r for r, counts in enumerate(stream.counts) if k in counts]
     specs = sorted({s for r in runs for s in stream.run_specs[r]})
     codes = stream.code("spec", specs)
@@ -151,10 +158,13 @@ def count_sums(stream: RunStream, k: int) -> CountSums:
         start[r] = size - stream.first_unit[r]
         size += stream.first_unit[r + 1] - stream.first_unit[r]
     n = len(specs)
-    sums = CountSums(k, specs, local, start, size, np.zeros(size), np.zeros(size * n), np.zeros(size * n),
-                     np.zeros(k * size * n), np.zeros(k * size * n), np.zeros((n, 4)), np.zeros((k * n, 4)),
-                     np.zeros(size * n * n), np.zeros(size * n * n), np.zeros((n, n), np.int64),
-                     np.zeros(n, np.int64))
+    rates = 0 if pairs else size * n
+    by_seat = k * rates if seats else 0
+    pair = size * n * n if pairs else 0
+    sums = CountSums(k, specs, local, start, size, np.zeros(size), np.zeros(rates), np.zeros(rates),
+                     np.zeros(by_seat), np.zeros(by_seat), np.zeros((n, 4)), np.zeros((k * n, 4)),
+                     np.zeros(pair), np.zeros(pair), np.zeros((n, n), np.int64), np.zeros(n, np.int64),
+                     pairs=pairs)
     for batch in stream.batches(COLUMNS + ["pairing"], runs):
         sums.add(batch)
         if (batch.columns["num_players"] == k).any():
@@ -212,7 +222,7 @@ def strategy_tables(stream: RunStream, report: Any) -> Any:
     per_count, runs = {}, {}
     pooled: dict[str, Any] = {}
     for k in counts:
-        sums = count_sums(stream, k)
+        sums = count_sums(stream, k, seats=k in report.compared)
         n = len(sums.specs)
         used = sums.totals[:, 0] > 0
         part = _agg(sums.totals, sums.specs, np.full(n, 1.0 / k))[used]
@@ -232,6 +242,10 @@ def strategy_tables(stream: RunStream, report: Any) -> Any:
                                                  (k, seat)))
             pooled_parts.append(_Pooled.of(stream, sums))
             runs[k] = sums.runs
+            h2h_games = sums.h2h
+            del sums
+            sums = count_sums(stream, k, pairs=True)
+            sums.h2h = h2h_games
             per_count[k] = _count_tables(sums, k, CountTables)
         del sums
     win_rates = T.tables.win_rate_table(pd.concat(by_count), intervals, ["num_players"])
@@ -281,14 +295,19 @@ def _pooled(stream: RunStream, parts: list[_Pooled], order: list[str]) -> pd.Dat
     specs = sorted({s for p in parts for s in p.specs})
     n = len(specs)
     units = np.unique(np.concatenate([p.units for p in parts]))
-    wins, games = np.zeros((len(units), n)), np.zeros((len(units), n))
+    # past MAX_UNITS deals the bootstrap sums them into GROUPS groups (unit i in group i
+    # mod GROUPS, bootstrap.grouped_units): summed so here, in the units' order
+    grouped = len(units) > MAX_UNITS
+    size = GROUPS if grouped else len(units)
+    wins, games = np.zeros((size, n)), np.zeros((size, n))
     totals = np.zeros((n, 4))
     inverse = np.zeros(n)
     for p in parts:
         place = np.array([specs.index(s) for s in p.specs])
         rows = np.searchsorted(units, p.units)
-        wins[rows[:, None], place[None, :]] += p.wins
-        games[rows[:, None], place[None, :]] += p.games
+        rows = rows % GROUPS if grouped else rows
+        np.add.at(wins, (rows[:, None], place[None, :]), p.wins)
+        np.add.at(games, (rows[:, None], place[None, :]), p.games)
         totals[place] += p.totals
         inverse[place] += p.totals[:, 0] / p.k
     part = _agg(totals, specs, inverse / totals[:, 0])
