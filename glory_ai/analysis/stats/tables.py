@@ -65,7 +65,8 @@ from .models import stratified_difference
 
 __all__ = [
     "BUILDING_MODEL", "GRID_STEP", "GRID_TREND", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K",
-    "VARIANT_TEST", "building_strength", "building_table", "win_rate_table", "compare_variants", "conditions_test", "end_conditions",
+    "VARIANT_TEST", "building_strength", "building_table", "win_rate_table", "compare_variants",
+    "conditions_test", "end_conditions",
     "end_conditions_of_counts", "finishing_matrix", "game_length", "game_length_of_counts", "grid_scores",
     "pairwise", "rates_test", "ratings", "roles_led", "roles_led_of_sums", "SeatSums", "seat_advantage",
     "seat_advantage_of_sums", "seat_tests", "seat_tests_of_sums", "specs_met", "vp_breakdown",

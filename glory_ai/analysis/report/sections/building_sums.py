@@ -135,25 +135,31 @@ def _deals(stream: RunStream, columns: list[str]) -> Iterator[tuple[np.ndarray, 
     held: Batch | None = None
     for batch in stream.batches(columns):
         if held is not None and held.run == batch.run:
-            batch = Batch(batch.run, {k: np.concatenate([held.columns[k], v]) for k, v in batch.columns.items()
-                                      if k in held.columns},
-                          np.concatenate([held.unit, batch.unit]), np.zeros(0, np.int64))
+            joined = {k: np.concatenate([held.columns[k], v]) for k, v in batch.columns.items()
+                      if k in held.columns}
+            batch = Batch(batch.run, joined, np.concatenate([held.unit, batch.unit]), np.zeros(0, np.int64))
         elif held is not None:
             yield held.unit, held
         unit = batch.unit
         if len(unit) and (np.diff(unit) < 0).any():
             raise _NotInOrder
         last = np.searchsorted(unit, unit[-1]) if len(unit) else 0
-        done = Batch(batch.run, {k: v[:last] for k, v in batch.columns.items()}, unit[:last], batch.game_start)
-        held = Batch(batch.run, {k: v[last:] for k, v in batch.columns.items()}, unit[last:], batch.game_start)
+        done = _rows(batch, slice(0, last))
+        held = _rows(batch, slice(last, None))
         if len(done):
             yield done.unit, done
     if held is not None and len(held):
         yield held.unit, held
 
 
+def _rows(batch: Batch, rows: slice) -> Batch:
+    return Batch(batch.run, {k: v[rows] for k, v in batch.columns.items()}, batch.unit[rows],
+                 np.zeros(0, np.int64))
+
+
 def _meats(stream: RunStream, cols: list[str], controls: list[str], lookup: dict[tuple[int, ...], int],
-           m: int, recorded: dict[int, tuple[np.ndarray, int, np.ndarray, np.ndarray]]) -> dict[int, np.ndarray]:
+           m: int, recorded: dict[int, tuple[np.ndarray, int, np.ndarray, np.ndarray]]
+           ) -> dict[int, np.ndarray]:
     """Every fitted building's sum over deals of the products of the deal's score."""
     meats = {j: np.zeros((x0.shape[1], x0.shape[1])) for j, (x0, _, _, _) in recorded.items()}
     for unit, batch in _deals(stream, [*controls, "win_share", "completed:"]):
