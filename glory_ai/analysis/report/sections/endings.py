@@ -10,6 +10,7 @@ import pandas as pd
 
 from ... import figures as F
 from ... import stats as T
+from ...stats.sums import count_stats
 from ...stream import RunStream, UnitSums
 from ..base import FigureMaker, Page, Report, Section
 from ..formats import ci, count, esc, html_table, num, pct, reason_text
@@ -122,8 +123,8 @@ class Endings(Section[EndingTables]):
             f"{report.counts[0]}-player games", "Games", 1)) + "."]
         lens = []
         for k in report.counts:
-            turns = T.tables._count_stats(result.lengths[k]["turns"])
-            decisions = T.tables._count_stats(result.lengths[k]["decisions"])
+            turns = count_stats(result.lengths[k]["turns"])
+            decisions = count_stats(result.lengths[k]["decisions"])
             lens.append(f"a {k}-player game lasts {turns['mean']:.0f} turns on average "
                         f"(median {turns['median']:.0f}) and {decisions['mean']:.0f} decisions")
         sentence = "; ".join(lens) + "."

@@ -5,6 +5,7 @@ places, its wins per deal (overall and by seat), the seat pairs of its games sum
 score in a pair of specs with its pair id (the pentanomial model counts pairs)."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +20,39 @@ from ...stats.bootstrap import GROUPS, MAX_UNITS, win_shares_of_sums
 from ...stats.pentanomial import head_to_head_of_games
 from ...stream import Batch, RunStream, add_counts
 
-__all__ = ["CountSums", "count_sums", "strategy_tables"]
+__all__ = ["CountSums", "CountTables", "StrategyTables", "count_sums", "strategy_tables"]
+
+
+@dataclass
+class CountTables:
+    """The tables of one player count where strategies met: ``ratings`` (None when the
+    ratings have no model), ``matrix`` (finishing ahead), ``pairwise`` (head to head)."""
+
+    ratings: pd.DataFrame | None
+    matrix: pd.DataFrame
+    pairwise: pd.DataFrame
+
+
+@dataclass
+class StrategyTables:
+    """``win_rates`` by player count (every count: it makes ``summary.csv``), and at the
+    counts where strategies met: pooled over them (``win_rates_all``, with two counts or
+    more), by seat, and each count's :class:`CountTables`; ``runs``: the runs of each such
+    count."""
+
+    win_rates: pd.DataFrame
+    win_rates_all: pd.DataFrame | None
+    win_rates_seat: pd.DataFrame | None
+    per_count: dict[int, CountTables]
+    runs: dict[int, set[str]]
+
+    def compared_rates(self, compared: Sequence[int]) -> pd.DataFrame:
+        """The win-rate table of the player counts where strategies met."""
+        wr = self.win_rates
+        keep = wr.index.get_level_values("num_players").isin(compared)
+        out = wr[keep]
+        out.attrs = dict(wr.attrs)
+        return out
 
 COLUMNS = ["num_players", "spec", "win_share", "score", "rank"]
 
@@ -208,10 +241,8 @@ def _indexed(part: pd.DataFrame, keys: list[tuple[Any, ...]], by: list[str], ord
     return part.set_axis(index)
 
 
-def strategy_tables(stream: RunStream, report: Any) -> Any:
-    """The :class:`.strategies.StrategyTables` of the runs, from sums."""
-    from .strategies import CountTables, StrategyTables
-
+def strategy_tables(stream: RunStream, report: Any) -> StrategyTables:
+    """The :class:`StrategyTables` of the runs, from sums."""
     order = stream.spec_order
     counts = report.counts
     by_count: list[pd.DataFrame] = []
@@ -246,7 +277,7 @@ def strategy_tables(stream: RunStream, report: Any) -> Any:
             del sums
             sums = count_sums(stream, k, pairs=True)
             sums.h2h = h2h_games
-            per_count[k] = _count_tables(sums, k, CountTables)
+            per_count[k] = _count_tables(sums, k)
         del sums
     win_rates = T.tables.win_rate_table(pd.concat(by_count), intervals, ["num_players"])
     seat_table = T.tables.win_rate_table(pd.concat(by_seat), seat_intervals, ["num_players", "seat"]) \
@@ -256,7 +287,7 @@ def strategy_tables(stream: RunStream, report: Any) -> Any:
     return StrategyTables(win_rates, pooled.get("table"), seat_table, per_count, runs)
 
 
-def _count_tables(sums: CountSums, k: int, tables: Any) -> Any:
+def _count_tables(sums: CountSums, k: int) -> CountTables:
     pair = sums.pair_sums()
     # the frame-free twins of tables.ratings / finishing_matrix / pairwise of one count
     rated = P.ratings(pd.DataFrame(), sums=pair)
@@ -264,7 +295,7 @@ def _count_tables(sums: CountSums, k: int, tables: Any) -> Any:
     matrix = P.finishing_matrix(pd.DataFrame(), pair)
     matrix.attrs["num_players"] = k
     pairs = ladder.pairwise_of_sums(pair, k, sums.head_to_head)
-    return tables(rated if rated.attrs.get("model") else None, matrix, pairs)
+    return CountTables(rated if rated.attrs.get("model") else None, matrix, pairs)
 
 
 @dataclass
