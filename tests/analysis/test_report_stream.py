@@ -1,6 +1,6 @@
-"""The report of finished runs reads their columns files a row group at a time
-(glory_ai.analysis.stream): no frame of every seat-game, no whole file, and the same tables
-and sentences as the report of the frame. Structural (what is read, and how much at once),
+"""The report of finished runs, and compare's table of one, read their columns files a row
+group at a time (glory_ai.analysis.stream): no frame of every seat-game, no whole file, and
+the same tables and sentences as from the frame. Structural (what is read, and how much at once),
 not timed: the memory figures are benchmarks/analysis_scale.py's."""
 from __future__ import annotations
 
@@ -14,11 +14,14 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
+import glory_ai.analysis.load as load_module
 from glory_ai.analysis.columns import COLUMNS_FILE, ensure_columns
 from glory_ai.analysis.load import load_runs
 from glory_ai.analysis.report import Runs, build_report
 from glory_ai.analysis.report.sections import SECTIONS
+from glory_ai.analysis.stats.summary import summarize, summarize_run
 from glory_ai.analysis.stream import RunStream
+from glory_ai.arena import RunConfig, load_records, run
 
 ROOT = Path(__file__).resolve().parents[2]
 # a round robin and fields of 3 and 4 players: every streamed section has its tables
@@ -104,3 +107,21 @@ def test_a_run_whose_deals_are_out_of_order_gives_the_same_report(runs):
         with pq.ParquetWriter(path, table, compression="zstd") as writer:
             writer.write_table(out, row_group_size=max(1, len(out) // 3))
     _same_tables(_report(Runs(runs)), _report(load_runs(runs)))
+
+
+@pytest.mark.parametrize("config", [
+    RunConfig(specs=("greedy", "random"), deals=8, seed=5),
+    RunConfig(specs=("greedy", "random", "heuristic:style=patron"), players=3, deals=4, seed=6)],
+    ids=["head-to-head", "field"])
+def test_compares_table_of_a_finished_run_reads_no_frame(config, tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    run(config, out)
+    expected = summarize(load_records(out), config)
+
+    def no_frame(*args, **kwargs):
+        raise AssertionError("a frame of every seat-game was read")
+
+    monkeypatch.setattr(load_module, "load_runs", no_frame)
+    summary = summarize_run(out, config)
+    pd.testing.assert_frame_equal(summary, expected)
+    assert summary.attrs == expected.attrs
