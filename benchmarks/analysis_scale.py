@@ -8,10 +8,15 @@ is its own, read from getrusage):
 * ``columns``: the runs' columns files made from the records (once per run; later reads reuse them);
 * ``compare table``: compare's summary of the 2-player run (summarize_run: from its columns);
 * ``report tables``: every table and sentence of the report over the three runs (build_report
-  of Runs, a section's columns at a time), no figures;
+  of Runs: the runs' columns files read a row group at a time, each section from its sums),
+  no figures;
 * ``report``: write_report (tables, figures, HTML);
 * with --records, the same two tables from the records (GLORY_AI_COLUMNS=0: today's reader
-  of every record), for comparison.
+  of every record), for comparison;
+* with --dask-rows ROWS, the report's tables over ROWS seat-games or more (the largest size's
+  runs copied into several folders, hard links) with a local Dask cluster of 2 worker
+  processes as the report's client: CPU-s here and in the workers, wall time, peak memory
+  here and in the largest worker.
 
 Printed per step: CPU seconds (user + system) and peak resident memory. The load average is
 printed too: figures taken while other processes run are not comparable across runs.
@@ -83,6 +88,17 @@ ENGINE_STEPS = {
         "                \"group by deal, spec\", [str(ensure_columns(f))]).fetchnumpy()\n"),
 }
 
+#: the report's tables on a local Dask cluster (2 worker processes): CPU-s of this process and
+#: of the workers (children, counted once they end), peak memory of this process and of the
+#: largest worker
+DASK_STEP = (
+    "import distributed\n"
+    "from glory_ai.analysis.report import Runs, build_report\n"
+    "with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,\n"
+    "                              dashboard_address=None) as cluster, \\\n"
+    "        distributed.Client(cluster) as client:\n"
+    "    build_report(Runs(FOLDERS, client=client), figures=False)\n")
+
 MEASURE = """
 import json, resource, sys, time, warnings
 warnings.simplefilter("ignore")
@@ -90,8 +106,11 @@ FOLDERS = {folders!r}
 started = time.perf_counter()
 {code}
 usage = resource.getrusage(resource.RUSAGE_SELF)
+children = resource.getrusage(resource.RUSAGE_CHILDREN)
 print(json.dumps({{"cpu": usage.ru_utime + usage.ru_stime, "rss_mb": usage.ru_maxrss / 1024,
-                  "wall": time.perf_counter() - started}}))
+                  "wall": time.perf_counter() - started,
+                  "children_cpu": children.ru_utime + children.ru_stime,
+                  "children_rss_mb": children.ru_maxrss / 1024}}))
 """
 
 
@@ -108,6 +127,25 @@ def synthesise(root: Path, games: int) -> list[Path]:
         if not (config.exists() and json.loads(config.read_text())["total_games"] == n):
             generator.synthesise(generator.templates(players), n, players, folder, seed=players)
         folders.append(folder)
+    return folders
+
+
+def copies(root: Path, source: list[Path], rows: int) -> list[Path]:
+    """Run folders holding at least ``rows`` seat-games: the ``source`` runs copied (hard
+    links: their records and columns files are the same files, their identity unchanged)
+    into ``root``/copyN/ as many times as it takes."""
+    import shutil
+
+    import pyarrow.parquet as pq
+
+    per_copy = sum(pq.ParquetFile(f / "games.parquet").metadata.num_rows for f in source)
+    folders = []
+    for n in range(1, -(-rows // per_copy) + 1):
+        for folder in source:
+            target = root / f"copy{n}" / folder.name
+            if not target.exists():
+                shutil.copytree(folder, target, copy_function=os.link)
+            folders.append(target)
     return folders
 
 
@@ -129,6 +167,9 @@ def main() -> int:
     parser.add_argument("--no-report", action="store_true", help="leave out write_report (figures)")
     parser.add_argument("--engines", action="store_true",
                         help="also the per-deal sums by arrow + numpy, arrow's group_by and DuckDB")
+    parser.add_argument("--dask-rows", type=int, default=0, metavar="ROWS",
+                        help="also the report's tables over ROWS seat-games or more (the largest "
+                             "size's runs copied into several folders) on a local Dask cluster")
     args = parser.parse_args()
     from glory_ai.bench import provenance
 
@@ -153,6 +194,18 @@ def main() -> int:
             figures = measure(code, folders, env)
             rows.append((games, name, figures))
             print(f"  {name:<26} {figures['cpu']:8.1f} CPU-s  {figures['rss_mb']:7.0f} MB peak", flush=True)
+    if args.dask_rows:
+        import pyarrow.parquet as pq
+
+        largest = synthesise(Path(args.keep) / str(max(args.games)), max(args.games))
+        folders = copies(Path(args.keep) / f"dask-{args.dask_rows}", largest, args.dask_rows)
+        rows_in = sum(pq.ParquetFile(f / "games.parquet").metadata.num_rows for f in folders)
+        figures = measure(DASK_STEP, folders, dict(os.environ))
+        name = f"report tables, dask ({rows_in:,} rows, {len(folders)} runs)"
+        rows.append((max(args.games), name, figures))
+        print(f"  {name}: {figures['cpu']:.1f} CPU-s here + {figures['children_cpu']:.1f} in the workers, "
+              f"{figures['wall']:.0f} s wall, {figures['rss_mb']:.0f} MB peak here, "
+              f"{figures['children_rss_mb']:.0f} MB in the largest worker", flush=True)
     print(f"load average after: {os.getloadavg()[0]:.2f}")
     print("\n| games | step | CPU-s | peak MB |\n|---:|---|---:|---:|")
     for games, name, figures in rows:

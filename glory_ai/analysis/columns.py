@@ -250,18 +250,25 @@ def row_order(path: Path, source: Any = None) -> RowOrder:
     source = source if source is not None else pq.ParquetFile(path)
     keys = {name: _narrow(_column(source, name).to_numpy())
             for name in ("record", "deal", "pairing", "rotation", "seat")}
-    order = np.lexsort((keys["seat"], keys["record"], keys["rotation"], keys["pairing"], keys["deal"]))
+    # a file written in the sorted order already (a run played in deal order): the stable
+    # sort would give every row its own place, and costs 8 bytes a row and a pass to find
+    order = _file_order(keys)
     del keys["seat"]
+
+    def placed(values: np.ndarray) -> np.ndarray:
+        return values if order is None else values[order]
+
     # each game's first record (the reader keeps it, with a warning, for a game written twice):
     # a game starts where its (deal, pairing, rotation) or its record changes, and is the
     # first of its key where the key changes
-    new_key = np.zeros(len(order), dtype=bool)
+    n = len(keys["deal"])
+    new_key = np.zeros(n, dtype=bool)
     new_key[:1] = True
     for name in ("deal", "pairing", "rotation"):
-        values = keys.pop(name)[order]
+        values = placed(keys.pop(name))
         new_key[1:] |= values[1:] != values[:-1]
         del values
-    record = keys.pop("record")[order]
+    record = placed(keys.pop("record"))
     starts = new_key.copy()
     starts[1:] |= record[1:] != record[:-1]
     del record
@@ -271,15 +278,35 @@ def row_order(path: Path, source: Any = None) -> RowOrder:
     dropped = int((~first_of_key).sum())
     if dropped:
         kept = first_of_key[game_of_row]
-        order, game_of_row = order[kept], game_of_row[kept]
+        order = np.flatnonzero(kept) if order is None else order[kept]
+        game_of_row = game_of_row[kept]
     # the game of each row, 0 .. games - 1 in the run's order (game_of_row never decreases)
     changes = np.ones(len(game_of_row), dtype=bool)
     changes[1:] = game_of_row[1:] != game_of_row[:-1]
     games = (np.cumsum(changes) - 1).astype(np.int32)
     del changes, game_of_row
+    if order is None:
+        return RowOrder(_identity(path), None, games, dropped)
     index = np.int32 if len(order) < 2**31 else np.int64
     sorted_already = not dropped and bool((np.diff(order) > 0).all())
     return RowOrder(_identity(path), None if sorted_already else order.astype(index), games, dropped)
+
+
+def _file_order(keys: dict[str, np.ndarray]) -> None | np.ndarray:
+    """None when the rows are in (deal, pairing, rotation, record, seat) order as they are
+    (the order :func:`row_order` sorts them in, a stable sort leaving them in place), else
+    the sort itself. Checked pair by pair of neighbouring rows: a few bytes a row."""
+    names = ("deal", "pairing", "rotation", "record", "seat")
+    n = len(keys["deal"])
+    if n < 2:
+        return None
+    tied = np.ones(n - 1, dtype=bool)          # the neighbours equal on the keys so far
+    for name in names:
+        values = keys[name]
+        if (tied & (values[1:] < values[:-1])).any():
+            return np.lexsort(tuple(keys[k] for k in reversed(names)))
+        tied &= values[1:] == values[:-1]
+    return None
 
 
 def read_run(folder: str | os.PathLike[str], columns: Iterable[str] | None = None,

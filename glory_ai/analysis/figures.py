@@ -43,10 +43,10 @@ if TYPE_CHECKING:
     from matplotlib.typing import RcKeyType
 
 __all__ = [
-    "END_COLORS", "NARROW", "PNG_METADATA", "RC", "SEAT_COLORS", "SVG_METADATA", "VP_COLORS",
-    "WIDTH", "figure_bytes", "plot_building_strength", "plot_end_conditions", "plot_finishing_matrix",
-    "plot_game_length", "plot_grid_curve", "plot_ratings", "plot_seat_advantage", "plot_summary",
-    "plot_vp_breakdown", "plot_win_rates", "save", "spec_colors",
+    "END_COLORS", "NARROW", "PNG_METADATA", "RC", "SEAT_COLORS", "SVG_METADATA", "VP_COLORS", "WIDTH",
+    "figure_bytes", "plot_building_strength", "plot_end_conditions", "plot_finishing_matrix",
+    "length_counts", "plot_game_length", "plot_game_length_counts", "plot_grid_curve", "plot_ratings",
+    "plot_seat_advantage", "plot_summary", "plot_vp_breakdown", "plot_win_rates", "save", "spec_colors",
 ]
 
 #: matplotlib settings of every figure (and of saving it)
@@ -610,20 +610,37 @@ def plot_game_length(frame: pd.DataFrame, title: str | None = None, *,
                      narrow: bool = False) -> Figure:
     """Histograms of turns and decisions per game, one outline per player count (the two
     panels side by side, or one above the other in the narrow layout)."""
+    return plot_game_length_counts(length_counts(frame), title, narrow=narrow)
+
+
+def length_counts(frame: pd.DataFrame) -> dict[int, dict[str, np.ndarray]]:
+    """Each player count's games per number of turns and of decisions (``c[v]``: the games
+    that lasted ``v``), from a frame's first-seat rows."""
     per_game = frame.loc[frame["seat"] == 0, ["num_players", "turns", "decisions"]]
-    counts = sorted(int(k) for k in per_game["num_players"].unique())
+    return {int(k): {col: np.bincount(part[col].to_numpy(np.int64)) for col in ("turns", "decisions")}
+            for k, part in per_game.groupby("num_players", sort=True)}
+
+
+def plot_game_length_counts(lengths: dict[int, dict[str, np.ndarray]], title: str | None = None, *,
+                            narrow: bool = False) -> Figure:
+    """:func:`plot_game_length` from each player count's :func:`length_counts`."""
+    counts = sorted(lengths)
     with _style():
         fig = _figure(5.4 if narrow else 3.3, NARROW if narrow else WIDTH)
         axes = fig.subplots(2, 1) if narrow else fig.subplots(1, 2)
         for ax, col, label in zip(axes, ("turns", "decisions"),
                                   ("turns per game", "decisions per game"), strict=True):
-            values = per_game[col].to_numpy(float)
-            bins = np.histogram_bin_edges(values, bins=min(40, max(10, int(np.sqrt(len(values))))))
-            for k in counts:
-                part = per_game.loc[per_game["num_players"] == k, col].to_numpy(float)
-                ax.hist(part, bins=bins, histtype="stepfilled", alpha=0.25,
-                        color=COUNT_COLORS.get(k, "#777777"))
-                ax.hist(part, bins=bins, histtype="step", lw=1.4, color=COUNT_COLORS.get(k, "#777777"),
+            every = [np.flatnonzero(lengths[k][col]) for k in counts]
+            n = sum(int(lengths[k][col].sum()) for k in counts)
+            ends = np.array([min(v.min() for v in every), max(v.max() for v in every)], dtype=float)
+            # the edges of the games' values: only their range and number count
+            bins = np.histogram_bin_edges(ends, bins=min(40, max(10, int(np.sqrt(n)))))
+            for k, values in zip(counts, every, strict=True):
+                weights = lengths[k][col][values]
+                ax.hist(values.astype(float), bins=bins, weights=weights, histtype="stepfilled",
+                        alpha=0.25, color=COUNT_COLORS.get(k, "#777777"))
+                ax.hist(values.astype(float), bins=bins, weights=weights, histtype="step", lw=1.4,
+                        color=COUNT_COLORS.get(k, "#777777"),
                         label=f"{k} players" if col == "turns" else None)
             ax.set_xlabel(label)
             ax.set_ylabel("games")

@@ -202,6 +202,16 @@ class _Run:
         from .columns import read_run
 
         frame, meta = read if read is not None else read_run(self.folder, names, orders)
+        self._metadata(meta)
+        if self.as_played and "spec" in frame.columns:
+            frame["spec"] = frame["spec"].map(lambda s: self.as_played.get(s, s))
+        bad = [v for v in self.record_versions if v not in RECORD_VERSIONS]
+        if bad:
+            self.diagnose()
+        return frame
+
+    def _metadata(self, meta: dict[str, Any]) -> None:
+        """The run's facts from its columns file's metadata, and its specs as played."""
         if meta.get("dropped"):
             # a game written twice: the record reader checks that the copies agree
             raise _ReadRecords(f"{self.games_path}: a game recorded twice")
@@ -210,16 +220,14 @@ class _Run:
         self.record_versions = list(meta.get("record_versions", []))
         self.dropped = int(meta.get("dropped", 0))
         self.variants = dict(meta.get("variants", {}))
-        if self.dropped:
-            log.warning("%s: %d games recorded twice; keeping the first of each", self.games_path,
-                        self.dropped)
         self._played()
-        if self.as_played and "spec" in frame.columns:
-            frame["spec"] = frame["spec"].map(lambda s: self.as_played.get(s, s))
-        bad = [v for v in self.record_versions if v not in RECORD_VERSIONS]
-        if bad:
-            self.diagnose()
-        return frame
+
+    def read_metadata(self, path: Path) -> None:
+        """:meth:`read_columns` without the columns: the run's facts from the metadata of
+        its columns file ``path`` (glory_ai.analysis.stream reads the rows itself)."""
+        from .columns import _metadata
+
+        self._metadata(_metadata(path) or {})
 
     def diagnose(self) -> None:
         """Read the file again, checking every record, and raise AnalysisError naming the

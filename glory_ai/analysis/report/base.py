@@ -11,6 +11,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import pandas as pd
 
+from ..stream import RunStream
 from .formats import figure_html
 
 __all__ = ["ALPHA", "TOPICS", "FigureMaker", "Grid", "Page", "Report", "Section", "question_topics"]
@@ -143,6 +144,14 @@ class Section(ABC, Generic[R]):
     columns: ClassVar[tuple[str, ...]] = ()
     optional_columns: ClassVar[tuple[str, ...]] = ()
     figure_files: ClassVar[str] = ""
+    #: the section has :meth:`compute_stream`: its result from sums read a row group at a
+    #: time, never a frame of every seat-game
+    streams: ClassVar[bool] = False
+
+    def compute_stream(self, stream: RunStream, report: Report) -> R | None:
+        """:meth:`compute` from the runs read a row group at a time (sections that
+        :attr:`streams`): the same result."""
+        raise NotImplementedError
 
     def applies(self, report: Report) -> bool:
         """Whether the section has anything to compute for this report (if not, its columns

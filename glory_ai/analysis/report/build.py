@@ -14,9 +14,11 @@ from threadpoolctl import threadpool_limits
 from .. import AnalysisError
 from .. import figures as F
 from ..columns import release_memory
-from ..load import load_runs, reads_columns
+from ..load import RunManifests, load_runs, reads_columns
+from ..stream import NotStreamed, RunStream, open_runs
 from .base import Grid, Report, Section, question_topics
 from .labels import spec_labels
+from .overview import overview
 from .sections import SECTIONS
 from .sections.strategies import summary_table
 
@@ -28,18 +30,34 @@ COLUMNS = ("run", "game", "num_players", "seat", "spec", "rules")
 
 
 class Runs:
-    """Run folders read a section at a time: each section gets only the columns it declares,
-    read from the runs' columns files (:func:`~glory_ai.analysis.load.load_runs` with
-    ``columns``), so that a report's memory is that of its largest section rather than of
-    the whole frame. Runs that have no columns file yet (still being written, or bare
+    """Run folders read a section at a time. Finished runs are read from their columns
+    files a row group at a time (:attr:`stream`): the sections that work from sums
+    (:attr:`Section.streams`) never hold a frame of every seat-game; the others (grids, rule
+    variants) get only the columns they declare (:func:`~glory_ai.analysis.load.load_runs`
+    with ``columns``). Runs that have no columns file yet (still being written, or bare
     records files) are read whole, once. ``client``: a ``distributed.Client`` whose workers
-    make and read the columns files, a task per run (see load_runs)."""
+    make the columns files and read the frames' columns, a task per run (see load_runs)."""
 
     def __init__(self, run_dirs: Iterable[str | os.PathLike], *, client: Any = None) -> None:
         self.run_dirs = [str(p) for p in run_dirs]
         self.client = client
         self._whole = None if reads_columns(self.run_dirs) else load_runs(self.run_dirs)
         self._orders: dict[str, Any] = {}        # each run's row order, sorted once
+        self._stream: RunStream | None | bool = self._whole is not None and None
+
+    @property
+    def stream(self) -> RunStream | None:
+        """The runs read a row group at a time (:mod:`glory_ai.analysis.stream`), for the
+        sections that work from sums; None where frames are read instead."""
+        if self._stream is False:
+            if self.client is not None:
+                # the workers make the runs' columns files (where stale), a task per run
+                from ..columns import ensure_columns
+
+                self.client.gather(self.client.map(ensure_columns, self.run_dirs, pure=False))
+            self._stream = open_runs(self.run_dirs)
+        assert self._stream is None or isinstance(self._stream, RunStream)
+        return self._stream
 
     def frame(self, columns: Sequence[str]) -> pd.DataFrame:
         """The runs' frame with the columns named (a name ending in ``:``: every column of
@@ -64,22 +82,26 @@ def build_report(frame: pd.DataFrame | Runs, figures: bool = True, *, question: 
     it come first (``Report.answer``); ``grids`` adds each grid's curve, its table and
     sentences; ``description`` is the page's lead (default: the runs' descriptions)."""
     runs = frame if isinstance(frame, Runs) else None
-    if runs is not None:
-        frame = runs.frame(COLUMNS)
-    assert isinstance(frame, pd.DataFrame)
-    if frame.empty:
-        raise AnalysisError("no games to report on")
-    frame, grids, labels = _labelled(frame, grids)
-    counts = sorted(int(k) for k in frame["num_players"].unique())
-    report = Report(frame=frame, runs=list(frame.attrs.get("runs", [])), counts=counts,
-                    colors=F.spec_colors([str(s) for s in frame["spec"].unique()]),
-                    compared=_compared_counts(frame), question=question,
-                    description=description, grids=tuple(grids), facts=_facts(frame))
+    stream = runs.stream if runs is not None else None
+    if stream is not None:
+        report, labels = _streamed_report(stream, grids)
+    else:
+        if runs is not None:
+            frame = runs.frame(COLUMNS)
+        assert isinstance(frame, pd.DataFrame)
+        if frame.empty:
+            raise AnalysisError("no games to report on")
+        frame, grids, labels = _labelled(frame, grids)
+        counts = sorted(int(k) for k in frame["num_players"].unique())
+        report = Report(frame=frame, runs=list(frame.attrs.get("runs", [])), counts=counts,
+                        colors=F.spec_colors([str(s) for s in frame["spec"].unique()]),
+                        compared=_compared_counts(frame), facts=_facts(frame), grids=tuple(grids))
+    report.question, report.description = question, description
     # the statistics' products are small (bootstrap weights by per-deal sums, a few
     # parameters): BLAS threads would cost more CPU in starting and waiting than they save
     with threadpool_limits(limits=1, user_api="blas"):
-        _compute_sections(report, frame, runs, labels)
-    report.tables["summary"] = summary_table(frame, report.tables)
+        _compute_sections(report, report.frame, runs, labels)
+    report.tables["summary"] = summary_table(report.frame, report.tables)
     _sentences(report)
     if figures:
         _figures(report)
@@ -88,22 +110,35 @@ def build_report(frame: pd.DataFrame | Runs, figures: bool = True, *, question: 
 
 def _compute_sections(report: Report, frame: pd.DataFrame, runs: Runs | None,
                       labels: dict[str, str]) -> None:
+    stream = runs.stream if runs is not None else None
     for section in SECTIONS:
         if not section.applies(report):
             continue
-        if runs is None:
-            part = section_frame(frame, section)
+        result = None
+        if stream is not None and section.streams:
+            try:
+                result = section.compute_stream(stream, report)
+            except NotStreamed:
+                result = _from_frame(section, report, frame, runs, labels)
         else:
-            # no other name for the section's columns: freed with ``part``, before the next
-            part = section_frame(_relabel(runs.frame([*section.columns, *section.optional_columns]),
-                                          labels), section)
-        result = section.compute(part, report)
-        del part
+            result = _from_frame(section, report, frame, runs, labels)
         release_memory()            # the section's columns, freed: given back before the next
         if result is not None:
             report.sections.append((section, result))
             report.tables.update(section.tables(result))
             report.notes.update(section.notes(result))
+
+
+def _from_frame(section: Section[Any], report: Report, frame: pd.DataFrame, runs: Runs | None,
+                labels: dict[str, str]) -> Any:
+    """A section's result from the frame's columns it declares (read for it alone)."""
+    if runs is None:
+        part = section_frame(frame, section)
+    else:
+        # no other name for the section's columns: freed with ``part``, before the next
+        part = section_frame(_relabel(runs.frame([*section.columns, *section.optional_columns]),
+                                      labels), section)
+    return section.compute(part, report)
 
 
 def findings(runs_or_frame: pd.DataFrame | Iterable[str | os.PathLike] | str | os.PathLike) -> list[str]:
@@ -122,29 +157,59 @@ def section_frame(frame: pd.DataFrame, section: Section[Any]) -> pd.DataFrame:
                   if c in names or (prefixes and isinstance(c, str) and c.startswith(prefixes))]]
 
 
+def _streamed_report(stream: RunStream, grids: Sequence[Grid]) -> tuple[Report, dict[str, str]]:
+    """The report's frame-free start from the runs read a row group at a time: the counts,
+    colours and facts :func:`build_report` takes from the frame, the same. Its ``frame``
+    has no rows (the sections read what they need)."""
+    manifests = RunManifests(run.manifest() for run in stream.runs)
+    seen = overview(stream)
+    if not seen.seat_games:
+        raise AnalysisError("no games to report on")
+    grids, labels = _labelled_specs(list(seen.first), manifests, grids)
+    stream.set_labels(labels, seen.first)
+    stream.run_specs = [{labels.get(s, s) for s in specs} for specs in seen.run_specs]
+    frame = pd.DataFrame({c: [] for c in COLUMNS})
+    frame.attrs["runs"] = manifests
+    specs = {labels.get(s, s) for s in seen.first}
+    report = Report(frame=frame, runs=list(manifests), counts=sorted(seen.counts),
+                    colors=F.spec_colors(list(dict.fromkeys(labels.get(s, s) for s in seen.first))),
+                    compared=sorted(seen.compared), grids=tuple(grids),
+                    facts={"games": seen.games, "seat_games": seen.seat_games, "specs": len(specs),
+                           "rules": len(seen.rules)})
+    return report, labels
+
+
 def _labelled(frame: pd.DataFrame, grids: Sequence[Grid]) -> tuple[pd.DataFrame, list[Grid], dict[str, str]]:
     """The frame and the grids with every spec by its label (no parameter left at its
     default): in tables, figures, text."""
+    grids, labels = _labelled_specs([str(s) for s in frame["spec"].unique()],
+                                    frame.attrs.get("runs", []), grids)
+    if any(spec != label for spec, label in labels.items()):
+        frame = _relabel(frame, labels)
+    return frame, grids, labels
+
+
+def _labelled_specs(specs: list[str], manifests: Sequence[dict[str, Any]], grids: Sequence[Grid]
+                    ) -> tuple[list[Grid], dict[str, str]]:
+    """The grids with every spec by its label, and the labels of ``specs``."""
     grids = list(grids)
     # a grid names its runs' specs as their configs write them: follow the runs whose
     # specs the loader spelled out as played (a default changed since)
-    played = {str(m.get("label")): dict(m.get("as_played") or {}) for m in frame.attrs.get("runs", [])}
+    played = {str(m.get("label")): dict(m.get("as_played") or {}) for m in manifests}
     if any(played.values()):
         anywhere = {old: new for names in played.values() for old, new in names.items()}
         grids = [replace(grid, opponents=tuple(anywhere.get(o, o) for o in grid.opponents),
                          points=tuple((value, run, played.get(run, {}).get(spec, spec))
                                       for value, run, spec in grid.points))
                  for grid in grids]
-    recorded = {spec: params for m in frame.attrs.get("runs", [])
-                for spec, params in (m.get("parameters") or {}).items()}
-    labels = spec_labels((str(s) for s in frame["spec"].unique()), recorded)
+    recorded = {spec: params for m in manifests for spec, params in (m.get("parameters") or {}).items()}
+    labels = spec_labels(specs, recorded)
     if any(spec != label for spec, label in labels.items()):
-        frame = _relabel(frame, labels)
         grids = [replace(grid, opponents=tuple(labels.get(o, o) for o in grid.opponents),
                          points=tuple((value, run, labels.get(spec, spec))
                                       for value, run, spec in grid.points))
                  for grid in grids]
-    return frame, grids, labels
+    return grids, labels
 
 
 def _relabel(frame: pd.DataFrame, labels: dict[str, str]) -> pd.DataFrame:

@@ -24,7 +24,7 @@ from .intervals import BOOTSTRAP_RESAMPLES, CONFIDENCE, MODEL_INDEPENDENT, boots
 
 __all__ = [
     "GROUPS", "MAX_UNITS", "bootstrap_rates", "deal_resamples", "deal_sums", "expanded_percentile",
-    "grouped_units", "win_shares",
+    "grouped_units", "win_shares", "win_shares_of_sums",
 ]
 
 #: the most units a bootstrap resamples: past it, deals are taken in GROUPS groups
@@ -42,12 +42,15 @@ def grouped_units(*per_unit: np.ndarray) -> tuple[np.ndarray, ...]:
     n_units = per_unit[0].shape[0]
     if n_units <= MAX_UNITS:
         return per_unit
-    rows = -(-n_units // GROUPS) * GROUPS
     out = []
     for sums in per_unit:
-        padded = np.zeros((rows, *sums.shape[1:]), dtype=sums.dtype)
-        padded[:n_units] = sums
-        out.append(padded.reshape(rows // GROUPS, GROUPS, *sums.shape[1:]).sum(axis=0))
+        # the blocks of GROUPS units added one after the other (the order a sum over the
+        # blocks takes), without a padded copy of every unit's sums
+        grouped = np.zeros((GROUPS, *sums.shape[1:]), dtype=sums.dtype)
+        for start in range(0, n_units, GROUPS):
+            block = sums[start:start + GROUPS]
+            grouped[:len(block)] += block
+        out.append(grouped)
     return tuple(out)
 
 
@@ -141,6 +144,14 @@ def win_shares(frame: pd.DataFrame, resamples: int = BOOTSTRAP_RESAMPLES, seed: 
     ``seed``."""
     need_columns(frame, [label, "deal", "win_share"], "win_shares")
     wins, games, labels = deal_sums(frame, "win_share", label)
+    return win_shares_of_sums(wins, games, labels, resamples, seed, confidence, label)
+
+
+def win_shares_of_sums(wins: np.ndarray, games: np.ndarray, labels: list[Any],
+                       resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,
+                       confidence: float = CONFIDENCE, label: str = "spec") -> pd.DataFrame:
+    """:func:`win_shares` from its per-deal sums (:func:`deal_sums`: ``wins`` and
+    ``games``, deals x labels, the deals that hold the rows in (run, deal) order)."""
     low, high = bootstrap_rates(wins, games, resamples, seed, confidence)
     total_w, total_g = wins.sum(axis=0), games.sum(axis=0)
     ind_low, ind_high = wilson(total_w, total_g, confidence)

@@ -14,6 +14,7 @@ with a prior (docs/statistics.md).
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -37,11 +38,11 @@ from .intervals import (
     wilson,
     z_value,
 )
-from .pentanomial import head_to_head
+from .pentanomial import HeadToHead, head_to_head
 
 __all__ = [
     "FINISHING_CAPTION", "RATING_BOOTSTRAP", "RATING_PRIOR_SD", "RATING_PROFILE",
-    "PairSums", "finishing_matrix", "pair_sums", "pairwise", "ratings",
+    "PairSums", "finishing_matrix", "pair_sums", "pairwise", "pairwise_of_sums", "ratings",
 ]
 
 #: standard deviation (Elo) of the Gaussian prior on every rating of :func:`ratings`
@@ -162,18 +163,25 @@ def pairwise(frame: pd.DataFrame, confidence: float = CONFIDENCE, sums: PairSums
     name -> text of the intervals used), ``holm`` (:data:`HOLM_LABEL`), ``pairs``.
     ``sums``: the frame's :func:`pair_sums`, when made already."""
     sums = sums or pair_sums(frame, "pairwise")
-    specs = sums.specs
     counts = sorted(int(k) for k in frame["num_players"].unique())
     if len(counts) > 1:
         raise AnalysisError(f"pairwise needs games of one player count, got "
                             f"{', '.join(map(str, counts))}-player games")
-    k = counts[0]
+    return pairwise_of_sums(sums, counts[0], lambda a, b: head_to_head(frame, a, b, confidence),
+                            confidence)
+
+
+def pairwise_of_sums(sums: PairSums, k: int, matches: Callable[[str, str], HeadToHead],
+                     confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """:func:`pairwise` of the ``k``-player games summed in ``sums``; ``matches(a, b)``
+    gives the :class:`~.pentanomial.HeadToHead` of two specs (2 players)."""
+    specs = sums.specs
     compared_ij = sums.count.sum(axis=0)
     rows = []
     for i, j in zip(*np.nonzero(np.triu(compared_ij > 0, 1)), strict=True):
         a, b = specs[int(i)], specs[int(j)]
         if k == 2:
-            h = head_to_head(frame, a, b, confidence)
+            h = matches(a, b)
             if h.estimate.score < 0.5:
                 h = h.flipped()
             e = h.estimate

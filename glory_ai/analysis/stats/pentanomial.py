@@ -38,7 +38,7 @@ from .intervals import (
 
 __all__ = [
     "HeadToHead", "PAIR_SCORES", "PENTANOMIAL_CELLS", "Pentanomial", "head_to_head",
-    "head_to_head_games", "paired_estimate", "pentanomial", "trinomial",
+    "head_to_head_games", "head_to_head_of_games", "paired_estimate", "pentanomial", "trinomial",
 ]
 
 #: A's score per game in each pentanomial cell (the pair's score divided by 2)
@@ -227,8 +227,15 @@ def head_to_head(frame: pd.DataFrame, a: str, b: str, confidence: float = CONFID
     rotation (one game per deal) has no pairs: its deals are single games, and the interval
     is the t interval of those games (:func:`mean_interval`, ``interval`` = "t over deals")."""
     games = head_to_head_games(frame, a, b)
-    counts = pentanomial(games["pair"].to_numpy(), games["score"].to_numpy())
-    losses, draws, wins = trinomial(games["score"].to_numpy())
+    return head_to_head_of_games(a, b, games["pair"].to_numpy(), games["score"].to_numpy(), confidence)
+
+
+def head_to_head_of_games(a: str, b: str, pairs: np.ndarray, scores: np.ndarray,
+                          confidence: float = CONFIDENCE) -> HeadToHead:
+    """:func:`head_to_head` from A's score in each game and the id of its pair (the
+    columns ``pair`` and ``score`` of :func:`head_to_head_games`, in any order)."""
+    counts = pentanomial(pairs, scores)
+    losses, draws, wins = trinomial(scores)
     independent = independent_estimate(losses, draws, wins, confidence)
     if counts.pairs:
         estimate = paired_estimate(counts, confidence)
@@ -237,6 +244,6 @@ def head_to_head(frame: pd.DataFrame, a: str, b: str, confidence: float = CONFID
     else:
         estimate = estimate_from_counts(np.array([0.0, 0.5, 1.0]), [losses, draws, wins], 1.0,
                              losses + draws + wins, confidence, MODEL_DEAL_T)
-        p = mean_test(games["score"].to_numpy())
+        p = mean_test(scores)
         interval = INTERVAL_DEAL_T
     return HeadToHead(a, b, counts, estimate, independent, p, interval, wins, draws, losses)

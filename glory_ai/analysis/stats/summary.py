@@ -17,7 +17,8 @@ finishing-ahead matrix (:func:`.tables.finishing_matrix`) and the SPRT outcome
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -27,7 +28,7 @@ from ...arena.plan import RunConfig
 from ...arena.play import record_key
 from .. import AnalysisError
 from ..load import frame_of_records
-from . import paired
+from . import ladder, paired
 from .frames import texts
 from .intervals import bootstrap_model
 from .sprt import DealSPRT
@@ -61,6 +62,11 @@ def summarize_run(folder: str | Any, config: RunConfig | None = None, *,
     of games; the same table as ``summarize`` of its records."""
     from ..load import load_runs
 
+    if config is not None and sprt is None and config.sprt is None \
+            and resamples == paired.BOOTSTRAP_RESAMPLES and seed == 0:
+        summary = _summary_of_sums(folder, config)
+        if summary is not None:
+            return summary
     frame = load_runs([folder], columns=RUN_COLUMNS)
     return _summary(frame, config, sprt=sprt, resamples=resamples, seed=seed)
 
@@ -138,17 +144,7 @@ def _summary(frame: pd.DataFrame, config: RunConfig | None, *, sprt: Sequence[fl
             frame = frame.loc[frame["deal"] < test.deals()].reset_index(drop=True)
 
     players = int(frame["num_players"].max())
-    rates = win_rates(frame, resamples=resamples, seed=seed).reset_index()
-    rates.index = pd.Index(rates.pop("spec").astype(str))
-    out = pd.DataFrame(index=pd.Index(specs, name="spec"), columns=COLUMNS, dtype=float)
-    out["games"] = rates["games"].reindex(specs).fillna(0).astype(int)
-    out["wins"] = rates["wins"].reindex(specs).fillna(0.0)
-    out["win_rate"] = rates["win_rate"].reindex(specs)
-    for column in ("win_low", "wilson_low"):
-        out[column] = rates[column].reindex(specs).fillna(0.0)
-    for column in ("win_high", "wilson_high"):
-        out[column] = rates[column].reindex(specs).fillna(1.0)
-    out["mean_vp"] = rates["mean_score"].reindex(specs)
+    rates = win_rates(frame, resamples=resamples, seed=seed)
     # think time per decision: seconds and decisions added up in record order
     column = frame["spec"]
     if isinstance(column.dtype, pd.CategoricalDtype):
@@ -162,16 +158,55 @@ def _summary(frame: pd.DataFrame, config: RunConfig | None, *, sprt: Sequence[fl
                           minlength=len(specs))
     moves = np.bincount(spec_codes, weights=np.nan_to_num(frame["seat_decisions"].to_numpy(float)),
                         minlength=len(specs))
+    met = specs_met(frame)
+    return _table(_Run(specs, fmt, description, players,
+                       len(recs) if recs is not None else int(frame["game"].nunique()), sprt_info),
+                  rates, seconds, moves, met,
+                  head_to_head=lambda a, b: paired.head_to_head(frame, a, b),
+                  rated=lambda: ratings(frame, players, resamples=resamples, seed=seed),
+                  finishing=lambda: _finishing(frame, players), resamples=resamples)
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What the summary says of its run: the specs in order, the format, the description,
+    the player count, the games and the SPRT's outcome (None: no SPRT)."""
+
+    specs: list[str]
+    fmt: str | None
+    description: str
+    players: int
+    games: int
+    sprt: dict[str, Any] | None
+
+
+def _table(run: _Run, win_rate_table: pd.DataFrame, seconds: np.ndarray, moves: np.ndarray, met: bool,
+           *, head_to_head: Callable[[str, str], Any], rated: Callable[[], pd.DataFrame],
+           finishing: Callable[[], dict[str, Any]], resamples: int) -> pd.DataFrame:
+    """The summary from the run's win rates (:func:`.tables.win_rates`), each spec's seconds
+    and decisions (in ``run.specs`` order), whether two specs met, and the head-to-head
+    result, ratings and finishing matrix when asked for."""
+    specs = run.specs
+    rates = win_rate_table.reset_index()
+    rates.index = pd.Index(rates.pop("spec").astype(str))
+    out = pd.DataFrame(index=pd.Index(specs, name="spec"), columns=COLUMNS, dtype=float)
+    out["games"] = rates["games"].reindex(specs).fillna(0).astype(int)
+    out["wins"] = rates["wins"].reindex(specs).fillna(0.0)
+    out["win_rate"] = rates["win_rate"].reindex(specs)
+    for column in ("win_low", "wilson_low"):
+        out[column] = rates[column].reindex(specs).fillna(0.0)
+    for column in ("win_high", "wilson_high"):
+        out[column] = rates[column].reindex(specs).fillna(1.0)
+    out["mean_vp"] = rates["mean_score"].reindex(specs)
     with np.errstate(invalid="ignore", divide="ignore"):
         out["sec_per_decision"] = np.where(moves > 0, seconds / np.maximum(moves, 1), math.nan)
 
-    models = {"win rate": "; ".join(rates.attrs["models"].values())}
+    models = {"win rate": "; ".join(win_rate_table.attrs["models"].values())}
     rating_kind = None
     head = None
-    met = specs_met(frame)
-    if fmt == "head_to_head" and len(specs) == 2 and met:
+    if run.fmt == "head_to_head" and len(specs) == 2 and met:
         a, b = specs
-        h = paired.head_to_head(frame, a, b)
+        h = head_to_head(a, b)
         for spec, view in ((a, h), (b, h.flipped())):
             e = view.estimate
             out.loc[spec, ["rating", "rating_low", "rating_high"]] = [e.elo, e.elo_low, e.elo_high]
@@ -185,29 +220,86 @@ def _summary(frame: pd.DataFrame, config: RunConfig | None, *, sprt: Sequence[fl
                 "nelo_low": h.estimate.nelo_low, "nelo_high": h.estimate.nelo_high,
                 "p_value": h.p_value, "interval": h.interval}
     elif len(specs) >= 2 and met:
-        rated = ratings(frame, players, resamples=resamples, seed=seed)
-        for spec, row in rated.iterrows():
+        table = rated()
+        for spec, row in table.iterrows():
             out.loc[str(spec), ["rating", "rating_low", "rating_high"]] = \
                 [row["rating"], row["low"], row["high"]]
         rating_kind = "bradley_terry"
-        models["BT Elo"] = (f"{rated.attrs['model']}; "
+        models["BT Elo"] = (f"{table.attrs['model']}; "
                             f"{bootstrap_model(resamples)} (a perfect record: profile "
                             "likelihood)")
 
     out = out.sort_values(["win_rate", "rating"], ascending=False, kind="stable",
                           na_position="last")
     out.attrs.update({
-        "description": description, "format": fmt, "rating": rating_kind,
-        "games": len(recs) if recs is not None else int(frame["game"].nunique()),
-        "sprt": sprt_info, "players": players, "models": models,
-        "head_to_head": head, "finishing": _finishing(frame, players) if met else None,
+        "description": run.description, "format": run.fmt, "rating": rating_kind,
+        "games": run.games, "sprt": run.sprt, "players": run.players, "models": models,
+        "head_to_head": head, "finishing": finishing() if met else None,
     })
     return out
 
 
+def _summary_of_sums(folder: str | Any, config: RunConfig) -> pd.DataFrame | None:
+    """:func:`summarize_run` from the run's columns file read a row group at a time
+    (:mod:`.streamed`: sums, no frame of every seat-game), or None where it is not
+    (records without a columns file, a game recorded twice, a run of two player counts)."""
+    from ..stream import open_runs
+    from .streamed import count_sums, played_specs, rate_intervals, rate_totals
+    from .tables import win_rate_table
+
+    stream = open_runs([folder])
+    if stream is None or len(stream.counts[0]) != 1:
+        return None
+    played_specs(stream)
+    (k,) = stream.counts[0]
+    sums = count_sums(stream, k, seats=False)
+    n = len(sums.specs)
+    used = sums.totals[:, 0] > 0
+    two = [s for s, u in zip(sums.specs, used, strict=True) if u]
+    h2h = sums.head_to_head(two[0], two[1]) \
+        if k == 2 and len(two) == 2 and sums.mixed * 2 == int(sums.rows.sum()) else None
+    totals = rate_totals(sums.totals, sums.specs, np.full(n, 1.0 / k))[used]
+    totals.index = pd.Index(totals.index, name="spec")
+    rates = win_rate_table(totals, rate_intervals(sums.specs, sums.wins, sums.games, (), h2h), [])
+    specs = list(dict.fromkeys(config.specs))
+    times = stream.grouped(["spec"], ["seconds", "seat_decisions"])
+    seconds, moves = np.zeros(len(specs)), np.zeros(len(specs))
+    for key, row in times.iterrows():
+        name = key[0] if isinstance(key, tuple) else key
+        if name in specs:
+            seconds[specs.index(name)] += row["sum:seconds"]
+            moves[specs.index(name)] += row["sum:seat_decisions"]
+    games, met = int(sums.rows.sum()) // k, sums.mixed > 0
+    run = _Run(specs, config.format, config.describe(), k, games, None)
+    if met and not (config.format == "head_to_head" and len(specs) == 2):
+        del sums
+        sums = count_sums(stream, k, pairs=True)
+    pair = sums.pair_sums() if met and sums.pairs else None
+
+    def rated() -> pd.DataFrame:
+        assert pair is not None
+        return ladder.ratings(pd.DataFrame(), sums=pair)
+
+    def finishing() -> dict[str, Any]:
+        matrix = ladder.finishing_matrix(pd.DataFrame(), pair if pair is not None else _pairs(stream, k))
+        return _finishing_lists(matrix)
+
+    return _table(run, rates, seconds, moves, met, head_to_head=sums.head_to_head, rated=rated,
+                  finishing=finishing, resamples=paired.BOOTSTRAP_RESAMPLES)
+
+
+def _pairs(stream: Any, k: int) -> Any:
+    from .streamed import count_sums
+
+    return count_sums(stream, k, pairs=True).pair_sums()
+
+
 def _finishing(frame: pd.DataFrame, players: int) -> dict[str, Any]:
     """The finishing-ahead matrix of :func:`.tables.finishing_matrix` as plain lists."""
-    matrix = finishing_matrix(frame, players)
+    return _finishing_lists(finishing_matrix(frame, players))
+
+
+def _finishing_lists(matrix: pd.DataFrame) -> dict[str, Any]:
     return {"names": [str(n) for n in matrix.index],
             "mean": [[None if math.isnan(x) else float(x) for x in row]
                      for row in matrix.to_numpy(float)],

@@ -52,7 +52,6 @@ import numpy as np
 import pandas as pd
 from scipy import sparse, special
 from scipy import stats as sps
-from statsmodels.stats.multivariate import test_mvmean
 
 from .. import AnalysisError
 from ..load import END_REASONS, VP_BUILDINGS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
@@ -62,12 +61,25 @@ from .frames import by_game, need_columns, spec_codes, texts, unit_keys
 from .frames import groups as row_groups
 from .intervals import bootstrap_model
 from .models import stratified_difference
+from .sums import (
+    SEAT_TEST_2,
+    SEAT_TEST_K,
+    SeatSums,
+    _seat_rates,
+    _seat_table,
+    game_length_of_counts,
+    seat_advantage_of_sums,
+    seat_tests_of_sums,
+)
 
 __all__ = [
     "BUILDING_MODEL", "GRID_STEP", "GRID_TREND", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K",
-    "VARIANT_TEST", "building_strength", "compare_variants", "conditions_test", "end_conditions",
-    "finishing_matrix", "game_length", "grid_scores", "pairwise", "rates_test", "ratings",
-    "roles_led", "seat_advantage", "seat_tests", "specs_met", "vp_breakdown", "win_rates",
+    "VARIANT_TEST", "building_strength", "building_table", "win_rate_table", "compare_variants",
+    "conditions_test", "end_conditions",
+    "end_conditions_of_counts", "finishing_matrix", "game_length", "game_length_of_counts", "grid_scores",
+    "pairwise", "rates_test", "ratings", "roles_led", "roles_led_of_sums", "SeatSums", "seat_advantage",
+    "seat_advantage_of_sums", "seat_tests", "seat_tests_of_sums", "specs_met", "vp_breakdown",
+    "vp_breakdown_of_sums", "win_rates",
 ]
 
 #: pseudo seat-games added on each side (completed, not completed) of a building's model
@@ -180,11 +192,21 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
     out = data.groupby([*by, "spec"], observed=True, sort=True).agg(
         games=("win_share", "size"), wins=("win_share", "sum"), expected=("_expected", "mean"),
         mean_score=("score", "mean"), mean_rank=("rank", "mean"))
-    out["win_rate"] = out["wins"] / out["games"]
     intervals: dict[tuple[Any, ...], tuple[float, float, str]] = {}
     for key, sub in (row_groups(frame, by) if by else [((), frame)]):
         for spec, value in _interval_rows(sub, resamples, seed).items():
             intervals[(*key, spec)] = value
+    return win_rate_table(out, intervals, by, resamples=resamples, seed=seed)
+
+
+def win_rate_table(out: pd.DataFrame, intervals: dict[tuple[Any, ...], tuple[float, float, str]],
+                   by: Sequence[str], *, resamples: int = paired.BOOTSTRAP_RESAMPLES, seed: int = 0
+                   ) -> pd.DataFrame:
+    """:func:`win_rates` from its sums per ([by...,] spec) (``out``: ``games``, ``wins``,
+    ``expected``, ``mean_score``, ``mean_rank``, indexed as the frame's groupby) and the
+    interval of each ((by values..., spec): (low, high, model name))."""
+    by = list(by)
+    out["win_rate"] = out["wins"] / out["games"]
     flat = out.reset_index()
     keys = list(zip(*(flat[c] for c in by), flat["spec"].astype(str), strict=True))
     out["win_low"] = [intervals[k][0] for k in keys]
@@ -373,24 +395,9 @@ def seat_advantage(frame: pd.DataFrame, *, resamples: int = paired.BOOTSTRAP_RES
     need_columns(frame, ["num_players", "seat", "deal", "win_share"], "seat_advantage")
     parts = []
     for k, sub in frame.groupby("num_players", sort=True):
-        shares = paired.win_shares(sub, resamples, seed, label="seat").sort_index()
-        part = pd.DataFrame({"games": shares["games"], "wins": shares["wins"],
-                             "win_rate": shares["win_share"], "win_low": shares["low"],
-                             "win_high": shares["high"], "wilson_low": shares["independent_low"],
-                             "wilson_high": shares["independent_high"]})
-        part.index = pd.MultiIndex.from_arrays([np.full(len(part), int(k)), part.index.astype(int)],
-                                               names=["num_players", "seat"])
-        parts.append(part)
-    out = pd.concat(parts)
-    out["expected"] = 1.0 / out.index.get_level_values("num_players")
-    out["diff"] = out["win_rate"] - out["expected"]
-    out.attrs.update({"model": bootstrap_model(resamples), "resamples": resamples,
-                      "seed": seed})
-    return out
-
-
-SEAT_TEST_2 = "t-test of P1's per-deal win share against 1/2"
-SEAT_TEST_K = "Hotelling's T² of the per-deal win shares of the seats against 1/k"
+        wins, games, labels = deal_sums(sub, "win_share", "seat")
+        parts.append(_seat_rates(int(k), wins, games, labels, resamples, seed))
+    return _seat_table(parts, resamples, seed)
 
 
 def seat_tests(frame: pd.DataFrame) -> pd.DataFrame:
@@ -407,39 +414,12 @@ def seat_tests(frame: pd.DataFrame) -> pd.DataFrame:
     highest win rate), ``balanced`` (every spec sat equally often in every seat: otherwise
     a seat effect is mixed up with the strength of the specs that sat there)."""
     need_columns(frame, ["num_players", "seat", "win_share", "game", "spec", "deal"], "seat_tests")
-    rows = {}
+    per_count = {}
     for k, sub in frame.groupby("num_players", sort=True):
-        k = int(k)
-        sums, counts, _ = deal_sums(sub, "win_share", "seat")
-        with np.errstate(invalid="ignore", divide="ignore"):
-            per_deal = sums / counts
-        per_deal = per_deal[np.isfinite(per_deal).all(axis=1)]
-        statistic, p = math.nan, math.nan
-        if k == 2:
-            test = SEAT_TEST_2
-            first = per_deal[:, 0]
-            p = paired.mean_test(first)
-            if len(first) >= 2 and np.ptp(first) > 0:
-                statistic = float(sps.ttest_1samp(first, 0.5).statistic)
-        else:
-            test = SEAT_TEST_K
-            if len(per_deal) > k:
-                try:
-                    result = test_mvmean(per_deal[:, :-1], np.full(k - 1, 1.0 / k))
-                    statistic, p = float(result.t2), float(result.pvalue)
-                except np.linalg.LinAlgError:       # no spread in some direction
-                    pass
-        rates = sub.groupby("seat")["win_share"].mean()
+        wins, games, seats = deal_sums(sub, "win_share", "seat")
         table = sub.groupby(["spec", "seat"], observed=True).size().unstack("seat", fill_value=0)
-        balanced = bool(table.shape[1] == k and (table.nunique(axis=1) == 1).all())
-        rows[k] = {"games": int(sub["game"].nunique()), "deals": len(per_deal), "test": test,
-                   "statistic": statistic, "p_value": p, "best_seat": int(rates.idxmax()),
-                   "best_rate": float(rates.max()), "balanced": balanced}
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index.name = "num_players"
-    out["p_holm"], label = paired.holm(out["p_value"].to_numpy(float))
-    out.attrs["holm"] = label
-    return out
+        per_count[int(k)] = SeatSums(wins, games, seats, table.to_numpy(), int(sub["game"].nunique()))
+    return seat_tests_of_sums(per_count)
 
 
 # ---- buildings --------------------------------------------------------------------------------
@@ -589,14 +569,17 @@ def _cluster_meat(c: _Cells, j: int, units: _Units, x: np.ndarray, at: int,
     return np.asarray(scores.T @ scores)
 
 
-def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
+#: a building's deal-clustered meat given (j, x0, column of completed, p0, p1): see _cluster_meat
+MeatOf = Any
+
+
+def _building_logit(c: _Cells, j: int, base: np.ndarray, meat_of: MeatOf, overall: float,
                     clusters: int, pseudo_games: float) -> dict[str, float]:
     """The logistic model of building ``j`` (:func:`building_strength`): the columns of
     :data:`_LOGIT_COLUMNS`, NaN when completing it is confounded with the controls.
     ``base``: each cell's design without the completed column; ``units``: the seat-games
     summed per deal and cell; ``clusters``: the number of deals."""
     k1, k0 = c.n1[:, j].sum(), c.n0[:, j].sum()
-    overall = units.overall
     total = c.n_cell.sum()
     # the model's rows: the seat-games of each deal with the same covariates and completion
     # pooled into one binomial row (the same likelihood and deal-clustered covariance);
@@ -620,8 +603,7 @@ def _building_logit(c: _Cells, j: int, base: np.ndarray, units: _Units,
     x0, x1 = (np.column_stack([base[:, :1], np.full(c.m, s), base[:, 1:]])[:, keep] for s in (0.0, 1.0))
     p0, p1 = (1.0 / (1.0 + np.exp(-(xs @ fitted))) for xs in (x0, x1))
     pseudo_scores = (pseudo_n * (overall - p))[:, None] * design[:, keep]
-    meat = (_cluster_meat(c, j, units, x0, keep.index(1), (p0, p1), clusters)
-            + pseudo_scores.T @ pseudo_scores)
+    meat = meat_of(j, x0, keep.index(1), p0, p1) + pseudo_scores.T @ pseudo_scores
     g = clusters + len(pseudo_n)
     cov = bread @ meat @ bread * (g / (g - 1) if g > 1 else 1.0)
     fit = models.LogitFit(fitted, np.sqrt(np.diag(cov)), bread, float(g - 1))
@@ -684,6 +666,22 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     many_rules = "rules" in frame.columns and frame["rules"].nunique() > 1
     controls = ["spec", "num_players", "seat"] + (["rules"] if many_rules else [])
     c = _building_cells(frame, cols, controls)
+    deal = unit_keys(frame, ["run", "deal"])
+    clusters = int(deal.max()) + 1
+    units = _units(c, deal)
+
+    def meat_of(j: int, x0: np.ndarray, at: int, p0: np.ndarray, p1: np.ndarray) -> np.ndarray:
+        return _cluster_meat(c, j, units, x0, at, (p0, p1), clusters)
+
+    return building_table(c, names, many_rules, meat_of, units.overall, clusters, pseudo_games)
+
+
+def building_table(c: _Cells, names: list[str], many_rules: bool, meat_of: MeatOf, overall: float,
+                   clusters: int, pseudo_games: float = PSEUDO_GAMES) -> pd.DataFrame:
+    """:func:`building_strength` from the seat-games summed per cell of the controls
+    (``c``; its per-row fields unused), each building's deal-clustered meat (``meat_of``),
+    the overall win share and the number of deals."""
+    controls = ["spec", "num_players", "seat"] + (["rules"] if many_rules else [])
     # strata of the stratified difference: spec x players (x rules)
     strata_cols = ["spec", "num_players"] + (["rules"] if many_rules else [])
     sn1, ss1, sq1, sn0, ss0, sq0 = _strata_sums(c, strata_cols)
@@ -691,9 +689,6 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     # completed column goes in second place, per building)
     factors = [["spec"], ["num_players", "seat"]] + ([["rules"]] if many_rules else [])
     base = np.hstack([np.ones((c.m, 1)), _dummies(c.keys, factors)])
-    deal = unit_keys(frame, ["run", "deal"])
-    clusters = int(deal.max()) + 1
-    units = _units(c, deal)
     total = c.n_cell.sum()
 
     out = {}
@@ -707,7 +702,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
         row["raw_diff"] = row["win_rate_completed"] - row["win_rate_not"]
         row["mh_diff"], row["mh_low"], row["mh_high"] = stratified_difference(
             sn1[:, j], ss1[:, j], sq1[:, j], sn0[:, j], ss0[:, j], sq0[:, j])
-        row.update(_building_logit(c, j, base, units, clusters, pseudo_games) if k1 and k0
+        row.update(_building_logit(c, j, base, meat_of, overall, clusters, pseudo_games) if k1 and k0
                    else dict.fromkeys(_LOGIT_COLUMNS, math.nan))
         out[name] = row
     table = pd.DataFrame.from_dict(out, orient="index")
@@ -719,7 +714,7 @@ def building_strength(frame: pd.DataFrame, *, pseudo_games: float = PSEUDO_GAMES
     table["rank"] = np.where(table["effect"].notna(), np.arange(1, len(table) + 1), 0)
     table["rank"] = table["rank"].astype(int)
     table.attrs.update({"controls": controls, "strata": strata_cols, "pseudo_games": pseudo_games,
-                        "deals": int(deal.max()) + 1, "model": BUILDING_MODEL,
+                        "deals": clusters, "model": BUILDING_MODEL,
                         "tested": int(table["p_value"].notna().sum()), "holm": label})
     return table
 
@@ -740,6 +735,51 @@ def vp_breakdown(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> 
     out["total"] = grouped["score"].mean()
     out.insert(0, "games", grouped.size())
     return _sort_within(out, by, "total")
+
+
+def _by_spec(sums: pd.DataFrame, by: list[str], specs: Sequence[str]) -> pd.DataFrame:
+    """Group sums (:meth:`glory_ai.analysis.stream.RunStream.grouped` over ``[*by,
+    "spec"]``) indexed as the frame's groupby indexes them: the spec categorical (``specs``,
+    the frame's order of its categories), sorted."""
+    flat = sums.reset_index()
+    spec = pd.Categorical(flat["spec"], categories=list(dict.fromkeys(specs)))
+    if by:
+        index = pd.MultiIndex.from_arrays([*(flat[c].to_numpy() for c in by), spec], names=[*by, "spec"])
+    else:
+        index = pd.CategoricalIndex(spec, name="spec")
+    return sums.set_axis(index).sort_index()
+
+
+def vp_breakdown_of_sums(sums: pd.DataFrame, by: str | Sequence[str] | None, specs: Sequence[str]
+                         ) -> pd.DataFrame:
+    """:func:`vp_breakdown` from the sums of ``score`` and the VP columns per ([by...,]
+    spec) (:meth:`glory_ai.analysis.stream.RunStream.grouped`); ``specs`` the frame's order
+    of the specs."""
+    by = _by(by)
+    sums = _by_spec(sums, by, specs)
+    extra = [VP_BUILDINGS] if f"sum:vp_{VP_BUILDINGS}" in sums.columns else []
+    out = pd.DataFrame({name: sums[f"sum:{column}"] / sums[f"n:{column}"]
+                        for name, column in zip([*VP_COMPONENTS, *extra],
+                                                [*VP_COLUMNS, *(f"vp_{c}" for c in extra)], strict=True)},
+                       index=sums.index)
+    out["total"] = sums["sum:score"] / sums["n:score"]
+    out.insert(0, "games", sums["rows"].astype(np.int64))
+    return _sort_within(out, by, "total")
+
+
+def roles_led_of_sums(sums: pd.DataFrame, by: str | Sequence[str] | None, specs: Sequence[str],
+                      cols: Sequence[str]) -> pd.DataFrame:
+    """:func:`roles_led` from the sums of the ``led:ROLE`` columns ``cols`` per ([by...,]
+    spec) over the seat-games that carry them."""
+    by = _by(by)
+    if sums.empty:
+        raise AnalysisError("roles_led: no record carries roles_led")
+    sums = _by_spec(sums, by, specs)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = pd.DataFrame({c[len("led:"):]: sums[f"sum:{c}"] / sums[f"n:{c}"] for c in cols},
+                           index=sums.index)
+    out.insert(0, "games", sums["rows"].astype(np.int64))
+    return out
 
 
 def _reason_order(values: Sequence[str]) -> list[str]:
@@ -768,16 +808,31 @@ def end_conditions(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *
         n_units, n_reasons = int(unit.max()) + 1, len(reasons)
         ended = np.bincount(unit * n_reasons + sub["_reason"].to_numpy(),
                             minlength=n_units * n_reasons).reshape(n_units, n_reasons)
-        played = np.repeat(np.bincount(unit, minlength=n_units)[:, None], n_reasons, axis=1)
+        parts.append((key, ended))
+    return end_conditions_of_counts(parts, by, reasons, resamples=resamples, seed=seed)
+
+
+def end_conditions_of_counts(parts: Sequence[tuple[Any, np.ndarray]], by: Sequence[str],
+                             reasons: Sequence[str], *, resamples: int = paired.BOOTSTRAP_RESAMPLES,
+                             seed: int = 0) -> pd.DataFrame:
+    """:func:`end_conditions` from each group's games per deal and end reason: ``parts``
+    (group key, deals x ``reasons`` counts, the deals holding its games in (run, deal)
+    order), the groups in order."""
+    by = list(by)
+    out_parts = []
+    for key, ended in parts:
+        key = key if isinstance(key, tuple) else (key,)
+        n_reasons = len(reasons)
+        played = np.repeat(ended.sum(axis=1)[:, None], n_reasons, axis=1)
         low, high = paired.bootstrap_rates(ended.astype(float), played.astype(float), resamples, seed)
         games, total = ended.sum(axis=0), played[:, 0].sum()
         w_low, w_high = paired.wilson(games, np.full(n_reasons, total))
         index = pd.MultiIndex.from_tuples([(*key, r) for r in reasons], names=[*by, "end_reason"]) \
-            if by else pd.Index(reasons, name="end_reason")
-        parts.append(pd.DataFrame({"games": games, "share": games / total, "low": low,
-                                   "high": high, "wilson_low": w_low, "wilson_high": w_high},
-                                  index=index))
-    out = pd.concat(parts)
+            if by else pd.Index(list(reasons), name="end_reason")
+        out_parts.append(pd.DataFrame({"games": games, "share": games / total, "low": low,
+                                       "high": high, "wilson_low": w_low, "wilson_high": w_high},
+                                      index=index))
+    out = pd.concat(out_parts)
     out.attrs.update({"model": bootstrap_model(resamples), "resamples": resamples,
                       "seed": seed})
     return out

@@ -4,6 +4,7 @@ against those that did not, from a deal-clustered logistic regression
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -11,6 +12,7 @@ import pandas as pd
 from ....cards import CARD_NAMES
 from ... import figures as F
 from ... import stats as T
+from ...stream import NotStreamed, RunStream
 from ..base import FigureMaker, Page, Report, Section
 from ..formats import adjusted, ci, count, esc, html_table, num, pct, plural, pval
 
@@ -55,8 +57,25 @@ class Buildings(Section[BuildingTables]):
                "variant", "variant_dict", "completed:")
     figure_files = "buildings"
 
+    streams = True
+
     def compute(self, frame: pd.DataFrame, report: Report) -> BuildingTables:
         return BuildingTables(T.building_strength(frame), _buildings_in_play(frame), len(frame))
+
+    def compute_stream(self, stream: RunStream, report: Report) -> BuildingTables | None:
+        from .building_sums import building_tables
+
+        made = building_tables(stream, report.facts["rules"] > 1)
+        if made is None:                 # a run's deals out of order: from the frame
+            raise NotStreamed("a run's deals are not in order")
+        table, rules = made
+        variants: dict[str, Any] = {}
+        for run in stream.runs:
+            for key, options in getattr(run, "variants", {}).items():
+                variants.setdefault(key, options)
+        seen = pd.DataFrame({"mode": [m for m, _ in sorted(rules)], "variant": [v for _, v in sorted(rules)],
+                             "variant_dict": [variants.get(v, {}) for _, v in sorted(rules)]})
+        return BuildingTables(table, _buildings_in_play(seen), report.facts["seat_games"])
 
     def tables(self, result: BuildingTables) -> dict[str, pd.DataFrame]:
         return {"buildings": result.table}

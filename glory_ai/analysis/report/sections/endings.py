@@ -3,26 +3,70 @@ long they last in turns and decisions, per player count (and rule variant)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ... import figures as F
 from ... import stats as T
+from ...stats.sums import count_stats
+from ...stream import RunStream, UnitSums
 from ..base import FigureMaker, Page, Report, Section
 from ..formats import ci, count, esc, html_table, num, pct, reason_text
 
 __all__ = ["EndingTables", "Endings"]
 
 
+def _add_counts(counts: np.ndarray | None, values: np.ndarray) -> np.ndarray:
+    """``counts`` (c[v]: how many are v) with ``values`` added."""
+    return _summed(counts, np.bincount(values.astype(np.int64)))
+
+
+def _summed(counts: np.ndarray | None, more: np.ndarray) -> np.ndarray:
+    """Two arrays of counts added (the shorter padded with zeros)."""
+    if counts is None:
+        return more
+    size = max(len(counts), len(more))
+    return np.pad(counts, (0, size - len(counts))) + np.pad(more, (0, size - len(more)))
+
+
+def _ending_tables(stream: RunStream, by: list[str], ended: dict[tuple[Any, ...], dict[int, UnitSums]],
+                   lengths: dict[tuple[Any, ...], dict[str, np.ndarray]]
+                   ) -> tuple[pd.DataFrame, pd.DataFrame, dict[int, dict[str, np.ndarray]]]:
+    """The tables of :class:`Endings` from each group's games per deal unit and end reason
+    (by its code) and per length."""
+    names = stream.names.get("end_reason", [])
+    reasons = T.tables._reason_order(sorted({names[c] for per_reason in ended.values() for c in per_reason}))
+    parts = []
+    for key in sorted(ended):
+        per_reason = ended[key]
+        size = next(iter(per_reason.values())).size
+        table = np.zeros((size, len(reasons)), dtype=np.int64)
+        for code, sums in per_reason.items():
+            table[:, reasons.index(names[code])] = sums.table()[:, 0].astype(np.int64)
+        # the deals that hold the group's games, in (run, deal) order
+        parts.append((key, table[table.sum(axis=1) > 0]))
+    end = T.end_conditions_of_counts(parts, by, reasons)
+    length = T.game_length_of_counts(lengths, by)
+    per_count: dict[int, dict[str, np.ndarray]] = {}
+    for key, counts in lengths.items():
+        mine = per_count.setdefault(int(key[0]), {})
+        for col in ("turns", "decisions"):
+            mine[col] = _summed(mine.get(col), counts[col])
+    return end, length, per_count
+
+
 @dataclass
 class EndingTables:
     """:func:`~glory_ai.analysis.stats.end_conditions` (``end``),
-    :func:`~glory_ai.analysis.stats.game_length` (``length``) and every game's player count,
-    turns and decisions (``per_game``, for the histograms and the sentences)."""
+    :func:`~glory_ai.analysis.stats.game_length` (``length``) and each player count's games
+    per number of turns and of decisions (``lengths``,
+    :func:`~glory_ai.analysis.figures.length_counts`: for the histograms and the sentences)."""
 
     end: pd.DataFrame
     length: pd.DataFrame
-    per_game: pd.DataFrame
+    lengths: dict[int, dict[str, np.ndarray]]
 
 
 class Endings(Section[EndingTables]):
@@ -33,10 +77,35 @@ class Endings(Section[EndingTables]):
                "decisions")
     figure_files = "end|length"
 
+    streams = True
+
     def compute(self, frame: pd.DataFrame, report: Report) -> EndingTables:
         by = ["num_players"] + (["rules"] if frame["rules"].nunique() > 1 else [])
-        per_game = frame.loc[frame["seat"] == 0, ["seat", "num_players", "turns", "decisions"]]
-        return EndingTables(T.end_conditions(frame, by=by), T.game_length(frame, by=by), per_game)
+        return EndingTables(T.end_conditions(frame, by=by), T.game_length(frame, by=by),
+                            F.length_counts(frame))
+
+    def compute_stream(self, stream: RunStream, report: Report) -> EndingTables:
+        by = ["num_players"] + (["rules"] if report.facts["rules"] > 1 else [])
+        ended: dict[tuple[Any, ...], dict[int, UnitSums]] = {}
+        lengths: dict[tuple[Any, ...], dict[str, np.ndarray]] = {}
+        for batch in stream.batches([*by, "end_reason", "turns", "decisions"]):
+            first = batch.columns["seat"] == 0
+            cols = {name: values[first] for name, values in batch.columns.items()}
+            keys = np.column_stack([cols[c] for c in by])
+            for values in np.unique(keys, axis=0):
+                mine = (keys == values).all(axis=1)
+                key = tuple(stream.names[c][v] if c == "rules" else int(v)
+                            for c, v in zip(by, values, strict=True))
+                runs = [r for r, counts in enumerate(stream.counts) if key[0] in counts]
+                per_reason = ended.setdefault(key, {})
+                for code in np.unique(cols["end_reason"][mine]):
+                    these = np.flatnonzero(first)[mine & (cols["end_reason"] == code)]
+                    per_reason.setdefault(int(code), stream.sums(runs, 1)).add(
+                        batch, these, np.zeros(len(these), dtype=np.int64))
+                counts = lengths.setdefault(key, {})
+                for col in ("turns", "decisions"):
+                    counts[col] = _add_counts(counts.get(col), cols[col][mine])
+        return EndingTables(*_ending_tables(stream, by, ended, lengths))
 
     def tables(self, result: EndingTables) -> dict[str, pd.DataFrame]:
         return {"end": result.end, "length": result.length}
@@ -54,15 +123,16 @@ class Endings(Section[EndingTables]):
             f"{report.counts[0]}-player games", "Games", 1)) + "."]
         lens = []
         for k in report.counts:
-            g = result.per_game[result.per_game["num_players"] == k]
-            lens.append(f"a {k}-player game lasts {g['turns'].mean():.0f} turns on average "
-                        f"(median {g['turns'].median():.0f}) and {g['decisions'].mean():.0f} decisions")
+            turns = count_stats(result.lengths[k]["turns"])
+            decisions = count_stats(result.lengths[k]["decisions"])
+            lens.append(f"a {k}-player game lasts {turns['mean']:.0f} turns on average "
+                        f"(median {turns['median']:.0f}) and {decisions['mean']:.0f} decisions")
         sentence = "; ".join(lens) + "."
         return out + [sentence[0].upper() + sentence[1:]]
 
     def figures(self, report: Report, result: EndingTables) -> dict[str, FigureMaker]:
         return {"end": lambda narrow: F.plot_end_conditions(result.end, narrow=narrow),
-                "length": lambda narrow: F.plot_game_length(result.per_game, narrow=narrow)}
+                "length": lambda narrow: F.plot_game_length_counts(result.lengths, narrow=narrow)}
 
     def html(self, page: Page, report: Report, result: EndingTables) -> None:
         add, end = page.add, result.end

@@ -8,6 +8,7 @@ import pandas as pd
 
 from ... import AnalysisError
 from ... import stats as T
+from ...stream import RunStream
 from ..base import Page, Report, Section
 from ..formats import count, esc, html_table, num, spec_cell
 
@@ -26,6 +27,19 @@ class RolesLed(Section[RoleTable]):
     name = "roles"
     title = "Roles led"
     columns = ("num_players", "spec", "led:")
+
+    streams = True
+
+    def compute_stream(self, stream: RunStream, report: Report) -> RoleTable | None:
+        cols = [c for c in stream.column_names() if c.startswith("led:")]
+        if not cols:
+            return None
+        by = ["num_players"] if len(report.counts) > 1 else []
+        sums = stream.grouped([*by, "spec"], cols, known=cols[0])
+        try:
+            return RoleTable(T.roles_led_of_sums(sums, by, stream.spec_order, cols))
+        except AnalysisError as exc:
+            return RoleTable(None, str(exc))
 
     def compute(self, frame: pd.DataFrame, report: Report) -> RoleTable | None:
         if not any(c.startswith("led:") for c in frame.columns):

@@ -7,6 +7,7 @@ import pandas as pd
 from ... import figures as F
 from ... import stats as T
 from ...load import VP_BUILDINGS, VP_COLUMNS
+from ...stream import RunStream
 from ..base import FigureMaker, Page, Report, Section
 from ..formats import count, esc, html_table, num, spec_cell
 
@@ -28,8 +29,18 @@ class Scoring(Section[pd.DataFrame]):
     optional_columns = (f"vp_{VP_BUILDINGS}",)
     figure_files = "vp"
 
+    streams = True
+
     def compute(self, frame: pd.DataFrame, report: Report) -> pd.DataFrame:
         return T.vp_breakdown(frame, by="num_players" if len(report.counts) > 1 else None)
+
+    def compute_stream(self, stream: RunStream, report: Report) -> pd.DataFrame:
+        by = ["num_players"] if len(report.counts) > 1 else []
+        have = stream.column_names()
+        # a variant's building points where some run has them (0 in the others, as loaded)
+        values = ["score", *VP_COLUMNS, *[c for c in self.optional_columns if c in have]]
+        return T.vp_breakdown_of_sums(stream.grouped([*by, "spec"], values, missing=0.0), by,
+                                      stream.spec_order)
 
     def tables(self, result: pd.DataFrame) -> dict[str, pd.DataFrame]:
         return {"vp": result}

@@ -9,10 +9,39 @@ import pandas as pd
 
 from ... import figures as F
 from ... import stats as T
+from ...stream import RunStream
 from ..base import ALPHA, FigureMaker, Page, Report, Section
 from ..formats import adjusted, ci, count, esc, html_table, num, pct, pm, pval, seat_name
 
-__all__ = ["SeatTables", "Seats"]
+__all__ = ["SeatTables", "Seats", "seat_sums"]
+
+
+def seat_sums(stream: RunStream) -> dict[int, T.SeatSums]:
+    """Each player count's :class:`~glory_ai.analysis.stats.SeatSums`, a row group at a time."""
+    counts = sorted({k for run in stream.counts for k in run})
+    units = {k: stream.sums([r for r, run in enumerate(stream.counts) if k in run], k) for k in counts}
+    spec_seat = {k: np.zeros(0, dtype=np.int64) for k in counts}
+    games = dict.fromkeys(counts, 0)
+    for batch in stream.batches(["num_players", "spec", "win_share"]):
+        cols = batch.columns
+        for k in np.unique(cols["num_players"]):
+            k = int(k)
+            mine = cols["num_players"] == k
+            seat = cols["seat"][mine]
+            units[k].add(batch, mine, seat, wins=cols["win_share"][mine])
+            key = cols["spec"][mine] * k + seat
+            if len(key) and key.max() >= len(spec_seat[k]):
+                spec_seat[k] = np.pad(spec_seat[k], (0, int(key.max()) + 1 - len(spec_seat[k])))
+            spec_seat[k] += np.bincount(key, minlength=len(spec_seat[k]))
+            games[k] += int(mine[batch.game_start].sum())
+    out = {}
+    for k in counts:
+        rows, wins = units[k].table(), units[k].table("wins")
+        deals, seats = rows.sum(axis=1) > 0, np.flatnonzero(rows.sum(axis=0) > 0)
+        table = np.pad(spec_seat[k], (0, -len(spec_seat[k]) % k)).reshape(-1, k)
+        table = table[table.sum(axis=1) > 0][:, seats]
+        out[k] = T.SeatSums(wins[deals][:, seats], rows[deals][:, seats], seats.tolist(), table, games[k])
+    return out
 
 
 @dataclass
@@ -31,8 +60,14 @@ class Seats(Section[SeatTables]):
     columns = ("run", "game", "deal", "num_players", "seat", "spec", "win_share")
     figure_files = "seat"
 
+    streams = True
+
     def compute(self, frame: pd.DataFrame, report: Report) -> SeatTables:
         return SeatTables(T.seat_advantage(frame), T.seat_tests(frame))
+
+    def compute_stream(self, stream: RunStream, report: Report) -> SeatTables:
+        per_count = seat_sums(stream)
+        return SeatTables(T.seat_advantage_of_sums(per_count), T.seat_tests_of_sums(per_count))
 
     def tables(self, result: SeatTables) -> dict[str, pd.DataFrame]:
         return {"seat": result.seat, "seat_tests": result.tests}

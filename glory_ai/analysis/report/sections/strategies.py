@@ -4,7 +4,6 @@ each player count. Also :func:`summary_table`, the table of ``summary.csv``."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -14,6 +13,7 @@ import pandas as pd
 from ... import figures as F
 from ... import stats as T
 from ...stats import paired as P
+from ...stream import RunStream
 from ..base import ALPHA, FigureMaker, Page, Report, Section
 from ..formats import (
     adjusted,
@@ -30,40 +30,9 @@ from ..formats import (
     seat_name,
     spec_cell,
 )
+from .strategy_sums import CountTables, StrategyTables, strategy_tables
 
 __all__ = ["CountTables", "StrategyTables", "Strategies", "summary_table"]
-
-
-@dataclass
-class CountTables:
-    """The tables of one player count where strategies met: ``ratings`` (None when the
-    ratings have no model), ``matrix`` (finishing ahead), ``pairwise`` (head to head)."""
-
-    ratings: pd.DataFrame | None
-    matrix: pd.DataFrame
-    pairwise: pd.DataFrame
-
-
-@dataclass
-class StrategyTables:
-    """``win_rates`` by player count (every count: it makes ``summary.csv``), and at the
-    counts where strategies met: pooled over them (``win_rates_all``, with two counts or
-    more), by seat, and each count's :class:`CountTables`; ``runs``: the runs of each such
-    count."""
-
-    win_rates: pd.DataFrame
-    win_rates_all: pd.DataFrame | None
-    win_rates_seat: pd.DataFrame | None
-    per_count: dict[int, CountTables]
-    runs: dict[int, set[str]]
-
-    def compared_rates(self, compared: Sequence[int]) -> pd.DataFrame:
-        """The win-rate table of the player counts where strategies met."""
-        wr = self.win_rates
-        keep = wr.index.get_level_values("num_players").isin(compared)
-        out = wr[keep]
-        out.attrs = dict(wr.attrs)
-        return out
 
 
 class Strategies(Section[StrategyTables]):
@@ -72,6 +41,11 @@ class Strategies(Section[StrategyTables]):
     columns = ("run", "game", "deal", "pairing", "rotation", "num_players", "seat", "spec",
                "win_share", "score", "rank")
     figure_files = r"win_rates|(matrix|ratings)_\d"
+
+    streams = True
+
+    def compute_stream(self, stream: RunStream, report: Report) -> StrategyTables:
+        return strategy_tables(stream, report)
 
     def compute(self, frame: pd.DataFrame, report: Report) -> StrategyTables:
         win_rates = T.win_rates(frame, by="num_players")

@@ -71,6 +71,10 @@ class Variants(Section[VariantTables]):
     columns = ("run", "game", "deal", "num_players", "rules", "seat", "spec", "win_share", "score",
                "end_reason", "turns", "decisions")
 
+    def applies(self, report: Report) -> bool:
+        # one set of rules (the report's facts count them): nothing to compare, nothing read
+        return report.facts.get("rules", 2) > 1
+
     def compute(self, frame: pd.DataFrame, report: Report) -> VariantTables | None:
         if frame["rules"].nunique() <= 1:
             return None

@@ -1,0 +1,127 @@
+"""The report of finished runs, and compare's table of one, read their columns files a row
+group at a time (glory_ai.analysis.stream): no frame of every seat-game, no whole file, and
+the same tables and sentences as from the frame. Structural (what is read, and how much at once),
+not timed: the memory figures are benchmarks/analysis_scale.py's."""
+from __future__ import annotations
+
+import shutil
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+import glory_ai.analysis.load as load_module
+from glory_ai.analysis.columns import COLUMNS_FILE, ensure_columns
+from glory_ai.analysis.load import load_runs
+from glory_ai.analysis.report import Runs, build_report
+from glory_ai.analysis.report.sections import SECTIONS
+from glory_ai.analysis.stats.summary import summarize, summarize_run
+from glory_ai.analysis.stream import RunStream
+from glory_ai.arena import RunConfig, load_records, run
+
+ROOT = Path(__file__).resolve().parents[2]
+# a round robin and fields of 3 and 4 players: every streamed section has its tables
+LADDER = ROOT / "results" / "strategy_ladder" / "runs"
+
+
+@pytest.fixture
+def runs(tmp_path):
+    folders = []
+    for source in sorted(LADDER.iterdir()):
+        folder = tmp_path / source.name
+        shutil.copytree(source, folder, ignore=shutil.ignore_patterns(COLUMNS_FILE))
+        folders.append(folder)
+    return folders
+
+
+def _report(source):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # statsmodels on buildings only winners completed
+        return build_report(source, figures=False)
+
+
+def _same_tables(here, there):
+    assert here.sentences == there.sentences
+    assert set(here.tables) == set(there.tables)
+    for name, table in there.tables.items():
+        mine = here.tables[name]
+        assert list(mine.index) == list(table.index), name
+        assert list(mine.columns) == list(table.columns), name
+        numbers = table.select_dtypes("number").columns
+        # the same sums added in another order: equal to the last bits of a float
+        np.testing.assert_allclose(mine[numbers].to_numpy(float), table[numbers].to_numpy(float),
+                                   rtol=1e-12, atol=1e-12, err_msg=name)
+        for column in table.columns.difference(numbers):
+            assert (mine[column].astype(str) == table[column].astype(str)).all(), (name, column)
+
+
+def test_every_section_of_the_report_streams():
+    # a section added without compute_stream would read a frame of every seat-game again
+    # (grids and rule variants, which compare runs, are the frame's still)
+    streamed = {type(s).__name__ for s in SECTIONS if s.streams}
+    assert streamed >= {"Strategies", "Seats", "Buildings", "Scoring", "Endings", "RolesLed"}
+
+
+def test_the_report_of_finished_runs_reads_no_frame_and_no_whole_file(runs, monkeypatch):
+    for folder in runs:
+        ensure_columns(folder)
+    sizes = [max(pq.ParquetFile(f / COLUMNS_FILE).metadata.row_group(g).num_rows
+                 for g in range(pq.ParquetFile(f / COLUMNS_FILE).num_row_groups)) for f in runs]
+    seen: list[int] = []
+    batches = RunStream.batches
+
+    def counted(self, columns, runs=None):
+        for batch in batches(self, columns, runs):
+            seen.append(len(batch))
+            yield batch
+
+    def no_frame(*args, **kwargs):
+        raise AssertionError("a frame of every seat-game was read")
+
+    monkeypatch.setattr(RunStream, "batches", counted)
+    monkeypatch.setattr(Runs, "frame", no_frame)
+    monkeypatch.setattr(pq.ParquetFile, "read", no_frame)
+    monkeypatch.setattr(pq, "read_table", no_frame)
+    streamed = _report(Runs(runs))
+    monkeypatch.undo()
+    # a row group at a time: no batch larger than the largest row group of a file
+    assert seen and max(seen) <= max(sizes)
+    _same_tables(streamed, _report(load_runs(runs)))
+
+
+def test_a_run_whose_deals_are_out_of_order_gives_the_same_report(runs):
+    # the columns file rewritten with its row groups in reverse (a run whose games were not
+    # written in deal order): the building model reads the frame, the rest still streams
+    for folder in runs:
+        path = ensure_columns(folder)
+        source = pq.ParquetFile(path)
+        groups = [source.read_row_group(g) for g in reversed(range(source.num_row_groups))]
+        rows = pd.concat([g.to_pandas() for g in groups], ignore_index=True)
+        table = pq.read_table(path).schema
+        flipped = rows.iloc[::-1].reset_index(drop=True)
+        out = pa.Table.from_pandas(flipped, schema=table, preserve_index=False)
+        with pq.ParquetWriter(path, table, compression="zstd") as writer:
+            writer.write_table(out, row_group_size=max(1, len(out) // 3))
+    _same_tables(_report(Runs(runs)), _report(load_runs(runs)))
+
+
+@pytest.mark.parametrize("config", [
+    RunConfig(specs=("greedy", "random"), deals=8, seed=5),
+    RunConfig(specs=("greedy", "random", "heuristic:style=patron"), players=3, deals=4, seed=6)],
+    ids=["head-to-head", "field"])
+def test_compares_table_of_a_finished_run_reads_no_frame(config, tmp_path, monkeypatch):
+    out = tmp_path / "run"
+    run(config, out)
+    expected = summarize(load_records(out), config)
+
+    def no_frame(*args, **kwargs):
+        raise AssertionError("a frame of every seat-game was read")
+
+    monkeypatch.setattr(load_module, "load_runs", no_frame)
+    summary = summarize_run(out, config)
+    pd.testing.assert_frame_equal(summary, expected)
+    assert summary.attrs == expected.attrs
