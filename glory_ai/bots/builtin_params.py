@@ -40,6 +40,9 @@ TIME_DEFAULTS: dict[str, Any] = {"cutoff": 40}
 #: the bot whose budget of time brings :data:`TIME_DEFAULTS`
 TIMED_BOT = "ismcts"
 
+#: ISMCTS's node budget of the root win search (turnwin=; docs/bots.md, "A win within the turn")
+TURNWIN_DEFAULT = 50_000
+
 
 def model_path(value: str) -> Path | None:
     """The model file an ``eval=`` value names: the shipped model's for ``learned``
@@ -159,6 +162,13 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
                 bots=("pimc",), absent=1),
     SearchParam("reuse", bool, False, "keep the tree between moves", keyword="reuse",
                 bots=("ismcts",), absent=False),
+    # the root win search (_tactics.pxi; docs/bots.md, "A win within the turn")
+    SearchParam("turnwin", int, 0, "positions searched, before the tree search, for a move that wins "
+                "the rest of the turn by force in turnwin_worlds dealt worlds, played at once (0: off)",
+                0, 100_000_000, keyword="turnwin", defaults=(("ismcts", TURNWIN_DEFAULT),),
+                bots=("pimc", "ismcts"), absent=0),
+    SearchParam("turnwin_worlds", int, 8, "worlds (determinizations) a win of turnwin must hold in", 1, 256,
+                keyword="turnwin_worlds", bots=("pimc", "ismcts"), absent=1),
 )
 
 #: the parameters of every built-in bot, in the order a bot lists them
