@@ -90,7 +90,8 @@ def main() -> None:
     parser.add_argument("--per-cell", type=int, default=None,
                         help="positions per player count and mode (50; --inturn 25)")
     parser.add_argument("--worlds", type=int, default=8, help="determinizations that must agree (8)")
-    parser.add_argument("--per-game", type=int, default=None, help="positions of one game at most (2; --inturn 1)")
+    parser.add_argument("--per-game", type=int, default=None,
+                        help="positions of one game at most (2; --inturn 1)")
     parser.add_argument("--max-games", type=int, default=1000, help="games per cell at most (1000)")
     parser.add_argument("--out", type=Path, default=None, help=f"(default {DATA} or, --inturn, {INTURN})")
     parser.add_argument("--inturn", action="store_true",

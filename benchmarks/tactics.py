@@ -25,7 +25,7 @@ import glory_ai
 from glory_ai.bots import make_bot
 
 DATA = Path(__file__).parent / "data" / "tactics.jsonl.gz"
-PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
+PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style,turnwin=0"
 BOTS = {
     "ismcts": "ismcts:iters={n}",
     "ismcts-plain": "ismcts:iters={n}," + PLAIN,
