@@ -13,7 +13,7 @@ of a one-ply heuristic player. Solved: the bot has won alone before the turn end
 Prints a provenance line, then, for each bot and budget, the share solved with its 95%
 Wilson interval, overall and by mode, by player count, and the share of the bot's
 decisions the root win search played (turnwin=). Bots: ismcts (the default), ismcts-off
-(turnwin=0), pimc (`worlds=10`), pimc-turnwin (`worlds=10,turnwin=50000`); or any spec
+(turnwin=0), pimc (`worlds=10`), pimc-turnwin (`worlds=10,turnwin=100000`); or any spec
 with `{n}` for the budget after `--spec`.
 """
 from __future__ import annotations
@@ -36,7 +36,7 @@ BOTS = {
     "ismcts": "ismcts:iters={n}",
     "ismcts-off": "ismcts:iters={n},turnwin=0",
     "pimc": "pimc:iters={n},worlds=10",
-    "pimc-turnwin": "pimc:iters={n},worlds=10,turnwin=50000",
+    "pimc-turnwin": "pimc:iters={n},worlds=10,turnwin=100000",
 }
 #: the exhaustive search behind an adversarial reply gives up past this many positions
 REPLY_NODES = 200_000

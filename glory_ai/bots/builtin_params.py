@@ -42,7 +42,7 @@ TIME_DEFAULTS: dict[str, Any] = {"cutoff": 40}
 TIMED_BOT = "ismcts"
 
 #: ISMCTS's node budget of the root win search (turnwin=; docs/bots.md, "A win within the turn")
-TURNWIN_DEFAULT = 50_000
+TURNWIN_DEFAULT = 100_000
 
 
 def model_path(value: str) -> Path | None:

@@ -13,6 +13,7 @@ import pytest
 import glory_ai
 from glory_ai.bots import SpecError, make_bot
 from glory_ai.bots._search import _turn_win_holds, _turn_wins
+from glory_ai.bots.builtin_params import TURNWIN_DEFAULT
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a 3-player Imperium position of the in-turn suite: one winning lead of 21 moves
@@ -37,7 +38,7 @@ def test_the_root_win_search_plays_the_win_the_tree_search_misses_at_a_low_budge
         assert bot.step(state) in row["wins"]
         info = bot.last_search()
         assert info["turn_win"] in row["wins"] and info["iterations"] == 0
-        assert 0 < info["turn_win_nodes"] <= 50_000
+        assert 0 < info["turn_win_nodes"] <= TURNWIN_DEFAULT
         assert [r["action"] for r in info["actions"]][0] == info["turn_win"]
         assert sorted(r["action"] for r in info["actions"]) == sorted(state.legal_actions())
         assert make_bot("ismcts:iters=30,turnwin=0", seed=seed).step(state) not in row["wins"]
