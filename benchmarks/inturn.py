@@ -12,7 +12,10 @@ of a one-ply heuristic player. Solved: the bot has won alone before the turn end
 
 Prints a provenance line, then, for each bot and budget, the share solved with its 95%
 Wilson interval, overall and by mode, by player count, and the share of the bot's
-decisions the root win search played (turnwin=). Bots: ismcts (the default), ismcts-off
+decisions the root win search played (turnwin=). `--deals N` instead checks the suite's
+definition on N other deals of each position (determinizations for the mover, seeds of
+their own): it prints the positions in which, in some of them, no winning first move of
+the suite wins the turn by force. Bots: ismcts (the default), ismcts-off
 (turnwin=0), pimc (`worlds=10`), pimc-turnwin (`worlds=10,turnwin=100000`); or any spec
 with `{n}` for the budget after `--spec`.
 """
@@ -75,6 +78,29 @@ def play_turn(spec: str, row: dict, seed: int) -> tuple[bool, int, int]:
     return state.is_terminal() and state.winners() == [player], decisions, by_turnwin
 
 
+def check_deals(positions: list[dict], deals: int) -> None:
+    """Print the positions where, in some of `deals` other deals of the hidden cards, no
+    winning first move of the suite wins the rest of the turn by force."""
+    failing, undecided = [], 0
+    for row in positions:
+        state, player = glory_ai.State.from_dict(row["position"]), row["player"]
+        lost = 0
+        for deal in range(deals):
+            world = state.determinize(player, 100_003 * deal + 12_345)
+            found = []
+            for action in row["wins"]:
+                after = world.clone()
+                after.apply_action(action)
+                found.append(_turn_win_holds(after, player, REPLY_NODES))
+            undecided += None in found and True not in found
+            lost += True not in found
+        if lost:
+            failing.append(f"{row['id']} ({lost})")
+    print(f"{len(failing)} of {len(positions)} positions have deals, of {deals} each, where no winning "
+          f"first move of the suite wins the turn (in how many): {', '.join(failing) or 'none'}; "
+          f"{undecided} deals undecided within {REPLY_NODES:,} positions (counted as not won)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--budgets", default="500,2000", help="iterations per move (500,2000)")
@@ -84,11 +110,16 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=0, help="the first N positions only")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--deals", type=int, default=0,
+                        help="check the suite on N other deals of each position instead (0: no)")
     args = parser.parse_args()
     from glory_ai.bench import provenance
 
     print(provenance(), flush=True)
     positions = load(args.data)[:args.limit or None]
+    if args.deals:
+        check_deals(positions, args.deals)
+        return
     specs = {name: BOTS[name] for name in args.bots.split(",") if name}
     specs.update({spec: spec for spec in args.spec})
     cells = sorted({(r["num_players"], r["mode"]) for r in positions})

@@ -10,7 +10,8 @@ least 95% at 2,000 iterations.
 Bots (`--bots`, comma-separated names): ismcts (today's default), ismcts-off (the default
 without its root win search, turnwin=0), ismcts-plain (the search without solver, reward
 mix, robust final choice or root win search: the defaults before them), pimc
-(`worlds=10`), flatmc; or any spec with `{n}` for the budget after `--spec`.
+(`worlds=10`), pimc-turnwin (`worlds=10,turnwin=100000`), flatmc; or any spec with `{n}` for
+the budget after `--spec`.
 """
 from __future__ import annotations
 
@@ -32,6 +33,7 @@ BOTS = {
     "ismcts-off": "ismcts:iters={n},turnwin=0",
     "ismcts-plain": "ismcts:iters={n}," + PLAIN,
     "pimc": "pimc:iters={n},worlds=10",
+    "pimc-turnwin": "pimc:iters={n},worlds=10,turnwin=100000",
     "flatmc": "flatmc:iters={n}",
 }
 
