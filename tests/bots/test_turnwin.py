@@ -127,3 +127,16 @@ def test_bad_values_are_one_line_errors(spec, words):
     with pytest.raises(SpecError) as info:
         make_bot(spec)
     assert words in str(info.value) and "\n" not in str(info.value)
+
+
+def test_under_a_budget_of_time_it_takes_a_share_and_leaves_the_tree_the_rest():
+    # a win that takes more than 100,000 positions in 8 worlds: with no node limit to speak
+    # of, a quarter of the 8 ms stops it, and the tree search runs in what is left
+    with gzip.open(ROOT / "benchmarks" / "data" / "tactics.jsonl.gz", "rt") as f:
+        row = next(r for r in map(json.loads, f) if r["id"] == "4p-imperium-450008-t63-p2")
+    state = glory_ai.State.from_dict(row["position"])
+    bot = make_bot("ismcts:cpu_ms=8,turnwin=100000000", seed=1)
+    bot.step(state)
+    info = bot.last_search()
+    assert info["turn_win"] is None and 0 < info["turn_win_nodes"] < 1_000_000
+    assert info["iterations"] > 0
