@@ -36,7 +36,7 @@ import glory_ai
 from glory_ai.bots import make_bot
 from glory_ai.cards import CARD_MATERIAL, MATERIAL_VALUE, MATERIALS, card_id, material_id
 
-PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
+PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style,turnwin=0"
 BOTS = {"ismcts": "ismcts:iters={n}", "ismcts-plain": "ismcts:iters={n}," + PLAIN}
 STYLES = ("builder", "merchant", "legionary", "patron")
 LEAD = 15

@@ -17,7 +17,7 @@ from glory_ai.bench import provenance
 from glory_ai.bots import make_bot
 from glory_ai.bots.bench import mid_game_states
 
-OLD = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
+OLD = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style,turnwin=0"
 SPECS = {
     "default": "ismcts",
     "default, style=balanced": "ismcts:style=balanced",

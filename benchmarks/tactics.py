@@ -4,12 +4,14 @@ Every position of benchmarks/data/tactics.jsonl.gz (made by benchmarks/make_tact
 offers the player to move a win within the turn whatever the others hold and do; a bot
 solves it when its move is one of the winning first moves. Prints, for each bot and
 budget, the share solved with its 95% Wilson interval, and the share by player count and
-for the positions the first move wins by itself. The target: the default ISMCTS solves at
+for the positions the first move wins by itself, and by mode. The target: the default ISMCTS solves at
 least 95% at 2,000 iterations.
 
-Bots (`--bots`, comma-separated names): ismcts (today's default), ismcts-plain (the
-search without solver, reward mix or robust final choice: the defaults before them), pimc
-(`worlds=10`), flatmc; or any spec with `{n}` for the budget after `--spec`.
+Bots (`--bots`, comma-separated names): ismcts (today's default), ismcts-off (the default
+without its root win search, turnwin=0), ismcts-plain (the search without solver, reward
+mix, robust final choice or root win search: the defaults before them), pimc
+(`worlds=10`), pimc-turnwin (`worlds=10,turnwin=100000`), flatmc; or any spec with `{n}` for
+the budget after `--spec`.
 """
 from __future__ import annotations
 
@@ -25,11 +27,13 @@ import glory_ai
 from glory_ai.bots import make_bot
 
 DATA = Path(__file__).parent / "data" / "tactics.jsonl.gz"
-PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
+PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style,turnwin=0"
 BOTS = {
     "ismcts": "ismcts:iters={n}",
+    "ismcts-off": "ismcts:iters={n},turnwin=0",
     "ismcts-plain": "ismcts:iters={n}," + PLAIN,
     "pimc": "pimc:iters={n},worlds=10",
+    "pimc-turnwin": "pimc:iters={n},worlds=10,turnwin=100000",
     "flatmc": "flatmc:iters={n}",
 }
 
@@ -74,6 +78,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--data", type=Path, default=DATA)
     args = parser.parse_args()
+    from glory_ai.bench import provenance
+
+    print(provenance(), flush=True)
     positions = load(args.data)
     if args.limit:
         positions = positions[:args.limit]
@@ -86,19 +93,21 @@ def main() -> None:
           + ", ".join(f"{n}p {m}: {sum(1 for r in positions if (r['num_players'], r['mode']) == (n, m))}"
                       for n, m in cells))
     print(f"{'bot':<14} {'iters':>6}  {'solved [95% CI]':<24} {'by players (2/3/4/5)':<28}"
-          " multi-move  seconds")
+          f" multi-move  seconds  {'republic':<22} {'imperium':<22}")
     for name, spec in specs.items():
         for n in budgets:
             start = time.time()
             hits = solved(spec.format(n=n), positions, args.seed)
-            by_players = defaultdict(list)
+            by_players, by_mode = defaultdict(list), defaultdict(list)
             for row, hit in zip(positions, hits, strict=True):
                 by_players[row["num_players"]].append(hit)
+                by_mode[row["mode"]].append(hit)
             shares = "/".join(f"{100 * sum(v) / len(v):.0f}" for _, v in sorted(by_players.items()))
             multi = [hit for row, hit in zip(positions, hits, strict=True) if not row["immediate"]]
             print(f"{name:<14} {n:>6}  {describe(hits):<24} {shares:<28}"
                   f" {100 * sum(multi) / max(1, len(multi)):5.1f}%"
-                  f"  {time.time() - start:7.0f}", flush=True)
+                  f"  {time.time() - start:7.0f}  {describe(by_mode['republic']):<22}"
+                  f" {describe(by_mode['imperium']):<22}", flush=True)
 
 
 if __name__ == "__main__":

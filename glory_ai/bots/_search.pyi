@@ -59,7 +59,9 @@ class Searcher:
     #: what the last search found: {"actions": [_RootStat, ...], "iterations": int,
     #: "seconds": float, "nodes": int, "reused_nodes": int, "trees": int,
     #: "node_cap_reached": bool, "tie_broken": bool (chance chose between equal first
-    #: rows), "certainty_conflicts": int (always 0: checked by the tests)}; None before
+    #: rows), "certainty_conflicts": int (always 0: checked by the tests), "turn_win": the
+    #: move the root win search found (turnwin=; then no tree search: 0 iterations, 0
+    #: visits) or None, "turn_win_nodes": int (the positions it searched)}; None before
     last_stats: dict[str, Any] | None
     def __init__(
         self,
@@ -89,6 +91,8 @@ class Searcher:
         belief: int,
         belief_strength: float,
         omniscient: bool,
+        turnwin: int,
+        turnwin_worlds: int,
     ) -> None: ...
     def search(
         self, state: State, player: int, key: int, belief: Sequence[Sequence[float]] | None = None
@@ -139,6 +143,7 @@ def _rewards(
 ) -> list[float]: ...
 def _order_rows(stats: list[_RootStat], player: int, key: int, flat: bool, final: str) -> bool: ...
 def _turn_wins(state: State, max_nodes: int = 1000000) -> list[int] | None: ...
+def _turn_win_holds(state: State, player: int, max_nodes: int = 1000000) -> bool | None: ...
 def _decisive(state: State, every: bool = False) -> int | None: ...
 def _evaluate(
     state: State, player: int, style: str | dict[str, Any] | None = None, model: EvalModel | None = None

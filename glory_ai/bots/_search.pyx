@@ -11,7 +11,7 @@
 #   _tree.pxi       nodes, trees, compaction      _selection.pxi UCB and the child selection
 #   _rollout.pxi    rollouts and rewards          _solver.pxi    proofs and decisive moves
 #   _worlds.pxi     the worlds searched (belief)  _searcher.pxi  Searcher, the Python face
-#   _tactics.pxi    wins within the turn (the tactical suite)
+#   _tactics.pxi    wins within the turn (the tactical suite, the root win search)
 #
 # Memory: nodes live in one preallocated array per tree (Node, 64 bytes); children are
 # a linked list of node indices. A search adds at most one node per iteration and never
@@ -276,5 +276,5 @@ cdef void run_tree(Tree* t) noexcept nogil:
     t.seconds += gr_now_seconds() - start
 
 
+include "_tactics.pxi"      # wins within the turn (the tactical suite, turnwin=)
 include "_searcher.pxi"     # Searcher, the Python face, and its statistics
-include "_tactics.pxi"      # wins within the turn (the tactical suite)

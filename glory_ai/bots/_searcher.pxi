@@ -12,6 +12,13 @@ import random as _random
 #: how the move is chosen from the root statistics (_order_rows)
 _FINAL_RULES = ("visits", "robust")
 
+# The root win search (turnwin=, _tactics.pxi) spends at most this share of a budget of
+# time, and the tree search that follows gets the rest; it deals its worlds from its own
+# generator (the tree's, mixed with this), so that the tree search draws what it would
+# draw without it.
+cdef double TURN_WIN_TIME_SHARE = 0.25
+cdef uint64_t TURN_WIN_SEED = 0x7475726E77696E21ULL     # "turnwin!"
+
 
 def _order_rows(list stats, int player, uint64_t key, bint flat, final):
     """Sort root rows (Searcher.last_stats["actions"]) best first, in place. final=visits:
@@ -60,14 +67,22 @@ cdef class Searcher:
     cdef int _last_player
     cdef public object last_stats
     cdef object final                 # how the move is chosen from the root statistics
+    cdef long _turn_win_nodes         # nodes the last root win search used
+    cdef long turnwin                 # nodes of the root win search (0: off)
+    cdef int turnwin_worlds           # the worlds its win must hold in
+    cdef TurnWinScratch turnwin_scratch
 
     def __cinit__(self):
         self.trees = NULL
         self.ntrees = 0
+        self.turnwin_scratch.stack = NULL
+        self.turnwin_scratch.legal = NULL
+        self.turnwin_scratch.worlds = NULL
 
     def __init__(self, *, algorithm, iterations, time_ms, cpu_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
-                 rollout_temperature, solver, speed, vp, final, belief, belief_strength, omniscient):
+                 rollout_temperature, solver, speed, vp, final, belief, belief_strength, omniscient,
+                 turnwin, turnwin_worlds):
         # every keyword but algorithm, model and seed is a row of the one table of search
         # parameters (glory_ai.bots.builtin_params.SEARCH_PARAMS), checked against it
         from glory_ai.bots.builtin_params import check_searcher_arguments
@@ -79,7 +94,7 @@ cdef class Searcher:
             "node_cap": node_cap, "trees": trees, "threads": threads, "reuse": reuse,
             "rollout_temperature": rollout_temperature, "solver": solver, "speed": speed, "vp": vp,
             "final": final, "belief": belief, "belief_strength": belief_strength,
-            "omniscient": omniscient})
+            "omniscient": omniscient, "turnwin": turnwin, "turnwin_worlds": turnwin_worlds})
         if final not in _FINAL_RULES:
             raise ValueError(f"final must be one of {', '.join(_FINAL_RULES)}, got {final!r}")
         self.final = final
@@ -112,6 +127,10 @@ cdef class Searcher:
         self.threads = threads
         self.reuse = reuse and self.cfg.algorithm == ALG_ISMCTS
         self.seed = seed
+        self.turnwin = turnwin
+        self.turnwin_worlds = turnwin_worlds
+        if turnwin > 0 and not turn_win_scratch_new(&self.turnwin_scratch, turnwin_worlds):
+            raise MemoryError("cannot allocate the root win search (turnwin)")
         self._last_state = None
         self.last_stats = None
         self.trees = <Tree**>calloc(trees, sizeof(Tree*))
@@ -129,6 +148,7 @@ cdef class Searcher:
             for i in range(self.ntrees):
                 tree_free(self.trees[i])
             free(self.trees)
+        turn_win_scratch_free(&self.turnwin_scratch)
 
     def search(self, State state, int player, uint64_t key, belief=None):
         """Search from `state` for `player` (who must be to move) and return the root
@@ -142,9 +162,14 @@ cdef class Searcher:
         cdef long reused
         table = self._belief_table(state, player, belief)
         reused = self._follow(state, player) if self.reuse else -1
+        self._turn_win_nodes = 0
         for i in range(self.ntrees):
             self._prepare(self.trees[i], state, player, i, key, reused >= 0)
             self._set_belief(self.trees[i], table)
+        if self.turnwin > 0:
+            won = self._turn_win(state, player)
+            if won is not None:
+                return won
         if self.threads > 1 and self.ntrees > 1:
             from concurrent.futures import ThreadPoolExecutor
             with ThreadPoolExecutor(max_workers=min(self.threads, self.ntrees)) as pool:
@@ -153,7 +178,53 @@ cdef class Searcher:
             for i in tree_ids:
                 self._run_one(i)
         self._raise_errors()
-        return self._collect(state, player, max(reused, 0), key)
+        stats = self._collect(state, player, max(reused, 0), key)
+        self.last_stats["turn_win"] = None
+        self.last_stats["turn_win_nodes"] = self._turn_win_nodes
+        return stats
+
+    cdef object _turn_win(self, State state, int player):
+        # The root win search (turnwin=, docs/bots.md "A win within the turn"): a first move
+        # that wins the rest of the turn by force in each of turnwin_worlds worlds the first
+        # tree deals (what the player knows, never the true hidden cards). Found: the root
+        # rows with it first, and no tree search (None otherwise; the trees' budget of time
+        # is then what this search left).
+        cdef Tree* t = self.trees[0]
+        cdef uint64_t saved = t.rng
+        cdef TurnWinBudget budget
+        cdef int action, dealt = 0, i
+        cdef double start, spent
+        cdef bint cpu = self.cfg.cpu_clock
+        start = gr_thread_cpu_seconds() if cpu else gr_now_seconds()
+        budget.nodes = self.turnwin
+        budget.cpu_clock = cpu
+        budget.deadline = start + TURN_WIN_TIME_SHARE * self.cfg.time_limit if self.cfg.time_limit > 0 else 0
+        t.rng = gr_rng_seed(saved ^ TURN_WIN_SEED)
+        with nogil:
+            action = root_turn_win(t, player, &self.turnwin_scratch, self.turnwin_worlds, &budget, &dealt)
+        t.rng = saved
+        spent = (gr_thread_cpu_seconds() if cpu else gr_now_seconds()) - start
+        self._turn_win_nodes = self.turnwin - max(budget.nodes, 0)
+        if action < 0:
+            if self.cfg.time_limit > 0:
+                for i in range(self.ntrees):
+                    self.trees[i].cfg.time_limit = max(self.cfg.time_limit - spent,
+                                                       self.cfg.time_limit * (1 - TURN_WIN_TIME_SHARE))
+            return None
+        if self.reuse:
+            # no tree followed this move: the next search starts afresh
+            for i in range(self.ntrees):
+                self.trees[i].count = 0
+            self._last_state = None
+        n = num_players_c(state.s)
+        order = [action] + [a for a in state.legal_actions() if a != action]
+        stats = [{"action": a, "visits": 0, "available": 0, "mean_reward": [0.0] * n, "proven": None,
+                  "proof_length": 0, "mean_length": 0.0} for a in order]
+        self.last_stats = {"actions": stats, "iterations": 0, "seconds": spent, "nodes": 0, "reused_nodes": 0,
+                           "trees": self.ntrees, "node_cap_reached": False, "tie_broken": False,
+                           "certainty_conflicts": 0, "turn_win": action,
+                           "turn_win_nodes": self._turn_win_nodes}
+        return stats
 
     cdef object _belief_table(self, State state, int player, belief):
         # the evidence as a checked table [player][card type], or None without any

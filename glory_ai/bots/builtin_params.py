@@ -24,7 +24,8 @@ from .params import Param, spell_value
 from .styles import HEURISTIC_STYLES, STYLES
 
 __all__ = ["BUILTIN_PARAMS", "EVAL_LEARNED", "EVAL_STYLE", "SEARCH_BOTS", "SEARCH_PARAMS", "SearchParam",
-           "TIMED_BOT", "TIME_DEFAULTS", "defaults", "eval_param", "model_path", "searcher_arguments"]
+           "TIMED_BOT", "TIME_DEFAULTS", "TURNWIN_DEFAULT", "defaults", "eval_param", "model_path",
+           "searcher_arguments"]
 
 #: the ``eval=`` value of the hand-set style (``style=``) and of the model shipped with glory_ai
 EVAL_STYLE = "style"
@@ -39,6 +40,9 @@ TIME_DEFAULTS: dict[str, Any] = {"cutoff": 40}
 
 #: the bot whose budget of time brings :data:`TIME_DEFAULTS`
 TIMED_BOT = "ismcts"
+
+#: ISMCTS's node budget of the root win search (turnwin=; docs/bots.md, "A win within the turn")
+TURNWIN_DEFAULT = 100_000
 
 
 def model_path(value: str) -> Path | None:
@@ -159,6 +163,12 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
                 bots=("pimc",), absent=1),
     SearchParam("reuse", bool, False, "keep the tree between moves", keyword="reuse",
                 bots=("ismcts",), absent=False),
+    # the root win search (_tactics.pxi; docs/bots.md, "A win within the turn")
+    SearchParam("turnwin", int, 0, "positions searched, before the tree search, for a move that wins "
+                "the rest of the turn by force in turnwin_worlds dealt worlds, played at once (0: off)",
+                0, 100_000_000, keyword="turnwin", defaults=(("ismcts", TURNWIN_DEFAULT),)),
+    SearchParam("turnwin_worlds", int, 8, "worlds (determinizations) a win of turnwin must hold in", 1, 256,
+                keyword="turnwin_worlds"),
 )
 
 #: the parameters of every built-in bot, in the order a bot lists them

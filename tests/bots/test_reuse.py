@@ -30,7 +30,7 @@ def _same_as_fresh(bot, state, spec, seed):
 
 def test_two_loaded_positions_do_not_share_a_tree():
     # both start with an empty history: the history alone says the second continues the first
-    spec = "ismcts:iters=300,reuse=true"
+    spec = "ismcts:iters=300,reuse=true,turnwin=0"     # (a root win search plays without a tree)
     first, second = catacomb_now().state, stop_the_forum().state
     loaded = [glory_ai.State.from_dict(s.to_dict()) for s in (first, second)]
     assert loaded[0].history() == loaded[1].history() == []
@@ -96,7 +96,7 @@ def _size(node):
 
 @pytest.mark.parametrize("num_players, seed", [(2, 8), (3, 4), (4, 2)])
 def test_the_kept_tree_is_exactly_the_subtree_of_the_moves_played(num_players, seed):
-    spec = "ismcts:iters=300,reuse=true"
+    spec = "ismcts:iters=300,reuse=true,turnwin=0"     # (a root win search plays without a tree)
     bot = make_bot(spec, seed=seed)
     searcher = bot._searcher
     opponents = make_bot("greedy", seed=seed)
@@ -160,7 +160,7 @@ def test_a_reused_tree_answers_as_a_fresh_bot_once_it_has_been_dropped():
 
 
 def test_reuse_with_several_trees_keeps_each_tree_s_subtree():
-    spec = "ismcts:iters=400,trees=2,threads=2,reuse=true"
+    spec = "ismcts:iters=400,trees=2,threads=2,reuse=true,turnwin=0"
     state = glory_ai.Game(2).new_initial_state(5)
     bot = make_bot(spec, seed=4)
     greedy = make_bot("greedy", seed=4)

@@ -18,7 +18,7 @@ from support.positions import foundation, play, state_of
 SPECS = {"ismcts": "ismcts:iters={n}", "pimc": "pimc:iters={n},worlds=10", "flatmc": "flatmc:iters={n}"}
 #: the search without the solver, the reward mix and the robust choice (the ISMCTS
 #: defaults before them; PIMC's and flat MC's defaults)
-PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
+PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style,turnwin=0"
 
 #: the smallest budget (of 10, 20, 40, ...) from which each bot finds a best move of each
 #: position with every one of 16 seeds, at that budget and all larger ones up to 5,120
@@ -79,7 +79,7 @@ def test_the_visits_concentrate_on_the_best_move_as_iterations_grow(name, bot):
 
 def test_the_winning_move_is_worth_a_whole_win_to_its_mover():
     position = catacomb_now()
-    bot = make_bot("ismcts:iters=200,speed=0,vp=0", seed=1)
+    bot = make_bot("ismcts:iters=200,speed=0,vp=0,turnwin=0", seed=1)
     bot.step(position.state)
     (win,) = position.best
     row = next(r for r in bot.last_search()["actions"] if r["action"] == win)
@@ -300,7 +300,8 @@ def test_a_move_that_ends_the_game_backs_up_its_exact_reward_vector(ending, rewa
     after.apply_action(finish)
     assert after.is_terminal() and after.end_reason() == "catacomb"
     expected = reference_rewards(after, reward)
-    for spec in (f"ismcts:iters=150,reward={reward},speed=0,vp=0", f"flatmc:iters=60,reward={reward}"):
+    for spec in (f"ismcts:iters=150,reward={reward},speed=0,vp=0,turnwin=0",
+                 f"flatmc:iters=60,reward={reward}"):
         bot = make_bot(spec, seed=2)
         bot.step(state)
         row = next(r for r in bot.last_search()["actions"] if r["action"] == finish)

@@ -11,7 +11,13 @@ import pytest
 import glory_ai
 from glory_ai.bots import BotSpec, SearchBot, make_bot, registry
 from glory_ai.bots._search import Searcher
-from glory_ai.bots.builtin_params import SEARCH_BOTS, SEARCH_PARAMS, defaults, searcher_arguments
+from glory_ai.bots.builtin_params import (
+    SEARCH_BOTS,
+    SEARCH_PARAMS,
+    TURNWIN_DEFAULT,
+    defaults,
+    searcher_arguments,
+)
 from glory_ai.bots.models import style_model
 
 STUB = Path(glory_ai.__file__).parent / "bots" / "_search.pyi"
@@ -48,7 +54,7 @@ def test_ismcts_has_its_own_defaults_and_the_others_share_theirs():
     own = {key: value for key, value in defaults("ismcts").items() if value != defaults("pimc").get(key)}
     assert own == {
         "cutoff": 80, "eval": "learned", "solver": True, "speed": 0.2, "vp": 0.05, "final": "robust",
-        "reuse": False}
+        "reuse": False, "turnwin": TURNWIN_DEFAULT}
     assert defaults("flatmc")["iters"] == 1000 and defaults("pimc")["worlds"] == 20
 
 

@@ -19,7 +19,8 @@ from glory_ai.bots._search import _decisive, _order_rows, _rewards, _select
 from glory_ai.bots.belief import Evidence
 from support.positions import built, foundation, play, state_of
 
-PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style"
+PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style,turnwin=0"
+# (the tests of the tree's proofs say turnwin=0: the root win search plays a win without a tree)
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -74,7 +75,8 @@ def _row(bot, state, text):
 
 # ---- proven results ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("spec", ["ismcts:iters=2000", "pimc:iters=2000,worlds=10,solver=true,final=robust",
+@pytest.mark.parametrize("spec", ["ismcts:iters=2000,turnwin=0",
+                                  "pimc:iters=2000,worlds=10,solver=true,final=robust",
                                   "flatmc:iters=2000,solver=true,final=robust"])
 def test_an_immediate_win_is_proven_played_and_ends_the_search(spec):
     state = catacomb_now().state
@@ -91,7 +93,7 @@ def test_a_win_in_two_own_moves_is_proven_through_the_certain_line():
     state = catacomb_in_two()
     wins = {"architect: add Garden to Catacomb", "architect: add Prison to Catacomb"}
     for seed in range(4):
-        bot = make_bot("ismcts:iters=3000", seed=seed)
+        bot = make_bot("ismcts:iters=3000,turnwin=0", seed=seed)
         assert state.action_to_string(bot.step(state)) in wins
         first = bot.last_search()["actions"][0]
         assert (first["proven"], first["proof_length"]) == ("win", 2)
@@ -107,7 +109,7 @@ def test_a_move_that_loses_at_once_is_proven_lost_and_avoided():
     state = catacomb_behind()
     losing = state.string_to_action("architect: add Garden to Catacomb")
     for seed in range(4):
-        bot = make_bot("ismcts:iters=1000", seed=seed)
+        bot = make_bot("ismcts:iters=1000,turnwin=0", seed=seed)
         assert bot.step(state) != losing
         assert _row(bot, state, "architect: add Garden to Catacomb")["proven"] == "loss"
         assert bot.last_search()["actions"][-1]["action"] == losing       # proven losses last
@@ -129,7 +131,7 @@ def test_an_end_scored_with_a_hidden_vault_card_is_not_proven():
         world.apply_action(finish)
         winners.add(tuple(world.winners()))
     assert len(winners) == 2                              # the hidden card decides
-    bot = make_bot("ismcts:iters=500", seed=1)
+    bot = make_bot("ismcts:iters=500,turnwin=0", seed=1)
     bot.step(state)
     assert _row(bot, state, "architect: add Garden to Catacomb")["proven"] is None
     (root,) = bot._searcher._tree(0, flags=True)
@@ -149,14 +151,14 @@ def test_the_patron_temple_win_is_found_where_the_plain_search_misses_it():
     assert sum(a == win for a in plain) <= 2
     # after P1's answer, hiring the Temple is proven: it is P0's own move and ends the game
     play(state, "lead Patron with Palace", "think: take Jack")
-    bot = make_bot("ismcts:iters=500", seed=1)
+    bot = make_bot("ismcts:iters=500,turnwin=0", seed=1)
     assert state.action_to_string(bot.step(state)) == "patron: hire Temple from pool"
     assert bot.last_search()["actions"][0]["proven"] == "win"
 
 
 def test_the_new_rewards_rank_the_quick_win_above_the_later_ones():
     state = patron_temple()
-    bot = make_bot("ismcts:iters=4000", seed=2)
+    bot = make_bot("ismcts:iters=4000,turnwin=0", seed=2)
     bot.step(state)
     rows = bot.last_search()["actions"]
     quick = _row(bot, state, "lead Patron with Palace")
@@ -242,7 +244,7 @@ def test_every_proof_holds_in_every_world_and_certain_lines_never_depend_on_hidd
     checked_proofs = checked_lines = 0
     for i, state in enumerate(_endgame_states(150)):
         mover = state.current_player()
-        bot = make_bot("ismcts:iters=400", seed=i)
+        bot = make_bot("ismcts:iters=400,turnwin=0", seed=i)
         bot.step(state)
         assert bot.last_search()["certainty_conflicts"] == 0
         (root,) = bot._searcher._tree(0, flags=True)
@@ -275,7 +277,7 @@ def test_a_line_through_another_players_decision_is_never_proven():
     from search_positions import catacomb_this_turn
 
     position = catacomb_this_turn()
-    bot = make_bot("ismcts:iters=3000", seed=1)
+    bot = make_bot("ismcts:iters=3000,turnwin=0", seed=1)
     assert bot.step(position.state) in position.best
     assert all(row["proven"] is None for row in bot.last_search()["actions"])
     (root,) = bot._searcher._tree(0, flags=True)
