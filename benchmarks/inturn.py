@@ -15,8 +15,9 @@ Wilson interval, overall and by mode, by player count, and the share of the bot'
 decisions the root win search played (turnwin=). `--deals N` instead checks the suite's
 definition on N other deals of each position (determinizations for the mover, seeds of
 their own): it prints the positions in which, in some of them, no winning first move of
-the suite wins the turn by force. Bots: ismcts (the default), ismcts-off
-(turnwin=0), pimc (`worlds=10`), pimc-turnwin (`worlds=10,turnwin=100000`); or any spec
+the suite wins the turn by force. Bots: ismcts (the default: the root win
+search off), ismcts-turnwin (turnwin=100000), ismcts-off (turnwin=0 written out), pimc
+(`worlds=10`), pimc-turnwin (`worlds=10,turnwin=100000`); or any spec
 with `{n}` for the budget after `--spec`.
 """
 from __future__ import annotations
@@ -37,6 +38,7 @@ from tactics import describe, load  # noqa: E402  (the tactical suite's reader a
 DATA = Path(__file__).parent / "data" / "inturn.jsonl.gz"
 BOTS = {
     "ismcts": "ismcts:iters={n}",
+    "ismcts-turnwin": "ismcts:iters={n},turnwin=100000",
     "ismcts-off": "ismcts:iters={n},turnwin=0",
     "pimc": "pimc:iters={n},worlds=10",
     "pimc-turnwin": "pimc:iters={n},worlds=10,turnwin=100000",

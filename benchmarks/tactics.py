@@ -7,8 +7,9 @@ budget, the share solved with its 95% Wilson interval, and the share by player c
 for the positions the first move wins by itself, and by mode. The target: the default ISMCTS solves at
 least 95% at 2,000 iterations.
 
-Bots (`--bots`, comma-separated names): ismcts (today's default), ismcts-off (the default
-without its root win search, turnwin=0), ismcts-plain (the search without solver, reward
+Bots (`--bots`, comma-separated names): ismcts (today's default: the root win search off),
+ismcts-turnwin (the default with the root win search, turnwin=100000), ismcts-off
+(turnwin=0 written out), ismcts-plain (the search without solver, reward
 mix, robust final choice or root win search: the defaults before them), pimc
 (`worlds=10`), pimc-turnwin (`worlds=10,turnwin=100000`), flatmc; or any spec with `{n}` for
 the budget after `--spec`.
@@ -30,6 +31,7 @@ DATA = Path(__file__).parent / "data" / "tactics.jsonl.gz"
 PLAIN = "c=0.7,cutoff=40,solver=false,speed=0,vp=0,final=visits,eval=style,turnwin=0"
 BOTS = {
     "ismcts": "ismcts:iters={n}",
+    "ismcts-turnwin": "ismcts:iters={n},turnwin=100000",
     "ismcts-off": "ismcts:iters={n},turnwin=0",
     "ismcts-plain": "ismcts:iters={n}," + PLAIN,
     "pimc": "pimc:iters={n},worlds=10",

@@ -21,7 +21,7 @@ import time
 import glory_ai
 from glory_ai.bench import provenance
 from glory_ai.bots import make_bot
-from glory_ai.bots.builtin_params import TURNWIN_DEFAULT
+from glory_ai.bots.builtin_params import TURNWIN_BUDGET
 
 SETTINGS = ((2, "republic"), (2, "imperium"), (3, "imperium"), (4, "republic"), (5, "imperium"))
 
@@ -64,7 +64,7 @@ def main() -> None:
     print(f"{len(states)} positions (decisions with a choice) of {args.games} games for each of "
           + ", ".join(f"{n}p {m}" for n, m in SETTINGS), flush=True)
     base, _ = cpu_per_decision("ismcts:iters=1,turnwin=0", states)
-    for budget in (TURNWIN_DEFAULT // 10, TURNWIN_DEFAULT, TURNWIN_DEFAULT * 4):
+    for budget in (TURNWIN_BUDGET // 10, TURNWIN_BUDGET, TURNWIN_BUDGET * 4):
         spent, infos = cpu_per_decision(f"ismcts:iters=1,turnwin={budget}", states)
         nodes = [info["turn_win_nodes"] for info in infos]
         found = sum(info["turn_win"] is not None for info in infos)

@@ -24,7 +24,7 @@ from .params import Param, spell_value
 from .styles import HEURISTIC_STYLES, STYLES
 
 __all__ = ["BUILTIN_PARAMS", "EVAL_LEARNED", "EVAL_STYLE", "SEARCH_BOTS", "SEARCH_PARAMS", "SearchParam",
-           "TIMED_BOT", "TIME_DEFAULTS", "TURNWIN_DEFAULT", "defaults", "eval_param", "model_path",
+           "TIMED_BOT", "TIME_DEFAULTS", "TURNWIN_BUDGET", "defaults", "eval_param", "model_path",
            "searcher_arguments"]
 
 #: the ``eval=`` value of the hand-set style (``style=``) and of the model shipped with glory_ai
@@ -41,8 +41,11 @@ TIME_DEFAULTS: dict[str, Any] = {"cutoff": 40}
 #: the bot whose budget of time brings :data:`TIME_DEFAULTS`
 TIMED_BOT = "ismcts"
 
-#: ISMCTS's node budget of the root win search (turnwin=; docs/bots.md, "A win within the turn")
-TURNWIN_DEFAULT = 100_000
+#: the root win search's node budget measured in docs/bots.md ("A win within the turn"):
+#: `turnwin=100000`. Off by default: every built-in bot's default stays what the shipped
+#: results were played with, so that they replay identically (a run records the resolved
+#: parameters, but a replay does not yet spell a parameter added since with its old value)
+TURNWIN_BUDGET = 100_000
 
 
 def model_path(value: str) -> Path | None:
@@ -166,7 +169,7 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
     # the root win search (_tactics.pxi; docs/bots.md, "A win within the turn")
     SearchParam("turnwin", int, 0, "positions searched, before the tree search, for a move that wins "
                 "the rest of the turn by force in turnwin_worlds dealt worlds, played at once (0: off)",
-                0, 100_000_000, keyword="turnwin", defaults=(("ismcts", TURNWIN_DEFAULT),)),
+                0, 100_000_000, keyword="turnwin"),
     SearchParam("turnwin_worlds", int, 8, "worlds (determinizations) a win of turnwin must hold in", 1, 256,
                 keyword="turnwin_worlds"),
 )

@@ -14,7 +14,6 @@ from glory_ai.bots._search import Searcher
 from glory_ai.bots.builtin_params import (
     SEARCH_BOTS,
     SEARCH_PARAMS,
-    TURNWIN_DEFAULT,
     defaults,
     searcher_arguments,
 )
@@ -54,7 +53,7 @@ def test_ismcts_has_its_own_defaults_and_the_others_share_theirs():
     own = {key: value for key, value in defaults("ismcts").items() if value != defaults("pimc").get(key)}
     assert own == {
         "cutoff": 80, "eval": "learned", "solver": True, "speed": 0.2, "vp": 0.05, "final": "robust",
-        "reuse": False, "turnwin": TURNWIN_DEFAULT}
+        "reuse": False}
     assert defaults("flatmc")["iters"] == 1000 and defaults("pimc")["worlds"] == 20
 
 

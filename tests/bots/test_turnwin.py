@@ -13,7 +13,7 @@ import pytest
 import glory_ai
 from glory_ai.bots import SpecError, make_bot
 from glory_ai.bots._search import _turn_win_holds, _turn_wins
-from glory_ai.bots.builtin_params import TURNWIN_DEFAULT
+from glory_ai.bots.builtin_params import TURNWIN_BUDGET, defaults
 
 ROOT = Path(__file__).resolve().parents[2]
 #: a 3-player Imperium position of the in-turn suite: one winning lead of 21 moves
@@ -34,11 +34,11 @@ def test_the_root_win_search_plays_the_win_the_tree_search_misses_at_a_low_budge
     row = _row()
     state = glory_ai.State.from_dict(row["position"])
     for seed in range(3):
-        bot = make_bot("ismcts:iters=30", seed=seed)
+        bot = make_bot(f"ismcts:iters=30,turnwin={TURNWIN_BUDGET}", seed=seed)
         assert bot.step(state) in row["wins"]
         info = bot.last_search()
         assert info["turn_win"] in row["wins"] and info["iterations"] == 0
-        assert 0 < info["turn_win_nodes"] <= TURNWIN_DEFAULT
+        assert 0 < info["turn_win_nodes"] <= TURNWIN_BUDGET
         assert [r["action"] for r in info["actions"]][0] == info["turn_win"]
         assert sorted(r["action"] for r in info["actions"]) == sorted(state.legal_actions())
         assert make_bot("ismcts:iters=30,turnwin=0", seed=seed).step(state) not in row["wins"]
@@ -50,6 +50,8 @@ def test_the_root_win_search_plays_the_win_the_tree_search_misses_at_a_low_budge
 
 
 def test_turnwin_0_switches_it_off_and_a_position_without_a_win_costs_one_world():
+    # off unless written: the shipped results replay with the bots' defaults as they were played
+    assert defaults("ismcts")["turnwin"] == defaults("pimc")["turnwin"] == 0
     row = _row()
     state = glory_ai.State.from_dict(row["position"])
     bot = make_bot("ismcts:iters=30,turnwin=0", seed=1)
@@ -58,7 +60,8 @@ def test_turnwin_0_switches_it_off_and_a_position_without_a_win_costs_one_world(
     assert info["turn_win"] is None and info["turn_win_nodes"] == 0 and info["iterations"] == 30
     # an opening: no win, the search runs as without it (the worlds come from their own generator)
     opening = glory_ai.Game(3).new_initial_state(5)
-    on, off = make_bot("ismcts:iters=100", seed=2), make_bot("ismcts:iters=100,turnwin=0", seed=2)
+    on = make_bot(f"ismcts:iters=100,turnwin={TURNWIN_BUDGET}", seed=2)
+    off = make_bot("ismcts:iters=100,turnwin=0", seed=2)
     assert on.step(opening) == off.step(opening)
     assert on.last_search()["turn_win"] is None and on.last_search()["turn_win_nodes"] > 0
     assert on.last_search()["actions"] == off.last_search()["actions"]
@@ -74,7 +77,7 @@ def test_the_decision_depends_only_on_what_the_player_knows():
         for deal in range(4):
             world = state if deal == 0 else state.determinize(player, 31 * deal + 7)
             assert world.information_state_key(player) == key
-            bot = make_bot("ismcts:iters=20", seed=9)
+            bot = make_bot(f"ismcts:iters=20,turnwin={TURNWIN_BUDGET}", seed=9)
             action = bot.step(world)
             info = bot.last_search()
             seen.add((action, info["turn_win"], info["turn_win_nodes"]))
@@ -106,7 +109,7 @@ def _play_turn(spec, row, seed):
 def test_it_wins_the_whole_turn_against_adversarial_replies(position_id):
     row = _row(position_id)
     assert _turn_win_holds(glory_ai.State.from_dict(row["position"]), row["player"]) is True
-    assert _play_turn("ismcts:iters=30", row, seed=0)
+    assert _play_turn(f"ismcts:iters=30,turnwin={TURNWIN_BUDGET}", row, seed=0)
 
 
 def test_the_search_hooks_agree():
