@@ -14,7 +14,7 @@ with a prior (docs/statistics.md).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -43,6 +43,7 @@ from .pentanomial import HeadToHead, head_to_head
 __all__ = [
     "FINISHING_CAPTION", "RATING_BOOTSTRAP", "RATING_PRIOR_SD", "RATING_PROFILE",
     "PairSums", "finishing_matrix", "pair_sums", "pairwise", "pairwise_of_sums", "ratings",
+    "seat_pair_cells", "specs_met",
 ]
 
 #: standard deviation (Elo) of the Gaussian prior on every rating of :func:`ratings`
@@ -77,6 +78,31 @@ class PairSums:
     spec_games: np.ndarray
 
 
+def seat_pair_cells(spec: np.ndarray, rank: np.ndarray, base: np.ndarray,
+                    n: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+    """For games of one player count (``spec`` and ``rank``: a row per game, a column per
+    seat; ``base``: each game's unit times ``n * n``), every ordered pair of seats holding two
+    different specs, one seat pair (s, t) at a time: the :class:`PairSums` cell of each game's
+    pair, and 1, 1/2 or 0 as s finished ahead of, level with or behind t."""
+    k = spec.shape[1]
+    for s in range(k):
+        for t in range(k):
+            keep = spec[:, s] != spec[:, t]
+            if s == t or not keep.any():
+                continue
+            ahead = (rank[keep, s] < rank[keep, t]) + 0.5 * (rank[keep, s] == rank[keep, t])
+            yield base[keep] + spec[keep, s] * n + spec[keep, t], ahead
+
+
+def specs_met(spec: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The specs at each game's table (``spec``: a row per game): the games in which each two
+    met (an n x n count, its diagonal the games a spec played), and the games in which each
+    met another."""
+    present = np.zeros((len(spec), n), dtype=np.int64)
+    present[np.arange(len(spec))[:, None], spec] = 1
+    return present.T @ present, present[present.sum(axis=1) > 1].sum(axis=0)
+
+
 def pair_sums(frame: pd.DataFrame, what: str = "pair_sums") -> PairSums:
     """The :class:`PairSums` of the frame's games (every seat of each)."""
     need_columns(frame, ["game", "seat", "spec", "rank", "num_players", "deal"], what)
@@ -101,20 +127,12 @@ def pair_sums(frame: pd.DataFrame, what: str = "pair_sums") -> PairSums:
         spec = sub["code"].to_numpy().reshape(-1, k)
         rank = sub["rank"].to_numpy().reshape(-1, k)
         base = sub["unit"].to_numpy()[::k] * (n * n)
-        for s in range(k):
-            for t in range(k):
-                keep = spec[:, s] != spec[:, t]
-                if s == t or not keep.any():
-                    continue
-                ahead = (rank[keep, s] < rank[keep, t]) + 0.5 * (rank[keep, s] == rank[keep, t])
-                key = base[keep] + spec[keep, s] * n + spec[keep, t]
-                score += np.bincount(key, weights=ahead, minlength=size)
-                count += np.bincount(key, minlength=size)
-        # the specs at each game's table: the games in which two met, and each met another
-        present = np.zeros((len(spec), n), dtype=np.int64)
-        present[np.arange(len(spec))[:, None], spec] = 1
-        games += present.T @ present
-        spec_games += present[present.sum(axis=1) > 1].sum(axis=0)
+        for key, ahead in seat_pair_cells(spec, rank, base, n):
+            score += np.bincount(key, weights=ahead, minlength=size)
+            count += np.bincount(key, minlength=size)
+        met, met_another = specs_met(spec, n)
+        games += met
+        spec_games += met_another
     np.fill_diagonal(games, 0)
     if not count.any():
         raise AnalysisError(f"{what}: no game seats two different specs")

@@ -92,21 +92,13 @@ class CountSums:
 
     def _pairs(self, unit: np.ndarray, spec: np.ndarray, rank: np.ndarray) -> None:
         """:func:`~glory_ai.analysis.stats.ladder.pair_sums` of whole games, added."""
-        k, n = self.k, len(self.specs)
-        base = unit * (n * n)
-        for s in range(k):
-            for t in range(k):
-                keep = spec[:, s] != spec[:, t]
-                if s == t or not keep.any():
-                    continue
-                ahead = (rank[keep, s] < rank[keep, t]) + 0.5 * (rank[keep, s] == rank[keep, t])
-                key = base[keep] + spec[keep, s] * n + spec[keep, t]
-                add_counts(self.score, key, ahead)
-                add_counts(self.count, key)
-        present = np.zeros((len(spec), n), dtype=np.int64)
-        present[np.arange(len(spec))[:, None], spec] = 1
-        self.met += present.T @ present
-        self.spec_games += present[present.sum(axis=1) > 1].sum(axis=0)
+        n = len(self.specs)
+        for key, ahead in ladder.seat_pair_cells(spec, rank, unit * (n * n), n):
+            add_counts(self.score, key, ahead)
+            add_counts(self.count, key)
+        met, met_another = ladder.specs_met(spec, n)
+        self.met += met
+        self.spec_games += met_another
 
     def _head_to_head(self, batch: Batch, rows: np.ndarray, unit: np.ndarray, spec: np.ndarray,
                       share: np.ndarray) -> None:
