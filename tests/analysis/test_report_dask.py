@@ -4,7 +4,6 @@ findings are those of the report read in this process."""
 from __future__ import annotations
 
 import re
-import shutil
 import warnings
 from pathlib import Path
 
@@ -14,6 +13,7 @@ from glory_ai.analysis.columns import COLUMNS_FILE
 from glory_ai.analysis.commands import main_report
 from glory_ai.analysis.report import Runs, build_report
 from glory_ai.analysis.report.page import render
+from support.runs import copy_runs_without_columns
 
 distributed = pytest.importorskip("distributed")
 
@@ -24,12 +24,7 @@ SHIPPED = ROOT / "results" / "republic_vs_imperium" / "runs"
 
 @pytest.fixture
 def runs(tmp_path):
-    folders = []
-    for source in sorted(SHIPPED.iterdir()):
-        folder = tmp_path / source.name
-        shutil.copytree(source, folder, ignore=shutil.ignore_patterns(COLUMNS_FILE))
-        folders.append(folder)
-    return folders
+    return copy_runs_without_columns(SHIPPED, tmp_path)
 
 
 def _text(report):

@@ -4,7 +4,6 @@ the same tables and sentences as from the frame. Structural (what is read, and h
 not timed: the memory figures are benchmarks/analysis_scale.py's."""
 from __future__ import annotations
 
-import shutil
 import warnings
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from glory_ai.analysis.report.sections import SECTIONS
 from glory_ai.analysis.stats.summary import summarize, summarize_run
 from glory_ai.analysis.stream import RunStream
 from glory_ai.arena import RunConfig, load_records, run
+from support.runs import copy_runs_without_columns
 
 ROOT = Path(__file__).resolve().parents[2]
 # a round robin and fields of 3 and 4 players: every streamed section has its tables
@@ -30,12 +30,7 @@ LADDER = ROOT / "results" / "strategy_ladder" / "runs"
 
 @pytest.fixture
 def runs(tmp_path):
-    folders = []
-    for source in sorted(LADDER.iterdir()):
-        folder = tmp_path / source.name
-        shutil.copytree(source, folder, ignore=shutil.ignore_patterns(COLUMNS_FILE))
-        folders.append(folder)
-    return folders
+    return copy_runs_without_columns(LADDER, tmp_path)
 
 
 def _report(source):
