@@ -33,7 +33,7 @@ from glory_ai.bots import make_bot
 from glory_ai.bots._search import _turn_win_holds
 
 sys.path.insert(0, str(Path(__file__).parent))
-from tactics import describe, load  # noqa: E402  (the tactical suite's reader and intervals)
+from tactics import describe, load, per_cell  # noqa: E402  (the tactical suite's reader and intervals)
 
 DATA = Path(__file__).parent / "data" / "inturn.jsonl.gz"
 BOTS = {
@@ -124,10 +124,7 @@ def main() -> None:
         return
     specs = {name: BOTS[name] for name in args.bots.split(",") if name}
     specs.update({spec: spec for spec in args.spec})
-    cells = sorted({(r["num_players"], r["mode"]) for r in positions})
-    print(f"{len(positions)} positions: "
-          + ", ".join(f"{n}p {m}: {sum(1 for r in positions if (r['num_players'], r['mode']) == (n, m))}"
-                      for n, m in cells))
+    print(f"{len(positions)} positions: {per_cell(positions)}")
     print(f"{'bot':<14} {'iters':>6}  {'solved [95% CI]':<22} {'republic':<22} {'imperium':<22}"
           f" {'2/3/4/5 players':<16} turnwin  seconds")
     for name, spec in specs.items():

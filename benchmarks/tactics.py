@@ -21,7 +21,7 @@ import gzip
 import json
 import math
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from pathlib import Path
 
 import glory_ai
@@ -52,6 +52,12 @@ def wilson(hits: int, total: int, z: float = 1.96) -> tuple[float, float]:
     centre = (p + z * z / (2 * total)) / (1 + z * z / total)
     half = z * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total)) / (1 + z * z / total)
     return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def per_cell(positions: list[dict]) -> str:
+    """How many positions each player count and mode holds ("2p imperium: 25, ...")."""
+    cells = Counter((r["num_players"], r["mode"]) for r in positions)
+    return ", ".join(f"{n}p {m}: {cells[n, m]}" for n, m in sorted(cells))
 
 
 def solved(spec: str, positions: list[dict], seed: int = 0) -> list[bool]:
@@ -89,11 +95,8 @@ def main() -> None:
     specs = {name: BOTS[name] for name in args.bots.split(",") if name}
     specs.update({spec: spec for spec in args.spec})
     budgets = [int(b) for b in args.budgets.split(",")]
-    cells = sorted({(r["num_players"], r["mode"]) for r in positions})
     immediate = sum(r["immediate"] for r in positions)
-    print(f"{len(positions)} positions ({immediate} won by the first move itself); "
-          + ", ".join(f"{n}p {m}: {sum(1 for r in positions if (r['num_players'], r['mode']) == (n, m))}"
-                      for n, m in cells))
+    print(f"{len(positions)} positions ({immediate} won by the first move itself); {per_cell(positions)}")
     print(f"{'bot':<14} {'iters':>6}  {'solved [95% CI]':<24} {'by players (2/3/4/5)':<28}"
           f" multi-move  seconds  {'republic':<22} {'imperium':<22}")
     for name, spec in specs.items():
