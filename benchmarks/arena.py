@@ -5,6 +5,10 @@ Prints, for two-player runs written to a run folder:
     record, seeds, batches, reading the records back) relative to the same games played in
     a bare loop, in CPU time (target: < 5%), for `random` self-play and `greedy` vs
     `random`, and beside it the cost of the summary statistics compare prints;
+  * for `random` self-play, a game through compare (bare game, arena, columns, summary
+    table) against the bare C playout of a random game (the search's rollout:
+    ``new_initial_state`` and ``random_playout``, nothing recorded), as a ratio (issue 33's
+    "18 times");
   * games/s with n_jobs=1 and n_jobs=2 for `random` self-play and for
     `ismcts:iters=200` vs `greedy`, and their ratio (target: >= 1.7x on 2 cores).
 The loky workers are started before the parallel timings (their start-up, about a second,
@@ -74,7 +78,7 @@ def overhead(specs: list[str], games: int, tmp: Path, repeats: int = 3) -> float
     tasks = list(config.tasks())
     game = glory_ai.Game(config.players, config.mode, **config.variant)
     clock = time.process_time
-    bare = inside = 0.0
+    bare = inside = playout = 0.0
     for _ in range(repeats):
         for task in tasks:
             t0 = clock()
@@ -82,10 +86,13 @@ def overhead(specs: list[str], games: int, tmp: Path, repeats: int = 3) -> float
             t1 = clock()
             play.play_game(task)
             t2 = clock()
+            game.new_initial_state(task.seed).random_playout(task.bot_seeds[0])
+            t3 = clock()
             bare += t1 - t0
             inside += t2 - t1
+            playout += t3 - t2
     n = repeats * len(tasks)
-    bare, inside = bare / n, inside / n
+    bare, inside, playout = bare / n, inside / n, playout / n
 
     original = play.play_game
     spent = [0.0]
@@ -126,6 +133,10 @@ def overhead(specs: list[str], games: int, tmp: Path, repeats: int = 3) -> float
           f"{100 * arena / bare:+.1f}% (target < 5%); after the run as compare: columns from the "
           f"records {1e6 * derive:+.1f} us, summary table {1e6 * table:+.1f} us, {100 * after / bare:+.1f}%; "
           f"total {100 * (arena + after) / bare:+.1f}%", flush=True)
+    if specs == ["random"]:
+        through = bare + arena + after
+        print(f"a random game through compare {1e3 * through:.3f} ms against the bare C playout of a "
+              f"random game {1e3 * playout:.3f} ms: {through / playout:.1f} times", flush=True)
     return arena / bare
 
 

@@ -12,9 +12,13 @@ class Tally:
     def __new__(cls, num_players: int) -> Tally: ...
     def results(self) -> tuple[list[float], list[int], list[dict[str, int]]]: ...
 
+@disjoint_base     # a cdef class
+class NativeSeat:
+    def __init__(self, kind: str, seed: int, policy: object = None) -> None: ...
+
 def play_loop(
     state: State,
-    steps: Sequence[Callable[[State], int]],
+    steps: Sequence[Callable[[State], int] | NativeSeat],
     max_decisions: int,
     move_time_limit: float = 0.0,
     observers: Sequence[Callable[[State, int, int], object]] = (),

@@ -6,13 +6,20 @@ costs a few percent of that; here it reads the state's struct directly and costs
 nanoseconds. The bots are still asked through their Python ``step`` and every action still
 goes through ``State.apply_action``, so the game, its legality checks and its history are
 exactly those of a plain loop.
+
+The built-in cheap bots (random, greedy, heuristic) are the exception: given as a
+:class:`NativeSeat`, their decisions are made here in C, the very ones their ``step``
+makes (the same legal actions, decision seeds and choices), without the Python call that
+cost more than the choice itself.
 """
 cimport cython
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc, qsort
 
 from glory_ai.core.clock cimport gr_now_seconds
 from glory_ai.core.engine cimport (
-    State, Structure, GameState, MAX_PLAYERS, NO_ROLE, PH_LEAD, PH_OVER, S_COMPLETE, THINKER,
+    State, Structure, GameState, MAX_LEGAL, MAX_PLAYERS, NO_ROLE, PH_LEAD, PH_OVER, S_COMPLETE, THINKER,
+    information_state_key_c, legal_actions_into,
 )
 
 from glory_ai.bots.errors import BotError
@@ -60,6 +67,85 @@ cdef class Tally:
                 roles_led)
 
 
+cdef enum:
+    SEAT_PYTHON = 0           # the seat's callable is called
+    SEAT_RANDOM = 1           # RandomBot's choice, in C
+    SEAT_POLICY = 2           # PolicyBot's: its PolicyPlayer asked with the decision seed
+
+#: the kinds a NativeSeat is made of
+_NATIVE_KINDS = {"random": SEAT_RANDOM, "policy": SEAT_POLICY}
+
+
+@cython.auto_pickle(False)
+@cython.final
+cdef class NativeSeat:
+    """A built-in bot for :func:`play_loop` to play in C, in the place of its ``step``:
+    ``NativeSeat("random", seed)`` chooses as ``RandomBot(seed)`` does,
+    ``NativeSeat("policy", seed, policy)`` as a ``PolicyBot`` of that seed whose
+    ``PolicyPlayer`` is ``policy``. Their decisions are those of ``Bot.step``: a forced move
+    played as is, otherwise the decision seed (the player's information state hash xor the
+    seed times 0x9E3779B97F4A7C15) draws from the sorted legal actions or goes to the policy."""
+    cdef int kind
+    cdef uint64_t salt
+    cdef object choose
+
+    def __init__(self, str kind, uint64_t seed, policy=None):
+        if kind not in _NATIVE_KINDS:
+            raise ValueError(f"NativeSeat: kind is random or policy, got {kind!r}")
+        self.kind = _NATIVE_KINDS[kind]
+        if (self.kind == SEAT_POLICY) != (policy is not None):
+            raise ValueError("NativeSeat: a policy seat takes its PolicyPlayer, a random seat none")
+        self.salt = seed * <uint64_t>0x9E3779B97F4A7C15     # wraps modulo 2**64, as _decision_seed masks
+        self.choose = None if policy is None else policy.choose
+
+
+cdef int _by_id(const void* a, const void* b) noexcept nogil:
+    return (<const uint16_t*>a)[0] - (<const uint16_t*>b)[0]
+
+
+cdef inline uint64_t _uniform_index(uint64_t seed, uint64_t count) noexcept nogil:
+    # glory_ai.bots.builtin._uniform_index: splitmix64's output, then (mixed * count) >> 64,
+    # taken in two halves (count < 2**32, so no product overflows)
+    cdef uint64_t mixed = seed + <uint64_t>0x9E3779B97F4A7C15
+    mixed = (mixed ^ (mixed >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    mixed = (mixed ^ (mixed >> 27)) * <uint64_t>0x94D049BB133111EB
+    mixed ^= mixed >> 31
+    return ((mixed >> 32) * count + ((<uint64_t><uint32_t>mixed * count) >> 32)) >> 32
+
+
+cdef int _native_choice(State state, int player, NativeSeat seat, GameState* scratch,
+                        uint16_t* legal) except -1:
+    """What the seat's bot's ``step`` returns, its errors included."""
+    cdef GameState* s = state.s
+    cdef int i, j, n = legal_actions_into(s, legal)
+    cdef uint16_t held
+    cdef uint64_t seed
+    if n == 0:
+        raise RuntimeError("the game is not over but has no legal action: an engine bug "
+                           f"(phase {state.phase()!r}, player {state.current_player()})")
+    if n == 1:
+        return legal[0]
+    seed = information_state_key_c(s, player, scratch) ^ seat.salt
+    if seat.kind == SEAT_RANDOM:
+        # the bot draws from the legal actions in ascending order
+        if n <= 32:
+            for i in range(1, n):
+                held = legal[i]
+                j = i
+                while j > 0 and legal[j - 1] > held:
+                    legal[j] = legal[j - 1]
+                    j -= 1
+                legal[j] = held
+        else:
+            qsort(legal, n, sizeof(uint16_t), _by_id)
+        return legal[_uniform_index(seed, n)]
+    action = seat.choose(state, player, seed)
+    for i in range(n):
+        if legal[i] == action:
+            return action
+    raise AssertionError                 # PolicyBot asserts its action is legal
+
+
 def play_loop(State state, steps, long max_decisions, double move_time_limit=0.0,
               observers=(), Tally tally=None):
     """Play ``state`` on until it is over or ``max_decisions`` decisions have been asked:
@@ -72,28 +158,54 @@ def play_loop(State state, steps, long max_decisions, double move_time_limit=0.0
     :class:`~glory_ai.bots.errors.BotError` (reason ``time_limit``, the player as its seat)
     and its action is not applied. ``observers``: callables ``(state, player, action)``
     called after every action, in order. ``tally``: a :class:`Tally` to count into (and
-    to read after an exception); the results are then its totals."""
-    cdef GameState* s = state.s
-    cdef int n = s.cfg.num_players
-    cdef int player, role
-    cdef bint leading
-    cdef long made = 0
-    cdef double start, elapsed
-    cdef bint watched
+    to read after an exception); the results are then its totals. A step given as a
+    :class:`NativeSeat` is played in C (timed and limited alike)."""
+    cdef int player, n = state.s.cfg.num_players
+    cdef bint native[MAX_PLAYERS]
+    cdef GameState* scratch = NULL
+    cdef uint16_t* legal = NULL
     steps = list(steps)
     observers = list(observers)
-    watched = len(observers) > 0
     if len(steps) != n:
         raise ValueError(f"play_loop: {len(steps)} bots for {n} players")
     if tally is None:
         tally = Tally(n)
     elif tally.n != n:
         raise ValueError(f"play_loop: a tally of {tally.n} players for {n} players")
+    for player in range(n):
+        native[player] = type(steps[player]) is NativeSeat
+        if native[player] and scratch == NULL:
+            # per call: a policy releases the GIL, so another thread's loop may run meanwhile
+            scratch = <GameState*>malloc(sizeof(GameState))
+            legal = <uint16_t*>malloc(MAX_LEGAL * sizeof(uint16_t))
+            if scratch == NULL or legal == NULL:
+                free(scratch)
+                free(legal)
+                raise MemoryError()
+    try:
+        _loop(state, steps, max_decisions, move_time_limit, observers, tally, native, scratch, legal)
+    finally:
+        free(scratch)
+        free(legal)
+    return tally.results()
+
+
+cdef void _loop(State state, list steps, long max_decisions, double move_time_limit, list observers,
+                Tally tally, bint* native, GameState* scratch, uint16_t* legal) except *:
+    cdef GameState* s = state.s
+    cdef int player, role
+    cdef bint leading
+    cdef long made = 0
+    cdef double start, elapsed
+    cdef bint watched = len(observers) > 0
     while made < max_decisions and s.turn.phase != PH_OVER:
         player = s.turn.decider
         leading = s.turn.phase == PH_LEAD
         start = gr_now_seconds()
-        action = steps[player](state)
+        if native[player]:
+            action = _native_choice(state, player, <NativeSeat>steps[player], scratch, legal)
+        else:
+            action = steps[player](state)
         elapsed = gr_now_seconds() - start
         tally.seconds[player] += elapsed
         if move_time_limit > 0.0 and elapsed > move_time_limit:
@@ -102,7 +214,10 @@ def play_loop(State state, steps, long max_decisions, double move_time_limit=0.0
         tally.moves[player] += 1
         tally.decisions += 1
         made += 1
-        state.apply_action(action)
+        if native[player]:
+            state._apply_unchecked(action)     # one of the legal actions just generated
+        else:
+            state.apply_action(action)
         # after a lead the led role is set, unless the leader thought instead
         if leading and s.turn.led_role != NO_ROLE:
             role = s.turn.led_role
@@ -113,7 +228,6 @@ def play_loop(State state, steps, long max_decisions, double move_time_limit=0.0
         if watched:
             for observe in observers:
                 observe(state, player, action)
-    return tally.results()
 
 
 def structures(State state):

@@ -23,8 +23,9 @@ import orjson
 
 from .. import __version__
 from ..bots import Bot, BotError, builtin_name, make_bot
+from ..bots.builtin import PolicyBot, RandomBot
 from ..game import Game, State
-from ._loop import Tally, play_loop, structures
+from ._loop import NativeSeat, Tally, play_loop, structures
 from .hosted import ISOLATION, HostedBot, hosted_seat, release_hosts
 from .plan import ArenaError, GameTask, RunConfig
 
@@ -215,6 +216,20 @@ def _never(state: State) -> int:
     raise AssertionError("a player who conceded was asked to move")
 
 
+#: play the built-in random, greedy and heuristic bots in C (the same decisions as their
+#: ``step``: glory_ai/arena/_loop.pyx, NativeSeat); False asks every bot through ``step``
+NATIVE_SEATS = True
+
+
+def _step_of(bot: Bot | HostedBot) -> Any:
+    # the exact classes: a subclass may choose otherwise
+    if NATIVE_SEATS and type(bot) is RandomBot:
+        return NativeSeat("random", bot.seed)
+    if NATIVE_SEATS and type(bot) is PolicyBot:
+        return NativeSeat("policy", bot.seed, bot._policy)
+    return bot.step
+
+
 def play_game(task: GameTask) -> dict[str, Any]:
     """Play one game of a run and return its record (a JSON-ready dict). A failing user bot
     raises :class:`BotFailure`, or with ``task.options.forfeit`` concedes (the record's
@@ -249,7 +264,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
             except BotError as error:
                 fail(error.seat if error.seat is not None else seat, error)
     observers = [(seat, bot.observe) for seat, bot in users if bot.observes]
-    steps = [_never if bot is None else bot.step for bot in bots]
+    steps = [_never if bot is None else _step_of(bot) for bot in bots]
     tally = Tally(n)
     # the loop in C (_loop.pyx): per decision, whose turn and whether it is a lead read from
     # the state, the bot's step timed; the actions are applied as a plain loop would
