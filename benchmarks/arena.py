@@ -27,6 +27,7 @@ import glory_ai
 from glory_ai.analysis.load import load_runs
 from glory_ai.analysis.stats.summary import RUN_COLUMNS, summarize_run
 from glory_ai.arena import RunConfig, play, run
+from glory_ai.arena._loop import play_loop
 from glory_ai.bench import provenance
 from glory_ai.bots import make_bot
 
@@ -60,11 +61,22 @@ def bare_game(game: glory_ai.Game, task) -> None:
         state.apply_action(bots[state.current_player()].step(state))
 
 
+def bare_loop(game: glory_ai.Game, task) -> None:
+    """The same game through the arena's loop alone (the built-in cheap bots' choices made
+    in C, as play_game makes them), nothing recorded."""
+    state = game.new_initial_state(task.seed)
+    bots = [make_bot(spec, seed) for spec, seed in zip(task.seats, task.bot_seeds, strict=True)]
+    play_loop(state, [play._step_of(bot) for bot in bots], play.MAX_DECISIONS)
+
+
 def overhead(specs: list[str], games: int, tmp: Path, repeats: int = 3) -> float:
     """The arena's CPU time per game beyond a bare game, in parts measured so that load
     from other processes hits both sides alike:
 
-    * in the game: play_game() against the bare game, interleaved game by game (per-move
+    * the bare game twice: the bots asked through their Python ``step`` in a plain loop, and
+      the arena's C loop alone (play_loop: the built-in random, greedy and heuristic bots'
+      choices made in C, as play_game makes them), the baseline of the parts below;
+    * in the game: play_game() against the bare loop, interleaved game by game (per-move
       timing, reading the result and structures, building the record);
     * around it: run() into a folder less the time spent inside play_game() (seeds, tasks,
       batches, JSON lines, checksums, writing and fsync);
@@ -78,21 +90,24 @@ def overhead(specs: list[str], games: int, tmp: Path, repeats: int = 3) -> float
     tasks = list(config.tasks())
     game = glory_ai.Game(config.players, config.mode, **config.variant)
     clock = time.process_time
-    bare = inside = playout = 0.0
+    python = bare = inside = playout = 0.0
     for _ in range(repeats):
         for task in tasks:
             t0 = clock()
             bare_game(game, task)
             t1 = clock()
-            play.play_game(task)
+            bare_loop(game, task)
             t2 = clock()
-            game.new_initial_state(task.seed).random_playout(task.bot_seeds[0])
+            play.play_game(task)
             t3 = clock()
-            bare += t1 - t0
-            inside += t2 - t1
-            playout += t3 - t2
+            game.new_initial_state(task.seed).random_playout(task.bot_seeds[0])
+            t4 = clock()
+            python += t1 - t0
+            bare += t2 - t1
+            inside += t3 - t2
+            playout += t4 - t3
     n = repeats * len(tasks)
-    bare, inside, playout = bare / n, inside / n, playout / n
+    python, bare, inside, playout = python / n, bare / n, inside / n, playout / n
 
     original = play.play_game
     spent = [0.0]
@@ -128,7 +143,9 @@ def overhead(specs: list[str], games: int, tmp: Path, repeats: int = 3) -> float
     after = derive + table
     who = " vs ".join(specs if len(specs) == 2 else specs * 2)
     print(f"overhead, {who}, {len(tasks)} games x {repeats} (CPU time of this process): bare game "
-          f"{1e3 * bare:.3f} ms; in the game (timing, result, record) {1e6 * (inside - bare):+.1f} us; "
+          f"{1e3 * python:.3f} ms with the bots' step in Python, {1e3 * bare:.3f} ms through the arena's "
+          f"loop alone (the built-in bots' choices in C); beyond the latter: in the game (timing, "
+          f"result, record) {1e6 * (inside - bare):+.1f} us; "
           f"around it (seeds, tasks, JSON, checksums, file) {1e6 * outside:+.1f} us; arena "
           f"{100 * arena / bare:+.1f}% (target < 5%); after the run as compare: columns from the "
           f"records {1e6 * derive:+.1f} us, summary table {1e6 * table:+.1f} us, {100 * after / bare:+.1f}%; "
