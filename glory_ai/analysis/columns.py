@@ -41,8 +41,8 @@ from ..arena.files import COLUMNS_FILE
 from ..arena.integrity import check_plan
 from . import AnalysisError
 
-__all__ = ["COLUMNS_FILE", "FORMAT", "RowOrder", "columns_path", "ensure_columns", "read_run",
-           "release_memory", "row_order", "stale_reason"]
+__all__ = ["COLUMNS_FILE", "FORMAT", "ColumnsWriter", "RowOrder", "columns_path", "ensure_columns",
+           "read_run", "release_memory", "row_order", "stale_reason"]
 
 log = logging.getLogger("glory_ai.analysis")
 
@@ -156,41 +156,112 @@ def _unify(tables: list[Any]) -> list[Any]:
     return out
 
 
-def _derive(folder: Path, path: Path) -> None:
-    """Make the columns file of a run from its records, in a stream; written to a temporary
-    file and renamed, so a reader never sees half of one."""
-    import pyarrow.parquet as pq
+class _Parts:
+    """The stored columns of a run's records, a chunk at a time, and the facts of its
+    metadata (package and record versions, the variants' options)."""
 
+    def __init__(self) -> None:
+        self.versions: set[str] = set()
+        self.record_versions: set[Any] = set()
+        self.variants: dict[str, Any] = {}
+        self.tables: list[Any] = []
+        self.first = 0
+
+    def add(self, records: list[dict[str, Any]]) -> None:
+        self.versions.update(str(r["version"]) for r in records if r.get("version") is not None)
+        self.record_versions.update(r.get("record_version", 1) for r in records)
+        self.tables.append(_chunk_table(records, self.first, self.variants))
+        self.first += len(records)
+
+    def write(self, path: Path, identity: dict[str, Any]) -> None:
+        """The columns file, written to a temporary file and renamed, so a reader never sees
+        half of one."""
+        import pyarrow.parquet as pq
+
+        parts = _unify(self.tables)
+        meta = {"records": identity, "games": self.first, "versions": sorted(self.versions),
+                "record_versions": sorted(self.record_versions, key=str), "variants": self.variants}
+        schema = parts[0].schema.with_metadata({_META_KEY: json.dumps(meta).encode()})
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".games-", suffix=".parquet.tmp", dir=path.parent)
+        os.close(fd)
+        try:
+            with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
+                for part in parts:
+                    writer.write_table(part.cast(schema))
+            os.replace(tmp, path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+
+
+def _exact_chunks(chunks: Iterable[list[dict[str, Any]]], size: int) -> Iterator[list[dict[str, Any]]]:
+    """The records of ``chunks`` in lists of exactly ``size`` (the last one fewer): the row
+    groups of a columns file then depend on its records alone, not on their bytes, so that
+    the file :class:`ColumnsWriter` makes as a run writes is the one made from its records."""
+    pending: list[dict[str, Any]] = []
+    for chunk in chunks:
+        pending.extend(chunk)
+        while len(pending) >= size:
+            yield pending[:size]
+            del pending[:size]
+    if pending:
+        yield pending
+
+
+def _derive(folder: Path, path: Path) -> None:
+    """Make the columns file of a run from its records, in a stream."""
     games = storage.games_file(folder)
     identity = _records_identity(games)
-    versions: set[str] = set()
-    record_versions: set[Any] = set()
-    variants: dict[str, Any] = {}
-    parts = []
-    first = 0
+    parts = _Parts()
     # a chunk's table is small (a few MB); the records themselves are dropped once tabled
-    for records in storage.iter_record_chunks(games, skip=storage.SKIPPABLE, size=CHUNK):
-        versions.update(str(r["version"]) for r in records if r.get("version") is not None)
-        record_versions.update(r.get("record_version", 1) for r in records)
-        parts.append(_chunk_table(records, first, variants))
-        first += len(records)
-    if not parts:
+    chunks = storage.iter_record_chunks(games, skip=storage.SKIPPABLE, size=CHUNK)
+    for records in _exact_chunks(chunks, CHUNK):
+        parts.add(records)
+    if not parts.tables:
         raise AnalysisError(f"{games}: the run has no games")
-    parts = _unify(parts)
-    meta = {"records": identity, "games": first, "versions": sorted(versions),
-            "record_versions": sorted(record_versions, key=str), "variants": variants}
-    schema = parts[0].schema.with_metadata({_META_KEY: json.dumps(meta).encode()})
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".games-", suffix=".parquet.tmp", dir=path.parent)
-    os.close(fd)
-    try:
-        with pq.ParquetWriter(tmp, schema, compression="zstd") as writer:
-            for part in parts:
-                writer.write_table(part.cast(schema))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    parts.write(path, identity)
+
+
+class ColumnsWriter:
+    """The columns file of a run made as the run writes its games, instead of reading them
+    back after it (``compare``): given to ``run()`` as its stopping rule, it tables the
+    records of each batch as they are appended (never stopping the run itself, or asking
+    ``inner``, the run's own rule, such as its SPRT); :meth:`finish` then writes the file
+    :func:`ensure_columns` would make from the records file (the same rows, row groups and
+    metadata). The records are this arena's own, just played, so they are not checked
+    against the schema again. A run that resumed games it did not see is left to
+    :func:`ensure_columns`."""
+
+    def __init__(self, inner: Any = None) -> None:
+        self.inner = inner
+        self._parts = _Parts()
+        self._pending: list[dict[str, Any]] = []
+        self._seen = 0
+
+    def add(self, records: Sequence[Any]) -> object:
+        # the fields the columns never read are dropped, as the reader skips them
+        self._pending.extend({k: v for k, v in r.items() if k not in storage.SKIPPABLE} for r in records)
+        self._seen += len(records)
+        while len(self._pending) >= CHUNK:
+            self._parts.add(self._pending[:CHUNK])
+            del self._pending[:CHUNK]
+        return self.inner.add(records) if self.inner is not None else False
+
+    def to_dict(self) -> dict[str, Any]:
+        return self.inner.to_dict() if self.inner is not None else {}
+
+    def finish(self, result: Any) -> Path | None:
+        """Write the columns file of the run ``result`` (a RunResult) ended with; its path,
+        or None where the run resumed games (they were not seen here) or played none."""
+        if result.out is None or result.resumed or not result.played or self._seen != result.played:
+            return None
+        if self._pending:
+            self._parts.add(self._pending)
+            self._pending = []
+        path = columns_path(result.out)
+        self._parts.write(path, _records_identity(storage.games_file(result.out)))
+        return path
 
 
 def ensure_columns(folder: str | os.PathLike[str]) -> Path:

@@ -345,6 +345,7 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _play(config: RunConfig, session: Session, games: int) -> int:
+    from .columns import ColumnsWriter
     from .figures import plot_summary
     from .stats.summary import finishing_frame, format_table, summarize_run
 
@@ -368,9 +369,14 @@ def _play(config: RunConfig, session: Session, games: int) -> int:
         print(f"resuming the run in {out}: about {plural(found, 'game')} already played")
     sys.stdout.flush()
 
-    result = session.play(config)           # stopped by the SPRT when the config has one
-    # the table from the run's columns (made from its records once): memory that does not grow
-    # with the number of games
+    # the columns made as the games are written (not read back after the run); stopped by
+    # the SPRT when the config has one (a session without the test: run() refuses as before)
+    sprt = session.sprt(config) if config.sprt is not None and session.sprt is not None else None
+    writer = ColumnsWriter(sprt) if config.sprt is None or sprt is not None else None
+    result = session.play(config, stop=writer)
+    if writer is not None:
+        writer.finish(result)
+    # the table from the run's columns: memory that does not grow with the number of games
     summary = summarize_run(out, config)
     print()
     print(format_table(summary))

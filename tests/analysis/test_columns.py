@@ -163,3 +163,40 @@ def test_a_report_across_folders_names_its_runs(runs, tmp_path, capsys):
     assert (tmp_path / "out" / "report.html").is_file()
     assert main_report([str(study), str(study / "runs" / "part0"), "--out", str(tmp_path / "o2")]) == 2
     assert "named twice" in capsys.readouterr().err
+
+
+WRITTEN = [RunConfig(specs=("greedy", "random"), deals=9, seed=3),
+           RunConfig(specs=("random", "heuristic:style=patron,epsilon=0.2", "greedy"), players=4, deals=3,
+                     seed=4, mode="imperium", variant={"removed": ["Sewer"], "copies": {"Bath": 1},
+                                                       "materials": {"Catacomb": "Marble"},
+                                                       "powers_off": ["Forum"]})]
+
+
+@pytest.mark.parametrize("config", WRITTEN)
+def test_columns_written_as_the_run_writes_are_those_made_from_its_records(config, tmp_path, monkeypatch):
+    import pyarrow.parquet as pq
+
+    monkeypatch.setattr(C, "CHUNK", 7)            # several row groups, the last one short
+    writer = C.ColumnsWriter()
+    result = run(config, tmp_path / "run", stop=writer, batch_size=5)
+    written = writer.finish(result)
+    assert written == C.columns_path(tmp_path / "run") and C.stale_reason(tmp_path / "run") is None
+    made = tmp_path / "made.parquet"
+    C._derive(tmp_path / "run", made)
+    assert written.read_bytes() == made.read_bytes()
+    assert pq.ParquetFile(written).num_row_groups == -(-config.total_games // 7) > 1
+
+
+def test_a_written_columns_file_asks_the_runs_own_rule_and_leaves_resumed_runs(tmp_path):
+    config = RunConfig(specs=("greedy", "random"), deals=60, seed=5, sprt=(0, 200, 0.05, 0.05))
+    writer = C.ColumnsWriter(DealSPRT.for_config(config))
+    result = run(config, tmp_path / "sprt", stop=writer)
+    assert result.stopped and result.games < config.total_games and writer.to_dict()["decision"]
+    assert writer.finish(result) is not None and C.stale_reason(tmp_path / "sprt") is None
+    small = RunConfig(specs=("random",), deals=4, seed=6)
+    run(small, tmp_path / "resumed", only=[0, 1])
+    writer = C.ColumnsWriter()
+    resumed = run(small, tmp_path / "resumed", stop=writer)
+    assert resumed.resumed == 2 and writer.finish(resumed) is None
+    assert C.stale_reason(tmp_path / "resumed") == "no columns file"
+    assert load_runs([tmp_path / "resumed"])["game"].nunique() == small.total_games

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from glory_ai.analysis.commands import main, main_compare, parse_variant, register_compare
-from glory_ai.arena import load_records
+from glory_ai.arena import RunConfig, load_records, run
 
 
 def _run(capsys, *argv):
@@ -83,6 +83,30 @@ def test_round_robin_field_gauntlet_and_default_folder(tmp_path, capsys, monkeyp
     assert "gauntlet: greedy vs 2 bots" in out
     seats = {tuple(sorted(r["seats"])) for r in load_records(tmp_path / "g")}
     assert seats == {("greedy", "random"), ("greedy", "heuristic:style=patron")}
+
+
+def test_compare_makes_the_columns_as_it_writes_and_reads_back_a_resumed_run(tmp_path, capsys, monkeypatch):
+    from glory_ai.analysis import columns
+
+    derived = []
+    made = columns._derive
+    monkeypatch.setattr(columns, "_derive", lambda folder, path: derived.append(folder) or made(folder, path))
+    out_dir = tmp_path / "run"
+    argv = ["random", "greedy", "--jobs", "1", "--seed", "4", "--out", str(out_dir), "--no-progress"]
+    code, out, err = _run(capsys, *argv, "--games", "4")
+    assert code == 0, err
+    assert derived == [] and columns.stale_reason(out_dir) is None
+    rows = [line for line in out.splitlines() if line.startswith(("greedy ", "random "))]
+    (out_dir / "games.parquet").unlink()
+    code, again, err = _run(capsys, *argv, "--games", "4")
+    assert code == 0 and derived == [out_dir] and len(rows) == 4
+    assert [line for line in again.splitlines() if line.startswith(("greedy ", "random "))] == rows
+    # a resumed run: the games found in the folder read back
+    config = RunConfig.from_dict(json.loads((out_dir / "config.json").read_text())["config"])
+    run(config, tmp_path / "part", only=[0])
+    argv[argv.index(str(out_dir))] = str(tmp_path / "part")
+    code, out, err = _run(capsys, *argv, "--games", "4")
+    assert code == 0 and "resuming" in out and derived == [out_dir, tmp_path / "part"]
 
 
 def test_sprt_from_the_command_line(tmp_path, capsys):
