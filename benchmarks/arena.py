@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 
 import glory_ai
+from glory_ai.analysis.columns import ColumnsWriter, columns_path
 from glory_ai.analysis.load import load_runs
 from glory_ai.analysis.stats.summary import RUN_COLUMNS, summarize_run
 from glory_ai.arena import RunConfig, play, run
@@ -80,9 +81,11 @@ def overhead(specs: list[str], games: int, tmp: Path, repeats: int = 3) -> float
       timing, reading the result and structures, building the record);
     * around it: run() into a folder less the time spent inside play_game() (seeds, tasks,
       batches, JSON lines, checksums, writing and fsync);
-    * after it, as compare does (summarize_run): the run's columns derived from its records
-      (read back, checked against the schema, games.parquet written) and the summary table
-      from them (win rates with their bootstrap intervals, ratings).
+    * after it, as compare does: the run's columns made as the run writes (ColumnsWriter:
+      each batch tabled, games.parquet written at the end; beside it, the columns derived
+      from the records instead: read back, checked against the schema, written) and the
+      summary table from them (summarize_run: win rates with their bootstrap intervals,
+      ratings).
 
     Returns the share of the in-game and around-it parts (the arena's per-game work); the
     two parts after the run are printed beside it."""
@@ -119,26 +122,42 @@ def overhead(specs: list[str], games: int, tmp: Path, repeats: int = 3) -> float
         finally:
             spent[0] += clock() - t
 
-    around, columns, tables = [], [], []
+    class TimedWriter(ColumnsWriter):
+        spent = 0.0
+
+        def add(self, records):
+            t = clock()
+            try:
+                return super().add(records)
+            finally:
+                self.spent += clock() - t
+
+    around, columns, tables, derived = [], [], [], []
     play.play_game = timed_play_game          # play_batch looks play_game up at each call
     try:
         for k in range(repeats):
             spent[0] = 0.0
             folder = tmp / f"overhead-{'-'.join(specs)}-{k}"
+            writer = TimedWriter()
             t0 = clock()
-            run(config, folder, n_jobs=1, progress=False)
+            result = run(config, folder, n_jobs=1, progress=False, stop=writer)   # as compare runs it
             t1 = clock()
-            load_runs([folder], columns=RUN_COLUMNS)      # derives the columns (games.parquet)
+            writer.finish(result)                         # the columns file (games.parquet)
             t2 = clock()
             summarize_run(folder, config)                 # reads them back, makes the table
             t3 = clock()
-            around.append((t1 - t0 - spent[0]) / len(tasks))
-            columns.append((t2 - t1) / len(tasks))
+            columns_path(folder).unlink()
+            t4 = clock()
+            load_runs([folder], columns=RUN_COLUMNS)      # the columns derived from the records instead
+            t5 = clock()
+            around.append((t1 - t0 - spent[0] - writer.spent) / len(tasks))
+            columns.append((t2 - t1 + writer.spent) / len(tasks))
             tables.append((t3 - t2) / len(tasks))
+            derived.append((t5 - t4) / len(tasks))
     finally:
         play.play_game = original
     # as timeit: the least disturbed repeat of each part
-    outside, derive, table = min(around), min(columns), min(tables)
+    outside, derive, table, read_back = min(around), min(columns), min(tables), min(derived)
     arena = inside - bare + outside
     after = derive + table
     who = " vs ".join(specs if len(specs) == 2 else specs * 2)
@@ -147,8 +166,9 @@ def overhead(specs: list[str], games: int, tmp: Path, repeats: int = 3) -> float
           f"loop alone (the built-in bots' choices in C); beyond the latter: in the game (timing, "
           f"result, record) {1e6 * (inside - bare):+.1f} us; "
           f"around it (seeds, tasks, JSON, checksums, file) {1e6 * outside:+.1f} us; arena "
-          f"{100 * arena / bare:+.1f}% (target < 5%); after the run as compare: columns from the "
-          f"records {1e6 * derive:+.1f} us, summary table {1e6 * table:+.1f} us, {100 * after / bare:+.1f}%; "
+          f"{100 * arena / bare:+.1f}% (target < 5%); after the run as compare: columns as the run "
+          f"writes {1e6 * derive:+.1f} us (read back from the records instead: {1e6 * read_back:+.1f} "
+          f"us), summary table {1e6 * table:+.1f} us, {100 * after / bare:+.1f}%; "
           f"total {100 * (arena + after) / bare:+.1f}%", flush=True)
     if specs == ["random"]:
         through = bare + arena + after
