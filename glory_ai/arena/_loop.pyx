@@ -19,8 +19,9 @@ from libc.stdlib cimport free, malloc, qsort
 from glory_ai.core.clock cimport gr_now_seconds
 from glory_ai.core.engine cimport (
     State, Structure, GameState, MAX_LEGAL, MAX_PLAYERS, NO_ROLE, PH_LEAD, PH_OVER, S_COMPLETE, THINKER,
-    information_state_key_c, legal_actions_into,
+    INV_OVERFLOW, STACK_CAP, apply_action_c, information_state_key_c, legal_actions_into,
 )
+from glory_ai.core.engine import INVARIANT_TEXT as _INVARIANT_TEXT
 
 from glory_ai.bots.errors import BotError
 from glory_ai.cards import CARD_NAMES as _CARD_NAMES, ROLES as _ROLES
@@ -193,17 +194,18 @@ def play_loop(State state, steps, long max_decisions, double move_time_limit=0.0
 cdef void _loop(State state, list steps, long max_decisions, double move_time_limit, list observers,
                 Tally tally, bint* native, GameState* scratch, uint16_t* legal) except *:
     cdef GameState* s = state.s
-    cdef int player, role
+    cdef int player, role, chosen = 0
     cdef bint leading
     cdef long made = 0
     cdef double start, elapsed
     cdef bint watched = len(observers) > 0
+    action = None
     while made < max_decisions and s.turn.phase != PH_OVER:
         player = s.turn.decider
         leading = s.turn.phase == PH_LEAD
         start = gr_now_seconds()
         if native[player]:
-            action = _native_choice(state, player, <NativeSeat>steps[player], scratch, legal)
+            chosen = _native_choice(state, player, <NativeSeat>steps[player], scratch, legal)
         else:
             action = steps[player](state)
         elapsed = gr_now_seconds() - start
@@ -215,7 +217,13 @@ cdef void _loop(State state, list steps, long max_decisions, double move_time_li
         tally.decisions += 1
         made += 1
         if native[player]:
-            state._apply_unchecked(action)     # one of the legal actions just generated
+            # one of the legal actions just generated: applied and recorded as
+            # State._apply_unchecked does, without its Python call
+            action = chosen
+            state._history = (state._history, action)
+            if apply_action_c(s, chosen) == -2:
+                raise RuntimeError(f"engine limit reached: {_INVARIANT_TEXT[INV_OVERFLOW]} "
+                                   f"(the queue holds {STACK_CAP} entries)")
         else:
             state.apply_action(action)
         # after a lead the led role is set, unless the leader thought instead
