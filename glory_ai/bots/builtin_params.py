@@ -35,7 +35,7 @@ EVAL_LEARNED = "learned"
 SEARCH_BOTS = ("flatmc", "pimc", "ismcts")
 
 #: what ISMCTS uses instead, for the parameters a spec leaves out, when its budget is time
-#: (time_ms or cpu_ms): at equal time the cheaper iteration wins (docs/bots.md, "Budgets of time")
+#: (time_ms or cpu_ms): at equal time the cheaper iteration wins (docs/strength.md, "Budgets of time")
 TIME_DEFAULTS: dict[str, Any] = {"cutoff": 40}
 
 #: the bot whose budget of time brings :data:`TIME_DEFAULTS`
