@@ -16,7 +16,8 @@ decisions the root win search played (turnwin=). `--deals N` instead checks the 
 definition on N other deals of each position (determinizations for the mover, seeds of
 their own): it prints the positions in which, in some of them, no winning first move of
 the suite wins the turn by force. Bots: ismcts (the default: the root win
-search off), ismcts-turnwin (turnwin=100000), ismcts-off (turnwin=0 written out), pimc
+search on), ismcts-turnwin (turnwin=100000 written out), ismcts-off (turnwin=0: the defaults
+before the root win search), pimc
 (`worlds=10`), pimc-turnwin (`worlds=10,turnwin=100000`); or any spec
 with `{n}` for the budget after `--spec`.
 """

@@ -7,9 +7,9 @@ budget, the share solved with its 95% Wilson interval, and the share by player c
 for the positions the first move wins by itself, and by mode. The target: the default ISMCTS solves at
 least 95% at 2,000 iterations.
 
-Bots (`--bots`, comma-separated names): ismcts (today's default: the root win search off),
-ismcts-turnwin (the default with the root win search, turnwin=100000), ismcts-off
-(turnwin=0 written out), ismcts-plain (the search without solver, reward
+Bots (`--bots`, comma-separated names): ismcts (today's default, the root win search on),
+ismcts-turnwin (turnwin=100000 written out: the default), ismcts-off (the defaults with
+turnwin=0, as they were before the root win search), ismcts-plain (the search without solver, reward
 mix, robust final choice or root win search: the defaults before them), pimc
 (`worlds=10`), pimc-turnwin (`worlds=10,turnwin=100000`), flatmc; or any spec with `{n}` for
 the budget after `--spec`.

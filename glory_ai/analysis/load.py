@@ -172,7 +172,8 @@ class _Run:
         played = recorded_parameters(self.folder)
         # the parameters as played, by the spec the frame shows (labels read them)
         self.parameters = dict(played)
-        renamed = {spec: spec_as_played(spec, params) for spec, params in played.items()}
+        renamed = {spec: spec_as_played(spec, params, before=False)
+                   for spec, params in played.items()}
         self.as_played = {spec: new for spec, new in renamed.items() if new != spec}
         self.parameters.update({new: played[old] for old, new in self.as_played.items()})
         if self.as_played:

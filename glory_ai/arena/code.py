@@ -23,7 +23,11 @@ fresh start (``--fresh``).
 ``parameters`` holds every built-in spec's parameters as resolved when the run was
 played, defaults included: a default that changes later changes what ``ismcts:iters=500``
 means, and the analysis then spells such a spec out (:func:`spec_as_played`) instead of
-showing the old games under today's meaning.
+showing the old games under today's meaning. Every replay of a run's games (a resume,
+``glory-ai reproduce`` and ``verify --repair``, a study's or a learning run's replays) builds
+each bot from the spec as played (:func:`played_specs`, kept in ``RunConfig.played``): the
+recorded parameters, and a parameter added since at its value from before it existed
+(``Param.before``), so that a new default never changes an old run's games.
 """
 from __future__ import annotations
 
@@ -42,8 +46,8 @@ if TYPE_CHECKING:
     from .play import BotFailure
 
 __all__ = ["CODE_FILE", "CODE_FORMAT", "code_identity", "code_changes", "code_problem",
-           "note_failure", "note_isolation", "read_code", "record_code", "recorded_parameters", "set_aside",
-           "spec_as_played", "spec_parameters"]
+           "note_failure", "note_isolation", "played_config", "played_specs", "read_code", "record_code",
+           "recorded_parameters", "set_aside", "spec_as_played", "spec_parameters"]
 
 log = logging.getLogger("glory_ai.arena")
 
@@ -70,30 +74,37 @@ def code_identity(config: RunConfig) -> dict[str, Any]:
     return {"glory_ai": dict(package_identity()), "bots": bots}
 
 
-def spec_parameters(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
+def spec_parameters(specs: Iterable[str],
+                    built: Mapping[str, str] | None = None) -> dict[str, dict[str, Any]]:
     """Each built-in bot spec's parameters as this code resolves them, defaults included
-    (a user's bot, or a spec this code cannot read, is left out)."""
+    (a user's bot, or a spec this code cannot read, is left out); ``built``: the spec a bot
+    is built from instead, by spec (``RunConfig.played``), whose parameters are recorded."""
     from ..bots import BotSpec, SpecError, builtin_name
 
+    built = built or {}
     resolved: dict[str, dict[str, Any]] = {}
     for spec in specs:
         if builtin_name(spec) is None:
             continue
         try:
-            resolved[spec] = BotSpec.parse(spec).params
+            resolved[spec] = BotSpec.parse(built.get(spec, spec)).params
         except SpecError:
             continue
     return resolved
 
 
-def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
+def spec_as_played(spec: str, played: Mapping[str, Any], *, before: bool = True) -> str:
     """``spec`` written so that it means today what it meant when it was played with the
     resolved parameters ``played``: every parameter whose value then differs from the value
-    the spec resolves to now is added to it (in the bot's parameter order). The spec itself
-    when nothing differs, or when this code cannot read it (:meth:`glory_ai.bots.BotSpec.as_played`).
+    the spec resolves to now is added to it (in the bot's parameter order), and with
+    ``before`` a parameter added since, absent from ``played``, at its value from before it
+    existed. The spec itself when nothing differs, or when this code cannot read it
+    (:meth:`glory_ai.bots.BotSpec.as_played`).
 
     >>> spec_as_played("ismcts:iters=500", {"iters": 500, "cutoff": 40, "solver": False})
-    'ismcts:iters=500,cutoff=40,solver=false'
+    'ismcts:iters=500,cutoff=40,solver=false,turnwin=0'
+    >>> spec_as_played("ismcts:iters=500", {"iters": 500, "cutoff": 40}, before=False)
+    'ismcts:iters=500,cutoff=40'
     >>> spec_as_played("pimc:iters=500", {"iters": 500, "eval": ""})     # "" is today's "style"
     'pimc:iters=500'
     >>> spec_as_played("greedy", {})
@@ -101,7 +112,30 @@ def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
     """
     from ..bots import spec_as_played as as_played
 
-    return as_played(spec, played)
+    return as_played(spec, played, before=before)
+
+
+def played_specs(folder: str | os.PathLike[str], specs: Iterable[str]) -> dict[str, str]:
+    """The spec each bot of a run folder's ``specs`` was played as, where it differs from the
+    spec (:func:`spec_as_played` of the parameters its ``code.json`` records, parameters
+    added since at their value from before them); empty for a run that records none."""
+    recorded = recorded_parameters(folder)
+    out = {}
+    for spec in specs:
+        if spec in recorded:
+            built = spec_as_played(spec, recorded[spec])
+            if built != spec:
+                out[spec] = built
+    return out
+
+
+def played_config(config: RunConfig, folder: str | os.PathLike[str]) -> RunConfig:
+    """``config`` whose bots are built as the run in ``folder`` played them
+    (:func:`played_specs`, ``RunConfig.played``): how a replay or a resume plays its games."""
+    import dataclasses
+
+    played = played_specs(folder, config.specs)
+    return dataclasses.replace(config, played=played) if played != dict(config.played) else config
 
 
 def recorded_parameters(folder: str | os.PathLike[str]) -> dict[str, dict[str, Any]]:
@@ -218,7 +252,7 @@ def record_code(folder: str | os.PathLike[str], config: RunConfig, games: int) -
     folder = Path(folder)
     current = code_identity(config)
     data = read_code(folder)
-    parameters = spec_parameters(config.specs)
+    parameters = spec_parameters(config.specs, config.played)
     if data is None:
         earlier = [{"code": None, "games": games}] if games else []
         _write(folder, {"code": current, "parameters": parameters,

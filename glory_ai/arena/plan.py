@@ -110,6 +110,9 @@ class GameTask:
     #: how to play it beyond the config (glory_ai.arena.play.PlayOptions: users' bots
     #: shipped to the worker, the move time limit, forfeits), set by run(); None: plainly
     options: Any = None
+    #: the spec each seat's bot is built from, when one differs from ``seats`` (a replay of
+    #: a run played with other defaults: RunConfig.played); None: the seats' specs
+    built: tuple[str, ...] | None = None
 
 
 def _expected_score(elo: float) -> float:
@@ -158,7 +161,10 @@ class RunConfig:
     others); None infers it. ``rotate``: play every deal in every seat rotation (default) or
     once. ``sprt``: ``(elo0, elo1, alpha, beta)`` to stop a head-to-head match once decided.
 
-    How the games are scheduled (jobs, batch size, backend) is not part of the config.
+    How the games are scheduled (jobs, batch size, backend) is not part of the config, nor
+    is ``played``: by spec, the spec its bots are built from instead, the spec as a recorded
+    run played it (glory_ai.arena.code.played_config: a replay or a resume of a run played
+    before a default changed); the records name the specs as written.
     """
 
     specs: tuple[str, ...]
@@ -170,6 +176,7 @@ class RunConfig:
     format: str | None = None
     rotate: bool = True
     sprt: tuple[float, float, float, float] | None = None
+    played: Mapping[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         specs = self.specs
@@ -227,6 +234,17 @@ class RunConfig:
 
         if self.sprt is not None:
             self._check_sprt()
+        self._check_played()
+
+    def _check_played(self) -> None:
+        played = self.played
+        if not isinstance(played, Mapping) or not all(
+                isinstance(k, str) and isinstance(v, str) for k, v in played.items()):
+            raise ArenaError(f"played must map specs to the specs their bots are built from, got {played!r}")
+        unknown = sorted(set(played) - set(self.specs))
+        if unknown:
+            raise ArenaError(f"played names specs the run does not play: {unknown}")
+        object.__setattr__(self, "played", {k: v for k, v in played.items() if k != v})
 
     # ---- validation ---------------------------------------------------------------------
 
@@ -310,7 +328,14 @@ class RunConfig:
             game_id=game_id(deal, pairing, rotation), deal=deal, pairing=pairing,
             rotation=rotation, seed=deal_seed(self.seed, deal),
             bot_seeds=tuple(bot_seed(self.seed, deal, rotation, s) for s in range(self.players)),
-            seats=seats, num_players=self.players, mode=self.mode, variant=self.variant)
+            seats=seats, num_players=self.players, mode=self.mode, variant=self.variant,
+            built=self._built(seats))
+
+    def _built(self, seats: tuple[str, ...]) -> tuple[str, ...] | None:
+        """The specs the bots of ``seats`` are built from, when :attr:`played` changes one."""
+        if not self.played or not any(seat in self.played for seat in seats):
+            return None
+        return tuple(self.played.get(seat, seat) for seat in seats)
 
     def tasks(self) -> Iterator[GameTask]:
         """Every game of the run, in (deal, pairing, rotation) order, made as it is asked for."""
@@ -334,7 +359,7 @@ class RunConfig:
         seed = deal_seed(self.seed, deal)                    # shared by the deal's games
         bots = [tuple([bot_seed(self.seed, deal, r, s) for s in range(k)]) for r in range(n_rot)]
         return [GameTask(f"{deal}-{pairing}-{rotation}", deal, pairing, rotation, seed, bots[rotation],
-                         seats, k, self.mode, self.variant)
+                         seats, k, self.mode, self.variant, built=self._built(seats))
                 for pairing, by_rotation in enumerate(seatings)
                 for rotation, seats in enumerate(by_rotation)]
 

@@ -185,7 +185,9 @@ def _user_bots(bots: Sequence[Any]) -> list[tuple[int, Any]]:
 
 
 def _make(task: GameTask, seat: int, state: State, options: PlayOptions) -> Any:
-    spec, seed = task.seats[seat], task.bot_seeds[seat]
+    # a replay builds the bot as it was played (GameTask.built); the record names the seat's spec
+    spec = task.built[seat] if task.built is not None else task.seats[seat]
+    seed = task.bot_seeds[seat]
     if hosted_seat(spec, options.isolation, options.bots):
         return HostedBot(spec, seed, seat, state, options.bots, move_time_limit=options.move_time_limit,
                          memory_mb=options.bot_memory)

@@ -580,6 +580,7 @@ def _run(config: RunConfig, out: str | os.PathLike | None, n_jobs: int, batch_si
     if folder is not None:
         scan = folder.open(listen if bar.enabled or stop is not None else None)
         done, resumed = scan.done, scan.games
+        config = folder.config          # a resume's bots as they were played (RunConfig.played)
     else:
         done, resumed = bytearray(config.total_games), 0
     if stop is not None and not resumed:

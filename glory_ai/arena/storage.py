@@ -41,7 +41,7 @@ from .. import __version__
 from .._jsonio import JSONLimitError, read_json
 from .._reading import ReadLimitError, open_regular
 from .archive import ArchiveDamage, gz_chunks
-from .code import code_problem, record_code
+from .code import code_problem, played_config, record_code
 from .files import CODE_FILE, COMPRESSED_GAMES_FILE, CONFIG_FILE, GAMES_FILE, GAMES_FILES, SUMS_FILE
 from .integrity import PLAN_KEY, check_plan, plan_sha256, stamp_plan
 from .lock import FolderLock
@@ -560,9 +560,11 @@ def read_config(folder: str | os.PathLike) -> dict[str, Any]:
 
 
 def load_config(folder: str | os.PathLike) -> RunConfig:
-    """The RunConfig stored in a run folder."""
+    """The RunConfig stored in a run folder, its bots built as they were played (``played``:
+    the parameters its code.json records, glory_ai.arena.code.played_config), so that its
+    games replay as stored whatever defaults changed since."""
     path = Path(folder) / CONFIG_FILE
-    return RunConfig.from_dict(_read_config_file(path)["config"])
+    return played_config(RunConfig.from_dict(_read_config_file(path)["config"]), folder)
 
 
 def load_run(folder: str | os.PathLike) -> tuple[RunConfig, list[dict[str, Any]]]:
@@ -886,6 +888,9 @@ class RunFolder:
             scan = scan_folder(self.games_path, self._plan, listen, repair=True)
         self._digest = scan.digest
         stamp_plan(self.path)       # a folder of an older glory_ai, found to be this config's
+        if scan.games:
+            # a resume goes on with the bots as its games were played
+            self.config = played_config(self.config, self.path)
         record_code(self.path, self.config, scan.games)
         return scan
 

@@ -35,16 +35,15 @@ EVAL_LEARNED = "learned"
 SEARCH_BOTS = ("flatmc", "pimc", "ismcts")
 
 #: what ISMCTS uses instead, for the parameters a spec leaves out, when its budget is time
-#: (time_ms or cpu_ms): at equal time the cheaper iteration wins (docs/bots.md, "Budgets of time")
+#: (time_ms or cpu_ms): at equal time the cheaper iteration wins (docs/strength.md, "Budgets of time")
 TIME_DEFAULTS: dict[str, Any] = {"cutoff": 40}
 
 #: the bot whose budget of time brings :data:`TIME_DEFAULTS`
 TIMED_BOT = "ismcts"
 
 #: the root win search's node budget measured in docs/bots.md ("A win within the turn"):
-#: `turnwin=100000`. Off by default: every built-in bot's default stays what the shipped
-#: results were played with, so that they replay identically (a run records the resolved
-#: parameters, but a replay does not yet spell a parameter added since with its old value)
+#: `turnwin=100000`, ISMCTS's default. The shipped results, played before it existed, replay
+#: with its ``before`` value 0 (a replay builds a bot from the spec as played)
 TURNWIN_BUDGET = 100_000
 
 
@@ -92,6 +91,8 @@ class SearchParam:
     #: the value the Searcher gets from a bot that does not offer the parameter
     absent: Any = None
     aliases: tuple[tuple[str, str], ...] = ()
+    #: the value that plays as the bots played before the parameter existed (Param.before)
+    before: Any = None
 
     def default_of(self, bot: str) -> Any:
         """The default of this parameter for ``bot``."""
@@ -110,7 +111,7 @@ class SearchParam:
         if self.name == "eval" and default != EVAL_STYLE:
             text += _EVAL_ALONE
         return Param(self.name, self.kind, default, text, self.low, self.high, self.choices,
-                     aliases=self.aliases)
+                     aliases=self.aliases, before=self.before)
 
 
 #: every parameter of the search bots (flatmc, pimc, ismcts), in the order they list them;
@@ -123,7 +124,7 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
                 0, 3_600_000, keyword="time_ms"),
     SearchParam("cpu_ms", float, 0.0, "CPU time per move in ms, of each search thread, instead of "
                 "iterations: unlike time_ms it holds on a busy machine (not reproducible)",
-                0, 3_600_000, keyword="cpu_ms"),
+                0, 3_600_000, keyword="cpu_ms", before=0.0),
     SearchParam("c", float, 0.7, "UCB exploration constant", 0, 100, keyword="c"),
     SearchParam("rollout", str, "random", "rollout policy: uniform, the best one-ply action, or a softmax "
                 "over one-ply evaluations", choices=("random", "heuristic", "model"), keyword="rollout"),
@@ -161,7 +162,7 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
                 "cards (belief > 1)", 0, 0.95, keyword="belief_strength"),
     SearchParam("omniscient", bool, False, "CHEATS, a control for measurement only: the search sees every "
                 "hidden card and the deck's order (the true state as its only world)",
-                keyword="omniscient"),
+                keyword="omniscient", before=False),
     SearchParam("worlds", int, 20, "determinizations searched", 1, 100000, keyword="worlds",
                 bots=("pimc",), absent=1),
     SearchParam("reuse", bool, False, "keep the tree between moves", keyword="reuse",
@@ -169,9 +170,9 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
     # the root win search (_tactics.pxi; docs/bots.md, "A win within the turn")
     SearchParam("turnwin", int, 0, "positions searched, before the tree search, for a move that wins "
                 "the rest of the turn by force in turnwin_worlds dealt worlds, played at once (0: off)",
-                0, 100_000_000, keyword="turnwin"),
+                0, 100_000_000, keyword="turnwin", defaults=(("ismcts", TURNWIN_BUDGET),), before=0),
     SearchParam("turnwin_worlds", int, 8, "worlds (determinizations) a win of turnwin must hold in", 1, 256,
-                keyword="turnwin_worlds"),
+                keyword="turnwin_worlds", before=8),
 )
 
 #: the parameters of every built-in bot, in the order a bot lists them

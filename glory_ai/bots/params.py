@@ -31,6 +31,10 @@ class Param:
     required: bool = False
     #: other spellings of a value (text -> value), read before the type
     aliases: tuple[tuple[str, str], ...] = ()
+    #: the value that plays as the bot played before the parameter existed, for a run that
+    #: recorded its parameters without it (BotSpec.played_differences); None: it was there
+    #: from the first recorded runs
+    before: Any = None
 
     def describe(self) -> str:
         if self.choices:

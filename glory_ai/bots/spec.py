@@ -103,17 +103,19 @@ class BotSpec:
         flags = {p.name for p in self.declared if p.kind is bool}
         return tuple((key, value.lower() if key in flags else value) for key, value in self.given)
 
-    def as_played(self, played: Mapping[str, Any]) -> str:
+    def as_played(self, played: Mapping[str, Any], *, before: bool = True) -> str:
         """The spec written so that it means today what it meant when it was played with the
         resolved parameters ``played`` (what a run's ``code.json`` records): the canonical
         text with :meth:`played_differences` added, alone when nothing differs."""
-        added = self.played_differences(played)
+        added = self.played_differences(played, before=before)
         return append_params(self.canonical, added) if added else self.canonical
 
-    def played_differences(self, played: Mapping[str, Any]) -> list[tuple[str, str]]:
+    def played_differences(self, played: Mapping[str, Any], *, before: bool = True) -> list[tuple[str, str]]:
         """The ``(key, value)`` of every parameter whose value in ``played`` differs from its
         value now, in the bot's parameter order (a parameter since removed after them); a
-        value spelled otherwise then but read the same today is no difference."""
+        value spelled otherwise then but read the same today is no difference. With
+        ``before``, a parameter added since (absent from a ``played`` that records any)
+        counts as played with its :attr:`Param.before` value, the bot as it was without it."""
         now = self.params
         declared = {param.name: param for param in self.declared}
         order = list(declared) or list(now)
@@ -126,6 +128,9 @@ class BotSpec:
                 return value
 
         then = {key: today(key, played[key]) for key in order if key in played}
+        if before and played:
+            then = {key: then[key] if key in then else declared[key].before for key in order
+                    if key in then or (key in declared and declared[key].before is not None)}
         return [(key, spell_value(value)) for key, value in then.items()
                 if key not in now or now[key] != value]
 
@@ -235,11 +240,11 @@ def canonical_spec(spec: str) -> str:
     return BotSpec.parse(spec).canonical
 
 
-def spec_as_played(spec: str, played: Mapping[str, Any]) -> str:
+def spec_as_played(spec: str, played: Mapping[str, Any], *, before: bool = True) -> str:
     """:meth:`BotSpec.as_played` of a spec text; the spec itself when this code cannot read
     it."""
     try:
-        added = BotSpec.parse(spec).played_differences(played)
+        added = BotSpec.parse(spec).played_differences(played, before=before)
     except SpecError:
         return spec
     return append_params(spec, added) if added else spec

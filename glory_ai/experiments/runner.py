@@ -446,6 +446,7 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
             raise ExperimentError(f"{folder / 'runs' / planned.name}: missing (the experiment was "
                                   "not run to the end)")
     _check_code(folder, experiment, allow_code_change, log)
+    from ..arena.code import played_config
     from ..arena.verify import verify_run
 
     checks = [verify_run(folder / "runs" / p.name, sample=0) for p in planned_runs]
@@ -463,7 +464,9 @@ def reproduce(folder: str | Path, *, jobs: int | None = None, backend: str | Non
             for r in read_records(folder / "runs" / planned.name, repeats=True, checksum=False):
                 stored.setdefault(r["game_id"], r)
             log(f"re-running {planned.name} ({plural(len(stored), 'game')})")
-            again = session.play(planned.config, Path(scratch) / planned.name)
+            # the bots as the stored run played them (its code.json), whatever defaults changed since
+            played = played_config(planned.config, folder / "runs" / planned.name)
+            again = session.play(played, Path(scratch) / planned.name)
             fresh = {r["game_id"]: r for r in again.records}
             differences = []
             if experiment.reproducible:

@@ -39,15 +39,19 @@ class Advice:
     seconds: float
     moves: tuple[MoveStat, ...]     # most visited first
     forced: bool                    # a single legal action: nothing to search
+    #: the positions the root win search (turnwin=) searched to prove the first move wins the
+    #: rest of the turn by force in every world it dealt; None: the tree search decided
+    turn_win: int | None = None
 
     def best(self) -> MoveStat:
         return self.moves[0]
 
     def to_dict(self) -> dict[str, Any]:
         return {"player": self.player, "bot": self.spec, "iterations": self.iterations,
-                "seconds": self.seconds, "forced": self.forced,
+                "seconds": self.seconds, "forced": self.forced, "turn_win": self.turn_win,
                 "moves": [{"action": m.action, "move": m.text, "visits": m.visits,
-                           "share": m.share, "value": m.value, "values": list(m.values)}
+                           "share": m.share, "value": None if m.value != m.value else m.value,
+                           "values": list(m.values)}     # None (JSON null): not searched
                           for m in self.moves]}
 
 
@@ -76,6 +80,8 @@ def advise(state: State, spec: str = "ismcts:iters=5000", *, seed: int = 0,
     info = bot.last_search()
     assert info is not None
     stats = info["actions"]
+    if info.get("turn_win") is not None:
+        return _turn_win(state, spec, info)
     total = sum(s["visits"] for s in stats) or 1
     moves = tuple(
         MoveStat(s["action"], state.action_to_string(s["action"]), s["visits"], s["visits"] / total,
@@ -84,17 +90,34 @@ def advise(state: State, spec: str = "ismcts:iters=5000", *, seed: int = 0,
     return Advice(mover, spec, int(info["iterations"]), float(info["seconds"]), moves, False)
 
 
+def _turn_win(state: State, spec: str, info: dict[str, Any]) -> Advice:
+    """The advice when the root win search proved a move (no tree search ran): that move,
+    a win for the mover (reward 1), first; the others unsearched."""
+    mover, won = state.current_player(), int(info["turn_win"])
+    values = tuple(1.0 if p == mover else 0.0 for p in range(state.num_players()))
+    rest = sorted(s["action"] for s in info["actions"] if s["action"] != won)
+    moves = (MoveStat(won, state.action_to_string(won), 0, 1.0, 1.0, values),
+             *(MoveStat(a, state.action_to_string(a), 0, 0.0, float("nan"), ()) for a in rest))
+    return Advice(mover, spec, int(info["iterations"]), float(info["seconds"]), moves, False,
+                  int(info["turn_win_nodes"]))
+
+
 def advice_lines(advice: Advice, top: int = 5, names: list[str] | None = None) -> list[str]:
     """The advice as text lines: a header, then one line per move."""
     who = names[advice.player] if names else f"P{advice.player}"
     if advice.forced:
         return [f"Only one move is possible: {advice.moves[0].text}"]
     whose = "your" if who == "you" else f"{who}'s"
-    lines = [f"{advice.spec} for {who}: {advice.iterations:,} iterations in {advice.seconds:.2f} s, "
-             f"from {whose} information only"]
+    if advice.turn_win is not None:
+        searched = (f"the first move wins the rest of the turn by force in every world dealt "
+                    f"({advice.turn_win:,} positions searched; the tree search did not run)")
+    else:
+        searched = f"{advice.iterations:,} iterations in {advice.seconds:.2f} s"
+    lines = [f"{advice.spec} for {who}: {searched}, from {whose} information only"]
     lines.append(f"  {'#':>2}  {'move':<44} {'visits':>8} {'share':>6}  expected result")
     for i, m in enumerate(advice.moves[:top], start=1):
-        lines.append(f"  {i:>2}  {m.text:<44} {m.visits:>8,} {m.share:>6.1%}  {m.value:.3f}")
+        value = "not searched" if m.value != m.value else f"{m.value:.3f}"     # NaN: not searched
+        lines.append(f"  {i:>2}  {m.text:<44} {m.visits:>8,} {m.share:>6.1%}  {value}")
     rest = len(advice.moves) - top
     if rest > 0:
         lines.append(f"  ... and {rest} more move{'s' if rest > 1 else ''}")

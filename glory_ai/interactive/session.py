@@ -105,14 +105,24 @@ class PlaySession:
     #: which bots play in a bot host, and its memory cap (glory_ai.arena.hosted)
     isolation: str = "users"
     bot_memory: int | None = None
+    #: the built-in bots' parameters as the game is played, by spec (saved with it, as a
+    #: run's code.json records them): a resumed game goes on with the bots it began with
+    #: whatever defaults changed since; None: a new game, or a save that records none
+    parameters: dict[str, dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
+        from ..arena.code import spec_as_played, spec_parameters
+
         if not self.seconds:
             self.seconds = [0.0] * self.num_players
         self.game = Game(self.num_players, self.mode, **self.variant)
         self.variant = self.game.config().variant()
         start = self.game.new_initial_state(self.seed)
-        self.bots = {p: game_bot(spec, seed, p, start, isolation=self.isolation, bot_memory=self.bot_memory)
+        played = self.parameters or {}
+        built = {spec: spec_as_played(spec, played[spec]) for spec in self.seats if spec in played}
+        self.parameters = spec_parameters([spec for spec in self.seats if spec != HUMAN], built)
+        self.bots = {p: game_bot(built.get(spec, spec), seed, p, start, isolation=self.isolation,
+                                 bot_memory=self.bot_memory)
                      for p, (spec, seed) in enumerate(zip(self.seats, self.bot_seeds, strict=True))
                      if spec != HUMAN}
         if self.human is not None:
@@ -165,7 +175,7 @@ class PlaySession:
             # absolute: a game resumed from another folder is recorded in the same file
             "games_file": str(self.games_path.resolve()) if self.games_path else None,
             "actions": self.actions, "concessions": self.concessions,
-            "seconds": [round(s, 6) for s in self.seconds],
+            "seconds": [round(s, 6) for s in self.seconds], "parameters": self.parameters,
         }
 
     def save(self) -> None:
@@ -430,6 +440,10 @@ def load_session(path: str | os.PathLike, screen: Screen | None = None, **overri
     if data.get("version") != SESSION_VERSION:
         raise GameError(f"{path}: a saved game of version {data.get('version')!r}; this build reads "
                         f"version {SESSION_VERSION}")
+    parameters = data.get("parameters")
+    if parameters is not None and not (isinstance(parameters, dict)
+                                       and all(isinstance(v, dict) for v in parameters.values())):
+        raise GameError(f"{path}: the saved game's 'parameters' are not the bots' parameters by spec")
     try:
         session = PlaySession(
             num_players=data["num_players"], mode=data["mode"], variant=data["variant"], seed=data["seed"],
@@ -438,7 +452,7 @@ def load_session(path: str | os.PathLike, screen: Screen | None = None, **overri
             save_path=path,
             games_path=Path(data["games_file"]) if data.get("games_file") else None,
             actions=list(data["actions"]), concessions=list(data.get("concessions", [])),
-            seconds=list(data.get("seconds", [])), screen=screen or Screen())
+            seconds=list(data.get("seconds", [])), screen=screen or Screen(), parameters=parameters)
     except KeyError as exc:
         raise GameError(f"{path}: the saved game has no {exc.args[0]!r}") from None
     except (TypeError, ValueError) as exc:

@@ -90,6 +90,21 @@ def test_old_games_are_shown_as_played_and_not_merged_with_todays(played, tmp_pa
     assert {spelled, SEARCH} <= set(map(str, report.frame["spec"].unique()))
 
 
+def test_a_parameter_added_since_keeps_the_label_but_the_replay_plays_as_before(played, tmp_path):
+    # recorded before turnwin existed: the tables show the spec as written (the shipped reports
+    # keep their labels), while a replay builds the bot with turnwin=0 (glory_ai.arena.code)
+    from glory_ai.arena import load_config
+
+    def before_turnwin(data):
+        del data["parameters"][SEARCH]["turnwin"], data["parameters"][SEARCH]["turnwin_worlds"]
+
+    old = _copy_with_parameters(played, tmp_path / "before", before_turnwin)
+    frame = load_runs(old)
+    assert sorted(set(map(str, frame["spec"]))) == sorted([SEARCH, "greedy"])
+    assert frame.attrs["runs"][0]["as_played"] == {}
+    assert load_config(old).played == {SEARCH: f"{SEARCH},turnwin=0"}
+
+
 @pytest.mark.parametrize("damage", ["no parameters", "damaged file"])
 def test_runs_without_usable_parameters_show_their_specs_as_written(played, tmp_path, damage):
     if damage == "no parameters":

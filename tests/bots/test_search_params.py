@@ -14,6 +14,7 @@ from glory_ai.bots._search import Searcher
 from glory_ai.bots.builtin_params import (
     SEARCH_BOTS,
     SEARCH_PARAMS,
+    TURNWIN_BUDGET,
     defaults,
     searcher_arguments,
 )
@@ -53,7 +54,7 @@ def test_ismcts_has_its_own_defaults_and_the_others_share_theirs():
     own = {key: value for key, value in defaults("ismcts").items() if value != defaults("pimc").get(key)}
     assert own == {
         "cutoff": 80, "eval": "learned", "solver": True, "speed": 0.2, "vp": 0.05, "final": "robust",
-        "reuse": False}
+        "reuse": False, "turnwin": TURNWIN_BUDGET}
     assert defaults("flatmc")["iters"] == 1000 and defaults("pimc")["worlds"] == 20
 
 

@@ -323,7 +323,7 @@ def test_the_plain_options_give_back_the_search_as_it_was():
 
 
 def test_the_defaults_are_the_documented_ones():
-    # docs/bots.md, "Tactics, closing and strength": the measured defaults of ISMCTS
+    # docs/strength.md, "Tactics, closing and strength": the measured defaults of ISMCTS
     _, ismcts = parse_spec("ismcts")
     assert (ismcts["c"], ismcts["cutoff"], ismcts["solver"], ismcts["speed"], ismcts["vp"],
             ismcts["final"], ismcts["belief"], ismcts["temperature"], ismcts["rollout"]) == \
@@ -335,7 +335,7 @@ def test_the_defaults_are_the_documented_ones():
 
 
 def test_a_budget_of_time_has_its_own_defaults_unless_the_spec_gives_them():
-    # docs/bots.md, "Budgets of time": at equal time the cheaper iteration wins
+    # docs/strength.md, "Budgets of time": at equal time the cheaper iteration wins
     _, timed = parse_spec("ismcts:time_ms=20")
     assert {key: timed[key] for key in TIME_DEFAULTS} == TIME_DEFAULTS
     assert TIME_DEFAULTS["cutoff"] != parse_spec("ismcts")[1]["cutoff"]

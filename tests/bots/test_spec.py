@@ -193,16 +193,37 @@ def test_the_grammar_splits_without_knowing_a_bot():
 
 def test_as_played_spells_out_what_changed_since_a_run():
     spec = BotSpec.parse("ismcts:iters=500")
+    # a run that recorded no turnwin was played before it existed: as with turnwin=0
     assert spec.as_played({"iters": 500, "cutoff": 40, "solver": False}) == \
+        "ismcts:iters=500,cutoff=40,solver=false,turnwin=0"
+    assert spec.as_played({"iters": 500, "cutoff": 40, "solver": False}, before=False) == \
         "ismcts:iters=500,cutoff=40,solver=false"
     assert spec.as_played(spec.params) == "ismcts:iters=500"
     assert BotSpec.parse("pimc:iters=500").as_played({"iters": 500, "eval": ""}) == "pimc:iters=500"
     assert BotSpec.parse("greedy").as_played({"gone": 3}) == "greedy:gone=3"
-    assert spec_as_played("ismcts:iters=500", {"cutoff": 40}) == "ismcts:iters=500,cutoff=40"
+    assert spec_as_played("ismcts:iters=500", {"cutoff": 40}) == "ismcts:iters=500,cutoff=40,turnwin=0"
+    assert spec_as_played("ismcts:iters=500", {"cutoff": 40}, before=False) == "ismcts:iters=500,cutoff=40"
     assert spec_as_played("nobot:x=1", {"x": 2}) == "nobot:x=1"             # unreadable: as it is
     # the value in canonical form; the function of the arena appends to the text it is given
     assert BotSpec.parse(" PIMC:Iters=500 ").as_played({"cutoff": 20}) == "pimc:iters=500,cutoff=20"
     assert spec_as_played(" PIMC:Iters=500 ", {"cutoff": 20}) == " PIMC:Iters=500 ,cutoff=20"
+
+
+def test_a_parameter_added_since_a_run_counts_at_its_value_before_it_existed():
+    declared = {p.name: p.before for p in BotSpec.parse("ismcts").declared if p.before is not None}
+    assert declared == {"cpu_ms": 0.0, "omniscient": False, "turnwin": 0, "turnwin_worlds": 8}
+    ismcts = BotSpec.parse("ismcts:iters=500")
+    old = {k: v for k, v in ismcts.params.items() if k not in declared}      # recorded before them
+    assert ismcts.played_differences(old) == [("turnwin", "0")]
+    # a before-value equal to today's default adds nothing: PIMC's turnwin, and every other
+    pimc = BotSpec.parse("pimc:iters=500,worlds=10")
+    assert pimc.played_differences({k: v for k, v in pimc.params.items() if k not in declared}) == []
+    # turnwin written in the spec means what it says, as played or not
+    assert BotSpec.parse("ismcts:iters=500,turnwin=0").played_differences(old) == []
+    assert BotSpec.parse("ismcts:iters=500,turnwin=0").params["turnwin"] == 0
+    # a run recorded with it keeps what it recorded; one that records nothing stays as written
+    assert ismcts.played_differences({**old, "turnwin": 0, "turnwin_worlds": 8}) == [("turnwin", "0")]
+    assert ismcts.played_differences(ismcts.params) == [] and ismcts.played_differences({}) == []
 
 
 # ---- labels --------------------------------------------------------------------------------

@@ -50,8 +50,9 @@ def test_the_root_win_search_plays_the_win_the_tree_search_misses_at_a_low_budge
 
 
 def test_turnwin_0_switches_it_off_and_a_position_without_a_win_costs_one_world():
-    # off unless written: the shipped results replay with the bots' defaults as they were played
-    assert defaults("ismcts")["turnwin"] == defaults("pimc")["turnwin"] == 0
+    # ISMCTS's default; PIMC and flat MC keep the plain search, without it
+    assert defaults("ismcts")["turnwin"] == TURNWIN_BUDGET
+    assert defaults("pimc")["turnwin"] == defaults("flatmc")["turnwin"] == 0
     row = _row()
     state = glory_ai.State.from_dict(row["position"])
     bot = make_bot("ismcts:iters=30,turnwin=0", seed=1)

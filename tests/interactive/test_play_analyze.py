@@ -10,7 +10,7 @@ import pytest
 
 import glory_ai
 from glory_ai import cli
-from glory_ai.interactive.advice import AdviceError, advise
+from glory_ai.interactive.advice import AdviceError, advice_lines, advise
 from support.play import random_states
 
 #: P0 leads; a Patron action hiring the Palace from the pool completes the clientele of
@@ -39,8 +39,16 @@ FORUM_WIN = {
 
 def test_the_winning_move_is_found():
     state = glory_ai.State.from_dict(FORUM_WIN)
+    # the defaults: the root win search proves it, and no tree search runs
     advice = advise(state, "ismcts:iters=3000", seed=1)
-    assert advice.player == 0
+    assert advice.player == 0 and advice.turn_win is not None and advice.iterations == 0
+    assert advice.best().text == "lead Patron with Temple"
+    assert advice.best().value == 1.0 and advice.best().share == 1.0
+    assert all(move.share == 0 and move.value != move.value for move in advice.moves[1:])   # NaN
+    assert "wins the rest of the turn by force" in advice_lines(advice)[0]
+    # the tree search alone finds it too
+    advice = advise(state, "ismcts:iters=3000,turnwin=0", seed=1)
+    assert advice.turn_win is None and advice.iterations == 3000
     assert advice.best().text == "lead Patron with Temple"
     assert advice.best().value > 0.85 and advice.best().share > 0.5
     assert all(move.value < advice.best().value - 0.2 for move in advice.moves[1:])
@@ -100,6 +108,7 @@ def test_the_command_prints_the_best_moves(tmp_path, monkeypatch, capsys):
     assert code == 0, err
     data = json.loads(out)
     assert data["player"] == 0 and data["moves"][0]["move"] == "lead Patron with Temple"
+    assert data["turn_win"] > 0 and data["moves"][1]["value"] is None     # proven, the rest unsearched
     assert abs(sum(m["share"] for m in data["moves"]) - 1) < 1e-9
 
 

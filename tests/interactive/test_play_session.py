@@ -12,7 +12,7 @@ import pytest
 
 from glory_ai import cli
 from glory_ai.arena import load_records, replay
-from glory_ai.interactive.records import check_record
+from glory_ai.interactive.records import GameError, check_record
 from glory_ai.interactive.screen import Screen
 from glory_ai.interactive.seats import seat_seeds, seat_specs, split_specs
 from glory_ai.interactive.session import PlaySession, load_session
@@ -160,6 +160,26 @@ def test_quit_saves_and_resume_goes_on_to_the_same_end(tmp_path):
     whole, _ = session(tmp_path / "whole", ["1"] * 1000, seed=9)
     whole.run()
     assert whole.actions == again.actions
+
+
+def test_a_resumed_game_goes_on_with_the_bots_it_was_saved_with(tmp_path):
+    s, _ = session(tmp_path, ["quit"], bots=("ismcts:iters=20",), seed=9)
+    assert s.run() == 0
+    saved = json.loads((tmp_path / "save.json").read_text())
+    assert saved["parameters"]["ismcts:iters=20"]["turnwin"] > 0 and "human" not in saved["parameters"]
+    assert load_session(tmp_path / "save.json").bots[1].params["turnwin"] > 0
+    # saved before the root win search existed: resumed without it, and saved so again
+    for params in saved["parameters"].values():
+        del params["turnwin"]
+    (tmp_path / "save.json").write_text(json.dumps(saved))
+    again = load_session(tmp_path / "save.json")
+    assert again.bots[1].params["turnwin"] == 0 and again.bots[1].spec == "ismcts:iters=20,turnwin=0"
+    assert again.to_dict()["parameters"]["ismcts:iters=20"]["turnwin"] == 0
+    assert again.seats == ["human", "ismcts:iters=20"]          # the table names the spec as written
+    saved["parameters"] = ["not", "parameters"]
+    (tmp_path / "save.json").write_text(json.dumps(saved))
+    with pytest.raises(GameError, match="'parameters' are not"):
+        load_session(tmp_path / "save.json")
 
 
 def test_the_end_of_the_input_saves_the_game(tmp_path):
