@@ -455,6 +455,7 @@ def open_runs(paths: Iterable[str | os.PathLike[str]], client: Any = None) -> Ru
                 return None
     except (_ReadRecords, OSError):
         return None
+    release_memory()            # the reader's buffers, given back before the sections
     return stream
 
 

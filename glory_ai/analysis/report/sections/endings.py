@@ -35,7 +35,7 @@ def _ending_tables(stream: RunStream, by: list[str], ended: dict[tuple[Any, ...]
     reasons = T.tables._reason_order(sorted({names[c] for per_reason in ended.values() for c in per_reason}))
     parts = []
     for key in sorted(ended):
-        per_reason = ended[key]
+        per_reason = ended.pop(key)         # each group's sums freed once its table is made
         size = next(iter(per_reason.values())).size
         table = np.zeros((size, len(reasons)), dtype=np.int64)
         for code, sums in per_reason.items():
