@@ -164,12 +164,21 @@ class RunStream:
         chosen = [r for r in range(len(self.runs)) if runs is None or r in set(runs)]
         self._register([c for c in dict.fromkeys([*PLACE, *columns]) if c in STRINGS], chosen)
         light = fold.light()
-        futures = [self.client.submit(_fold_run, self._for_worker(r), list(columns), light, pure=False)
-                   for r in chosen]
-        for future in futures:
+
+        def submit(r: int) -> Any:
+            return self.client.submit(_fold_run, self._for_worker(r), list(columns), light, pure=False)
+
+        # a few runs ahead of the one added here: the workers hold no more results than that
+        ahead = 2 * max(1, len(self.client.scheduler_info().get("workers", {})))
+        pending = [submit(r) for r in chosen[:ahead]]
+        for r in chosen[ahead:] + [None] * min(ahead, len(chosen)):
+            future = pending.pop(0)
+            if r is not None:
+                pending.append(submit(r))
             for op in future.result():
                 fold.apply(*op)
             future.release()
+            del future
 
     def _register(self, columns: list[str], runs: list[int]) -> None:
         """Codes for every name of the string ``columns`` in ``runs``, given in the order
@@ -253,7 +262,10 @@ Out = Callable[[str, Any, Any], None]
 class Fold:
     """Sums added a batch at a time (:meth:`RunStream.fold`). :meth:`add` says what to add
     by calling ``out(field, at, value)``; :meth:`apply` adds it. ``add`` reads the fold's
-    settings, never its sums (:attr:`SUMS`): on a cluster it runs on a copy without them."""
+    settings, never its sums (:attr:`SUMS`): on a cluster it runs on a copy without them.
+    An ``at`` that is a slice (or a tuple ending in one) with an array of counts is for sums
+    per deal unit, which no two runs add to: a worker adds up a run's spans before sending
+    them (:class:`_Ops`)."""
 
     SUMS: tuple[str, ...] = ()
 
@@ -322,18 +334,56 @@ class _Grouped(Fold):
 
 def _fold_run(stream: RunStream, columns: list[str], fold: Fold) -> list[tuple[str, Any, Any]]:
     """A worker's task: what ``fold`` adds for each batch of the one run of ``stream``."""
-    ops: list[tuple[str, Any, Any]] = []
+    ops = _Ops()
     known = {k: len(v) for k, v in stream.names.items()}
-
-    def out(field: str, at: Any, value: Any) -> None:
-        ops.append((field, at, value))
-
     for batch in stream.batches(columns, stream._only):
-        fold.add(batch, out)
-    fold.finish(out)
+        fold.add(batch, ops)
+    fold.finish(ops)
     if any(len(stream.names[k]) != n for k, n in known.items()) or set(stream.names) - set(known):
         raise RuntimeError("a worker met a name the client had not coded")
-    return ops
+    return ops.said()
+
+
+class _Ops:
+    """What a fold adds on a worker, to be added in the client in the same order. Spans of
+    counts (``at`` a slice, or a tuple ending in one) are added up here into one array per
+    stretch of overlapping spans: each element gets the same additions in the same order,
+    from zero (a run's deal units are its own), and is added once in the client."""
+
+    def __init__(self) -> None:
+        self.ops: list[tuple[str, Any, Any]] = []
+        #: (field, the rest of ``at``) -> [start, counts] of each stretch, in order
+        self.spans: dict[tuple[str, Any], list[list[Any]]] = {}
+
+    def __call__(self, field: str, at: Any, value: Any) -> None:
+        where = at[-1] if isinstance(at, tuple) and at else at
+        if not (isinstance(where, slice) and where.start is not None and where.step is None
+                and isinstance(value, np.ndarray) and value.ndim == 1):
+            self.ops.append((field, at, value))
+            return
+        stretches = self.spans.setdefault((field, at[:-1] if isinstance(at, tuple) else None), [])
+        low, high = where.start, where.start + len(value)
+        hit = [st for st in stretches if low <= st[0] + len(st[1]) and st[0] <= high]
+        start = min([low, *(st[0] for st in hit)])
+        end = max([high, *(st[0] + len(st[1]) for st in hit)])
+        if len(hit) == 1 and hit[0][0] == start and len(hit[0][1]) == end - start:
+            counts = hit[0][1]
+        else:
+            # the stretches it touches (apart from one another) and the span, in one array
+            counts = np.zeros(end - start, dtype=np.result_type(value, *(st[1] for st in hit)))
+            for st in hit:
+                counts[st[0] - start:st[0] - start + len(st[1])] = st[1]
+                stretches.remove(st)
+            stretches.append([start, counts])
+        counts[low - start:high - start] += value
+
+    def said(self) -> list[tuple[str, Any, Any]]:
+        out = list(self.ops)
+        for (field, rest), stretches in self.spans.items():
+            for start, counts in stretches:
+                where = slice(start, start + len(counts))
+                out.append((field, where if rest is None else (*rest, where), counts))
+        return out
 
 
 def _names_in(path: Any, columns: list[str]) -> dict[str, list[str]]:
