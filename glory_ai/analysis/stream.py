@@ -31,6 +31,9 @@ from .load import _labels, _ReadRecords, _Run
 __all__ = ["Batch", "Fold", "NotStreamed", "Out", "RunStream", "UnitSums", "add_counts", "counts_at",
            "open_runs"]
 
+#: rows a batch reads at most (and the rest of a game): a few MB of columns, whatever the
+#: file's row groups
+BATCH_ROWS = 8_192
 #: the columns that say where a row stands in its run (read with every batch)
 PLACE = ("record", "deal", "pairing", "rotation", "seat")
 
@@ -228,10 +231,23 @@ class RunStream:
             prefixes = tuple(c for c in columns if c.endswith(":"))
             wanted = [c for c in have if (c in columns or (prefixes and c.startswith(prefixes)))
                       and c not in PLACE]
-            for group in range(source.num_row_groups):
-                batch = self._batch(index, run, _read_group(source, group, [*PLACE, *wanted]), wanted)
-                yield batch
+            import pyarrow as pa
+
+            held: Batch | None = None
+            parts = source.iter_batches(batch_size=BATCH_ROWS, columns=[*PLACE, *wanted], use_threads=False)
+            for part in parts:
+                batch = self._batch(index, run, pa.Table.from_batches([part]), wanted)
+                if held is not None:
+                    batch = _joined(held, batch)
+                # the rows of its last game go with the next batch: whole games in each
+                last = int(batch.game_start[-1]) if len(batch) else 0
+                held = _cut(batch, slice(last, None))
+                if last:
+                    yield _cut(batch, slice(0, last))
                 del batch
+            if held is not None and len(held):
+                yield held
+            del held
             release_memory()
 
     def _batch(self, index: int, run: _Run, table: Any, wanted: list[str]) -> Batch:
@@ -422,6 +438,21 @@ def _run_facts(path: Any) -> tuple[np.ndarray, set[int], bool]:
             present[deal] = True
         twice = _recorded_twice(path)
     return present, counts, twice
+
+
+def _cut(batch: Batch, rows: slice) -> Batch:
+    """Some rows of a batch (whole games)."""
+    start = batch.game_start - (rows.start or 0)
+    start = start[(start >= 0) & (start < len(batch.unit[rows]))]
+    return Batch(batch.run, {k: v[rows] for k, v in batch.columns.items()}, batch.unit[rows], start)
+
+
+def _joined(first: Batch, then: Batch) -> Batch:
+    """Two batches of a run's rows, one after the other."""
+    columns = {k: np.concatenate([first.columns[k], v]) for k, v in then.columns.items()}
+    record = columns["record"]
+    start = np.flatnonzero(np.r_[True, record[1:] != record[:-1]]) if len(record) else np.zeros(0, np.int64)
+    return Batch(then.run, columns, np.concatenate([first.unit, then.unit]), start)
 
 
 class UnitSums:

@@ -88,6 +88,29 @@ def test_the_report_of_finished_runs_reads_no_frame_and_no_whole_file(runs, monk
     _same_tables(streamed, _report(load_runs(runs)))
 
 
+def test_batches_smaller_than_a_row_group_hold_whole_games_and_give_the_same_report(runs, monkeypatch):
+    import glory_ai.analysis.stream as stream_module
+
+    monkeypatch.setattr(stream_module, "BATCH_ROWS", 5)     # a game of 2-4 seats cut in most
+    seen: list[tuple[int, np.ndarray]] = []
+    batches = RunStream.batches
+
+    def kept(self, columns, runs=None):
+        for batch in batches(self, columns, runs):
+            seen.append((batch.run, batch.columns["record"]))
+            yield batch
+
+    monkeypatch.setattr(RunStream, "batches", kept)
+    small = _report(Runs(runs))
+    monkeypatch.undo()
+    assert max(len(records) for _, records in seen) <= 5 + 3
+    # each game's rows in one batch: no record in two batches of a pass over a run
+    firsts = [(run, records[0]) for run, records in seen if len(records)]
+    lasts = [(run, records[-1]) for run, records in seen if len(records)]
+    assert not any(a == b for a, b in zip(lasts, firsts[1:], strict=False))
+    _same_tables(small, _report(load_runs(runs)))
+
+
 def test_a_run_whose_deals_are_out_of_order_gives_the_same_report(runs):
     # the columns file rewritten with its row groups in reverse (a run whose games were not
     # written in deal order): the building model reads the frame, the rest still streams
