@@ -166,10 +166,10 @@ class RunStream:
             return
         chosen = [r for r in range(len(self.runs)) if runs is None or r in set(runs)]
         self._register([c for c in dict.fromkeys([*PLACE, *columns]) if c in STRINGS], chosen)
-        light = fold.light()
 
         def submit(r: int) -> Any:
-            return self.client.submit(_fold_run, self._for_worker(r), list(columns), light, pure=False)
+            # a copy each: a task's fold may hold its run's state (workers in threads share objects)
+            return self.client.submit(_fold_run, self._for_worker(r), list(columns), fold.light(), pure=False)
 
         # a few runs ahead of the one added here: the workers hold no more results than that
         ahead = 2 * max(1, len(self.client.scheduler_info().get("workers", {})))

@@ -208,6 +208,12 @@ class _MeatFold(Fold):
         self.meats = {j: np.zeros((x0.shape[1], x0.shape[1])) for j, (x0, _, _, _) in recorded.items()}
         self.deals = _Deals()
 
+    def light(self) -> _MeatFold:
+        out = super().light()
+        assert isinstance(out, _MeatFold)
+        out.deals = _Deals()            # each task holds back its own run's last deal
+        return out
+
     def add(self, batch: Batch, out: Out) -> None:
         for unit, whole in self.deals.take(batch):
             self._add(unit, whole, out)
