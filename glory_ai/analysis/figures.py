@@ -28,19 +28,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import matplotlib
 import numpy as np
 import pandas as pd
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.figure import Figure
-from matplotlib.layout_engine import ConstrainedLayoutEngine
-from matplotlib.patches import Patch
-from matplotlib.ticker import FixedLocator, PercentFormatter
 
 from ..core.enums import EndReason
 
 if TYPE_CHECKING:
+    from matplotlib.figure import Figure
     from matplotlib.typing import RcKeyType
+
+# matplotlib is imported where a figure is drawn: the report's tables alone (and compare's)
+# never load it (27 MB resident)
 
 __all__ = [
     "END_COLORS", "NARROW", "PNG_METADATA", "RC", "SEAT_COLORS", "SVG_METADATA", "VP_COLORS", "WIDTH",
@@ -103,11 +101,16 @@ _WIDE_LABEL_CHARS = 90
 
 @contextlib.contextmanager
 def _style() -> Iterator[None]:
+    import matplotlib
+
     with matplotlib.rc_context(RC):
         yield
 
 
 def _figure(height: float, width: float = WIDTH) -> Figure:
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(width, height), dpi=100, layout="constrained")
     FigureCanvasAgg(fig)
     return fig
@@ -138,6 +141,8 @@ def figure_bytes(fig: Figure, fmt: str = "png") -> bytes:
     gives the same bytes in any process, however often and in whatever order it is saved."""
     if fmt not in ("png", "svg"):
         raise ValueError(f"figures are written as png or svg, not {fmt!r}")
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
+
     buffer = io.BytesIO()
     with _style():
         if isinstance(fig.get_layout_engine(), ConstrainedLayoutEngine):
@@ -154,6 +159,8 @@ def figure_bytes(fig: Figure, fmt: str = "png") -> bytes:
 
 
 def _pct(ax: Any, axis: str = "x") -> None:
+    from matplotlib.ticker import PercentFormatter
+
     getattr(ax, f"{axis}axis").set_major_formatter(PercentFormatter(1.0, decimals=0))
 
 
@@ -207,6 +214,8 @@ def plot_win_rates(table: pd.DataFrame, colors: Mapping[str, str] | None = None,
     interval, a mark at each rate in the spec's colour (so that a rate of 0 shows); a dashed line
     at the equal share. A table split by player count (or another column) gets one panel per
     group."""
+    from matplotlib.ticker import FixedLocator
+
     flat = table.reset_index()
     group_cols = [c for c in table.index.names if c != "spec"]
     groups = list(flat.groupby(group_cols, sort=True)) if group_cols else [((), flat)]
@@ -263,6 +272,8 @@ def plot_summary(summary: pd.DataFrame, path: str | os.PathLike,
     description as title and a dashed line at the equal share, which the axis label names;
     a PNG, or an SVG when ``path`` ends in ``.svg``. The same summary gives the same
     bytes. (Narrower than the report's figures: one run at a glance.)"""
+    from matplotlib.ticker import FixedLocator, PercentFormatter
+
     data = summary.sort_values("win_rate", kind="stable")
     names = [str(s) for s in data.index]
     rates = data["win_rate"].to_numpy(dtype=float)
@@ -354,6 +365,9 @@ def plot_finishing_matrix(matrix: pd.DataFrame, title: str | None = None, *,
     is ahead more often, red: less often). Rows and columns in ``order`` (e.g. the ratings',
     strongest first), by default by how often each row finished ahead over the opponents it
     met. The narrow layout numbers the rows and columns and lists the names under the map."""
+    import matplotlib
+    from matplotlib.ticker import PercentFormatter
+
     if order is None:
         strength = matrix.mean(axis=1, skipna=True).fillna(0.5)
         order = list(strength.sort_values(ascending=False, kind="stable").index)
@@ -452,6 +466,8 @@ def plot_seat_advantage(table: pd.DataFrame, title: str | None = None, *,
                         narrow: bool = False) -> Figure:
     """Win rate by seat for each player count (:func:`~glory_ai.analysis.stats.seat_advantage`)
     with 95% intervals; the dashed segments mark the equal share."""
+    from matplotlib.patches import Patch
+
     flat = table.reset_index()
     counts = sorted(int(k) for k in flat["num_players"].unique())
     seats = max(counts)

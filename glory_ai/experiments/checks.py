@@ -66,11 +66,11 @@ def check_derived(experiment: Experiment, folder: Path, problems: list[str]) -> 
             problems.append(f"{folder / 'README.md'}: its table differs from the records "
                             f"(`{wrong[0][:80]}` expected)")
     if experiment.report and (folder / "summary.csv").exists():
-        from ..analysis.load import load_runs
-        from ..analysis.report import build_report
-        # the report as `glory-ai run` builds it: its question answered first, its grids' curves
+        from ..analysis.report import Runs, build_report
+        # the report as `glory-ai run` builds it (the runs read a section at a time): its
+        # question answered first, its grids' curves
         description = " ".join(experiment.description.split()) if experiment.description else None
-        report = build_report(load_runs([folder / "runs" / p.name for p in experiment.runs()]),
+        report = build_report(Runs([folder / "runs" / p.name for p in experiment.runs()]),
                               figures=False, question=experiment.question or None,
                               description=description, grids=report_grids(experiment))
         _same_file(folder / "summary.csv",

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..arena import load_records
 from .config import Experiment
 
 if TYPE_CHECKING:
@@ -19,15 +18,16 @@ __all__ = ["readme_table", "report_grids", "runs_table"]
 
 
 def runs_table(experiment: Experiment, out: Path) -> pd.DataFrame:
-    """Every run's win-rate table (one row per run and spec), from the records in ``out``."""
+    """Every run's win-rate table (one row per run and spec), from the records in ``out``:
+    compare's table of each run (from its columns file a row group at a time, made from the
+    records where missing or stale; the records' own table where it cannot be)."""
     import pandas as pd
 
-    from ..analysis.stats import summarize
+    from ..analysis.stats.summary import summarize_run
 
     frames = []
     for planned in experiment.runs():
-        records = load_records(out / "runs" / planned.name)
-        table = summarize(records, planned.config).reset_index()
+        table = summarize_run(out / "runs" / planned.name, planned.config).reset_index()
         table.insert(0, "run", planned.name)
         frames.append(table)
     return pd.concat(frames, ignore_index=True)

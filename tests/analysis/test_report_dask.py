@@ -4,6 +4,7 @@ findings are those of the report read in this process."""
 from __future__ import annotations
 
 import re
+import threading
 import warnings
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from glory_ai.analysis.columns import COLUMNS_FILE
 from glory_ai.analysis.commands import main_report
 from glory_ai.analysis.report import Runs, build_report
 from glory_ai.analysis.report.page import render
+from glory_ai.analysis.stream import RunStream
 from support.runs import copy_runs_without_columns
 
 distributed = pytest.importorskip("distributed")
@@ -31,7 +33,15 @@ def _text(report):
     return re.sub(r'\n<figure id="fig-[^"]*">.*?</figure>', "", render(report, {}, "report"))
 
 
-def test_the_report_read_on_a_cluster_is_the_report_read_here(runs):
+def test_the_report_read_on_a_cluster_is_the_report_read_here(runs, monkeypatch):
+    readers = []
+    batches = RunStream._batches
+
+    def counted(self, *args):
+        readers.append(threading.current_thread() is threading.main_thread())
+        return batches(self, *args)
+
+    monkeypatch.setattr(RunStream, "_batches", counted)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")          # statsmodels on buildings only winners completed
         here = build_report(Runs(runs), figures=False)
@@ -41,13 +51,18 @@ def test_the_report_read_on_a_cluster_is_the_report_read_here(runs):
                                       dashboard_address=None) as cluster, \
                 distributed.Client(cluster, set_as_default=False) as client, \
                 distributed.get_task_stream(client) as tasks:
+            readers.clear()
             there = build_report(Runs(runs, client=client), figures=False)
     made = [t for t in tasks.data if t["key"].startswith("ensure_columns")]
     read = [t for t in tasks.data if t["key"].startswith("read_run")]
+    folded = [t for t in tasks.data if t["key"].startswith("_fold_run")]
     # the workers make the columns files, a task per run; the sections that read frames
-    # (rule variants here) read them there, a task per run; the others stream them here
+    # (rule variants here) read them there, a task per run; the others' sums are made
+    # there too, a task per run and pass, and only added here
     assert len(made) == len(runs)
     assert len(read) >= len(runs)
+    assert len(folded) >= 6 * len(runs) and len(folded) % len(runs) == 0
+    assert readers and not any(readers)
     assert all((folder / COLUMNS_FILE).is_file() for folder in runs)
     assert _text(there) == _text(here)
     assert there.sentences == here.sentences

@@ -88,6 +88,29 @@ def test_the_report_of_finished_runs_reads_no_frame_and_no_whole_file(runs, monk
     _same_tables(streamed, _report(load_runs(runs)))
 
 
+def test_batches_smaller_than_a_row_group_hold_whole_games_and_give_the_same_report(runs, monkeypatch):
+    import glory_ai.analysis.stream as stream_module
+
+    monkeypatch.setattr(stream_module, "BATCH_ROWS", 5)     # a game of 2-4 seats cut in most
+    seen: list[tuple[int, np.ndarray]] = []
+    batches = RunStream.batches
+
+    def kept(self, columns, runs=None):
+        for batch in batches(self, columns, runs):
+            seen.append((batch.run, batch.columns["record"]))
+            yield batch
+
+    monkeypatch.setattr(RunStream, "batches", kept)
+    small = _report(Runs(runs))
+    monkeypatch.undo()
+    assert max(len(records) for _, records in seen) <= 5 + 3
+    # each game's rows in one batch: no record in two batches of a pass over a run
+    firsts = [(run, records[0]) for run, records in seen if len(records)]
+    lasts = [(run, records[-1]) for run, records in seen if len(records)]
+    assert not any(a == b for a, b in zip(lasts, firsts[1:], strict=False))
+    _same_tables(small, _report(load_runs(runs)))
+
+
 def test_a_run_whose_deals_are_out_of_order_gives_the_same_report(runs):
     # the columns file rewritten with its row groups in reverse (a run whose games were not
     # written in deal order): the building model reads the frame, the rest still streams
@@ -120,3 +143,27 @@ def test_compares_table_of_a_finished_run_reads_no_frame(config, tmp_path, monke
     summary = summarize_run(out, config)
     pd.testing.assert_frame_equal(summary, expected)
     assert summary.attrs == expected.attrs
+
+
+def test_a_workers_spans_added_up_give_the_sums_of_every_span_in_order():
+    from glory_ai.analysis.stream import _Ops
+
+    rng = np.random.default_rng(3)
+    target, coalesced = np.zeros(400), np.zeros(400)
+    ops = _Ops()
+    # spans moving forward with overlaps (a deal across two row groups), two far apart
+    # blocks (seats), one span bridging two stretches; thirds, whose sums depend on order
+    spans = [(low, 20) for low in (*range(0, 150, 7), *range(250, 380, 11), 140, 100)]
+    for i, (low, size) in enumerate([*spans, (160, 100), (20, 5)]):
+        value = rng.integers(0, 4, size) / 3.0
+        target[low:low + size] += value
+        ops("wins", (2, slice(low, low + size)), value)
+        ops("totals", None, float(i))
+        if i == len(spans) - 1:
+            assert len(ops.said()) == i + 1 + 2      # two stretches so far
+    said = ops.said()
+    assert [op[2] for op in said[:len(spans) + 2]] == list(range(len(spans) + 2))
+    added = said[len(spans) + 2:]
+    assert len(added) == 1 and added[0][:2] == ("wins", (2, slice(0, 391)))
+    coalesced[added[0][1][1]] += added[0][2]
+    assert np.array_equal(coalesced, target)

@@ -55,7 +55,7 @@ class Runs:
                 from ..columns import ensure_columns
 
                 self.client.gather(self.client.map(ensure_columns, self.run_dirs, pure=False))
-            self._stream = open_runs(self.run_dirs)
+            self._stream = open_runs(self.run_dirs, self.client)
         assert self._stream is None or isinstance(self._stream, RunStream)
         return self._stream
 

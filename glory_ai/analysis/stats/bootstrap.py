@@ -55,7 +55,7 @@ def grouped_units(*per_unit: np.ndarray) -> tuple[np.ndarray, ...]:
 
 
 #: the most draws in one block of :func:`deal_resamples` (a block's arrays are 8 bytes a draw)
-BLOCK_DRAWS = 500_000
+BLOCK_DRAWS = 100_000
 
 
 def deal_resamples(n_units: int, resamples: int = BOOTSTRAP_RESAMPLES, seed: int = 0,

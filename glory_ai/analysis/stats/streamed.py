@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from .. import AnalysisError
-from ..stream import Batch, RunStream, add_counts
+from ..stream import Batch, Fold, Out, RunStream, counts_at
 from . import ladder
 from . import paired as P
 from .bootstrap import win_shares_of_sums
@@ -25,7 +25,7 @@ COLUMNS = ["num_players", "spec", "win_share", "score", "rank"]
 
 
 @dataclass
-class CountSums:
+class CountSums(Fold):
     """One player count's sums (see the module docstring): ``specs`` its specs (labels,
     sorted), ``local`` a stream spec code's place among them; per deal unit of its runs
     (``start``: where a run's units begin, ``size`` of them): ``rows`` its seat-games,
@@ -50,14 +50,28 @@ class CountSums:
     spec_games: np.ndarray
     mixed: int = 0
     pairs: bool = False
+    seats: bool = False
     runs: set[str] = field(default_factory=set)
     h2h: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
+    labels: list[str] = field(default_factory=list)
 
-    def add(self, batch: Batch) -> None:
+    SUMS = ("rows", "wins", "games", "seat_wins", "seat_games", "totals", "seat_totals", "score", "count",
+            "met", "spec_games", "runs", "h2h")
+
+    def apply(self, name: str, at: Any, value: Any) -> None:
+        if name == "runs":
+            self.runs.add(value)
+        elif name == "h2h":
+            self.h2h.setdefault(at, []).append(value)
+        else:
+            super().apply(name, at, value)
+
+    def add(self, batch: Batch, out: Out) -> None:
         cols = batch.columns
         mine = cols["num_players"] == self.k
         if not mine.any():
             return
+        out("runs", None, self.labels[batch.run])
         k, n = self.k, len(self.specs)
         rows = np.flatnonzero(mine)
         seat = cols["seat"][rows]
@@ -70,37 +84,37 @@ class CountSums:
         unit = batch.unit[rows] + self.start[batch.run]
         spec = self.local[cols["spec"][rows]]
         share, score, rank = (cols[c][rows].astype(float) for c in ("win_share", "score", "rank"))
-        add_counts(self.rows, unit)
+        _counted(out, "rows", unit)
         if self.pairs:
-            self._pairs(unit[::k], spec.reshape(-1, k), rank.reshape(-1, k))
+            self._pairs(out, unit[::k], spec.reshape(-1, k), rank.reshape(-1, k))
             return
         by_game = spec.reshape(-1, k)
-        self.mixed += int((by_game.min(axis=1) != by_game.max(axis=1)).sum())
+        out("mixed", None, int((by_game.min(axis=1) != by_game.max(axis=1)).sum()))
         at = unit * n + spec
-        add_counts(self.wins, at, share)
-        add_counts(self.games, at)
-        if len(self.seat_wins):
+        _counted(out, "wins", at, share)
+        _counted(out, "games", at)
+        if self.seats:
             for s in range(k):
                 at = (s * self.size + unit[s::k]) * n + spec[s::k]
-                add_counts(self.seat_wins, at, share[s::k])
-                add_counts(self.seat_games, at)
+                _counted(out, "seat_wins", at, share[s::k])
+                _counted(out, "seat_games", at)
         at = seat * n + spec
         for j, value in enumerate((np.ones(len(at)), share, score, rank)):
-            self.seat_totals[:, j] += np.bincount(at, weights=value, minlength=k * n)
+            out("seat_totals", (slice(None), j), np.bincount(at, weights=value, minlength=k * n))
         if k == 2:
-            self._head_to_head(batch, rows, unit[::2], spec.reshape(-1, 2), share.reshape(-1, 2))
+            self._head_to_head(out, batch, rows, unit[::2], spec.reshape(-1, 2), share.reshape(-1, 2))
 
-    def _pairs(self, unit: np.ndarray, spec: np.ndarray, rank: np.ndarray) -> None:
+    def _pairs(self, out: Out, unit: np.ndarray, spec: np.ndarray, rank: np.ndarray) -> None:
         """:func:`~glory_ai.analysis.stats.ladder.pair_sums` of whole games, added."""
         n = len(self.specs)
         for key, ahead in ladder.seat_pair_cells(spec, rank, unit * (n * n), n):
-            add_counts(self.score, key, ahead)
-            add_counts(self.count, key)
+            _counted(out, "score", key, ahead)
+            _counted(out, "count", key)
         met, met_another = ladder.specs_met(spec, n)
-        self.met += met
-        self.spec_games += met_another
+        out("met", slice(None), met)
+        out("spec_games", slice(None), met_another)
 
-    def _head_to_head(self, batch: Batch, rows: np.ndarray, unit: np.ndarray, spec: np.ndarray,
+    def _head_to_head(self, out: Out, batch: Batch, rows: np.ndarray, unit: np.ndarray, spec: np.ndarray,
                       share: np.ndarray) -> None:
         """Each 2-player game of two specs: the first spec's (by name) score and its pair id
         (run, pairing and deal), as :func:`~glory_ai.analysis.stats.paired.head_to_head_games`
@@ -115,7 +129,7 @@ class CountSums:
             with np.errstate(invalid="ignore", divide="ignore"):
                 score = np.where(total > 0, own / total, 0.5)
             key = unit[games] * 4096 + pairing[games]
-            self.h2h.setdefault((i, j), []).append((key, score))
+            out("h2h", (i, j), (key, score))
 
     def head_to_head(self, a: str, b: str) -> Any:
         """A's :class:`~glory_ai.analysis.stats.paired.HeadToHead` against B."""
@@ -157,11 +171,8 @@ def count_sums(stream: RunStream, k: int, *, pairs: bool = False, seats: bool = 
     sums = CountSums(k, specs, local, start, size, np.zeros(size), np.zeros(rates), np.zeros(rates),
                      np.zeros(by_seat), np.zeros(by_seat), np.zeros((n, 4)), np.zeros((k * n, 4)),
                      np.zeros(pair), np.zeros(pair), np.zeros((n, n), np.int64), np.zeros(n, np.int64),
-                     pairs=pairs)
-    for batch in stream.batches(COLUMNS + ["pairing"], runs):
-        sums.add(batch)
-        if (batch.columns["num_players"] == k).any():
-            sums.runs.add(stream.runs[batch.run].label)
+                     pairs=pairs, seats=bool(by_seat), labels=[run.label for run in stream.runs])
+    stream.fold(COLUMNS + ["pairing"], sums, runs)
     sums.totals = sums.seat_totals.reshape(k, n, 4).sum(axis=0)
     return sums
 
@@ -193,8 +204,30 @@ def rate_totals(totals: np.ndarray, specs: list[str], expected: np.ndarray) -> p
 def played_specs(stream: RunStream) -> None:
     """The stream's specs as played, no labels (compare's table names them so), and each
     run's (:func:`count_sums` reads them)."""
-    per_run: list[set[str]] = [set() for _ in stream.runs]
-    for batch in stream.batches(["spec"]):
-        per_run[batch.run].update(stream.names["spec"][int(c)] for c in np.unique(batch.columns["spec"]))
+    fold = _Specs(stream.names, [set() for _ in stream.runs])
+    stream.fold(["spec"], fold)
+    per_run = fold.per_run
     stream.set_labels({}, set().union(*per_run))
     stream.run_specs = per_run
+
+
+class _Specs(Fold):
+    """Each run's specs (:func:`played_specs`)."""
+
+    SUMS = ("per_run",)
+
+    def __init__(self, names: dict[str, list[str]], per_run: list[set[str]]) -> None:
+        self.names, self.per_run = names, per_run
+
+    def apply(self, field: str, at: Any, value: Any) -> None:
+        self.per_run[at].update(value)
+
+    def add(self, batch: Batch, out: Out) -> None:
+        out("per_run", batch.run, {self.names["spec"][int(c)] for c in np.unique(batch.columns["spec"])})
+
+
+def _counted(out: Out, name: str, index: np.ndarray, weights: np.ndarray | None = None) -> None:
+    """``name[i] +=`` the rows at ``i`` (or their weights), said to ``out``."""
+    span = counts_at(index, weights)
+    if span is not None:
+        out(name, *span)

@@ -56,7 +56,7 @@ from scipy import stats as sps
 from .. import AnalysisError
 from ..load import END_REASONS, VP_BUILDINGS, VP_COLUMNS, VP_COMPONENTS, completed_columns, led_columns
 from . import ladder, models, paired
-from .bootstrap import deal_sums
+from .bootstrap import deal_sums, grouped_units
 from .frames import by_game, need_columns, spec_codes, texts, unit_keys
 from .frames import groups as row_groups
 from .intervals import bootstrap_model
@@ -823,9 +823,12 @@ def end_conditions_of_counts(parts: Sequence[tuple[Any, np.ndarray]], by: Sequen
     for key, ended in parts:
         key = key if isinstance(key, tuple) else (key,)
         n_reasons = len(reasons)
-        played = np.repeat(ended.sum(axis=1)[:, None], n_reasons, axis=1)
-        low, high = paired.bootstrap_rates(ended.astype(float), played.astype(float), resamples, seed)
-        games, total = ended.sum(axis=0), played[:, 0].sum()
+        # the deals grouped before the games per deal are spread over the reasons (the sums
+        # the bootstrap would group, the same integers): one deal-sized copy, not four
+        (counts,) = grouped_units(ended.astype(float))
+        played = np.repeat(counts.sum(axis=1)[:, None], n_reasons, axis=1)
+        low, high = paired.bootstrap_rates(counts, played, resamples, seed)
+        games, total = ended.sum(axis=0), ended.sum()
         w_low, w_high = paired.wilson(games, np.full(n_reasons, total))
         index = pd.MultiIndex.from_tuples([(*key, r) for r in reasons], names=[*by, "end_reason"]) \
             if by else pd.Index(list(reasons), name="end_reason")

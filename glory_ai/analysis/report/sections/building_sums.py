@@ -18,7 +18,7 @@ from scipy import sparse
 from ... import stats as T
 from ...stats.models import codes
 from ...stats.tables import _Cells
-from ...stream import Batch, RunStream
+from ...stream import Batch, Fold, Out, RunStream
 
 __all__ = ["building_tables"]
 
@@ -84,28 +84,9 @@ def _first_pass(stream: RunStream, cols: list[str], controls: list[str]
     """The cells' sums, each cell's key -> place (the frame's groupby order), the overall
     win share and the (mode, variant) pairs."""
     nb = len(cols)
-    found: dict[tuple[int, ...], np.ndarray] = {}    # key -> n, y, q, n1 (nb), s1 (nb), q1 (nb)
-    total, count = 0.0, 0
-    rules: set[tuple[int, int]] = set()
-    for batch in stream.batches([*controls, "win_share", "mode", "variant", "completed:"]):
-        y = batch.columns["win_share"].astype(float)
-        done = _completed(batch, cols)
-        groups, cell = _cells(batch, controls)
-        m = len(groups)
-        block = np.zeros((m, 3 + 3 * nb))
-        block[:, 0] = np.bincount(cell, minlength=m)
-        block[:, 1] = np.bincount(cell, weights=y, minlength=m)
-        block[:, 2] = np.bincount(cell, weights=y * y, minlength=m)
-        for j in range(nb):
-            rows = np.flatnonzero(done[:, j])
-            block[:, 3 + j] = np.bincount(cell[rows], minlength=m)
-            block[:, 3 + nb + j] = np.bincount(cell[rows], weights=y[rows], minlength=m)
-            block[:, 3 + 2 * nb + j] = np.bincount(cell[rows], weights=y[rows] ** 2, minlength=m)
-        for key, row in zip(map(tuple, groups.tolist()), block, strict=True):
-            found[key] = found[key] + row if key in found else row
-        total += float(y.sum())
-        count += len(y)
-        rules.update(zip(batch.columns["mode"].tolist(), batch.columns["variant"].tolist(), strict=True))
+    fold = _CellFold(cols, controls)
+    stream.fold([*controls, "win_share", "mode", "variant", "completed:"], fold)
+    found, total, count, rules = fold.found, fold.total, fold.count, fold.rules
     specs = {name: i for i, name in enumerate(stream.spec_order)}
     rule_names = stream.names.get("rules", [])
 
@@ -129,11 +110,58 @@ def _first_pass(stream: RunStream, cols: list[str], controls: list[str]
     return c, {k: i for i, k in enumerate(keys)}, total / count if count else math.nan, pairs
 
 
-def _deals(stream: RunStream, columns: list[str]) -> Iterator[tuple[np.ndarray, Batch]]:
+class _CellFold(Fold):
+    """The first pass's sums: per cell of the controls (by their codes) its block of sums
+    (``found``), the win shares' total and count, the (mode, variant) codes."""
+
+    SUMS = ("found", "total", "count", "rules")
+
+    def __init__(self, cols: list[str], controls: list[str]) -> None:
+        self.cols, self.controls = cols, controls
+        self.found: dict[tuple[int, ...], np.ndarray] = {}    # key -> n, y, q, n1 (nb), s1 (nb), q1 (nb)
+        self.total, self.count = 0.0, 0
+        self.rules: set[tuple[int, int]] = set()
+
+    def apply(self, field: str, at: Any, value: Any) -> None:
+        if field == "found":
+            for key, row in zip(map(tuple, at.tolist()), value, strict=True):
+                self.found[key] = self.found[key] + row if key in self.found else row
+        elif field == "rules":
+            self.rules.update(value)
+        else:
+            super().apply(field, at, value)
+
+    def add(self, batch: Batch, out: Out) -> None:
+        nb = len(self.cols)
+        y = batch.columns["win_share"].astype(float)
+        done = _completed(batch, self.cols)
+        groups, cell = _cells(batch, self.controls)
+        m = len(groups)
+        block = np.zeros((m, 3 + 3 * nb))
+        block[:, 0] = np.bincount(cell, minlength=m)
+        block[:, 1] = np.bincount(cell, weights=y, minlength=m)
+        block[:, 2] = np.bincount(cell, weights=y * y, minlength=m)
+        for j in range(nb):
+            rows = np.flatnonzero(done[:, j])
+            block[:, 3 + j] = np.bincount(cell[rows], minlength=m)
+            block[:, 3 + nb + j] = np.bincount(cell[rows], weights=y[rows], minlength=m)
+            block[:, 3 + 2 * nb + j] = np.bincount(cell[rows], weights=y[rows] ** 2, minlength=m)
+        out("found", groups, block)
+        out("total", None, float(y.sum()))
+        out("count", None, len(y))
+        out("rules", None, set(zip(batch.columns["mode"].tolist(), batch.columns["variant"].tolist(),
+                                   strict=True)))
+
+
+class _Deals:
     """The batches with each run's deals whole: the rows of a batch's last deal go with the
     next batch of the run. _NotInOrder where a deal comes back after another."""
-    held: Batch | None = None
-    for batch in stream.batches(columns):
+
+    def __init__(self) -> None:
+        self.held: Batch | None = None
+
+    def take(self, batch: Batch) -> Iterator[tuple[np.ndarray, Batch]]:
+        held = self.held
         if held is not None and held.run == batch.run:
             joined = {k: np.concatenate([held.columns[k], v]) for k, v in batch.columns.items()
                       if k in held.columns}
@@ -145,11 +173,14 @@ def _deals(stream: RunStream, columns: list[str]) -> Iterator[tuple[np.ndarray, 
             raise _NotInOrder
         last = np.searchsorted(unit, unit[-1]) if len(unit) else 0
         done = _rows(batch, slice(0, last))
-        held = _rows(batch, slice(last, None))
+        self.held = _rows(batch, slice(last, None))
         if len(done):
             yield done.unit, done
-    if held is not None and len(held):
-        yield held.unit, held
+
+    def rest(self) -> Iterator[tuple[np.ndarray, Batch]]:
+        if self.held is not None and len(self.held):
+            yield self.held.unit, self.held
+        self.held = None
 
 
 def _rows(batch: Batch, rows: slice) -> Batch:
@@ -161,12 +192,42 @@ def _meats(stream: RunStream, cols: list[str], controls: list[str], lookup: dict
            m: int, recorded: dict[int, tuple[np.ndarray, int, np.ndarray, np.ndarray]]
            ) -> dict[int, np.ndarray]:
     """Every fitted building's sum over deals of the products of the deal's score."""
-    meats = {j: np.zeros((x0.shape[1], x0.shape[1])) for j, (x0, _, _, _) in recorded.items()}
-    for unit, batch in _deals(stream, [*controls, "win_share", "completed:"]):
-        groups, of_row = _cells(batch, controls)
-        cell = np.array([lookup[tuple(g)] for g in groups.tolist()], dtype=np.int64)[of_row]
+    fold = _MeatFold(cols, controls, lookup, m, recorded)
+    stream.fold([*controls, "win_share", "completed:"], fold)
+    return fold.meats
+
+
+class _MeatFold(Fold):
+    """Every fitted building's meat (``meats``), a deal's seat-games at a time."""
+
+    SUMS = ("meats",)
+
+    def __init__(self, cols: list[str], controls: list[str], lookup: dict[tuple[int, ...], int], m: int,
+                 recorded: dict[int, tuple[np.ndarray, int, np.ndarray, np.ndarray]]) -> None:
+        self.cols, self.controls, self.lookup, self.m, self.recorded = cols, controls, lookup, m, recorded
+        self.meats = {j: np.zeros((x0.shape[1], x0.shape[1])) for j, (x0, _, _, _) in recorded.items()}
+        self.deals = _Deals()
+
+    def light(self) -> _MeatFold:
+        out = super().light()
+        assert isinstance(out, _MeatFold)
+        out.deals = _Deals()            # each task holds back its own run's last deal
+        return out
+
+    def add(self, batch: Batch, out: Out) -> None:
+        for unit, whole in self.deals.take(batch):
+            self._add(unit, whole, out)
+
+    def finish(self, out: Out) -> None:
+        for unit, whole in self.deals.rest():
+            self._add(unit, whole, out)
+
+    def _add(self, unit: np.ndarray, batch: Batch, out: Out) -> None:
+        m = self.m
+        groups, of_row = _cells(batch, self.controls)
+        cell = np.array([self.lookup[tuple(g)] for g in groups.tolist()], dtype=np.int64)[of_row]
         y = batch.columns["win_share"].astype(float)
-        done = _completed(batch, cols)
+        done = _completed(batch, self.cols)
         deal = unit - unit[0]
         n_deals = int(deal[-1]) + 1
         # the batch's seat-games pooled by deal and cell (as the frame's model pools them):
@@ -174,11 +235,10 @@ def _meats(stream: RunStream, cols: list[str], controls: list[str], lookup: dict
         values, _, of_unit = codes(deal * m + cell)
         u_cell = values % m
         starts = np.r_[0, np.cumsum(np.bincount(values // m, minlength=n_deals))]
-        for j, (x0, at, p0, p1) in recorded.items():
+        for j, (x0, at, p0, p1) in self.recorded.items():
             completed = done[:, j]
             residual = y - np.where(completed, p1[cell], p0[cell])
             per_unit = np.bincount(of_unit, weights=residual, minlength=len(values))
             scores = sparse.csr_matrix((per_unit, u_cell, starts), shape=(n_deals, m)) @ x0
             scores[:, at] += np.bincount(deal, weights=residual * completed, minlength=n_deals)
-            meats[j] += scores.T @ scores
-    return meats
+            out("meats", j, scores.T @ scores)

@@ -11,16 +11,11 @@ import pandas as pd
 from ... import figures as F
 from ... import stats as T
 from ...stats.sums import count_stats
-from ...stream import RunStream, UnitSums
+from ...stream import Batch, Fold, Out, RunStream, UnitSums
 from ..base import FigureMaker, Page, Report, Section
 from ..formats import ci, count, esc, html_table, num, pct, reason_text
 
 __all__ = ["EndingTables", "Endings"]
-
-
-def _add_counts(counts: np.ndarray | None, values: np.ndarray) -> np.ndarray:
-    """``counts`` (c[v]: how many are v) with ``values`` added."""
-    return _summed(counts, np.bincount(values.astype(np.int64)))
 
 
 def _summed(counts: np.ndarray | None, more: np.ndarray) -> np.ndarray:
@@ -40,7 +35,7 @@ def _ending_tables(stream: RunStream, by: list[str], ended: dict[tuple[Any, ...]
     reasons = T.tables._reason_order(sorted({names[c] for per_reason in ended.values() for c in per_reason}))
     parts = []
     for key in sorted(ended):
-        per_reason = ended[key]
+        per_reason = ended.pop(key)         # each group's sums freed once its table is made
         size = next(iter(per_reason.values())).size
         table = np.zeros((size, len(reasons)), dtype=np.int64)
         for code, sums in per_reason.items():
@@ -55,6 +50,51 @@ def _ending_tables(stream: RunStream, by: list[str], ended: dict[tuple[Any, ...]
         for col in ("turns", "decisions"):
             mine[col] = _summed(mine.get(col), counts[col])
     return end, length, per_count
+
+
+class _EndFold(Fold):
+    """The endings' sums per group (player count, rules): its games per deal unit and end
+    reason (``ended``) and per length (``lengths``)."""
+
+    SUMS = ("stream", "ended", "lengths")
+
+    def __init__(self, stream: RunStream, by: list[str]) -> None:
+        self.stream, self.by, self.names = stream, by, stream.names
+        self.runs = {k: [r for r, counts in enumerate(stream.counts) if k in counts]
+                     for k in {k for counts in stream.counts for k in counts}}
+        self.shapes = {k: stream.sums(runs, 1).light() for k, runs in self.runs.items()}
+        self.ended: dict[tuple[Any, ...], dict[int, UnitSums]] = {}
+        self.lengths: dict[tuple[Any, ...], dict[str, np.ndarray]] = {}
+
+    def apply(self, field: str, at: Any, value: Any) -> None:
+        if field == "lengths":
+            counts = self.lengths.setdefault(at[0], {})
+            counts[at[1]] = _summed(counts.get(at[1]), value)
+            return
+        key, code, name, where = at
+        per_reason = self.ended.setdefault(key, {})
+        if code not in per_reason:
+            per_reason[code] = self.stream.sums(self.runs[key[0]], 1)
+        per_reason[code].apply(name, where, value)
+
+    def add(self, batch: Batch, out: Out) -> None:
+        by = self.by
+        first = batch.columns["seat"] == 0
+        cols = {name: values[first] for name, values in batch.columns.items()}
+        keys = np.column_stack([cols[c] for c in by])
+        for values in np.unique(keys, axis=0):
+            mine = (keys == values).all(axis=1)
+            key = tuple(self.names[c][v] if c == "rules" else int(v) for c, v in zip(by, values, strict=True))
+            for code in np.unique(cols["end_reason"][mine]):
+                these = np.flatnonzero(first)[mine & (cols["end_reason"] == code)]
+
+                def said(name: str, at: Any, value: Any, key: tuple[Any, ...] = key,
+                         code: int = int(code)) -> None:
+                    out("ended", (key, code, name, at), value)
+
+                self.shapes[key[0]].add(batch, these, np.zeros(len(these), dtype=np.int64), said)
+            for col in ("turns", "decisions"):
+                out("lengths", (key, col), np.bincount(cols[col][mine].astype(np.int64)))
 
 
 @dataclass
@@ -86,25 +126,9 @@ class Endings(Section[EndingTables]):
 
     def compute_stream(self, stream: RunStream, report: Report) -> EndingTables:
         by = ["num_players"] + (["rules"] if report.facts["rules"] > 1 else [])
-        ended: dict[tuple[Any, ...], dict[int, UnitSums]] = {}
-        lengths: dict[tuple[Any, ...], dict[str, np.ndarray]] = {}
-        for batch in stream.batches([*by, "end_reason", "turns", "decisions"]):
-            first = batch.columns["seat"] == 0
-            cols = {name: values[first] for name, values in batch.columns.items()}
-            keys = np.column_stack([cols[c] for c in by])
-            for values in np.unique(keys, axis=0):
-                mine = (keys == values).all(axis=1)
-                key = tuple(stream.names[c][v] if c == "rules" else int(v)
-                            for c, v in zip(by, values, strict=True))
-                runs = [r for r, counts in enumerate(stream.counts) if key[0] in counts]
-                per_reason = ended.setdefault(key, {})
-                for code in np.unique(cols["end_reason"][mine]):
-                    these = np.flatnonzero(first)[mine & (cols["end_reason"] == code)]
-                    per_reason.setdefault(int(code), stream.sums(runs, 1)).add(
-                        batch, these, np.zeros(len(these), dtype=np.int64))
-                counts = lengths.setdefault(key, {})
-                for col in ("turns", "decisions"):
-                    counts[col] = _add_counts(counts.get(col), cols[col][mine])
+        fold = _EndFold(stream, by)
+        stream.fold([*by, "end_reason", "turns", "decisions"], fold)
+        ended, lengths = fold.ended, fold.lengths
         return EndingTables(*_ending_tables(stream, by, ended, lengths))
 
     def tables(self, result: EndingTables) -> dict[str, pd.DataFrame]:

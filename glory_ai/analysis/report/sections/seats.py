@@ -3,13 +3,14 @@ advantage" on per-deal seat shares (t for 2 seats, Hotelling's T² for more)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from ... import figures as F
 from ... import stats as T
-from ...stream import RunStream
+from ...stream import Batch, Fold, Out, RunStream, UnitSums
 from ..base import ALPHA, FigureMaker, Page, Report, Section
 from ..formats import adjusted, ci, count, esc, html_table, num, pct, pm, pval, seat_name
 
@@ -19,21 +20,10 @@ __all__ = ["SeatTables", "Seats", "seat_sums"]
 def seat_sums(stream: RunStream) -> dict[int, T.SeatSums]:
     """Each player count's :class:`~glory_ai.analysis.stats.SeatSums`, a row group at a time."""
     counts = sorted({k for run in stream.counts for k in run})
-    units = {k: stream.sums([r for r, run in enumerate(stream.counts) if k in run], k) for k in counts}
-    spec_seat = {k: np.zeros(0, dtype=np.int64) for k in counts}
-    games = dict.fromkeys(counts, 0)
-    for batch in stream.batches(["num_players", "spec", "win_share"]):
-        cols = batch.columns
-        for k in np.unique(cols["num_players"]):
-            k = int(k)
-            mine = cols["num_players"] == k
-            seat = cols["seat"][mine]
-            units[k].add(batch, mine, seat, wins=cols["win_share"][mine])
-            key = cols["spec"][mine] * k + seat
-            if len(key) and key.max() >= len(spec_seat[k]):
-                spec_seat[k] = np.pad(spec_seat[k], (0, int(key.max()) + 1 - len(spec_seat[k])))
-            spec_seat[k] += np.bincount(key, minlength=len(spec_seat[k]))
-            games[k] += int(mine[batch.game_start].sum())
+    fold = _SeatFold({k: stream.sums([r for r, run in enumerate(stream.counts) if k in run], k)
+                      for k in counts})
+    stream.fold(["num_players", "spec", "win_share"], fold)
+    units, spec_seat, games = fold.units, fold.spec_seat, fold.games
     out = {}
     for k in counts:
         rows, wins = units[k].table(), units[k].table("wins")
@@ -42,6 +32,46 @@ def seat_sums(stream: RunStream) -> dict[int, T.SeatSums]:
         table = table[table.sum(axis=1) > 0][:, seats]
         out[k] = T.SeatSums(wins[deals][:, seats], rows[deals][:, seats], seats.tolist(), table, games[k])
     return out
+
+
+class _SeatFold(Fold):
+    """:func:`seat_sums`' sums: per player count its wins and seat-games per deal and seat
+    (``units``), its seat-games per spec and seat, and its games."""
+
+    SUMS = ("units", "spec_seat", "games")
+
+    def __init__(self, units: dict[int, UnitSums]) -> None:
+        self.units = units
+        self.spec_seat = {k: np.zeros(0, dtype=np.int64) for k in units}
+        self.games = dict.fromkeys(units, 0)
+        self.shapes = {k: u.light() for k, u in units.items()}
+
+    def apply(self, field: str, at: Any, value: Any) -> None:
+        if field == "units":
+            self.units[at[0]].apply(at[1], at[2], value)
+        elif field == "games":
+            self.games[at] += value
+        else:
+            table = self.spec_seat[at]
+            if len(value) > len(table):
+                self.spec_seat[at] = table = np.pad(table, (0, len(value) - len(table)))
+            table[:len(value)] += value
+
+    def add(self, batch: Batch, out: Out) -> None:
+        cols = batch.columns
+        for k in np.unique(cols["num_players"]):
+            k = int(k)
+            mine = cols["num_players"] == k
+            seat = cols["seat"][mine]
+
+            def said(name: str, at: Any, value: Any, k: int = k) -> None:
+                out("units", (k, name, at), value)
+
+            self.shapes[k].add(batch, mine, seat, said, wins=cols["win_share"][mine])
+            key = cols["spec"][mine] * k + seat
+            if len(key):
+                out("spec_seat", k, np.bincount(key))
+            out("games", k, int(mine[batch.game_start].sum()))
 
 
 @dataclass
