@@ -1,5 +1,6 @@
 """Thrown games (issue 36): python benchmarks/thrown.py find FOLDER... [--lead 12] [--out FILE]
                          python benchmarks/thrown.py play SUITE --bot SPEC [--opponent SPEC] [--runs R]
+                         python benchmarks/thrown.py won SUITE --out FILE [--control SPEC] [--runs R]
 
 ``find`` replays the recorded games of run folders (each holds games.jsonl or games.jsonl.gz)
 with the Game API and flags the games a player lost after leading every other player by at
@@ -22,7 +23,19 @@ the spec the record had in each seat), and prints a provenance line, one line pe
 then the share of runs the leader still lost (a 95% Wilson interval over runs) and the
 positions lost in every run (Wilson over positions). ``--sample N`` plays N positions drawn
 with ``--seed``, ``--limit N`` the first N; a position one of whose seats cannot be made (a
-recorded spec naming a model file that is gone) is set aside and counted.
+recorded spec naming a model file that is gone) is set aside and counted. ``--jobs N`` plays
+positions in N processes (the same results: every run's seeds are its own).
+
+``won`` keeps the positions that are won for the leader: it plays every playable position
+``--runs`` times with ``--control`` in the leader's seat (default ``ismcts:iters=1000,
+omniscient=true``, the all-seeing search, a cheating control that sees every hidden card and
+the deck's order) against the others' recorded specs with their budgets of time made
+iterations (:func:`fixed_budget`: ``time_ms=T`` or ``cpu_ms=T`` becomes ``iters=100*T``, with
+ISMCTS's time defaults kept, so that every run reproduces whatever the machine's load), and
+writes those the control won in every run, each with its ``opponents`` (the specs ``play``
+then uses in the other seats) and ``control`` (spec and runs). A position the all-seeing
+search cannot win every time is not one an honest search must keep: what is left is where
+"never throw a won game" can be asked of it.
 """
 from __future__ import annotations
 
@@ -33,6 +46,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +58,11 @@ from glory_ai.arena.storage import games_file
 from glory_ai.bots import make_bot
 
 LEAD = 12
+#: iterations a time budget's millisecond stands for in ``won``'s opponents (about what ISMCTS
+#: runs at cutoff=40 in a CPU millisecond: results/bench/iteration_cost.txt)
+ITERS_PER_MS = 100
+#: the all-seeing control ``won`` plays in the leader's seat
+CONTROL = "ismcts:iters=1000,omniscient=true"
 VP_KINDS = ("influence", "vault", "merchant_bonus", "statue", "wall", "buildings")
 
 
@@ -171,11 +190,7 @@ def find(folders: Sequence[str], lead: int, out: str | None) -> list[dict[str, A
     for spec, held in sorted(seat_games.items(), key=lambda kv: (-thrown_by_spec[kv[0]], kv[0])):
         print(f"{thrown_by_spec[spec]:4d} / {held:5d}  {spec}")
     if out:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        with gzip.GzipFile(out, "wb", mtime=0) as f:        # the same bytes from the same records
-            for entry in suite:
-                f.write(orjson.dumps(entry) + b"\n")
-        print(f"# wrote {len(suite)} positions to {out}")
+        _write_suite(out, suite)
     return suite
 
 
@@ -188,13 +203,44 @@ def _bot_seed(seed: int, index: int, run: int, seat: int) -> int:
     return (seed * 1_000_003 + index * 10_007 + run * 101 + seat) % (2 ** 31)
 
 
+def fixed_budget(spec: str) -> str:
+    """``spec`` with a budget of time (``time_ms=T`` or ``cpu_ms=T``) made ``iters=100*T``
+    (:data:`ITERS_PER_MS`), the options a time budget brings to ISMCTS (``cutoff=40``) written
+    out unless given; any other spec as it is (one that does not parse too: it is set aside
+    when played)."""
+    from glory_ai.bots.builtin_params import TIME_DEFAULTS, TIMED_BOT
+    from glory_ai.bots.grammar import join_spec
+    from glory_ai.bots.spec import BotSpec
+
+    try:
+        parsed = BotSpec.parse(spec)
+    except (ValueError, OSError):
+        return spec
+    given = dict(parsed.given)
+    ms = float(given.pop("time_ms", 0) or 0) + float(given.pop("cpu_ms", 0) or 0)
+    if not parsed.builtin or ms <= 0:
+        return spec
+    pairs = [("iters", str(round(ms * ITERS_PER_MS)))] + [(k, v) for k, v in given.items() if k != "iters"]
+    if parsed.name == TIMED_BOT:
+        pairs += [(k, str(v)) for k, v in TIME_DEFAULTS.items() if k not in given]
+    return join_spec(parsed.name, pairs)
+
+
+def _seat_spec(entry: dict[str, Any], seat: int, bot: str, opponent: str | None) -> str:
+    """The spec of ``seat`` when ``entry`` is played with ``bot`` in the leader's seat."""
+    if seat == entry["leader"]:
+        return bot
+    return opponent or entry.get("opponents", entry["seats"])[seat]
+
+
 def play_out(entry: dict[str, Any], bot: str, opponent: str | None, seed: int, index: int = 0,
              run: int = 0) -> bool:
-    """Play an entry's position to the end with ``bot`` in the leader's seat: True when the
+    """Play an entry's position to the end with ``bot`` in the leader's seat and ``opponent``
+    elsewhere (None: the entry's ``opponents``, else the recorded specs): True when the
     leader is among the winners (a game stopped at MAX_DECISIONS is adjudicated)."""
     state = rebuild(entry)
     leader = entry["leader"]
-    bots = [make_bot(bot if q == leader else opponent or entry["seats"][q], _bot_seed(seed, index, run, q))
+    bots = [make_bot(_seat_spec(entry, q, bot, opponent), _bot_seed(seed, index, run, q))
             for q in range(entry["num_players"])]
     while not state.is_terminal() and state.decisions() < MAX_DECISIONS:
         state.apply_action(bots[state.current_player()].step(state))
@@ -212,20 +258,41 @@ def _playable(entry: dict[str, Any], bot: str, opponent: str | None) -> bool:
     """Whether every seat's bot can be made (a recorded spec may name a model file that is gone)."""
     try:
         for q in range(entry["num_players"]):
-            make_bot(bot if q == entry["leader"] else opponent or entry["seats"][q], 0)
+            make_bot(_seat_spec(entry, q, bot, opponent), 0)
     except (ValueError, OSError, KeyError):
         return False
     return True
 
 
-def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
-         limit: int | None = None, sample: int | None = None) -> tuple[int, int, int, int]:
-    """Play the suite (its first ``limit`` positions, or ``sample`` of them drawn with
-    ``seed``); prints a line per position and the summary. Returns (runs lost, runs,
-    positions lost in every run, positions)."""
-    from glory_ai.bench import provenance
+def _runs_of(job: tuple[int, dict[str, Any], str, str | None, int, int]) -> list[bool]:
+    index, entry, bot, opponent, seed, runs = job
+    return [play_out(entry, bot, opponent, seed, index, run) for run in range(runs)]
 
-    print(provenance())
+
+def _play_all(suite: Sequence[tuple[int, dict[str, Any]]], bot: str, opponent: str | None, runs: int,
+              seed: int, jobs: int) -> list[tuple[int, dict[str, Any], list[bool]]]:
+    """Every position's runs (True: the leader won), a line printed per position, in order."""
+    out = []
+    start = time.time()
+    work = [(index, entry, bot, opponent, seed, runs) for index, entry in suite]
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        results = pool.map(_runs_of, work) if pool else map(_runs_of, work)
+        for (index, entry), wins in zip(suite, results, strict=True):
+            out.append((index, entry, wins))
+            print(f"{index:3d} {entry['source']} {entry['game_id']} seat {entry['leader']} "
+                  f"lead {entry['lead']} ({entry['scores']}) turn {entry['turn']}: "
+                  f"lost {wins.count(False)}/{runs} [{time.time() - start:.0f} s]", flush=True)
+    finally:
+        if pool:
+            pool.shutdown()
+    return out
+
+
+def _chosen(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int, limit: int | None,
+            sample: int | None) -> list[tuple[int, dict[str, Any]]]:
+    """The positions played (the first ``limit``, or ``sample`` drawn with ``seed``) whose seats
+    can all be made; prints the header line."""
     suite = list(enumerate(load_suite(suite_path)))[:limit]
     if sample is not None and sample < len(suite):
         suite = sorted(random.Random(seed).sample(suite, sample), key=lambda pair: pair[0])
@@ -233,21 +300,88 @@ def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
     print(f"# {len(playable)} positions x {runs} runs ({len(suite) - len(playable)} set aside: a seat's "
           f"spec cannot be made); {bot} in the leader's seat, {opponent or 'the recorded specs'} "
           f"elsewhere; bot seeds from {seed}")
-    suite = playable
-    rows = []
-    start = time.time()
-    for index, entry in suite:
-        results = [play_out(entry, bot, opponent, seed, index, run) for run in range(runs)]
-        losses = results.count(False)
-        rows.append((entry, losses))
-        print(f"{index:3d} {entry['source']} {entry['game_id']} seat {entry['leader']} "
-              f"lead {entry['lead']} ({entry['scores']}) turn {entry['turn']}: lost {losses}/{runs} "
-              f"[{time.time() - start:.0f} s]", flush=True)
+    return playable
+
+
+def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
+         limit: int | None = None, sample: int | None = None, jobs: int = 1,
+         record: str | None = None) -> tuple[int, int, int, int]:
+    """Play the suite (its first ``limit`` positions, or ``sample`` of them drawn with
+    ``seed``); prints a line per position and the summary, and writes every run's result to
+    ``record`` (JSON: the spec, and per position its index and runs won) for :func:`paired`.
+    Returns (runs lost, runs, positions lost in every run, positions)."""
+    from glory_ai.bench import provenance
+
+    print(provenance())
+    played = _play_all(_chosen(suite_path, bot, opponent, runs, seed, limit, sample), bot, opponent, runs,
+                       seed, jobs)
+    rows = [(entry, won.count(False)) for _, entry, won in played]
     lost, always = summarize(rows, runs, "")
     for low_lead, high_lead in BANDS:
         summarize([(e, k) for e, k in rows if low_lead <= e["lead"] <= high_lead], runs,
                   f" (lead {low_lead}-{high_lead})" if high_lead < 999 else f" (lead {low_lead} or more)")
+    if record:
+        Path(record).write_bytes(orjson.dumps({"bot": bot, "seed": seed, "runs": runs, "results": {
+            str(index): won for index, _, won in played}}))
     return lost, len(rows) * runs, always, len(rows)
+
+
+def won(suite_path: str, out: str, control: str, runs: int, seed: int, jobs: int = 1,
+        limit: int | None = None) -> list[dict[str, Any]]:
+    """Write the positions of the suite the all-seeing ``control`` won in each of ``runs``
+    runs, against the recorded specs with fixed budgets (the module's doc); returns them."""
+    from glory_ai.bench import provenance
+
+    print(provenance())
+    entries = [dict(entry, opponents=[fixed_budget(spec) for spec in entry["seats"]])
+               for entry in load_suite(suite_path)][:limit]
+    suite = [(index, entry) for index, entry in enumerate(entries) if _playable(entry, control, None)]
+    print(f"# {len(suite)} positions x {runs} runs ({len(entries) - len(suite)} set aside: a seat's spec "
+          f"cannot be made); {control} in the leader's seat, the recorded specs with fixed budgets "
+          f"elsewhere; bot seeds from {seed}")
+    kept = [dict(entry, control={"spec": control, "runs": runs, "seed": seed})
+            for _, entry, results in _play_all(suite, control, None, runs, seed, jobs) if all(results)]
+    low, high = _wilson(len(kept), len(suite))
+    print(f"# won in every run: {len(kept)} of {len(suite)} positions: {len(kept) / max(len(suite), 1):.3f} "
+          f"[{low:.3f}, {high:.3f}]")
+    for low_lead, high_lead in BANDS:
+        band = [e for _, e in suite if low_lead <= e["lead"] <= high_lead]
+        held = sum(low_lead <= e["lead"] <= high_lead for e in kept)
+        print(f"#   lead {low_lead}-{min(high_lead, 99)}: {held} of {len(band)}")
+    _write_suite(out, kept)
+    return kept
+
+
+def _write_suite(out: str, suite: Sequence[dict[str, Any]]) -> None:
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    with gzip.GzipFile(out, "wb", mtime=0) as f:        # the same bytes from the same records
+        for entry in suite:
+            f.write(orjson.dumps(entry) + b"\n")
+    print(f"# wrote {len(suite)} positions to {out}")
+
+
+def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, float, float]:
+    """The difference in the share of runs lost between two ``play --record`` files of the
+    same suite, runs and seed (second minus first), over the positions both played, with a
+    95% bootstrap interval over positions (the runs of a position stay together); printed."""
+    a, b = (orjson.loads(Path(path).read_bytes()) for path in (first, second))
+    if (a["runs"], a["seed"]) != (b["runs"], b["seed"]):
+        raise SystemExit(f"error: not paired: runs/seed {a['runs']}/{a['seed']} against "
+                         f"{b['runs']}/{b['seed']}")
+    common = sorted(set(a["results"]) & set(b["results"]), key=int)
+    if not common:
+        raise SystemExit("error: the two records share no position")
+    diffs = [b["results"][k].count(False) - a["results"][k].count(False) for k in common]
+    total = len(common) * a["runs"]
+    draw = random.Random(0)
+    boot = sorted(sum(draw.choices(diffs, k=len(diffs))) / total for _ in range(resamples))
+    low, high = boot[int(0.025 * resamples)], boot[int(0.975 * resamples) - 1]
+    lost_a = sum(a["results"][k].count(False) for k in common)
+    lost_b = sum(b["results"][k].count(False) for k in common)
+    print(f"# {len(common)} positions x {a['runs']} runs: {a['bot']} lost {lost_a}, {b['bot']} lost "
+          f"{lost_b}; difference {sum(diffs) / total:+.3f} [{low:+.3f}, {high:+.3f}] "
+          f"(second minus first; bootstrap over positions)")
+    return sum(diffs) / total, low, high
 
 
 #: the lead bands of play's summary (VP)
@@ -284,11 +418,31 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit", type=int, default=None, help="only the first N positions")
     p.add_argument("--sample", type=int, default=None, help="N positions drawn with --seed")
+    p.add_argument("--jobs", type=int, default=1, help="processes")
+    p.add_argument("--record", default=None, help="write every run's result here (JSON, for paired)")
+    w = sub.add_parser("won", help="keep the positions the all-seeing control wins in every run")
+    w.add_argument("suite")
+    w.add_argument("--out", required=True)
+    w.add_argument("--control", default=CONTROL)
+    w.add_argument("--runs", type=int, default=2)
+    w.add_argument("--seed", type=int, default=0)
+    w.add_argument("--jobs", type=int, default=1, help="processes")
+    w.add_argument("--limit", type=int, default=None, help="only the first N positions")
+    d = sub.add_parser("paired", help="the paired difference of two play --record files")
+    d.add_argument("first")
+    d.add_argument("second")
     args = parser.parse_args(argv)
+    if getattr(args, "runs", 1) < 1 or getattr(args, "jobs", 1) < 1:
+        parser.error("--runs and --jobs must be at least 1")
     if args.command == "find":
         find(args.folders, args.lead, args.out)
+    elif args.command == "won":
+        won(args.suite, args.out, args.control, args.runs, args.seed, args.jobs, args.limit)
+    elif args.command == "paired":
+        paired(args.first, args.second)
     else:
-        play(args.suite, args.bot, args.opponent, args.runs, args.seed, args.limit, args.sample)
+        play(args.suite, args.bot, args.opponent, args.runs, args.seed, args.limit, args.sample, args.jobs,
+             args.record)
 
 
 if __name__ == "__main__":
