@@ -1,6 +1,7 @@
 """Thrown games (issue 36): python benchmarks/thrown.py find FOLDER... [--lead 12] [--out FILE]
                          python benchmarks/thrown.py play SUITE --bot SPEC [--opponent SPEC] [--runs R]
                          python benchmarks/thrown.py won SUITE --out FILE [--control SPEC] [--runs R]
+                                                     [--opponent SPEC]
 
 ``find`` replays the recorded games of run folders (each holds games.jsonl or games.jsonl.gz)
 with the Game API and flags the games a player lost after leading every other player by at
@@ -33,7 +34,11 @@ the deck's order) against the others' recorded specs with their budgets of time 
 iterations (:func:`fixed_budget`: ``time_ms=T`` or ``cpu_ms=T`` becomes ``iters=100*T``, with
 ISMCTS's time defaults kept, so that every run reproduces whatever the machine's load), and
 writes those the control won in every run, each with its ``opponents`` (the specs ``play``
-then uses in the other seats) and ``control`` (spec and runs). A position the all-seeing
+then uses in the other seats) and ``control`` (spec, runs, seed). A position where an opponent
+played the all-seeing control itself (the information-ceiling matches) is set aside: an
+honest leader is not asked to hold a lead against a player who sees its hand. Every
+position's bot seeds come from its index in the input suite, so setting some aside changes
+no other position's runs. A position the all-seeing
 search cannot win every time is not one an honest search must keep: what is left is where
 "never throw a won game" can be asked of it.
 """
@@ -327,18 +332,22 @@ def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
 
 
 def won(suite_path: str, out: str, control: str, runs: int, seed: int, jobs: int = 1,
-        limit: int | None = None) -> list[dict[str, Any]]:
+        limit: int | None = None, opponent: str | None = None) -> list[dict[str, Any]]:
     """Write the positions of the suite the all-seeing ``control`` won in each of ``runs``
-    runs, against the recorded specs with fixed budgets (the module's doc); returns them."""
+    runs, against the recorded specs with fixed budgets (or ``opponent`` in every other
+    seat; the module's doc); returns them."""
     from glory_ai.bench import provenance
 
     print(provenance())
-    entries = [dict(entry, opponents=[fixed_budget(spec) for spec in entry["seats"]])
+    entries = [dict(entry, opponents=[opponent or fixed_budget(spec) for spec in entry["seats"]])
                for entry in load_suite(suite_path)][:limit]
-    suite = [(index, entry) for index, entry in enumerate(entries) if _playable(entry, control, None)]
-    print(f"# {len(suite)} positions x {runs} runs ({len(entries) - len(suite)} set aside: a seat's spec "
-          f"cannot be made); {control} in the leader's seat, the recorded specs with fixed budgets "
-          f"elsewhere; bot seeds from {seed}")
+    cheated = [index for index, entry in enumerate(entries) if _cheating_opponent(entry)]
+    suite = [(index, entry) for index, entry in enumerate(entries)
+             if index not in cheated and _playable(entry, control, None)]
+    print(f"# {len(suite)} positions x {runs} runs ({len(cheated)} set aside: an opponent sees the hidden "
+          f"cards; {len(entries) - len(cheated) - len(suite)}: a seat's spec cannot be made); {control} in "
+          f"the leader's seat, {opponent or 'the recorded specs with fixed budgets'} elsewhere; bot seeds "
+          f"from {seed}")
     kept = [dict(entry, control={"spec": control, "runs": runs, "seed": seed})
             for _, entry, results in _play_all(suite, control, None, runs, seed, jobs) if all(results)]
     low, high = _wilson(len(kept), len(suite))
@@ -350,6 +359,20 @@ def won(suite_path: str, out: str, control: str, runs: int, seed: int, jobs: int
         print(f"#   lead {low_lead}-{min(high_lead, 99)}: {held} of {len(band)}")
     _write_suite(out, kept)
     return kept
+
+
+def _cheating_opponent(entry: dict[str, Any]) -> bool:
+    """Whether a seat other than the leader's played the all-seeing control (omniscient=true):
+    an honest leader is not asked to hold a lead against a player who sees its hand."""
+    from glory_ai.bots.spec import BotSpec
+
+    for q, spec in enumerate(entry["seats"]):
+        try:
+            if q != entry["leader"] and BotSpec.parse(spec).params.get("omniscient"):
+                return True
+        except (ValueError, OSError):
+            continue
+    return False
 
 
 def _write_suite(out: str, suite: Sequence[dict[str, Any]]) -> None:
@@ -428,6 +451,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     w.add_argument("--seed", type=int, default=0)
     w.add_argument("--jobs", type=int, default=1, help="processes")
     w.add_argument("--limit", type=int, default=None, help="only the first N positions")
+    w.add_argument("--opponent", default=None, help="this spec in every other seat instead")
     d = sub.add_parser("paired", help="the paired difference of two play --record files")
     d.add_argument("first")
     d.add_argument("second")
@@ -437,7 +461,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command == "find":
         find(args.folders, args.lead, args.out)
     elif args.command == "won":
-        won(args.suite, args.out, args.control, args.runs, args.seed, args.jobs, args.limit)
+        won(args.suite, args.out, args.control, args.runs, args.seed, args.jobs, args.limit, args.opponent)
     elif args.command == "paired":
         paired(args.first, args.second)
     else:
