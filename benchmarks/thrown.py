@@ -274,12 +274,18 @@ def _runs_of(job: tuple[int, dict[str, Any], str, str | None, int, int]) -> list
     return [play_out(entry, bot, opponent, seed, index, run) for run in range(runs)]
 
 
+def _key(index: int, entry: dict[str, Any]) -> int:
+    """The index a position's bot seeds come from: its index in the suite ``won`` read it from
+    (``index``, kept in the entry), else its index in this suite."""
+    return int(entry.get("index", index))
+
+
 def _play_all(suite: Sequence[tuple[int, dict[str, Any]]], bot: str, opponent: str | None, runs: int,
               seed: int, jobs: int) -> list[tuple[int, dict[str, Any], list[bool]]]:
     """Every position's runs (True: the leader won), a line printed per position, in order."""
     out = []
     start = time.time()
-    work = [(index, entry, bot, opponent, seed, runs) for index, entry in suite]
+    work = [(_key(index, entry), entry, bot, opponent, seed, runs) for index, entry in suite]
     pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
     try:
         results = pool.map(_runs_of, work) if pool else map(_runs_of, work)
@@ -295,10 +301,10 @@ def _play_all(suite: Sequence[tuple[int, dict[str, Any]]], bot: str, opponent: s
 
 
 def _chosen(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int, limit: int | None,
-            sample: int | None) -> list[tuple[int, dict[str, Any]]]:
-    """The positions played (the first ``limit``, or ``sample`` drawn with ``seed``) whose seats
-    can all be made; prints the header line."""
-    suite = list(enumerate(load_suite(suite_path)))[:limit]
+            sample: int | None, start: int = 0) -> list[tuple[int, dict[str, Any]]]:
+    """The positions played (from ``start`` the first ``limit``, or ``sample`` drawn with
+    ``seed``) whose seats can all be made; prints the header line."""
+    suite = list(enumerate(load_suite(suite_path)))[start:][:limit]
     if sample is not None and sample < len(suite):
         suite = sorted(random.Random(seed).sample(suite, sample), key=lambda pair: pair[0])
     playable = [(index, entry) for index, entry in suite if _playable(entry, bot, opponent)]
@@ -310,7 +316,7 @@ def _chosen(suite_path: str, bot: str, opponent: str | None, runs: int, seed: in
 
 def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
          limit: int | None = None, sample: int | None = None, jobs: int = 1,
-         record: str | None = None) -> tuple[int, int, int, int]:
+         record: str | None = None, start: int = 0) -> tuple[int, int, int, int]:
     """Play the suite (its first ``limit`` positions, or ``sample`` of them drawn with
     ``seed``); prints a line per position and the summary, and writes every run's result to
     ``record`` (JSON: the spec, and per position its index and runs won) for :func:`paired`.
@@ -318,16 +324,15 @@ def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
     from glory_ai.bench import provenance
 
     print(provenance())
-    played = _play_all(_chosen(suite_path, bot, opponent, runs, seed, limit, sample), bot, opponent, runs,
-                       seed, jobs)
+    played = _play_all(_chosen(suite_path, bot, opponent, runs, seed, limit, sample, start), bot, opponent,
+                       runs, seed, jobs)
     rows = [(entry, won.count(False)) for _, entry, won in played]
-    lost, always = summarize(rows, runs, "")
-    for low_lead, high_lead in BANDS:
-        summarize([(e, k) for e, k in rows if low_lead <= e["lead"] <= high_lead], runs,
-                  f" (lead {low_lead}-{high_lead})" if high_lead < 999 else f" (lead {low_lead} or more)")
+    lost, always = _summaries(rows, runs)
     if record:
-        Path(record).write_bytes(orjson.dumps({"bot": bot, "seed": seed, "runs": runs, "results": {
-            str(index): won for index, _, won in played}}))
+        Path(record).write_bytes(orjson.dumps({
+            "bot": bot, "seed": seed, "runs": runs,
+            "results": {str(_key(index, entry)): wins for index, entry, wins in played},
+            "leads": {str(_key(index, entry)): entry["lead"] for index, entry, _ in played}}))
     return lost, len(rows) * runs, always, len(rows)
 
 
@@ -348,8 +353,8 @@ def won(suite_path: str, out: str, control: str, runs: int, seed: int, jobs: int
           f"cards; {len(entries) - len(cheated) - len(suite)}: a seat's spec cannot be made); {control} in "
           f"the leader's seat, {opponent or 'the recorded specs with fixed budgets'} elsewhere; bot seeds "
           f"from {seed}")
-    kept = [dict(entry, control={"spec": control, "runs": runs, "seed": seed})
-            for _, entry, results in _play_all(suite, control, None, runs, seed, jobs) if all(results)]
+    kept = [dict(entry, index=index, control={"spec": control, "runs": runs, "seed": seed})
+            for index, entry, results in _play_all(suite, control, None, runs, seed, jobs) if all(results)]
     low, high = _wilson(len(kept), len(suite))
     print(f"# won in every run: {len(kept)} of {len(suite)} positions: {len(kept) / max(len(suite), 1):.3f} "
           f"[{low:.3f}, {high:.3f}]")
@@ -384,10 +389,12 @@ def _write_suite(out: str, suite: Sequence[dict[str, Any]]) -> None:
 
 
 def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, float, float]:
-    """The difference in the share of runs lost between two ``play --record`` files of the
+    """The difference in the share of runs lost between two ``play --record`` files (each
+    may be several, comma-separated, merged) of the
     same suite, runs and seed (second minus first), over the positions both played, with a
     95% bootstrap interval over positions (the runs of a position stay together); printed."""
-    a, b = (orjson.loads(Path(path).read_bytes()) for path in (first, second))
+    a, b = ({**merged[0], "results": merged[1]} for merged in (_merged(first.split(",")),
+                                                              _merged(second.split(","))))
     if (a["runs"], a["seed"]) != (b["runs"], b["seed"]):
         raise SystemExit(f"error: not paired: runs/seed {a['runs']}/{a['seed']} against "
                          f"{b['runs']}/{b['seed']}")
@@ -405,6 +412,35 @@ def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, flo
           f"{lost_b}; difference {sum(diffs) / total:+.3f} [{low:+.3f}, {high:+.3f}] "
           f"(second minus first; bootstrap over positions)")
     return sum(diffs) / total, low, high
+
+
+def _summaries(rows: Sequence[tuple[dict[str, Any], int]], runs: int) -> tuple[int, int]:
+    """The summary of all rows, then of each lead band (:func:`summarize`)."""
+    lost, always = summarize(rows, runs, "")
+    for low_lead, high_lead in BANDS:
+        summarize([(e, k) for e, k in rows if low_lead <= e["lead"] <= high_lead], runs,
+                  f" (lead {low_lead}-{high_lead})" if high_lead < 999 else f" (lead {low_lead} or more)")
+    return lost, always
+
+
+def _merged(records: Sequence[str]) -> tuple[dict[str, Any], dict[str, list[bool]], dict[str, int]]:
+    """``play --record`` files of one bot, seed and runs merged: the first, every position's
+    runs and its lead, by the position's key."""
+    loaded = [orjson.loads(Path(path).read_bytes()) for path in records]
+    first = loaded[0]
+    if any((r["bot"], r["seed"], r["runs"]) != (first["bot"], first["seed"], first["runs"]) for r in loaded):
+        raise SystemExit("error: the records are not of one bot, seed and runs")
+    return (first, {k: v for r in loaded for k, v in r["results"].items()},
+            {k: v for r in loaded for k, v in r.get("leads", {}).items()})
+
+
+def report(records: Sequence[str]) -> tuple[int, int]:
+    """The summary of ``play --record`` files of one bot, seed and runs (the parts of one
+    suite played in pieces, ``--start``/``--limit``), merged; printed."""
+    first, results, leads = _merged(records)
+    print(f"# {first['bot']}: {len(results)} positions x {first['runs']} runs, bot seeds from "
+          f"{first['seed']} ({len(records)} records merged)")
+    return _summaries([({"lead": leads[k]}, v.count(False)) for k, v in results.items()], first["runs"])
 
 
 #: the lead bands of play's summary (VP)
@@ -443,6 +479,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--sample", type=int, default=None, help="N positions drawn with --seed")
     p.add_argument("--jobs", type=int, default=1, help="processes")
     p.add_argument("--record", default=None, help="write every run's result here (JSON, for paired)")
+    p.add_argument("--start", type=int, default=0, help="skip the first N positions")
     w = sub.add_parser("won", help="keep the positions the all-seeing control wins in every run")
     w.add_argument("suite")
     w.add_argument("--out", required=True)
@@ -452,6 +489,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     w.add_argument("--jobs", type=int, default=1, help="processes")
     w.add_argument("--limit", type=int, default=None, help="only the first N positions")
     w.add_argument("--opponent", default=None, help="this spec in every other seat instead")
+    r = sub.add_parser("report", help="the summary of play --record files merged")
+    r.add_argument("records", nargs="+")
     d = sub.add_parser("paired", help="the paired difference of two play --record files")
     d.add_argument("first")
     d.add_argument("second")
@@ -464,9 +503,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         won(args.suite, args.out, args.control, args.runs, args.seed, args.jobs, args.limit, args.opponent)
     elif args.command == "paired":
         paired(args.first, args.second)
+    elif args.command == "report":
+        report(args.records)
     else:
         play(args.suite, args.bot, args.opponent, args.runs, args.seed, args.limit, args.sample, args.jobs,
-             args.record)
+             args.record, args.start)
 
 
 if __name__ == "__main__":

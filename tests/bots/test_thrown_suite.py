@@ -172,3 +172,21 @@ def test_paired_compares_two_records_position_by_position(thrown, tmp_path, caps
     second.write_bytes(orjson.dumps({"bot": "b", "seed": 1, "runs": 2, "results": {}}))
     with pytest.raises(SystemExit, match="not paired"):
         thrown.paired(str(first), str(second))
+
+
+def test_a_suite_played_in_pieces_reports_as_played_whole(thrown, tmp_path, capsys):
+    found = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    common = ["play", str(found), "--bot", "random", "--opponent", "random", "--runs", "2", "--limit"]
+    thrown.main([*common, "4", "--record", str(tmp_path / "whole.json")])
+    thrown.main([*common, "1", "--record", str(tmp_path / "a.json")])
+    thrown.main([*common, "3", "--start", "1", "--record", str(tmp_path / "b.json")])
+    capsys.readouterr()
+    whole = orjson.loads((tmp_path / "whole.json").read_bytes())
+    parts = [orjson.loads((tmp_path / name).read_bytes()) for name in ("a.json", "b.json")]
+    assert {**parts[0]["results"], **parts[1]["results"]} == whole["results"]
+    thrown.main(["report", str(tmp_path / "a.json"), str(tmp_path / "b.json")])
+    merged = capsys.readouterr().out
+    thrown.main(["report", str(tmp_path / "whole.json")])
+    assert merged.splitlines()[1:] == capsys.readouterr().out.splitlines()[1:]
+    assert "4 positions x 2 runs" in merged
