@@ -66,6 +66,8 @@ LEAD = 12
 #: iterations a time budget's millisecond stands for in ``won``'s opponents (about what ISMCTS
 #: runs at cutoff=40 in a CPU millisecond: results/bench/iteration_cost.txt)
 ITERS_PER_MS = 100
+#: who plays the other seats without --opponent
+OTHERS = "the suite's opponents (a won suite's), else the recorded specs"
 #: the all-seeing control ``won`` plays in the leader's seat
 CONTROL = "ismcts:iters=1000,omniscient=true"
 VP_KINDS = ("influence", "vault", "merchant_bonus", "statue", "wall", "buildings")
@@ -309,7 +311,7 @@ def _chosen(suite_path: str, bot: str, opponent: str | None, runs: int, seed: in
         suite = sorted(random.Random(seed).sample(suite, sample), key=lambda pair: pair[0])
     playable = [(index, entry) for index, entry in suite if _playable(entry, bot, opponent)]
     print(f"# {len(playable)} positions x {runs} runs ({len(suite) - len(playable)} set aside: a seat's "
-          f"spec cannot be made); {bot} in the leader's seat, {opponent or 'the recorded specs'} "
+          f"spec cannot be made); {bot} in the leader's seat, {opponent or OTHERS} "
           f"elsewhere; bot seeds from {seed}")
     return playable
 
