@@ -339,17 +339,17 @@ def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
 
 
 def won(suite_path: str, out: str, control: str, runs: int, seed: int, jobs: int = 1,
-        limit: int | None = None, opponent: str | None = None) -> list[dict[str, Any]]:
+        limit: int | None = None, opponent: str | None = None, start: int = 0) -> list[dict[str, Any]]:
     """Write the positions of the suite the all-seeing ``control`` won in each of ``runs``
     runs, against the recorded specs with fixed budgets (or ``opponent`` in every other
     seat; the module's doc); returns them."""
     from glory_ai.bench import provenance
 
     print(provenance())
-    entries = [dict(entry, opponents=[opponent or fixed_budget(spec) for spec in entry["seats"]])
-               for entry in load_suite(suite_path)][:limit]
-    cheated = [index for index, entry in enumerate(entries) if _cheating_opponent(entry)]
-    suite = [(index, entry) for index, entry in enumerate(entries)
+    entries = list(enumerate(dict(entry, opponents=[opponent or fixed_budget(q) for q in entry["seats"]])
+                             for entry in load_suite(suite_path)))[start:][:limit]
+    cheated = [index for index, entry in entries if _cheating_opponent(entry)]
+    suite = [(index, entry) for index, entry in entries
              if index not in cheated and _playable(entry, control, None)]
     print(f"# {len(suite)} positions x {runs} runs ({len(cheated)} set aside: an opponent sees the hidden "
           f"cards; {len(entries) - len(cheated) - len(suite)}: a seat's spec cannot be made); {control} in "
@@ -491,6 +491,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     w.add_argument("--jobs", type=int, default=1, help="processes")
     w.add_argument("--limit", type=int, default=None, help="only the first N positions")
     w.add_argument("--opponent", default=None, help="this spec in every other seat instead")
+    w.add_argument("--start", type=int, default=0, help="skip the first N positions (seeds stay by index)")
     r = sub.add_parser("report", help="the summary of play --record files merged")
     r.add_argument("records", nargs="+")
     d = sub.add_parser("paired", help="the paired difference of two play --record files")
@@ -502,7 +503,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     if args.command == "find":
         find(args.folders, args.lead, args.out)
     elif args.command == "won":
-        won(args.suite, args.out, args.control, args.runs, args.seed, args.jobs, args.limit, args.opponent)
+        won(args.suite, args.out, args.control, args.runs, args.seed, args.jobs, args.limit, args.opponent,
+            args.start)
     elif args.command == "paired":
         paired(args.first, args.second)
     elif args.command == "report":
