@@ -38,9 +38,16 @@ then uses in the other seats) and ``control`` (spec, runs, seed). A position whe
 played the all-seeing control itself (the information-ceiling matches) is set aside: an
 honest leader is not asked to hold a lead against a player who sees its hand. Every
 position's bot seeds come from its index in the input suite, so setting some aside changes
-no other position's runs. A position the all-seeing
-search cannot win every time is not one an honest search must keep: what is left is where
-"never throw a won game" can be asked of it.
+no other position's runs (a won suite keeps that index, ``index``, and ``play`` seeds by it).
+A position the all-seeing search cannot win every time is not one an honest search must
+keep: what is left is where "never throw a won game" can be asked of it. ``play --record``
+writes every run's result; ``report`` merges the records of a suite played in pieces
+(``--start``, ``--limit``) and ``paired`` compares two bots' records position by position.
+
+The shipped ``benchmarks/data/thrown_won.jsonl.gz`` (227 positions) is ``won`` of positions
+0-555 of ``benchmarks/data/thrown.jsonl.gz`` (``--runs 2 --seed 0 --limit 556``, the default
+control; run in two pieces for time: results/bench/thrown_won_find.txt); positions 556-666
+were not classified.
 """
 from __future__ import annotations
 

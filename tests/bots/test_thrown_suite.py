@@ -190,3 +190,16 @@ def test_a_suite_played_in_pieces_reports_as_played_whole(thrown, tmp_path, caps
     thrown.main(["report", str(tmp_path / "whole.json")])
     assert merged.splitlines()[1:] == capsys.readouterr().out.splitlines()[1:]
     assert "4 positions x 2 runs" in merged
+
+
+def test_the_shipped_won_suite_is_positions_of_the_thrown_suite_the_control_won(thrown):
+    source = thrown.load_suite(SUITE)
+    won = thrown.load_suite(ROOT / "benchmarks" / "data" / "thrown_won.jsonl.gz")
+    assert len(won) >= 100 and [e["index"] for e in won] == sorted({e["index"] for e in won})
+    for entry in won:
+        recorded = {k: v for k, v in entry.items() if k not in ("index", "opponents", "control")}
+        assert recorded == source[entry["index"]]
+        assert entry["control"] == {"spec": thrown.CONTROL, "runs": 2, "seed": 0}
+        assert entry["opponents"] == [thrown.fixed_budget(spec) for spec in entry["seats"]]
+        assert not thrown._cheating_opponent(entry)
+    assert thrown.rebuild(won[0]).scores() == won[0]["scores"]
