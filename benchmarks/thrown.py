@@ -432,6 +432,43 @@ def _summaries(rows: Sequence[tuple[dict[str, Any], int]], runs: int) -> tuple[i
     return lost, always
 
 
+def roots(suite_path: str, bots: Sequence[str], seed: int, record: str | None = None) -> list[list[float]]:
+    """How won each position looks to each bot: the mean reward, for the leader, of the move
+    its search plays there (one search, seeded as ``play``'s first run); prints the median and
+    the shares at 0.8 or more and below 0.6, and, with a ``play --record`` file of the suite,
+    the share of runs lost by the positions below and above 0.7 of the first bot."""
+    from glory_ai.bench import provenance
+
+    print(provenance())
+    suite = list(enumerate(load_suite(suite_path)))
+    means: list[list[float]] = []
+    for spec in bots:
+        row = []
+        for index, entry in suite:
+            bot = make_bot(spec, _bot_seed(seed, _key(index, entry), 0, entry["leader"]))
+            bot.step(rebuild(entry))
+            found = bot.last_search()
+            if found is None and len(rebuild(entry).legal_actions()) > 1:
+                raise SystemExit(f"error: roots needs search bots; {spec} does not search")
+            # (a forced move: no search, the position left out)
+            row.append(found["actions"][0]["mean_reward"][entry["leader"]] if found else float("nan"))
+        ordered = sorted(v for v in row if v == v)
+        median = ordered[len(ordered) // 2]
+        print(f"# {spec}: {len(ordered)} positions, the leader's root mean: median {median:.3f}; "
+              f"0.8 or more: {sum(v >= 0.8 for v in row)}, below 0.6: {sum(v < 0.6 for v in row)}")
+        means.append(row)
+    if record and means:
+        results = _merged(record.split(","))[1]
+        for label, keep in (("below 0.7", lambda v: v < 0.7), ("0.7 or more", lambda v: v >= 0.7)):
+            runs = [results[str(_key(i, e))] for (i, e), v in zip(suite, means[0], strict=True)
+                    if keep(v) and str(_key(i, e)) in results]
+            lost, total = sum(r.count(False) for r in runs), sum(len(r) for r in runs)
+            low, high = _wilson(lost, total)
+            print(f"# positions whose root mean is {label}: {len(runs)}; runs lost {lost} of {total}: "
+                  f"{lost / max(total, 1):.3f} [{low:.3f}, {high:.3f}] ({record})")
+    return means
+
+
 def _merged(records: Sequence[str]) -> tuple[dict[str, Any], dict[str, list[bool]], dict[str, int]]:
     """``play --record`` files of one bot, seed and runs merged: the first, every position's
     runs and its lead, by the position's key."""
@@ -499,6 +536,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     w.add_argument("--limit", type=int, default=None, help="only the first N positions")
     w.add_argument("--opponent", default=None, help="this spec in every other seat instead")
     w.add_argument("--start", type=int, default=0, help="skip the first N positions (seeds stay by index)")
+    o = sub.add_parser("roots", help="the leader's root mean of each position, per bot")
+    o.add_argument("suite")
+    o.add_argument("--bots", nargs="+", required=True)
+    o.add_argument("--seed", type=int, default=0)
+    o.add_argument("--record", default=None, help="play --record files of the first bot (comma-separated)")
     r = sub.add_parser("report", help="the summary of play --record files merged")
     r.add_argument("records", nargs="+")
     d = sub.add_parser("paired", help="the paired difference of two play --record files")
@@ -516,6 +558,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         paired(args.first, args.second)
     elif args.command == "report":
         report(args.records)
+    elif args.command == "roots":
+        roots(args.suite, args.bots, args.seed, args.record)
     else:
         play(args.suite, args.bot, args.opponent, args.runs, args.seed, args.limit, args.sample, args.jobs,
              args.record, args.start)
