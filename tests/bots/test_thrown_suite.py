@@ -203,3 +203,20 @@ def test_the_shipped_won_suite_is_positions_of_the_thrown_suite_the_control_won(
         assert entry["opponents"] == [thrown.fixed_budget(spec) for spec in entry["seats"]]
         assert not thrown._cheating_opponent(entry)
     assert thrown.rebuild(won[0]).scores() == won[0]["scores"]
+
+
+def test_roots_reads_how_won_each_position_looks_to_a_search(thrown, tmp_path, capsys):
+    found = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    suite = thrown.load_suite(found)[:3]
+    small = tmp_path / "small.jsonl.gz"
+    thrown._write_suite(str(small), suite)
+    capsys.readouterr()
+    (means,) = thrown.roots(str(small), ["ismcts:iters=30"], 0)
+    assert len(means) == 3 and all(0 <= v <= 1 for v in means)
+    state = thrown.rebuild(suite[0])
+    bot = thrown.make_bot("ismcts:iters=30", thrown._bot_seed(0, 0, 0, suite[0]["leader"]))
+    bot.step(state)
+    assert means[0] == bot.last_search()["actions"][0]["mean_reward"][suite[0]["leader"]]
+    with pytest.raises(SystemExit, match="search bots"):
+        thrown.roots(str(small), ["greedy"], 0)
