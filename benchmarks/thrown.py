@@ -399,26 +399,27 @@ def _write_suite(out: str, suite: Sequence[dict[str, Any]]) -> None:
 
 def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, float, float]:
     """The difference in the share of runs lost between two ``play --record`` files (each
-    may be several, comma-separated, merged) of the
-    same suite, runs and seed (second minus first), over the positions both played, with a
-    95% bootstrap interval over positions (the runs of a position stay together); printed."""
+    may be several, comma-separated, merged) of the same suite and seed (second minus first),
+    over the positions both played and the runs both made (run r of a position has the same
+    bot seeds in both: the first min(runs) runs are paired), with a 95% bootstrap interval
+    over positions (the runs of a position stay together); printed."""
     a, b = ({**merged[0], "results": merged[1]} for merged in (_merged(first.split(",")),
                                                               _merged(second.split(","))))
-    if (a["runs"], a["seed"]) != (b["runs"], b["seed"]):
-        raise SystemExit(f"error: not paired: runs/seed {a['runs']}/{a['seed']} against "
-                         f"{b['runs']}/{b['seed']}")
+    if a["seed"] != b["seed"]:
+        raise SystemExit(f"error: not paired: bot seeds from {a['seed']} against {b['seed']}")
+    runs = min(a["runs"], b["runs"])
     common = sorted(set(a["results"]) & set(b["results"]), key=int)
     if not common:
         raise SystemExit("error: the two records share no position")
-    diffs = [b["results"][k].count(False) - a["results"][k].count(False) for k in common]
-    total = len(common) * a["runs"]
+    lost_a = [a["results"][k][:runs].count(False) for k in common]
+    lost_b = [b["results"][k][:runs].count(False) for k in common]
+    diffs = [y - x for x, y in zip(lost_a, lost_b, strict=True)]
+    total = len(common) * runs
     draw = random.Random(0)
     boot = sorted(sum(draw.choices(diffs, k=len(diffs))) / total for _ in range(resamples))
     low, high = boot[int(0.025 * resamples)], boot[int(0.975 * resamples) - 1]
-    lost_a = sum(a["results"][k].count(False) for k in common)
-    lost_b = sum(b["results"][k].count(False) for k in common)
-    print(f"# {len(common)} positions x {a['runs']} runs: {a['bot']} lost {lost_a}, {b['bot']} lost "
-          f"{lost_b}; difference {sum(diffs) / total:+.3f} [{low:+.3f}, {high:+.3f}] "
+    print(f"# {len(common)} positions x {runs} runs: {a['bot']} lost {sum(lost_a)}, {b['bot']} lost "
+          f"{sum(lost_b)}; difference {sum(diffs) / total:+.3f} [{low:+.3f}, {high:+.3f}] "
           f"(second minus first; bootstrap over positions)")
     return sum(diffs) / total, low, high
 

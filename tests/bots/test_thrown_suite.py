@@ -169,6 +169,11 @@ def test_paired_compares_two_records_position_by_position(thrown, tmp_path, caps
     difference, low, high = thrown.paired(str(first), str(second))
     assert difference == 0.5 and low <= difference <= high
     assert "a lost 1, b lost 3" in capsys.readouterr().out
+    # a bot played once: its run 0 against the other's run 0 (the same seeds)
+    second.write_bytes(orjson.dumps({"bot": "b", "seed": 0, "runs": 1,
+                                     "results": {"0": [False], "3": [True]}}))
+    difference, _, _ = thrown.paired(str(first), str(second))
+    assert difference == 0.0 and "2 positions x 1 runs: a lost 1, b lost 1" in capsys.readouterr().out
     second.write_bytes(orjson.dumps({"bot": "b", "seed": 1, "runs": 2, "results": {}}))
     with pytest.raises(SystemExit, match="not paired"):
         thrown.paired(str(first), str(second))
