@@ -261,6 +261,11 @@ def play_out(entry: dict[str, Any], bot: str, opponent: str | None, seed: int, i
     return leader in result_fields(state)["winners"]
 
 
+def _share(k: int, n: int, low: float, high: float) -> str:
+    """k of n as a percentage with its interval (low, high: shares)."""
+    return f"{100 * k / max(n, 1):.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
+
+
 def _wilson(k: int, n: int) -> tuple[float, float]:
     from glory_ai.analysis.stats.intervals import wilson
 
@@ -365,8 +370,8 @@ def won(suite_path: str, out: str, control: str, runs: int, seed: int, jobs: int
     kept = [dict(entry, index=index, control={"spec": control, "runs": runs, "seed": seed})
             for index, entry, results in _play_all(suite, control, None, runs, seed, jobs) if all(results)]
     low, high = _wilson(len(kept), len(suite))
-    print(f"# won in every run: {len(kept)} of {len(suite)} positions: {len(kept) / max(len(suite), 1):.3f} "
-          f"[{low:.3f}, {high:.3f}]")
+    print(f"# won in every run: {len(kept)} of {len(suite)} positions: "
+          f"{_share(len(kept), len(suite), low, high)}")
     for low_lead, high_lead in BANDS:
         band = [e for _, e in suite if low_lead <= e["lead"] <= high_lead]
         held = sum(low_lead <= e["lead"] <= high_lead for e in kept)
@@ -419,8 +424,8 @@ def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, flo
     boot = sorted(sum(draw.choices(diffs, k=len(diffs))) / total for _ in range(resamples))
     low, high = boot[int(0.025 * resamples)], boot[int(0.975 * resamples) - 1]
     print(f"# {len(common)} positions x {runs} runs: {a['bot']} lost {sum(lost_a)}, {b['bot']} lost "
-          f"{sum(lost_b)}; difference {sum(diffs) / total:+.3f} [{low:+.3f}, {high:+.3f}] "
-          f"(second minus first; bootstrap over positions)")
+          f"{sum(lost_b)}; difference {100 * sum(diffs) / total:+.1f} points [{100 * low:+.1f}, "
+          f"{100 * high:+.1f}] of the runs lost (second minus first; bootstrap over positions)")
     return sum(diffs) / total, low, high
 
 
@@ -466,7 +471,7 @@ def roots(suite_path: str, bots: Sequence[str], seed: int, record: str | None = 
             lost, total = sum(r.count(False) for r in runs), sum(len(r) for r in runs)
             low, high = _wilson(lost, total)
             print(f"# positions whose root mean is {label}: {len(runs)}; runs lost {lost} of {total}: "
-                  f"{lost / max(total, 1):.3f} [{low:.3f}, {high:.3f}] ({record})")
+                  f"{_share(lost, total, low, high)}")
     return means
 
 
@@ -501,11 +506,10 @@ def summarize(rows: Sequence[tuple[dict[str, Any], int]], runs: int, label: str)
     always = sum(k == runs for _, k in rows)
     total = len(rows) * runs
     low, high = _wilson(lost, total)
-    print(f"# the leader lost {lost} of {total} runs{label}: {lost / max(total, 1):.3f} "
-          f"[{low:.3f}, {high:.3f}]")
+    print(f"# the leader lost {lost} of {total} runs{label}: {_share(lost, total, low, high)}")
     low, high = _wilson(always, len(rows))
     print(f"# positions lost in every run{label}: {always} of {len(rows)}: "
-          f"{always / max(len(rows), 1):.3f} [{low:.3f}, {high:.3f}]")
+          f"{_share(always, len(rows), low, high)}")
     return lost, always
 
 
