@@ -2,6 +2,8 @@
                          python benchmarks/thrown.py play SUITE --bot SPEC [--opponent SPEC] [--runs R]
                          python benchmarks/thrown.py won SUITE --out FILE [--control SPEC] [--runs R]
                                                      [--opponent SPEC]
+                         python benchmarks/thrown.py report RECORD... | paired RECORDS RECORDS
+                         python benchmarks/thrown.py roots SUITE --bots SPEC... [--record RECORDS]
 
 ``find`` replays the recorded games of run folders (each holds games.jsonl or games.jsonl.gz)
 with the Game API and flags the games a player lost after leading every other player by at
@@ -43,6 +45,8 @@ A position the all-seeing search cannot win every time is not one an honest sear
 keep: what is left is where "never throw a won game" can be asked of it. ``play --record``
 writes every run's result; ``report`` merges the records of a suite played in pieces
 (``--start``, ``--limit``) and ``paired`` compares two bots' records position by position.
+``roots`` says how won each position looks to a search (the leader's mean reward of the move
+it plays there) and, with a record, the runs lost by the positions that read open and won.
 
 The shipped ``benchmarks/data/thrown_won.jsonl.gz`` (227 positions) is ``won`` of positions
 0-555 of ``benchmarks/data/thrown.jsonl.gz`` (``--runs 2 --seed 0 --limit 556``, the default
