@@ -1,5 +1,9 @@
 """Thrown games (issue 36): python benchmarks/thrown.py find FOLDER... [--lead 12] [--out FILE]
                          python benchmarks/thrown.py play SUITE --bot SPEC [--opponent SPEC] [--runs R]
+                         python benchmarks/thrown.py won SUITE --out FILE [--control SPEC] [--runs R]
+                                                     [--opponent SPEC]
+                         python benchmarks/thrown.py report RECORD... | paired RECORDS RECORDS
+                         python benchmarks/thrown.py roots SUITE --bots SPEC... [--record RECORDS]
 
 ``find`` replays the recorded games of run folders (each holds games.jsonl or games.jsonl.gz)
 with the Game API and flags the games a player lost after leading every other player by at
@@ -22,7 +26,32 @@ the spec the record had in each seat), and prints a provenance line, one line pe
 then the share of runs the leader still lost (a 95% Wilson interval over runs) and the
 positions lost in every run (Wilson over positions). ``--sample N`` plays N positions drawn
 with ``--seed``, ``--limit N`` the first N; a position one of whose seats cannot be made (a
-recorded spec naming a model file that is gone) is set aside and counted.
+recorded spec naming a model file that is gone) is set aside and counted. ``--jobs N`` plays
+positions in N processes (the same results: every run's seeds are its own).
+
+``won`` keeps the positions that are won for the leader: it plays every playable position
+``--runs`` times with ``--control`` in the leader's seat (default ``ismcts:iters=1000,
+omniscient=true``, the all-seeing search, a cheating control that sees every hidden card and
+the deck's order) against the others' recorded specs with their budgets of time made
+iterations (:func:`fixed_budget`: ``time_ms=T`` or ``cpu_ms=T`` becomes ``iters=100*T``, with
+ISMCTS's time defaults kept, so that every run reproduces whatever the machine's load), and
+writes those the control won in every run, each with its ``opponents`` (the specs ``play``
+then uses in the other seats) and ``control`` (spec, runs, seed). A position where an opponent
+played the all-seeing control itself (the information-ceiling matches) is set aside: an
+honest leader is not asked to hold a lead against a player who sees its hand. Every
+position's bot seeds come from its index in the input suite, so setting some aside changes
+no other position's runs (a won suite keeps that index, ``index``, and ``play`` seeds by it).
+A position the all-seeing search cannot win every time is not one an honest search must
+keep: what is left is where "never throw a won game" can be asked of it. ``play --record``
+writes every run's result; ``report`` merges the records of a suite played in pieces
+(``--start``, ``--limit``) and ``paired`` compares two bots' records position by position.
+``roots`` says how won each position looks to a search (the leader's mean reward of the move
+it plays there) and, with a record, the runs lost by the positions that read open and won.
+
+The shipped ``benchmarks/data/thrown_won.jsonl.gz`` (227 positions) is ``won`` of positions
+0-555 of ``benchmarks/data/thrown.jsonl.gz`` (``--runs 2 --seed 0 --limit 556``, the default
+control; run in two pieces for time: results/bench/thrown_won_find.txt); positions 556-666
+were not classified.
 """
 from __future__ import annotations
 
@@ -33,6 +62,7 @@ import sys
 import time
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +74,13 @@ from glory_ai.arena.storage import games_file
 from glory_ai.bots import make_bot
 
 LEAD = 12
+#: iterations a time budget's millisecond stands for in ``won``'s opponents (about what ISMCTS
+#: runs at cutoff=40 in a CPU millisecond: results/bench/iteration_cost.txt)
+ITERS_PER_MS = 100
+#: who plays the other seats without --opponent
+OTHERS = "the suite's opponents (a won suite's), else the recorded specs"
+#: the all-seeing control ``won`` plays in the leader's seat
+CONTROL = "ismcts:iters=1000,omniscient=true"
 VP_KINDS = ("influence", "vault", "merchant_bonus", "statue", "wall", "buildings")
 
 
@@ -171,11 +208,7 @@ def find(folders: Sequence[str], lead: int, out: str | None) -> list[dict[str, A
     for spec, held in sorted(seat_games.items(), key=lambda kv: (-thrown_by_spec[kv[0]], kv[0])):
         print(f"{thrown_by_spec[spec]:4d} / {held:5d}  {spec}")
     if out:
-        Path(out).parent.mkdir(parents=True, exist_ok=True)
-        with gzip.GzipFile(out, "wb", mtime=0) as f:        # the same bytes from the same records
-            for entry in suite:
-                f.write(orjson.dumps(entry) + b"\n")
-        print(f"# wrote {len(suite)} positions to {out}")
+        _write_suite(out, suite)
     return suite
 
 
@@ -188,17 +221,53 @@ def _bot_seed(seed: int, index: int, run: int, seat: int) -> int:
     return (seed * 1_000_003 + index * 10_007 + run * 101 + seat) % (2 ** 31)
 
 
+def fixed_budget(spec: str) -> str:
+    """``spec`` with a budget of time (``time_ms=T`` or ``cpu_ms=T``) made ``iters=100*T``
+    (:data:`ITERS_PER_MS`), the options a time budget brings to ISMCTS (``cutoff=40``) written
+    out unless given; any other spec as it is (one that does not parse too: it is set aside
+    when played)."""
+    from glory_ai.bots.builtin_params import TIME_DEFAULTS, TIMED_BOT
+    from glory_ai.bots.grammar import join_spec
+    from glory_ai.bots.spec import BotSpec
+
+    try:
+        parsed = BotSpec.parse(spec)
+    except (ValueError, OSError):
+        return spec
+    given = dict(parsed.given)
+    ms = float(given.pop("time_ms", 0) or 0) + float(given.pop("cpu_ms", 0) or 0)
+    if not parsed.builtin or ms <= 0:
+        return spec
+    pairs = [("iters", str(round(ms * ITERS_PER_MS)))] + [(k, v) for k, v in given.items() if k != "iters"]
+    if parsed.name == TIMED_BOT:
+        pairs += [(k, str(v)) for k, v in TIME_DEFAULTS.items() if k not in given]
+    return join_spec(parsed.name, pairs)
+
+
+def _seat_spec(entry: dict[str, Any], seat: int, bot: str, opponent: str | None) -> str:
+    """The spec of ``seat`` when ``entry`` is played with ``bot`` in the leader's seat."""
+    if seat == entry["leader"]:
+        return bot
+    return opponent or entry.get("opponents", entry["seats"])[seat]
+
+
 def play_out(entry: dict[str, Any], bot: str, opponent: str | None, seed: int, index: int = 0,
              run: int = 0) -> bool:
-    """Play an entry's position to the end with ``bot`` in the leader's seat: True when the
+    """Play an entry's position to the end with ``bot`` in the leader's seat and ``opponent``
+    elsewhere (None: the entry's ``opponents``, else the recorded specs): True when the
     leader is among the winners (a game stopped at MAX_DECISIONS is adjudicated)."""
     state = rebuild(entry)
     leader = entry["leader"]
-    bots = [make_bot(bot if q == leader else opponent or entry["seats"][q], _bot_seed(seed, index, run, q))
+    bots = [make_bot(_seat_spec(entry, q, bot, opponent), _bot_seed(seed, index, run, q))
             for q in range(entry["num_players"])]
     while not state.is_terminal() and state.decisions() < MAX_DECISIONS:
         state.apply_action(bots[state.current_player()].step(state))
     return leader in result_fields(state)["winners"]
+
+
+def _share(k: int, n: int, low: float, high: float) -> str:
+    """k of n as a percentage with its interval (low, high: shares)."""
+    return f"{100 * k / max(n, 1):.1f}% [{100 * low:.1f}, {100 * high:.1f}]"
 
 
 def _wilson(k: int, n: int) -> tuple[float, float]:
@@ -212,42 +281,222 @@ def _playable(entry: dict[str, Any], bot: str, opponent: str | None) -> bool:
     """Whether every seat's bot can be made (a recorded spec may name a model file that is gone)."""
     try:
         for q in range(entry["num_players"]):
-            make_bot(bot if q == entry["leader"] else opponent or entry["seats"][q], 0)
+            make_bot(_seat_spec(entry, q, bot, opponent), 0)
     except (ValueError, OSError, KeyError):
         return False
     return True
 
 
-def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
-         limit: int | None = None, sample: int | None = None) -> tuple[int, int, int, int]:
-    """Play the suite (its first ``limit`` positions, or ``sample`` of them drawn with
-    ``seed``); prints a line per position and the summary. Returns (runs lost, runs,
-    positions lost in every run, positions)."""
-    from glory_ai.bench import provenance
+def _runs_of(job: tuple[int, dict[str, Any], str, str | None, int, int]) -> list[bool]:
+    index, entry, bot, opponent, seed, runs = job
+    return [play_out(entry, bot, opponent, seed, index, run) for run in range(runs)]
 
-    print(provenance())
-    suite = list(enumerate(load_suite(suite_path)))[:limit]
+
+def _key(index: int, entry: dict[str, Any]) -> int:
+    """The index a position's bot seeds come from: its index in the suite ``won`` read it from
+    (``index``, kept in the entry), else its index in this suite."""
+    return int(entry.get("index", index))
+
+
+def _play_all(suite: Sequence[tuple[int, dict[str, Any]]], bot: str, opponent: str | None, runs: int,
+              seed: int, jobs: int) -> list[tuple[int, dict[str, Any], list[bool]]]:
+    """Every position's runs (True: the leader won), a line printed per position, in order."""
+    out = []
+    start = time.time()
+    work = [(_key(index, entry), entry, bot, opponent, seed, runs) for index, entry in suite]
+    pool = ProcessPoolExecutor(jobs) if jobs > 1 else None
+    try:
+        results = pool.map(_runs_of, work) if pool else map(_runs_of, work)
+        for (index, entry), wins in zip(suite, results, strict=True):
+            out.append((index, entry, wins))
+            print(f"{index:3d} {entry['source']} {entry['game_id']} seat {entry['leader']} "
+                  f"lead {entry['lead']} ({entry['scores']}) turn {entry['turn']}: "
+                  f"lost {wins.count(False)}/{runs} [{time.time() - start:.0f} s]", flush=True)
+    finally:
+        if pool:
+            pool.shutdown()
+    return out
+
+
+def _chosen(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int, limit: int | None,
+            sample: int | None, start: int = 0) -> list[tuple[int, dict[str, Any]]]:
+    """The positions played (from ``start`` the first ``limit``, or ``sample`` drawn with
+    ``seed``) whose seats can all be made; prints the header line."""
+    suite = list(enumerate(load_suite(suite_path)))[start:][:limit]
     if sample is not None and sample < len(suite):
         suite = sorted(random.Random(seed).sample(suite, sample), key=lambda pair: pair[0])
     playable = [(index, entry) for index, entry in suite if _playable(entry, bot, opponent)]
     print(f"# {len(playable)} positions x {runs} runs ({len(suite) - len(playable)} set aside: a seat's "
-          f"spec cannot be made); {bot} in the leader's seat, {opponent or 'the recorded specs'} "
+          f"spec cannot be made); {bot} in the leader's seat, {opponent or OTHERS} "
           f"elsewhere; bot seeds from {seed}")
-    suite = playable
-    rows = []
-    start = time.time()
-    for index, entry in suite:
-        results = [play_out(entry, bot, opponent, seed, index, run) for run in range(runs)]
-        losses = results.count(False)
-        rows.append((entry, losses))
-        print(f"{index:3d} {entry['source']} {entry['game_id']} seat {entry['leader']} "
-              f"lead {entry['lead']} ({entry['scores']}) turn {entry['turn']}: lost {losses}/{runs} "
-              f"[{time.time() - start:.0f} s]", flush=True)
+    return playable
+
+
+def play(suite_path: str, bot: str, opponent: str | None, runs: int, seed: int,
+         limit: int | None = None, sample: int | None = None, jobs: int = 1,
+         record: str | None = None, start: int = 0) -> tuple[int, int, int, int]:
+    """Play the suite (its first ``limit`` positions, or ``sample`` of them drawn with
+    ``seed``); prints a line per position and the summary, and writes every run's result to
+    ``record`` (JSON: the spec, and per position its index and runs won) for :func:`paired`.
+    Returns (runs lost, runs, positions lost in every run, positions)."""
+    from glory_ai.bench import provenance
+
+    print(provenance())
+    played = _play_all(_chosen(suite_path, bot, opponent, runs, seed, limit, sample, start), bot, opponent,
+                       runs, seed, jobs)
+    rows = [(entry, won.count(False)) for _, entry, won in played]
+    lost, always = _summaries(rows, runs)
+    if record:
+        Path(record).write_bytes(orjson.dumps({
+            "bot": bot, "seed": seed, "runs": runs,
+            "results": {str(_key(index, entry)): wins for index, entry, wins in played},
+            "leads": {str(_key(index, entry)): entry["lead"] for index, entry, _ in played}}))
+    return lost, len(rows) * runs, always, len(rows)
+
+
+def won(suite_path: str, out: str, control: str, runs: int, seed: int, jobs: int = 1,
+        limit: int | None = None, opponent: str | None = None, start: int = 0) -> list[dict[str, Any]]:
+    """Write the positions of the suite the all-seeing ``control`` won in each of ``runs``
+    runs, against the recorded specs with fixed budgets (or ``opponent`` in every other
+    seat; the module's doc); returns them."""
+    from glory_ai.bench import provenance
+
+    print(provenance())
+    entries = list(enumerate(dict(entry, opponents=[opponent or fixed_budget(q) for q in entry["seats"]])
+                             for entry in load_suite(suite_path)))[start:][:limit]
+    cheated = [index for index, entry in entries if _cheating_opponent(entry)]
+    suite = [(index, entry) for index, entry in entries
+             if index not in cheated and _playable(entry, control, None)]
+    print(f"# {len(suite)} positions x {runs} runs ({len(cheated)} set aside: an opponent sees the hidden "
+          f"cards; {len(entries) - len(cheated) - len(suite)}: a seat's spec cannot be made); {control} in "
+          f"the leader's seat, {opponent or 'the recorded specs with fixed budgets'} elsewhere; bot seeds "
+          f"from {seed}")
+    kept = [dict(entry, index=index, control={"spec": control, "runs": runs, "seed": seed})
+            for index, entry, results in _play_all(suite, control, None, runs, seed, jobs) if all(results)]
+    low, high = _wilson(len(kept), len(suite))
+    print(f"# won in every run: {len(kept)} of {len(suite)} positions: "
+          f"{_share(len(kept), len(suite), low, high)}")
+    for low_lead, high_lead in BANDS:
+        band = [e for _, e in suite if low_lead <= e["lead"] <= high_lead]
+        held = sum(low_lead <= e["lead"] <= high_lead for e in kept)
+        print(f"#   lead {low_lead}-{min(high_lead, 99)}: {held} of {len(band)}")
+    _write_suite(out, kept)
+    return kept
+
+
+def _cheating_opponent(entry: dict[str, Any]) -> bool:
+    """Whether a seat other than the leader's played the all-seeing control (omniscient=true):
+    an honest leader is not asked to hold a lead against a player who sees its hand."""
+    from glory_ai.bots.spec import BotSpec
+
+    for q, spec in enumerate(entry["seats"]):
+        try:
+            if q != entry["leader"] and BotSpec.parse(spec).params.get("omniscient"):
+                return True
+        except (ValueError, OSError):
+            continue
+    return False
+
+
+def _write_suite(out: str, suite: Sequence[dict[str, Any]]) -> None:
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    with gzip.GzipFile(out, "wb", mtime=0) as f:        # the same bytes from the same records
+        for entry in suite:
+            f.write(orjson.dumps(entry) + b"\n")
+    print(f"# wrote {len(suite)} positions to {out}")
+
+
+def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, float, float]:
+    """The difference in the share of runs lost between two ``play --record`` files (each
+    may be several, comma-separated, merged) of the same suite and seed (second minus first),
+    over the positions both played and the runs both made (run r of a position has the same
+    bot seeds in both: the first min(runs) runs are paired), with a 95% bootstrap interval
+    over positions (the runs of a position stay together); printed."""
+    a, b = ({**merged[0], "results": merged[1]} for merged in (_merged(first.split(",")),
+                                                              _merged(second.split(","))))
+    if a["seed"] != b["seed"]:
+        raise SystemExit(f"error: not paired: bot seeds from {a['seed']} against {b['seed']}")
+    runs = min(a["runs"], b["runs"])
+    common = sorted(set(a["results"]) & set(b["results"]), key=int)
+    if not common:
+        raise SystemExit("error: the two records share no position")
+    lost_a = [a["results"][k][:runs].count(False) for k in common]
+    lost_b = [b["results"][k][:runs].count(False) for k in common]
+    diffs = [y - x for x, y in zip(lost_a, lost_b, strict=True)]
+    total = len(common) * runs
+    draw = random.Random(0)
+    boot = sorted(sum(draw.choices(diffs, k=len(diffs))) / total for _ in range(resamples))
+    low, high = boot[int(0.025 * resamples)], boot[int(0.975 * resamples) - 1]
+    print(f"# {len(common)} positions x {runs} runs: {a['bot']} lost {sum(lost_a)}, {b['bot']} lost "
+          f"{sum(lost_b)}; difference {100 * sum(diffs) / total:+.1f} points [{100 * low:+.1f}, "
+          f"{100 * high:+.1f}] of the runs lost (second minus first; bootstrap over positions)")
+    return sum(diffs) / total, low, high
+
+
+def _summaries(rows: Sequence[tuple[dict[str, Any], int]], runs: int) -> tuple[int, int]:
+    """The summary of all rows, then of each lead band (:func:`summarize`)."""
     lost, always = summarize(rows, runs, "")
     for low_lead, high_lead in BANDS:
         summarize([(e, k) for e, k in rows if low_lead <= e["lead"] <= high_lead], runs,
                   f" (lead {low_lead}-{high_lead})" if high_lead < 999 else f" (lead {low_lead} or more)")
-    return lost, len(rows) * runs, always, len(rows)
+    return lost, always
+
+
+def roots(suite_path: str, bots: Sequence[str], seed: int, record: str | None = None) -> list[list[float]]:
+    """How won each position looks to each bot: the mean reward, for the leader, of the move
+    its search plays there (one search, seeded as ``play``'s first run); prints the median and
+    the shares at 0.8 or more and below 0.6, and, with a ``play --record`` file of the suite,
+    the share of runs lost by the positions below and above 0.7 of the first bot."""
+    from glory_ai.bench import provenance
+
+    print(provenance())
+    suite = list(enumerate(load_suite(suite_path)))
+    means: list[list[float]] = []
+    for spec in bots:
+        row = []
+        for index, entry in suite:
+            bot = make_bot(spec, _bot_seed(seed, _key(index, entry), 0, entry["leader"]))
+            bot.step(rebuild(entry))
+            found = bot.last_search()
+            if found is None and len(rebuild(entry).legal_actions()) > 1:
+                raise SystemExit(f"error: roots needs search bots; {spec} does not search")
+            # (a forced move: no search, the position left out)
+            row.append(found["actions"][0]["mean_reward"][entry["leader"]] if found else float("nan"))
+        ordered = sorted(v for v in row if v == v)
+        median = ordered[len(ordered) // 2]
+        print(f"# {spec}: {len(ordered)} positions, the leader's root mean: median {median:.3f}; "
+              f"0.8 or more: {sum(v >= 0.8 for v in row)}, below 0.6: {sum(v < 0.6 for v in row)}")
+        means.append(row)
+    if record and means:
+        results = _merged(record.split(","))[1]
+        for label, keep in (("below 0.7", lambda v: v < 0.7), ("0.7 or more", lambda v: v >= 0.7)):
+            runs = [results[str(_key(i, e))] for (i, e), v in zip(suite, means[0], strict=True)
+                    if keep(v) and str(_key(i, e)) in results]
+            lost, total = sum(r.count(False) for r in runs), sum(len(r) for r in runs)
+            low, high = _wilson(lost, total)
+            print(f"# positions whose root mean is {label}: {len(runs)}; runs lost {lost} of {total}: "
+                  f"{_share(lost, total, low, high)}")
+    return means
+
+
+def _merged(records: Sequence[str]) -> tuple[dict[str, Any], dict[str, list[bool]], dict[str, int]]:
+    """``play --record`` files of one bot, seed and runs merged: the first, every position's
+    runs and its lead, by the position's key."""
+    loaded = [orjson.loads(Path(path).read_bytes()) for path in records]
+    first = loaded[0]
+    if any((r["bot"], r["seed"], r["runs"]) != (first["bot"], first["seed"], first["runs"]) for r in loaded):
+        raise SystemExit("error: the records are not of one bot, seed and runs")
+    return (first, {k: v for r in loaded for k, v in r["results"].items()},
+            {k: v for r in loaded for k, v in r.get("leads", {}).items()})
+
+
+def report(records: Sequence[str]) -> tuple[int, int]:
+    """The summary of ``play --record`` files of one bot, seed and runs (the parts of one
+    suite played in pieces, ``--start``/``--limit``), merged; printed."""
+    first, results, leads = _merged(records)
+    print(f"# {first['bot']}: {len(results)} positions x {first['runs']} runs, bot seeds from "
+          f"{first['seed']} ({len(records)} records merged)")
+    return _summaries([({"lead": leads[k]}, v.count(False)) for k, v in results.items()], first["runs"])
 
 
 #: the lead bands of play's summary (VP)
@@ -261,11 +510,10 @@ def summarize(rows: Sequence[tuple[dict[str, Any], int]], runs: int, label: str)
     always = sum(k == runs for _, k in rows)
     total = len(rows) * runs
     low, high = _wilson(lost, total)
-    print(f"# the leader lost {lost} of {total} runs{label}: {lost / max(total, 1):.3f} "
-          f"[{low:.3f}, {high:.3f}]")
+    print(f"# the leader lost {lost} of {total} runs{label}: {_share(lost, total, low, high)}")
     low, high = _wilson(always, len(rows))
     print(f"# positions lost in every run{label}: {always} of {len(rows)}: "
-          f"{always / max(len(rows), 1):.3f} [{low:.3f}, {high:.3f}]")
+          f"{_share(always, len(rows), low, high)}")
     return lost, always
 
 
@@ -284,11 +532,46 @@ def main(argv: Sequence[str] | None = None) -> None:
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--limit", type=int, default=None, help="only the first N positions")
     p.add_argument("--sample", type=int, default=None, help="N positions drawn with --seed")
+    p.add_argument("--jobs", type=int, default=1, help="processes")
+    p.add_argument("--record", default=None, help="write every run's result here (JSON, for paired)")
+    p.add_argument("--start", type=int, default=0, help="skip the first N positions")
+    w = sub.add_parser("won", help="keep the positions the all-seeing control wins in every run")
+    w.add_argument("suite")
+    w.add_argument("--out", required=True)
+    w.add_argument("--control", default=CONTROL)
+    w.add_argument("--runs", type=int, default=2)
+    w.add_argument("--seed", type=int, default=0)
+    w.add_argument("--jobs", type=int, default=1, help="processes")
+    w.add_argument("--limit", type=int, default=None, help="only the first N positions")
+    w.add_argument("--opponent", default=None, help="this spec in every other seat instead")
+    w.add_argument("--start", type=int, default=0, help="skip the first N positions (seeds stay by index)")
+    o = sub.add_parser("roots", help="the leader's root mean of each position, per bot")
+    o.add_argument("suite")
+    o.add_argument("--bots", nargs="+", required=True)
+    o.add_argument("--seed", type=int, default=0)
+    o.add_argument("--record", default=None, help="play --record files of the first bot (comma-separated)")
+    r = sub.add_parser("report", help="the summary of play --record files merged")
+    r.add_argument("records", nargs="+")
+    d = sub.add_parser("paired", help="the paired difference of two play --record files")
+    d.add_argument("first")
+    d.add_argument("second")
     args = parser.parse_args(argv)
+    if getattr(args, "runs", 1) < 1 or getattr(args, "jobs", 1) < 1:
+        parser.error("--runs and --jobs must be at least 1")
     if args.command == "find":
         find(args.folders, args.lead, args.out)
+    elif args.command == "won":
+        won(args.suite, args.out, args.control, args.runs, args.seed, args.jobs, args.limit, args.opponent,
+            args.start)
+    elif args.command == "paired":
+        paired(args.first, args.second)
+    elif args.command == "report":
+        report(args.records)
+    elif args.command == "roots":
+        roots(args.suite, args.bots, args.seed, args.record)
     else:
-        play(args.suite, args.bot, args.opponent, args.runs, args.seed, args.limit, args.sample)
+        play(args.suite, args.bot, args.opponent, args.runs, args.seed, args.limit, args.sample, args.jobs,
+             args.record, args.start)
 
 
 if __name__ == "__main__":

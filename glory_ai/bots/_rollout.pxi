@@ -122,7 +122,7 @@ cdef void mix_rewards(Tree* t, GameState* s) noexcept nogil:
 
 cdef void rollout(Tree* t, GameState* s) noexcept nogil:
     # Play from s to the end (or `cutoff` decisions) and set t.rewards and t.length.
-    cdef int n, made = 0, p
+    cdef int n, made = 0, p, policy
     while not is_terminal_c(s):
         if t.cfg.cutoff and made >= t.cfg.cutoff:
             cutoff_rewards(t, s)
@@ -141,10 +141,13 @@ cdef void rollout(Tree* t, GameState* s) noexcept nogil:
             # every player takes a win it has in one action (decisive moves)
             p = decisive_action(s, t.legal, n, current_player_c(s), &t.scratch)
         if p == -1:
-            if t.cfg.rollout == ROLLOUT_HEURISTIC:
+            policy = t.cfg.rollout
+            if t.cfg.rollout_others >= 0 and current_player_c(s) != t.observer:
+                policy = t.cfg.rollout_others        # opponent-aware rollouts (rollout_others=)
+            if policy == ROLLOUT_HEURISTIC:
                 p = policy_choose(s, t.legal, n, &t.cfg.model, t.cfg.epsilon, &t.rng,
                                   &t.scratch, &t.eval_scratch)
-            elif t.cfg.rollout == ROLLOUT_MODEL:
+            elif policy == ROLLOUT_MODEL:
                 p = softmax_choose(s, t.legal, n, &t.cfg.model, t.cfg.rollout_temperature,
                                    &t.rng, &t.scratch, &t.eval_scratch)
             else:

@@ -69,6 +69,8 @@ cdef enum:
 _ALGORITHMS = {"ismcts": ALG_ISMCTS, "pimc": ALG_PIMC, "flatmc": ALG_FLATMC}
 _ROLLOUTS = {"random": ROLLOUT_RANDOM, "heuristic": ROLLOUT_HEURISTIC, "model": ROLLOUT_MODEL}
 _REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "margin": REWARD_MARGIN}
+#: rollout_others=: "same" plays every player by rollout=
+_ROLLOUT_OTHERS = {"same": -1, **_ROLLOUTS}
 
 cdef enum:
     ROOT_MOVER = 255         # the mover recorded on a root node
@@ -114,6 +116,7 @@ ctypedef struct SearchConfig:
     int belief               # candidate worlds drawn per determinization (1: uniform deals)
     double belief_strength   # (belief) how much an observed decline counts
     bint omniscient          # a cheating control: every world is the true state (never a default)
+    int rollout_others       # the rollout policy of the players other than the observer (-1: rollout)
 
 
 # Node.flags (with the solver). CERTAIN: the node's line from the root is the observer's own

@@ -17,17 +17,46 @@ _FINAL_RULES = ("visits", "robust")
 # generator (the tree's, mixed with this), so that the tree search draws what it would
 # draw without it.
 cdef double TURN_WIN_TIME_SHARE = 0.25
+
+# keep= (the risk-aware final choice) applies when the first row's mean reward is at least
+# this: a root that reads as clearly won
+KEEP_MEAN = 0.6
 cdef uint64_t TURN_WIN_SEED = 0x7475726E77696E21ULL     # "turnwin!"
 
 
-def _order_rows(list stats, int player, uint64_t key, bint flat, final):
+def _order_rows(list stats, int player, uint64_t key, bint flat, final, double keep=0.0):
     """Sort root rows (Searcher.last_stats["actions"]) best first, in place. final=visits:
     the most visited (flat MC: the best mean reward, then visits), then the lowest action
     id. final=robust: a proven win first (the shortest), a proven loss last (the longest
     first); among the rest the most visited (flat MC: the best mean), then the best mean
     (flat MC: visits), then the shorter game when the mean says winning and the longer
     when losing, then a draw seeded by `key`, never the action id. Returns whether that
-    draw decided between the first two rows."""
+    draw decided between the first two rows. keep > 0 (not flat MC): when the first row is
+    not a proven win and its mean is at least KEEP_MEAN, the unproven row of the highest
+    lower bound, mean - keep / (2 sqrt(visits)), is put first (the others
+    keep their order): a clearly won root plays the move surest to hold, not the one merely
+    tried most."""
+    tie = _order_by_rule(stats, player, key, flat, final)
+    if keep > 0 and not flat and stats and stats[0]["proven"] != "win" \
+            and stats[0]["mean_reward"][player] >= KEEP_MEAN:
+        open_rows = [i for i, row in enumerate(stats) if row["proven"] is None and row["visits"] > 0]
+        if open_rows:
+            best = max(open_rows, key=lambda i: (_lower_bound(stats[i], player, keep), -i))
+            if best != 0:
+                stats.insert(0, stats.pop(best))
+                return False
+    return tie
+
+
+def _lower_bound(row, int player, double keep):
+    mean = row["mean_reward"][player]
+    # the largest spread of a reward in 0..1 (a standard deviation of 1/2): a few lucky
+    # visits never read as sure
+    return mean - keep * 0.5 / sqrt(row["visits"])
+
+
+def _order_by_rule(list stats, int player, uint64_t key, bint flat, final):
+    # the order of final= (visits, robust), as _order_rows says
     if final == "visits":
         if flat:
             stats.sort(key=lambda row: (-row["mean_reward"][player], -row["visits"], row["action"]))
@@ -67,6 +96,7 @@ cdef class Searcher:
     cdef int _last_player
     cdef public object last_stats
     cdef object final                 # how the move is chosen from the root statistics
+    cdef double keep                  # the risk-aware final choice (0: off)
     cdef long _turn_win_nodes         # nodes the last root win search used
     cdef long turnwin                 # nodes of the root win search (0: off)
     cdef int turnwin_worlds           # the worlds its win must hold in
@@ -82,7 +112,7 @@ cdef class Searcher:
     def __init__(self, *, algorithm, iterations, time_ms, cpu_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
                  rollout_temperature, solver, speed, vp, final, belief, belief_strength, omniscient,
-                 turnwin, turnwin_worlds):
+                 turnwin, turnwin_worlds, keep, rollout_others):
         # every keyword but algorithm, model and seed is a row of the one table of search
         # parameters (glory_ai.bots.builtin_params.SEARCH_PARAMS), checked against it
         from glory_ai.bots.builtin_params import check_searcher_arguments
@@ -94,10 +124,13 @@ cdef class Searcher:
             "node_cap": node_cap, "trees": trees, "threads": threads, "reuse": reuse,
             "rollout_temperature": rollout_temperature, "solver": solver, "speed": speed, "vp": vp,
             "final": final, "belief": belief, "belief_strength": belief_strength,
-            "omniscient": omniscient, "turnwin": turnwin, "turnwin_worlds": turnwin_worlds})
+            "omniscient": omniscient, "turnwin": turnwin, "turnwin_worlds": turnwin_worlds,
+            "keep": keep, "rollout_others": rollout_others})
         if final not in _FINAL_RULES:
             raise ValueError(f"final must be one of {', '.join(_FINAL_RULES)}, got {final!r}")
         self.final = final
+        self.keep = keep
+        self.cfg.rollout_others = _ROLLOUT_OTHERS[rollout_others]
         self.cfg.solver = solver
         self.cfg.speed = speed
         self.cfg.vp_weight = vp
@@ -425,7 +458,7 @@ cdef class Searcher:
                           "proven": proof[0] if proof else None,
                           "proof_length": proof[1] if proof else 0,
                           "mean_length": lengths[a] / v if v else 0.0})
-        tie_broken = _order_rows(stats, player, key, self.cfg.algorithm == ALG_FLATMC, self.final)
+        tie_broken = _order_rows(stats, player, key, self.cfg.algorithm == ALG_FLATMC, self.final, self.keep)
         self.last_stats = {"actions": stats, "iterations": iterations, "seconds": seconds,
                            "nodes": nodes, "reused_nodes": reused, "trees": self.ntrees,
                            "node_cap_reached": any(self.trees[i].full for i in range(self.ntrees)),

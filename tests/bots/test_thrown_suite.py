@@ -8,6 +8,7 @@ import copy
 import importlib.util
 from pathlib import Path
 
+import orjson
 import pytest
 
 import glory_ai
@@ -121,3 +122,106 @@ def test_play_prints_provenance_and_the_share_lost(thrown, tmp_path, capsys):
     assert "2 positions x 2 runs (0 set aside" in lines[1]
     assert any(line.startswith("# the leader lost ") and " of 4 runs: " in line for line in lines)
     assert any(line.startswith("# positions lost in every run: ") and " of 2: " in line for line in lines)
+
+
+def test_fixed_budget_makes_a_time_budget_iterations(thrown):
+    assert thrown.fixed_budget("ismcts:time_ms=10") == "ismcts:iters=1000,cutoff=40"
+    assert thrown.fixed_budget("ismcts:cpu_ms=20,cutoff=80,c=0.5") == "ismcts:iters=2000,cutoff=80,c=0.5"
+    assert thrown.fixed_budget("pimc:time_ms=5,worlds=10") == "pimc:iters=500,worlds=10"
+    for spec in ("ismcts:iters=300", "greedy", "heuristic:style=merchant"):
+        assert thrown.fixed_budget(spec) == spec
+
+
+def test_won_keeps_the_positions_the_control_wins_in_every_run(thrown, tmp_path, capsys):
+    found = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    capsys.readouterr()
+    out = tmp_path / "won.jsonl.gz"
+    thrown.main(["won", str(found), "--out", str(out), "--control", "greedy", "--opponent", "random",
+                 "--runs", "2", "--limit", "6"])
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines if not line.startswith("#")]
+    assert len(rows) == 6
+    kept = thrown.load_suite(out)
+    assert len(kept) == sum(line.endswith(" s]") and "lost 0/2" in line for line in rows)
+    assert any(f"won in every run: {len(kept)} of 6 positions" in line for line in lines)
+    for entry in kept:
+        assert entry["control"] == {"spec": "greedy", "runs": 2, "seed": 0}
+        assert entry["opponents"] == ["random"] * entry["num_players"]
+        # the control wins it again with the same seeds: the runs reproduce
+        recorded = {k: v for k, v in entry.items() if k not in ("control", "opponents", "index")}
+        assert thrown.load_suite(found)[entry["index"]] == recorded
+        assert all(thrown.play_out(entry, "greedy", None, 0, entry["index"], run) for run in range(2))
+
+
+def test_a_position_against_the_all_seeing_control_is_set_aside(thrown):
+    entry = {"leader": 0, "seats": ["ismcts:iters=10", "ismcts:iters=10,omniscient=true"]}
+    assert thrown._cheating_opponent(entry)
+    assert not thrown._cheating_opponent(dict(entry, leader=1))
+
+
+def test_paired_compares_two_records_position_by_position(thrown, tmp_path, capsys):
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    first.write_bytes(orjson.dumps({"bot": "a", "seed": 0, "runs": 2,
+                                    "results": {"0": [True, True], "3": [False, True]}}))
+    second.write_bytes(orjson.dumps({"bot": "b", "seed": 0, "runs": 2,
+                                     "results": {"0": [False, False], "3": [False, True]}}))
+    difference, low, high = thrown.paired(str(first), str(second))
+    assert difference == 0.5 and low <= difference <= high
+    assert "a lost 1, b lost 3" in capsys.readouterr().out
+    # a bot played once: its run 0 against the other's run 0 (the same seeds)
+    second.write_bytes(orjson.dumps({"bot": "b", "seed": 0, "runs": 1,
+                                     "results": {"0": [False], "3": [True]}}))
+    difference, _, _ = thrown.paired(str(first), str(second))
+    assert difference == 0.0 and "2 positions x 1 runs: a lost 1, b lost 1" in capsys.readouterr().out
+    second.write_bytes(orjson.dumps({"bot": "b", "seed": 1, "runs": 2, "results": {}}))
+    with pytest.raises(SystemExit, match="not paired"):
+        thrown.paired(str(first), str(second))
+
+
+def test_a_suite_played_in_pieces_reports_as_played_whole(thrown, tmp_path, capsys):
+    found = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    common = ["play", str(found), "--bot", "random", "--opponent", "random", "--runs", "2", "--limit"]
+    thrown.main([*common, "4", "--record", str(tmp_path / "whole.json")])
+    thrown.main([*common, "1", "--record", str(tmp_path / "a.json")])
+    thrown.main([*common, "3", "--start", "1", "--record", str(tmp_path / "b.json")])
+    capsys.readouterr()
+    whole = orjson.loads((tmp_path / "whole.json").read_bytes())
+    parts = [orjson.loads((tmp_path / name).read_bytes()) for name in ("a.json", "b.json")]
+    assert {**parts[0]["results"], **parts[1]["results"]} == whole["results"]
+    thrown.main(["report", str(tmp_path / "a.json"), str(tmp_path / "b.json")])
+    merged = capsys.readouterr().out
+    thrown.main(["report", str(tmp_path / "whole.json")])
+    assert merged.splitlines()[1:] == capsys.readouterr().out.splitlines()[1:]
+    assert "4 positions x 2 runs" in merged
+
+
+def test_the_shipped_won_suite_is_positions_of_the_thrown_suite_the_control_won(thrown):
+    source = thrown.load_suite(SUITE)
+    won = thrown.load_suite(ROOT / "benchmarks" / "data" / "thrown_won.jsonl.gz")
+    assert len(won) >= 100 and [e["index"] for e in won] == sorted({e["index"] for e in won})
+    for entry in won:
+        recorded = {k: v for k, v in entry.items() if k not in ("index", "opponents", "control")}
+        assert recorded == source[entry["index"]]
+        assert entry["control"] == {"spec": thrown.CONTROL, "runs": 2, "seed": 0}
+        assert entry["opponents"] == [thrown.fixed_budget(spec) for spec in entry["seats"]]
+        assert not thrown._cheating_opponent(entry)
+    assert thrown.rebuild(won[0]).scores() == won[0]["scores"]
+
+
+def test_roots_reads_how_won_each_position_looks_to_a_search(thrown, tmp_path, capsys):
+    found = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    suite = thrown.load_suite(found)[:3]
+    small = tmp_path / "small.jsonl.gz"
+    thrown._write_suite(str(small), suite)
+    capsys.readouterr()
+    (means,) = thrown.roots(str(small), ["ismcts:iters=30"], 0)
+    assert len(means) == 3 and all(0 <= v <= 1 for v in means)
+    state = thrown.rebuild(suite[0])
+    bot = thrown.make_bot("ismcts:iters=30", thrown._bot_seed(0, 0, 0, suite[0]["leader"]))
+    bot.step(state)
+    assert means[0] == bot.last_search()["actions"][0]["mean_reward"][suite[0]["leader"]]
+    with pytest.raises(SystemExit, match="search bots"):
+        thrown.roots(str(small), ["greedy"], 0)
