@@ -173,7 +173,7 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
                 0, 100_000_000, keyword="turnwin", defaults=(("ismcts", TURNWIN_BUDGET),), before=0),
     SearchParam("turnwin_worlds", int, 8, "worlds (determinizations) a win of turnwin must hold in", 1, 256,
                 keyword="turnwin_worlds", before=8),
-    # keeping won games (issue 36; docs/thrown.md): off by default, so that results replay
+    # keeping won games (issue 36; docs/strength.md, "Never throw a won game"): off by default
     SearchParam("keep", float, 0.0, "a root whose best mean is 0.6 or more plays the action of the highest "
                 "lower bound, mean - keep / (2 sqrt(visits)) (0: off)", 0, 10, keyword="keep", before=0.0),
     SearchParam("rollout_others", str, "same", "the rollout policy of the other players (same: rollout=)",

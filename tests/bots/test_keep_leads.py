@@ -1,6 +1,7 @@
-"""The options that keep won games (issue 36, docs/thrown.md): keep= (a clearly won root
-plays the action of the highest lower bound) and rollout_others= (the others' rollout
-policy). Both are off by default, and off they play what the search played without them."""
+"""The options that keep won games (issue 36, docs/strength.md, "Never throw a won game"):
+keep= (a clearly won root plays the action of the highest lower bound) and rollout_others=
+(the others' rollout policy). Both are off by default, and off they play what the search
+played without them."""
 from __future__ import annotations
 
 import pytest
