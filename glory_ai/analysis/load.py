@@ -110,6 +110,9 @@ class _Run:
         self.in_folder = in_folder
         self.as_played: dict[str, str] = {}
         self.parameters: dict[str, dict[str, Any]] = {}
+        #: specs spelled out with the parameters added since they were played (Param.before),
+        #: set by _meanings when the same spec meant different bots in two runs of a report
+        self.spell_before: frozenset[str] = frozenset()
         if in_folder and (self.folder / storage.CONFIG_FILE).exists():
             try:
                 self.config = storage.read_config(self.folder)
@@ -172,7 +175,7 @@ class _Run:
         played = recorded_parameters(self.folder)
         # the parameters as played, by the spec the frame shows (labels read them)
         self.parameters = dict(played)
-        renamed = {spec: spec_as_played(spec, params, before=False)
+        renamed = {spec: spec_as_played(spec, params, before=spec in self.spell_before)
                    for spec, params in played.items()}
         self.as_played = {spec: new for spec, new in renamed.items() if new != spec}
         self.parameters.update({new: played[old] for old, new in self.as_played.items()})
@@ -249,8 +252,34 @@ class _Run:
         }
 
 
+def _meanings(runs: Sequence[_Run]) -> None:
+    """A spec shown alike in two runs that played different bots under it (a run made before
+    a parameter existed, e.g. ``turnwin``, beside one made after) is spelled out, in the runs
+    of that spec, with the parameters added since at their values from before them, so that
+    the report keeps the two bots apart. A run alone, or runs that agree, keep their specs
+    as written (the shipped reports unchanged)."""
+    if len(runs) < 2:
+        return
+    # shown spec -> spec with the before-values -> (run, spec as recorded)
+    meanings: dict[str, dict[str, list[tuple[_Run, str]]]] = {}
+    for run in runs:
+        if not run.in_folder:
+            continue
+        for spec, params in recorded_parameters(run.folder).items():
+            shown = spec_as_played(spec, params, before=False)
+            full = spec_as_played(spec, params, before=True)
+            meanings.setdefault(shown, {}).setdefault(full, []).append((run, spec))
+    for bots in meanings.values():
+        if len(bots) > 1:
+            for holding in bots.values():
+                for run, spec in holding:
+                    run.spell_before = run.spell_before | {spec}
+
+
 def _labels(runs: Sequence[_Run]) -> None:
-    """Unique labels: the folder name, with parent folders added while names collide."""
+    """Unique labels: the folder name, with parent folders added while names collide; and
+    the specs that two runs played as different bots spelled out (:func:`_meanings`)."""
+    _meanings(runs)
     depth = 1
     while True:
         labels = []

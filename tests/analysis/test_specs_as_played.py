@@ -105,6 +105,28 @@ def test_a_parameter_added_since_keeps_the_label_but_the_replay_plays_as_before(
     assert load_config(old).played == {SEARCH: f"{SEARCH},turnwin=0"}
 
 
+def test_a_run_from_before_a_parameter_beside_one_after_it_is_kept_apart(played, tmp_path):
+    # the same text, two bots: the run made before turnwin existed is spelled out with its
+    # before-value in a report of both runs (frame and stream alike), never merged with today's
+    from glory_ai.analysis.stream import open_runs
+
+    def before_turnwin(data):
+        del data["parameters"][SEARCH]["turnwin"], data["parameters"][SEARCH]["turnwin_worlds"]
+
+    old = _copy_with_parameters(played, tmp_path / "before", before_turnwin)
+    frame = load_runs([old, played])
+    by_run = frame.groupby("run", observed=True)["spec"].agg(lambda s: sorted(set(map(str, s))))
+    assert by_run["before"] == sorted([f"{SEARCH},turnwin=0", "greedy"])
+    assert by_run["run"] == sorted([SEARCH, "greedy"])
+    stream = open_runs([old, played])           # finished runs: read from their columns files
+    assert stream is not None
+    assert [run.as_played for run in stream.runs] == [{SEARCH: f"{SEARCH},turnwin=0"}, {}]
+    # a report of runs that all played the same bots keeps the text as written
+    twin = _copy_with_parameters(played, tmp_path / "twin", before_turnwin)
+    frame = load_runs([old, twin])
+    assert sorted(set(map(str, frame["spec"]))) == sorted([SEARCH, "greedy"])
+
+
 @pytest.mark.parametrize("damage", ["no parameters", "damaged file"])
 def test_runs_without_usable_parameters_show_their_specs_as_written(played, tmp_path, damage):
     if damage == "no parameters":
