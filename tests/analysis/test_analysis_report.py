@@ -397,3 +397,41 @@ def test_a_spec_that_never_wins_has_its_interval_written_out(synth, run_folder):
     assert "±" not in weakest[0]
     best = [line for line in text if "has the highest win rate" in line][0]
     assert re.search(r": 50\.0% ± \d+\.\d% of 60 games", best), best
+
+
+def _grid_frame(synth, outcomes):
+    """Runs ``v1``, ``v4``, ``v16``: ``ismcts:iters=V`` against greedy over 12 deals, the
+    grid spec winning the deals ``outcomes[V]`` says (a set of deal numbers)."""
+    import pandas as pd
+
+    from glory_ai.analysis.load import frame_of_records
+
+    frames = []
+    for value, wins in outcomes.items():
+        spec = f"ismcts:iters={value}"
+        records = [synth(i, [spec, "greedy"], [0] if i in wins else [1]) for i in range(12)]
+        frame = frame_of_records(records)
+        frame["run"] = f"v{value}"
+        frames.append(frame)
+    return pd.concat(frames, ignore_index=True)
+
+
+def test_a_grid_whose_scores_the_value_separates_gets_no_trend_only_the_reason(synth):
+    # value 1 loses every game, 4 and 16 win every game: a logistic slope runs off to
+    # infinity (statsmodels: perfect separation), so no Elo per doubling, not a huge one
+    from glory_ai.analysis.stats import grid_scores
+
+    points = [(v, f"v{v}", f"ismcts:iters={v}") for v in (1, 4, 16)]
+    separated = grid_scores(_grid_frame(synth, {1: set(), 4: set(range(12)), 16: set(range(12))}), points)
+    assert separated.attrs["trend"] is None and separated.attrs["separated"]
+    mixed = grid_scores(_grid_frame(synth, {1: {0, 1, 2}, 4: set(range(6)), 16: set(range(9))}), points)
+    assert mixed.attrs["trend"] is not None and not mixed.attrs.get("separated"), mixed.attrs
+    assert 0 < mixed.attrs["trend"]["elo_per_doubling"] < 1000
+    # the report's sentence gives the reason instead of a number
+    from glory_ai.analysis.report.base import Grid
+    from glory_ai.analysis.report.sections.grids import _sentences
+
+    grid = Grid("iters", "iters", "ismcts:iters={iters}", ("greedy",), tuple(points))
+    said = " ".join(_sentences(grid, separated))
+    assert "perfectly separated by the iters" in said and "per doubling" in said
+    assert "adds" not in said and "perfectly separated" not in " ".join(_sentences(grid, mixed))

@@ -321,9 +321,11 @@ def grid_scores(frame: pd.DataFrame, points: Sequence[tuple[float, str, str]]) -
     more points): the Elo gained per doubling of the value, from the logistic regression
     of every game's score on log2 of the value, with a deal-clustered interval (the grid's
     runs share their deals: a deal is one cluster across them) and its p-value
-    (:data:`GRID_TREND`); ``step``: the change in score from the second-largest to the
-    largest value, paired by deal (the two runs' games of the same deal number against the
-    same opponents; :data:`GRID_STEP`), with its interval and the t-test of no change."""
+    (:data:`GRID_TREND`), None with ``separated`` True when the scores are perfectly
+    separated by the value (the slope has no finite estimate); ``step``: the change in
+    score from the second-largest to the largest value, paired by deal (the two runs' games
+    of the same deal number against the same opponents; :data:`GRID_STEP`), with its
+    interval and the t-test of no change."""
     need_columns(frame, ["run", "spec", "deal", "win_share", "num_players", "game", "seat", "score",
                          "rank"], "grid_scores")
     if len(points) < 2:
@@ -360,14 +362,18 @@ def grid_scores(frame: pd.DataFrame, points: Sequence[tuple[float, str, str]]) -
         # the games of one deal and value pooled into one binomial row (the same fit)
         pooled = every.groupby(["deal", "value"], sort=True)["score"].agg(["sum", "size"]).reset_index()
         x = np.column_stack([np.ones(len(pooled)), np.log2(pooled["value"].to_numpy(float))])
-        fit = models.clustered_logit(x, pooled["sum"].to_numpy(float), pooled["size"].to_numpy(float),
-                                     pooled["deal"].to_numpy(), cells=pooled["value"].to_numpy())
-        slope = float(np.asarray(fit.params)[1])
-        low, high = (float(v) for v in np.asarray(fit.conf_int())[1])
-        attrs["trend"] = {"elo_per_doubling": slope * paired.ELO_PER_NAT,
-                          "low": low * paired.ELO_PER_NAT, "high": high * paired.ELO_PER_NAT,
-                          "p_value": float(np.asarray(fit.pvalues)[1]),
-                          "deals": int(every["deal"].nunique()), "model": GRID_TREND}
+        fit, separated = _separating_fit(x, pooled)
+        if separated:
+            # every game at some values won and at the others lost: the slope's estimate runs
+            # off to infinity and its interval and p-value mean nothing, so none is given
+            attrs["separated"] = True
+        else:
+            slope = float(np.asarray(fit.params)[1])
+            low, high = (float(v) for v in np.asarray(fit.conf_int())[1])
+            attrs["trend"] = {"elo_per_doubling": slope * paired.ELO_PER_NAT,
+                              "low": low * paired.ELO_PER_NAT, "high": high * paired.ELO_PER_NAT,
+                              "p_value": float(np.asarray(fit.pvalues)[1]),
+                              "deals": int(every["deal"].nunique()), "model": GRID_TREND}
     top, below = values[-1], values[-2]
     both = per_deal[top].index.intersection(per_deal[below].index)
     if len(both) >= 2:
@@ -380,6 +386,32 @@ def grid_scores(frame: pd.DataFrame, points: Sequence[tuple[float, str, str]]) -
                          "model": GRID_STEP}
     table.attrs.update(attrs)
     return table
+
+
+def _separating_fit(x: np.ndarray, pooled: pd.DataFrame) -> tuple[Any, bool]:
+    """The grid's deal-clustered logistic fit, and whether the value separates the scores:
+    every game below some value lost and every game above it won (or the reverse), at most
+    the one value between them mixed; the slope's estimate is then infinite. statsmodels'
+    own warning also fires when three values' shares lie exactly on a logistic curve
+    (perfect prediction, a fine fit of grouped data), so the check is made here and its
+    warning left unsaid."""
+    import warnings
+
+    from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
+
+    by_value = pooled.groupby("value", sort=True)[["sum", "size"]].sum()
+    share = (by_value["sum"] / by_value["size"]).to_numpy(float)
+    separated = False
+    for won in (share, 1.0 - share):
+        some = np.flatnonzero(won > 0)
+        short = np.flatnonzero(won < 1)
+        if not len(some) or not len(short) or short[-1] <= some[0]:
+            separated = True
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PerfectSeparationWarning)
+        fit = models.clustered_logit(x, pooled["sum"].to_numpy(float), pooled["size"].to_numpy(float),
+                                     pooled["deal"].to_numpy(), cells=pooled["value"].to_numpy())
+    return fit, separated
 
 
 # ---- seats ------------------------------------------------------------------------------------

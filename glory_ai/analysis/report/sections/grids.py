@@ -87,6 +87,10 @@ def _sentences(grid: Grid, table: pd.DataFrame) -> list[str]:
                      f"Elo on average (95% interval {ci(trend['low'], trend['high'], 1, 0, True)}; "
                      f"a logistic regression of every game's score on log2 {grid.parameter}, "
                      f"deal-clustered over the {plural(trend['deals'], 'deal')}, {p_text(trend['p_value'])})")
+        elif table.attrs.get("separated"):
+            text += ("; no trend per doubling is given: the scores are perfectly separated by the "
+                     f"{grid.parameter} (every game at some values won, at the others lost), where a "
+                     "logistic slope has no finite estimate")
         out.append(text + ".")
     step = table.attrs.get("step")
     if step:
