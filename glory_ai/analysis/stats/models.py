@@ -89,11 +89,19 @@ def fit_cells(xc: np.ndarray, successes: np.ndarray, trials: np.ndarray
     """The logistic model of binomial cells (``xc`` their covariates, one row per cell, with
     their ``successes`` and ``trials`` summed), fitted by statsmodels: the parameters, each
     cell's probability and the inverse information (the model-based covariance)."""
+    import warnings
+
     from statsmodels.genmod import families
     from statsmodels.genmod.generalized_linear_model import GLM
+    from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
 
-    params = np.asarray(GLM(np.column_stack([successes, trials - successes]), xc,
-                            family=families.Binomial(), hasconst=True).fit(tol=1e-12).params)
+    with warnings.catch_warnings():
+        # statsmodels warns of "perfect separation or prediction" whenever the cells' shares
+        # are fitted exactly (a saturated model of grouped data: a fine fit); the callers rule
+        # true separation out (the building model's pseudo-games, the grid's own check)
+        warnings.simplefilter("ignore", PerfectSeparationWarning)
+        params = np.asarray(GLM(np.column_stack([successes, trials - successes]), xc,
+                                family=families.Binomial(), hasconst=True).fit(tol=1e-12).params)
     p = 1.0 / (1.0 + np.exp(-(xc @ params)))
     information = (xc * (trials * p * (1.0 - p))[:, None]).T @ xc
     return params, p, np.linalg.inv(information)

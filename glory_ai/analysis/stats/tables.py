@@ -393,12 +393,8 @@ def _separating_fit(x: np.ndarray, pooled: pd.DataFrame) -> tuple[Any, bool]:
     every game below some value lost and every game above it won (or the reverse), at most
     the one value between them mixed; the slope's estimate is then infinite. statsmodels'
     own warning also fires when three values' shares lie exactly on a logistic curve
-    (perfect prediction, a fine fit of grouped data), so the check is made here and its
-    warning left unsaid."""
-    import warnings
-
-    from statsmodels.tools.sm_exceptions import PerfectSeparationWarning
-
+    (perfect prediction, a fine fit of grouped data), so the check is made here
+    (:func:`.models.fit_cells` leaves that warning unsaid)."""
     by_value = pooled.groupby("value", sort=True)[["sum", "size"]].sum()
     share = (by_value["sum"] / by_value["size"]).to_numpy(float)
     separated = False
@@ -407,10 +403,8 @@ def _separating_fit(x: np.ndarray, pooled: pd.DataFrame) -> tuple[Any, bool]:
         short = np.flatnonzero(won < 1)
         if not len(some) or not len(short) or short[-1] <= some[0]:
             separated = True
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PerfectSeparationWarning)
-        fit = models.clustered_logit(x, pooled["sum"].to_numpy(float), pooled["size"].to_numpy(float),
-                                     pooled["deal"].to_numpy(), cells=pooled["value"].to_numpy())
+    fit = models.clustered_logit(x, pooled["sum"].to_numpy(float), pooled["size"].to_numpy(float),
+                                 pooled["deal"].to_numpy(), cells=pooled["value"].to_numpy())
     return fit, separated
 
 
