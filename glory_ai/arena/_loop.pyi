@@ -1,5 +1,6 @@
 """Types of the compiled arena loop (glory_ai/arena/_loop.pyx)."""
 from collections.abc import Callable, Sequence
+from typing import final
 
 from typing_extensions import disjoint_base
 
@@ -12,7 +13,7 @@ class Tally:
     def __new__(cls, num_players: int) -> Tally: ...
     def results(self) -> tuple[list[float], list[int], list[dict[str, int]]]: ...
 
-@disjoint_base     # a cdef class
+@final     # a final cdef class: the loop reads its fields directly
 class NativeSeat:
     def __init__(self, kind: str, seed: int, policy: object = None) -> None: ...
 

@@ -21,6 +21,8 @@ from glory_ai.core.engine import State
 NODE_BYTES: int
 #: bytes of one tree's working context besides its nodes (game states, buffers, stamps)
 CONTEXT_BYTES: int
+#: the root mean at or above which keep= plays the highest lower bound (a clearly won root)
+KEEP_MEAN: float
 
 # (not runtime names: the shapes of what the search returns)
 class _RootStat(TypedDict):
