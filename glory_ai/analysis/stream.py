@@ -422,22 +422,26 @@ def _names_in(path: Any, columns: list[str]) -> dict[str, list[str]]:
 
 def _run_facts(path: Any) -> tuple[np.ndarray, set[int], bool]:
     """A columns file's deals present (a mask by deal), its player counts and whether some
-    game has two records."""
+    game (deal, pairing, rotation) has two records (the frame's reader keeps the first and
+    warns; the stream leaves such runs to it): one pass over the file, one integer a game."""
     import pyarrow.parquet as pq
 
     with _system_allocator():
         source = pq.ParquetFile(path)
         present = np.zeros(0, dtype=bool)
         counts: set[int] = set()
+        keys = []
         for group in range(source.num_row_groups):
-            table = _read_group(source, group, ["deal", "num_players"])
-            deal = table.column(0).to_numpy()
-            counts.update(int(k) for k in np.unique(table.column(1).to_numpy()))
+            table = _read_group(source, group, ["record", "deal", "pairing", "rotation", "num_players"])
+            record, deal, pairing, rotation = (table.column(i).to_numpy().astype(np.int64) for i in range(4))
+            counts.update(int(k) for k in np.unique(table.column(4).to_numpy()))
             if len(deal) and deal.max() >= len(present):
                 present = np.pad(present, (0, int(deal.max()) + 1 - len(present)))
             present[deal] = True
-        twice = _recorded_twice(path)
-    return present, counts, twice
+            first = np.r_[True, record[1:] != record[:-1]] if len(record) else np.zeros(0, dtype=bool)
+            keys.append((deal[first] << 24) | (pairing[first] << 12) | rotation[first])
+        every = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
+    return present, counts, len(np.unique(every)) < len(every)
 
 
 def _cut(batch: Batch, rows: slice) -> Batch:
@@ -538,23 +542,6 @@ def open_runs(paths: Iterable[str | os.PathLike[str]], client: Any = None) -> Ru
         return None
     release_memory()            # the reader's buffers, given back before the sections
     return stream
-
-
-def _recorded_twice(path: Any) -> bool:
-    """Whether some game (deal, pairing, rotation) of a columns file has two records: the
-    frame's reader keeps the first and warns; the stream leaves such runs to it. One
-    integer a game."""
-    import pyarrow.parquet as pq
-
-    source = pq.ParquetFile(path)
-    keys = []
-    for group in range(source.num_row_groups):
-        table = _read_group(source, group, ["record", "deal", "pairing", "rotation"])
-        record, deal, pairing, rotation = (table.column(i).to_numpy().astype(np.int64) for i in range(4))
-        first = np.r_[True, record[1:] != record[:-1]] if len(record) else np.zeros(0, dtype=bool)
-        keys.append((deal[first] << 24) | (pairing[first] << 12) | rotation[first])
-    every = np.concatenate(keys) if keys else np.zeros(0, dtype=np.int64)
-    return len(np.unique(every)) < len(every)
 
 
 def _read_group(source: Any, group: int, columns: list[str]) -> Any:

@@ -118,6 +118,10 @@ def test_a_game_written_twice_is_read_as_the_records_read_it(runs, tmp_path, cap
     expected = _from_records([folder])
     pd.testing.assert_frame_equal(frame, expected)
     assert frame.attrs["runs"] == expected.attrs["runs"]
+    # the streamed report leaves such a run to the frame's reader (stream._run_facts)
+    from glory_ai.analysis.stream import open_runs
+
+    assert open_runs([folder]) is None and open_runs([runs[0]]) is not None
     # copies that differ beyond their timing: the records' error, naming the game
     changed = json.loads(lines[0])
     changed["scores"] = [s + 1 for s in changed["scores"]]
