@@ -232,8 +232,12 @@ def main_verify(args: argparse.Namespace) -> int:
         return 0
     hint = ""
     if not args.repair and not any(r.refused for r in final.runs):
-        hint = (f"; `glory-ai verify {args.folder} --repair` sets the records at fault aside "
-                "(quarantine.jsonl) and plays their games again")
+        if 0 < final.stale == len(final.all_problems):
+            hint = (f"; every record is sound: `glory-ai verify {args.folder} --repair` writes the "
+                    "files derived from them again (no game changes)")
+        else:
+            hint = (f"; `glory-ai verify {args.folder} --repair` sets the records at fault aside "
+                    "(quarantine.jsonl) and plays their games again")
     print(f"NOT verified: {plural(len(final.all_problems), 'problem')}, {plural(games, 'sound game')}{hint}")
     return EXIT_DIFFERENT
 

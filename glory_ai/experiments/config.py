@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._jsonio import toml_loads
+from .._jsonio import read_json, toml_loads
 from .._reading import CONFIG_BYTES, ReadLimitError, read_bytes
 from ..arena.plan import FORMATS, RunConfig
 from ..arena.runner import BACKENDS
@@ -289,4 +289,17 @@ def load_experiment(path: str | Path) -> Experiment:
         data = toml_loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ExperimentError(f"{path}: not valid TOML ({exc})") from None
-    return parse_experiment(data, path.stem, text, where=str(path))
+    return parse_experiment(data, _stored_name(path) or path.stem, text, where=str(path))
+
+
+def _stored_name(path: Path) -> str | None:
+    """The name an experiment was run under, for the config a results folder stores (always
+    called experiment.toml): its manifest's, so that a resume there (verify --repair,
+    reproduce) writes the README under the same title."""
+    if path.name != "experiment.toml":
+        return None
+    try:
+        name = read_json(path.parent / "manifest.json").get("experiment")
+    except (OSError, ValueError, AttributeError):
+        return None
+    return name if isinstance(name, str) and _NAME.match(name) else None

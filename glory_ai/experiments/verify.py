@@ -43,6 +43,8 @@ class Verification:
     refused: list[str] = field(default_factory=list)
     #: the folder verified again after a repair
     after: Verification | None = None
+    #: how many of the problems are derived files that differ from sound records
+    stale: int = 0
 
     @property
     def ok(self) -> bool:
@@ -109,7 +111,9 @@ def verify(folder: str | Path, *, sample: int | None = None, jobs: int = 1, repa
         if all(r.config is not None for r in found.runs):
             check_experiment(experiment, folder, found.runs, found.problems)
             if derived and all(r.ok for r in found.runs):
+                before = len(found.problems)
                 check_derived(experiment, folder, found.problems)
+                found.stale = len(found.problems) - before
         if repair:
             _resume_experiment(found, experiment, jobs, log)
     elif (folder / CONFIG_FILE).exists() or (folder / "code.json").exists():
@@ -117,7 +121,9 @@ def verify(folder: str | Path, *, sample: int | None = None, jobs: int = 1, repa
         found.runs.append(check)
         if derived and check.ok:
             check_run_summary(folder, found.problems)
-        if repair and check.played and (folder / "summary.csv").exists():
+            found.stale = len(found.problems)
+        # a table that differs from sound records is written again from them (no game changes)
+        if repair and (check.played or found.stale) and (folder / "summary.csv").exists():
             _write_run_summary(folder)
             found.actions.append(f"{folder / 'summary.csv'}: written again from the records")
     else:
@@ -140,14 +146,20 @@ def _resume_experiment(found: Verification, experiment: Experiment, jobs: int,
     report and the README written again."""
     from .runner import run_experiment
 
-    if not any(r.repaired for r in found.runs) or any(r.refused is not None for r in found.runs):
+    if any(r.refused is not None for r in found.runs):
+        return
+    # files derived from sound records that differ from them are written again by the same
+    # resume; a manifest that disagrees with the records is not (it may be what shows an edit)
+    stale_only = 0 < found.stale == len(found.problems) and all(r.ok for r in found.runs)
+    if not any(r.repaired for r in found.runs) and not stale_only:
         return
     before = sum(r.games for r in found.runs)
     run_experiment(experiment, out=found.folder, jobs=jobs, log=lambda line: None, progress=False)
+    played = (f"the games set aside played again ({before} kept)" if any(r.repaired for r in found.runs)
+              else f"no game played ({before} sound)")
     found.actions.append(f"{found.folder}: the experiment resumed (`glory-ai run "
-                         f"{found.folder / 'experiment.toml'} --out {found.folder}`): the games set "
-                         f"aside played again ({before} kept), the manifest and the files derived "
-                         "from the records written again")
+                         f"{found.folder / 'experiment.toml'} --out {found.folder}`): {played}, the "
+                         "manifest and the files derived from the records written again")
     del log
 
 

@@ -208,7 +208,39 @@ def test_a_changed_summary_is_found_by_verify(tmp_path, capsys):
     summary = out / "summary.csv"
     summary.write_text(summary.read_text().replace("greedy,8,", "greedy,9,"))
     assert main(["verify", str(out)]) == 1
-    assert "summary.csv: differs from what the records give" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "summary.csv: differs from what the records give" in printed
+    assert "every record is sound" in printed and "writes the files derived from them again" in printed
+    # the repair writes the table again from the records and changes no game
+    records = (out / "games.jsonl").read_bytes()
+    assert main(["verify", str(out), "--repair"]) == 0
+    printed = capsys.readouterr().out
+    assert "summary.csv: written again from the records" in printed
+    assert "greedy,8," in summary.read_text() and (out / "games.jsonl").read_bytes() == records
+    assert not (out / "quarantine.jsonl").exists()
+
+
+def test_repair_writes_an_experiments_derived_files_again_but_not_its_manifest(experiment, capsys):
+    runs_csv, readme = experiment / "runs.csv", experiment / "README.md"
+    originals = runs_csv.read_text(), readme.read_text()
+    packed = (experiment / "runs" / "duel" / "games.jsonl.gz").read_bytes()
+    runs_csv.write_text(originals[0].replace("duel,greedy,10,", "duel,greedy,11,"))
+    readme.write_text(originals[1].replace("| duel | `greedy` | 10 |", "| duel | `greedy` | 20 |"))
+    assert main(["verify", str(experiment)]) == 1
+    assert "every record is sound" in capsys.readouterr().out
+    assert main(["verify", str(experiment), "--repair"]) == 0
+    assert "no game played (10 sound)" in capsys.readouterr().out
+    assert (runs_csv.read_text(), readme.read_text()) == originals
+    assert (experiment / "runs" / "duel" / "games.jsonl.gz").read_bytes() == packed
+    # a manifest that disagrees with the records may be what shows an edit: not written over
+    manifest = json.loads((experiment / "manifest.json").read_text())
+    manifest["runs"][0]["games"] = 20
+    (experiment / "manifest.json").write_text(json.dumps(manifest))
+    runs_csv.write_text(originals[0].replace("duel,greedy,10,", "duel,greedy,11,"))
+    assert main(["verify", str(experiment), "--repair"]) == 1
+    printed = capsys.readouterr().out
+    assert "lists 20 games, the records hold 10" in printed and "every record is sound" not in printed
+    assert json.loads((experiment / "manifest.json").read_text())["runs"][0]["games"] == 20
 
 
 @pytest.fixture

@@ -197,6 +197,8 @@ def wilson(wins: Any, games: Any, confidence: float = CONFIDENCE) -> tuple[np.nd
     >>> low, high = wilson([50, 0], [100, 0])
     >>> [round(float(x), 4) for x in (low[0], high[0], low[1], high[1])]
     [0.4038, 0.5962, 0.0, 1.0]
+    >>> [float(x) for x in wilson([0, 250], [250, 250])[0]][0], float(wilson(250, 250)[1][0])
+    (0.0, 1.0)
     """
     g = np.atleast_1d(np.asarray(games, dtype=float))
     w = np.clip(np.atleast_1d(np.asarray(wins, dtype=float)), 0.0, g)
@@ -204,8 +206,11 @@ def wilson(wins: Any, games: Any, confidence: float = CONFIDENCE) -> tuple[np.nd
     with np.errstate(invalid="ignore", divide="ignore"):
         low, high = proportion_confint(w, np.where(some, g, 1.0), alpha=1.0 - confidence,
                                        method="wilson")
-    return (np.where(some, np.asarray(low, dtype=float), 0.0),
-            np.where(some, np.asarray(high, dtype=float), 1.0))
+    # statsmodels leaves float noise (1e-19) at the bounds no interval can pass: no win
+    # has a lower bound of exactly 0, all wins an upper bound of exactly 1
+    low = np.where(w > 0, np.asarray(low, dtype=float), 0.0)
+    high = np.where(w < g, np.asarray(high, dtype=float), 1.0)
+    return np.where(some, low, 0.0), np.where(some, high, 1.0)
 
 
 def mean_interval(values: Any, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
