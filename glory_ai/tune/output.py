@@ -12,11 +12,10 @@ import textwrap
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
-from matplotlib.figure import Figure
 
 from ..analysis import figures as F
 from ..analysis.report import write_report
@@ -25,6 +24,11 @@ from .config import TuneConfig
 from .objectives import Statistic
 from .study import TrialResult
 from .validation import ALPHA, VALIDATION_DIR, Candidate, Validation
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
+
+# matplotlib is imported where a figure is drawn (as in glory_ai.analysis.figures)
 
 __all__ = ["plot_progress", "plot_tradeoff", "readme_text", "write_outputs"]
 
@@ -59,6 +63,8 @@ def plot_progress(config: TuneConfig, trials: Sequence[TrialResult], narrow: boo
     rung), coloured by what became of the trial, with the best loss so far."""
     objective = config.objectives[0]
     name = objective.statistic.name
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(F.NARROW if narrow else F.WIDTH, 3.6), layout="constrained")
     ax = fig.subplots()
     shown = [t for t in trials if name in t.estimates and t.estimates[name][0] is not None]
@@ -101,6 +107,8 @@ def plot_tradeoff(config: TuneConfig, trials: Sequence[TrialResult], narrow: boo
     if len(names) < 2:
         return None
     x_name, y_name = names[0], names[1]
+    from matplotlib.figure import Figure
+
     fig = Figure(figsize=(F.NARROW if narrow else F.WIDTH, 3.8), layout="constrained")
     ax = fig.subplots()
     for state, color in _STATE_COLORS.items():

@@ -342,3 +342,11 @@ def test_a_finished_study_keeps_its_runs_compressed_and_plays_on_when_extended(t
     assert not (run / COMPRESSED_GAMES_FILE).exists()
     grown = load_records(run)
     assert len(grown) == 8 * per_deal and grown[: len(stored)] == stored
+
+
+def test_the_tuner_loads_matplotlib_only_to_draw():
+    # a study's trials and its README text need no plotting library (27 MB resident)
+    code = ("import sys, glory_ai.tune, glory_ai.tune.output, glory_ai.tune.study; "
+            "print('matplotlib' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
