@@ -50,6 +50,27 @@ def test_a_spec_that_never_wins_a_field_gets_the_wilson_interval_not_a_point(syn
     assert shares.loc["c", "high"] == pytest.approx(shares.loc["c", "independent_high"])
 
 
+def test_a_spec_with_the_same_share_of_every_deal_gets_the_wilson_interval(synth, run_folder):
+    # a sits in two seats of every game and shares one win with b or c: 1/4 of every deal,
+    # which no resampling of deals varies (the bootstrap would give the point 0.25)
+    recs = [synth(i, ["a", "a", "b", "c"], [0, 2] if i % 2 else [0, 3]) for i in range(30)]
+    table = win_rates(_frame(run_folder, recs))
+    a = table.loc["a"]
+    assert a["win_rate"] == pytest.approx(0.25) and a["interval"] == paired.INTERVAL_WILSON
+    assert a["win_low"] < 0.2 and a["win_high"] > 0.3
+    assert table.loc["b"]["interval"] == paired.INTERVAL_BOOTSTRAP
+    assert "the same share of every deal" in table.attrs["models"][paired.INTERVAL_WILSON]
+    shares = paired.win_shares(_frame(run_folder, recs, "again"))
+    assert bool(shares.loc["a", "fixed"]) and not bool(shares.loc["b", "fixed"])
+    # self-play: a spec in every seat of its deals has exactly the equal share, so its point
+    # interval stands (deals of another pair beside it change nothing)
+    selfplay = [synth(i, ["s", "s"], [i % 2]) for i in range(10)] + \
+        [synth(i, ["b", "c"], [i % 2]) for i in range(10, 20)]
+    table = win_rates(_frame(run_folder, selfplay, "selfplay"))
+    assert table.loc["s"]["interval"] == paired.INTERVAL_BOOTSTRAP
+    assert (table.loc["s"]["win_low"], table.loc["s"]["win_high"]) == (0.5, 0.5)
+
+
 def test_win_rates_known(synth, run_folder):
     # a beats b in 30 of 40 games, seats swapped every game; two shared wins among 4 more
     recs = []

@@ -12,6 +12,7 @@ together) for the intervals of rates (docs/statistics.md).
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -136,10 +137,12 @@ def win_shares(frame: pd.DataFrame, resamples: int = BOOTSTRAP_RESAMPLES, seed: 
     bootstrap (whole deals — all their rotations and pairings — resampled with replacement,
     ``resamples`` times, seeded with ``seed``; the model the tables show) and
     ``independent_low``, ``independent_high``, the Wilson interval of the seat-games taken
-    as independent, for comparison. A spec that won every game it played, or none, has no
+    as independent, for comparison. A spec that won every game it played, or none, or the
+    same share of every deal it played (half of each deal's two games, say), has no
     variation for the bootstrap to resample (its interval would be the point): its ``low``,
-    ``high`` are the Wilson interval. Columns also ``games`` (seat-games), ``deals`` and
-    ``wins`` (a win shared by k counts 1/k).
+    ``high`` are the Wilson interval, and its ``fixed`` is true; unless it held every seat
+    of those deals (self-play), whose equal share is exact. Columns also ``games``
+    (seat-games), ``deals`` and ``wins`` (a win shared by k counts 1/k).
     ``attrs``: ``model`` and ``independent_model`` (the ``MODEL_*`` texts), ``resamples``,
     ``seed``."""
     need_columns(frame, [label, "deal", "win_share"], "win_shares")
@@ -155,15 +158,28 @@ def win_shares_of_sums(wins: np.ndarray, games: np.ndarray, labels: list[Any],
     low, high = bootstrap_rates(wins, games, resamples, seed, confidence)
     total_w, total_g = wins.sum(axis=0), games.sum(axis=0)
     ind_low, ind_high = wilson(total_w, total_g, confidence)
-    perfect = (total_w == 0) | (total_w == total_g)
-    low, high = np.where(perfect, ind_low, low), np.where(perfect, ind_high, high)
+    fixed = (total_w == 0) | (total_w == total_g) | _same_every_deal(wins, games)
+    # a spec that held every seat of every deal it played (self-play) has the equal share by
+    # construction: its point interval is exact, not a resampling that cannot vary
+    fixed &= ~((games == 0) | (games == games.sum(axis=1, keepdims=True))).all(axis=0)
+    low, high = np.where(fixed, ind_low, low), np.where(fixed, ind_high, high)
     out = pd.DataFrame({"games": total_g.astype(np.int64), "deals": (games > 0).sum(axis=0),
                         "wins": total_w, "win_share": total_w / total_g, "low": low,
                         "high": high, "independent_low": ind_low,
-                        "independent_high": ind_high},
+                        "independent_high": ind_high, "fixed": fixed},
                        index=pd.Index(labels, name=label))
     out = out.sort_values(["win_share"], ascending=False, kind="stable")
     out.attrs.update({"model": bootstrap_model(resamples),
                       "independent_model": MODEL_INDEPENDENT, "resamples": resamples,
                       "seed": seed})
     return out
+
+
+def _same_every_deal(wins: np.ndarray, games: np.ndarray) -> np.ndarray:
+    """Per column: did every deal that played it give it the same win share (to 1e-12)?"""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        rate = np.where(games > 0, wins / np.where(games > 0, games, 1.0), np.nan)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)          # a column no deal played
+        spread = np.nanmax(rate, axis=0) - np.nanmin(rate, axis=0)
+    return np.asarray(spread <= 1e-12)

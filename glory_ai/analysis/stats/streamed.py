@@ -190,7 +190,7 @@ def rate_intervals(specs: list[str], wins: np.ndarray, games: np.ndarray, key: t
     wins, games = wins.reshape(-1, n), games.reshape(-1, n)
     units, played = games.sum(axis=1) > 0, np.flatnonzero(games.sum(axis=0) > 0)
     shares = win_shares_of_sums(wins[units][:, played], games[units][:, played], [specs[s] for s in played])
-    return {(*key, str(spec)): (r["low"], r["high"], P.INTERVAL_WILSON if r["wins"] in (0, r["games"])
+    return {(*key, str(spec)): (r["low"], r["high"], P.INTERVAL_WILSON if r["fixed"]
                                  else P.INTERVAL_BOOTSTRAP)
             for spec, r in shares.iterrows()}
 

@@ -161,8 +161,8 @@ def _interval_rows(sub: pd.DataFrame, resamples: int, seed: int
         return {a: (h.estimate.low, h.estimate.high, h.interval),
                 b: (other.estimate.low, other.estimate.high, other.interval)}
     shares = paired.win_shares(sub, resamples, seed)
-    # a spec that won every game or none: win_shares gives the Wilson interval
-    return {str(spec): (r["low"], r["high"], paired.INTERVAL_WILSON if r["wins"] in (0, r["games"])
+    # a rate no resampling of deals can vary: win_shares gives the Wilson interval
+    return {str(spec): (r["low"], r["high"], paired.INTERVAL_WILSON if r["fixed"]
                         else paired.INTERVAL_BOOTSTRAP)
             for spec, r in shares.iterrows()}
 
@@ -177,7 +177,8 @@ def win_rates(frame: pd.DataFrame, by: str | Sequence[str] | None = None, *,
     head-to-head match (whole 2-player games, all between the same two specs) the
     pentanomial model (:func:`.paired.head_to_head`), otherwise the deal bootstrap
     (:func:`.paired.win_shares`, ``resamples`` seeded with ``seed``; for a spec that won
-    every game or none, which resampling cannot vary, the Wilson interval); column ``interval``
+    every game or none, or the same share of every deal, which resampling cannot vary, the
+    Wilson interval); column ``interval``
     names it per row, ``attrs["models"]`` maps the names to their descriptions. The Wilson
     interval of the seat-games taken as independent is beside it.
 
@@ -218,8 +219,9 @@ def win_rate_table(out: pd.DataFrame, intervals: dict[tuple[Any, ...], tuple[flo
     out = _sort_within(out, by, "win_rate")
     used = list(dict.fromkeys(out["interval"]))
     texts = {**paired.MODEL_TEXT, paired.INTERVAL_BOOTSTRAP: bootstrap_model(resamples),
-             paired.INTERVAL_WILSON: f"{paired.MODEL_INDEPENDENT} for a spec that won every game or "
-                                     "none (resampling deals cannot vary its rate)"}
+             paired.INTERVAL_WILSON: f"{paired.MODEL_INDEPENDENT} for a spec whose rate resampling "
+                                     "deals cannot vary (it won every game or none, or the same "
+                                     "share of every deal)"}
     out.attrs.update({"models": {m: texts[m] for m in used},
                       "resamples": resamples, "seed": seed})
     return out
