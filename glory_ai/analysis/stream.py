@@ -104,6 +104,11 @@ class RunStream:
         self.first_unit.append(offset)
         self.units = offset
 
+    def deals(self, run: int) -> np.ndarray:
+        """The deal numbers of a run's deal units, in order."""
+        units = self._units[run]
+        return np.flatnonzero(np.diff(np.r_[self.first_unit[run] - 1, units]) > 0)
+
     def sums(self, runs: Iterable[int], labels: int) -> UnitSums:
         """Sums per deal unit of ``runs`` and label (0 .. ``labels`` - 1)."""
         return UnitSums(self, runs, labels)

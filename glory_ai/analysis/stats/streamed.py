@@ -6,6 +6,7 @@ its pair id (the pentanomial model counts pairs). What the report's strategy tab
 compare's table are made of, without a frame of every seat-game."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -154,11 +155,12 @@ class CountSums(Fold):
         return ladder.PairSums(list(self.specs), halves, count, met, self.spec_games)
 
 
-def count_sums(stream: RunStream, k: int, *, pairs: bool = False, seats: bool = True) -> CountSums:
-    """A player count's :class:`CountSums`, from the runs that hold its games: its win
-    rates' sums (by seat too with ``seats``), or (``pairs``) its seat pairs' (a pass each,
-    so that the two never take memory together)."""
-    runs = [r for r, counts in enumerate(stream.counts) if k in counts]
+def count_sums(stream: RunStream, k: int, *, pairs: bool = False, seats: bool = True,
+               only: Sequence[int] | None = None) -> CountSums:
+    """A player count's :class:`CountSums`, from the runs that hold its games (of ``only``,
+    when given): its win rates' sums (by seat too with ``seats``), or (``pairs``) its seat
+    pairs' (a pass each, so that the two never take memory together)."""
+    runs = [r for r, counts in enumerate(stream.counts) if k in counts and (only is None or r in only)]
     specs = sorted({s for r in runs for s in stream.run_specs[r]})
     codes = stream.code("spec", specs)
     local = np.full(len(stream.names["spec"]), -1, dtype=np.int64)
