@@ -72,6 +72,7 @@ from .sums import (
     seat_advantage_of_sums,
     seat_tests_of_sums,
 )
+from .variants import VARIANT_TEST, conditions_test, variant_table
 
 __all__ = [
     "BUILDING_MODEL", "GRID_STEP", "GRID_TREND", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K",
@@ -844,26 +845,6 @@ def roles_led(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.
 
 # ---- rule variants ------------------------------------------------------------------------------
 
-def conditions_test(groups: Sequence[Any]) -> float:
-    """The p-value of "the same mean in every condition" for per-deal values (one array per
-    condition, the deals being the independent units): Welch's t-test for two conditions
-    (:func:`.paired.welch_test`), the Alexander-Govern test (scipy; one-way, unequal
-    variances) for more. Conditions with fewer than two deals are left out; NaN when fewer
-    than two conditions remain or every value is the same."""
-    kept = [np.asarray(g, dtype=float) for g in groups if len(g) >= 2]
-    if len(kept) < 2 or np.ptp(np.concatenate(kept)) == 0:
-        return math.nan
-    if len(kept) == 2:
-        return paired.welch_test(kept[0], kept[1])[1]
-    if any(np.ptp(g) == 0 for g in kept):            # a constant condition: no variance to weigh
-        return math.nan
-    return float(sps.alexandergovern(*kept).pvalue)
-
-
-VARIANT_TEST = ("Welch's t-test (two conditions) or the Alexander-Govern test (more) on "
-                "per-deal means")
-
-
 def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
     """The core measures side by side for each value of ``by`` (``"rules"``: mode and
     variant, default; or ``"mode"``, ``"variant"``, ``"run"``): one column per condition, and
@@ -902,23 +883,19 @@ def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
         detail = "; ".join(f"{c}: {', '.join(map(str, s))}-player" for c, s in sets.items())
         raise AnalysisError(f"compare_variants: the {by} values have different player counts "
                             f"({detail}); compare runs with the same player counts")
-    rows: dict[tuple[str, str], dict[str, float]] = {}
+    measures: dict[tuple[str, str], dict[str, tuple[float, np.ndarray]]] = {}
     per_game = frame[frame["seat"] == 0]
     game_key = per_game[by].astype(str)
 
     def add(measure: str, item: str, rows_of: pd.DataFrame, keys: pd.Series, column: str) -> None:
-        """The measure's mean of ``column`` per condition and the test on per-deal means."""
-        vals, deals = {}, []
+        """The measure's mean of ``column`` per condition and its per-deal means."""
+        found = {}
         for c in conditions:
             part = rows_of[(keys == c).to_numpy()]
             if len(part):
-                vals[c] = float(part[column].mean())
-                deals.append(paired.deal_means(part, column))
-        rows[(measure, item)] = {**{c: vals.get(c, math.nan) for c in conditions},
-                                 "p_value": conditions_test(deals)}
+                found[c] = (float(part[column].mean()), paired.deal_means(part, column))
+        measures[(measure, item)] = found
 
-    rows[("games", "all")] = {**{c: float((game_key == c).sum()) for c in conditions},
-                              "p_value": math.nan}
     specs = sorted(str(s) for s in frame["spec"].unique())
     spec_text = frame["spec"].astype(str)
     for spec in specs:
@@ -935,10 +912,4 @@ def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
     reason = per_game["end_reason"].astype(str)
     for r in _reason_order(sorted(set(reason))):
         add("end", r, per_game.assign(_ended=(reason == r).to_numpy(float)), game_key, "_ended")
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index = pd.MultiIndex.from_tuples(out.index, names=["measure", "item"])
-    out.columns.name = by
-    out["p_holm"], label = paired.holm(out["p_value"].to_numpy(float))
-    out.attrs.update({"by": by, "conditions": conditions, "holm": label, "test": VARIANT_TEST,
-                      "tested": int(out["p_value"].notna().sum())})
-    return out
+    return variant_table(by, conditions, {c: int((game_key == c).sum()) for c in conditions}, measures)
