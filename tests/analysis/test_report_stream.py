@@ -56,9 +56,51 @@ def _same_tables(here, there):
 
 def test_every_section_of_the_report_streams():
     # a section added without compute_stream would read a frame of every seat-game again
-    # (grids and rule variants, which compare runs, are the frame's still)
     streamed = {type(s).__name__ for s in SECTIONS if s.streams}
-    assert streamed >= {"Strategies", "Seats", "Buildings", "Scoring", "Endings", "RolesLed"}
+    assert streamed == {type(s).__name__ for s in SECTIONS}
+
+
+@pytest.mark.parametrize(("name", "leave_out"), [("ismcts_scaling", None), ("republic_vs_imperium", None),
+                                               ("republic_vs_imperium", "styles-republic")])
+def test_grids_and_rule_variants_stream_and_equal_the_frames(name, leave_out, tmp_path, monkeypatch):
+    # a grid answering the question (ismcts_scaling); rule variants side by side, and (a run
+    # left out) compared on the line-ups played under both only: from sums, no frame read
+    from glory_ai.experiments import load_experiment
+    from glory_ai.experiments.runner import report_grids
+
+    experiment = load_experiment(ROOT / "experiments" / f"{name}.toml")
+    folders = [f for f in copy_runs_without_columns(ROOT / "results" / name / "runs", tmp_path)
+               if f.name != leave_out]
+    grids = report_grids(experiment)
+
+    def built(source):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return build_report(source, figures=False, grids=grids, question=experiment.question)
+
+    def no_frame(*args, **kwargs):
+        raise AssertionError("a frame was read")
+
+    runs = Runs(folders)
+    assert runs.stream is not None
+    monkeypatch.setattr(Runs, "frame", no_frame)
+    monkeypatch.setattr(load_module, "load_runs", no_frame)
+    streamed = built(runs)
+    monkeypatch.undo()
+    framed = built(load_runs(folders))
+    wanted = {"ismcts_scaling": "grid-scaling", "republic_vs_imperium": "variants"}[name]
+    assert wanted in streamed.tables
+    assert streamed.notes == framed.notes
+    assert bool(streamed.notes.get("variants_scope")) == bool(leave_out)
+    _same_tables(streamed, framed)
+    assert streamed.tables[wanted].attrs.keys() == framed.tables[wanted].attrs.keys()
+    if name == "ismcts_scaling":
+        here, there = streamed.tables["grid-scaling"].attrs, framed.tables["grid-scaling"].attrs
+        for key in ("trend", "step"):
+            assert here[key].keys() == there[key].keys()
+            for field, value in there[key].items():
+                expected = pytest.approx(value, rel=1e-9) if isinstance(value, float) else value
+                assert here[key][field] == expected
 
 
 def test_the_report_of_finished_runs_reads_no_frame_and_no_whole_file(runs, monkeypatch):
