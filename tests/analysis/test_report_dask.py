@@ -56,11 +56,11 @@ def test_the_report_read_on_a_cluster_is_the_report_read_here(runs, monkeypatch)
     made = [t for t in tasks.data if t["key"].startswith("ensure_columns")]
     read = [t for t in tasks.data if t["key"].startswith("read_run")]
     folded = [t for t in tasks.data if t["key"].startswith("_fold_run")]
-    # the workers make the columns files, a task per run; the sections that read frames
-    # (rule variants here) read them there, a task per run; the others' sums are made
-    # there too, a task per run and pass, and only added here
+    # the workers make the columns files, a task per run; every section's sums (rule
+    # variants' too: no frame is read) are made there, a task per run and pass, and only
+    # added here
     assert len(made) == len(runs)
-    assert len(read) >= len(runs)
+    assert not read
     assert len(folded) >= 6 * len(runs) and len(folded) % len(runs) == 0
     assert readers and not any(readers)
     assert all((folder / COLUMNS_FILE).is_file() for folder in runs)
