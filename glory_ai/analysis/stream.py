@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .columns import STRINGS, _system_allocator, ensure_columns, release_memory
+from .columns import STRINGS, Checked, _system_allocator, ensure_columns, release_memory, trusted_columns
 from .load import _labels, _ReadRecords, _Run
 
 __all__ = ["Batch", "Fold", "NotStreamed", "Out", "RunStream", "UnitSums", "add_counts", "counts_at",
@@ -62,9 +62,12 @@ class RunStream:
     report's label (set by the report before reading); ``names``: each string column's
     names seen so far, the codes of the batches point into them."""
 
-    def __init__(self, runs: Sequence[_Run], client: Any = None) -> None:
+    def __init__(self, runs: Sequence[_Run], client: Any = None,
+                 checked: Sequence[Checked] | None = None) -> None:
         self.runs = list(runs)
-        self.paths = [ensure_columns(run.folder) for run in self.runs]
+        # the columns files the workers checked: trusted where unchanged since
+        self.paths = [ensure_columns(run.folder) for run in self.runs] if checked is None \
+            else [trusted_columns(c) for c in checked]
         #: a ``distributed.Client``: the folds run on its workers, a task per run
         self.client = client
         #: (string column, run) whose names have codes here already (:meth:`_register`)
@@ -525,10 +528,13 @@ def counts_at(index: np.ndarray, weights: np.ndarray | None = None) -> tuple[sli
     return slice(low, high), np.bincount(index - low, weights=weights, minlength=high - low)
 
 
-def open_runs(paths: Iterable[str | os.PathLike[str]], client: Any = None) -> RunStream | None:
+def open_runs(paths: Iterable[str | os.PathLike[str]], client: Any = None,
+              checked: Sequence[Checked] | None = None) -> RunStream | None:
     """A :class:`RunStream` over the runs, or None when some run is not read from its
     columns file (see the module docstring): the report then reads frames. ``client``: a
-    ``distributed.Client`` whose workers read the batches (:meth:`RunStream.fold`)."""
+    ``distributed.Client`` whose workers read the batches (:meth:`RunStream.fold`);
+    ``checked``: each run's columns file as its worker checked it
+    (:func:`~glory_ai.analysis.columns.checked_columns`), not checked again here."""
     from .load import _COLUMNS_ON, RECORD_VERSIONS
 
     runs = [_Run(p) for p in paths]
@@ -536,7 +542,7 @@ def open_runs(paths: Iterable[str | os.PathLike[str]], client: Any = None) -> Ru
         return None
     _labels(runs)
     try:
-        stream = RunStream(runs, client)
+        stream = RunStream(runs, client, checked)
         if stream.twice:
             return None
         for run, path in zip(runs, stream.paths, strict=True):

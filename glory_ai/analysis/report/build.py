@@ -50,12 +50,14 @@ class Runs:
         """The runs read a row group at a time (:mod:`glory_ai.analysis.stream`), for the
         sections that work from sums; None where frames are read instead."""
         if self._stream is False:
+            checked = None
             if self.client is not None:
-                # the workers make the runs' columns files (where stale), a task per run
-                from ..columns import ensure_columns
+                # the workers make the runs' columns files (where stale), a task per run; this
+                # process trusts what they checked (unless changed since)
+                from ..columns import checked_columns
 
-                self.client.gather(self.client.map(ensure_columns, self.run_dirs, pure=False))
-            self._stream = open_runs(self.run_dirs, self.client)
+                checked = self.client.gather(self.client.map(checked_columns, self.run_dirs, pure=False))
+            self._stream = open_runs(self.run_dirs, self.client, checked)
         assert self._stream is None or isinstance(self._stream, RunStream)
         return self._stream
 
