@@ -370,14 +370,17 @@ def _fold_run(stream: RunStream, columns: list[str], fold: Fold) -> list[tuple[s
 
 class _Ops:
     """What a fold adds on a worker, to be added in the client in the same order. Spans of
-    counts (``at`` a slice, or a tuple ending in one) are added up here into one array per
-    stretch of overlapping spans: each element gets the same additions in the same order,
-    from zero (a run's deal units are its own), and is added once in the client."""
+    counts (``at`` a slice, or a tuple ending in one) are added up here, once the run is
+    read, into one array per stretch of overlapping spans: each element gets the same
+    additions in the same order, from zero (a run's deal units are its own), and is added
+    once in the client. A stretch is sent in int32 when its counts are integers that fit, and
+    as its nonzero elements and their places when that is smaller (adding a zero changes
+    no sum)."""
 
     def __init__(self) -> None:
         self.ops: list[tuple[str, Any, Any]] = []
-        #: (field, the rest of ``at``) -> [start, counts] of each stretch, in order
-        self.spans: dict[tuple[str, Any], list[list[Any]]] = {}
+        #: (field, the rest of ``at``) -> its spans (start, counts), in order
+        self.spans: dict[tuple[str, Any], list[tuple[int, np.ndarray]]] = {}
 
     def __call__(self, field: str, at: Any, value: Any) -> None:
         where = at[-1] if isinstance(at, tuple) and at else at
@@ -385,29 +388,56 @@ class _Ops:
                 and isinstance(value, np.ndarray) and value.ndim == 1):
             self.ops.append((field, at, value))
             return
-        stretches = self.spans.setdefault((field, at[:-1] if isinstance(at, tuple) else None), [])
-        low, high = where.start, where.start + len(value)
-        hit = [st for st in stretches if low <= st[0] + len(st[1]) and st[0] <= high]
-        start = min([low, *(st[0] for st in hit)])
-        end = max([high, *(st[0] + len(st[1]) for st in hit)])
-        if len(hit) == 1 and hit[0][0] == start and len(hit[0][1]) == end - start:
-            counts = hit[0][1]
-        else:
-            # the stretches it touches (apart from one another) and the span, in one array
-            counts = np.zeros(end - start, dtype=np.result_type(value, *(st[1] for st in hit)))
-            for st in hit:
-                counts[st[0] - start:st[0] - start + len(st[1])] = st[1]
-                stretches.remove(st)
-            stretches.append([start, counts])
-        counts[low - start:high - start] += value
+        # kept as they come: added up once at the end (merging each span into a stretch as
+        # it came copied the stretch each time, quadratic in the batches of a run)
+        self.spans.setdefault((field, at[:-1] if isinstance(at, tuple) else None), []).append(
+            (where.start, value))
 
     def said(self) -> list[tuple[str, Any, Any]]:
         out = list(self.ops)
-        for (field, rest), stretches in self.spans.items():
-            for start, counts in stretches:
-                where = slice(start, start + len(counts))
+        for (field, rest), spans in self.spans.items():
+            # a place per element only where ``rest`` holds no slice or array to mix with it
+            by_place = rest is None or not any(isinstance(r, (slice, np.ndarray)) for r in rest)
+            for start, counts in _stretches(spans):
+                counts = _narrow(counts)
+                where: Any = slice(start, start + len(counts))
+                nonzero = np.flatnonzero(counts)
+                if by_place and len(nonzero) * (4 + counts.itemsize) < len(counts) * counts.itemsize:
+                    where, counts = _narrow(nonzero + start), counts[nonzero]
                 out.append((field, where if rest is None else (*rest, where), counts))
         return out
+
+
+def _stretches(spans: list[tuple[int, np.ndarray]]) -> Iterator[tuple[int, np.ndarray]]:
+    """The spans (start, counts) that overlap one another added up in one array each, from
+    zero, in the spans' order."""
+    order = sorted(range(len(spans)), key=lambda i: spans[i][0])
+    groups: list[list[int]] = []
+    end = None
+    for i in order:
+        low, value = spans[i]
+        if end is None or low > end:
+            groups.append([])
+            end = low + len(value)
+        groups[-1].append(i)
+        end = max(end, low + len(value))
+    for group in groups:
+        group.sort()                    # the spans' own order: each element's additions in order
+        first = min(spans[i][0] for i in group)
+        last = max(spans[i][0] + len(spans[i][1]) for i in group)
+        counts = np.zeros(last - first, dtype=np.result_type(*(spans[i][1] for i in group)))
+        for i in group:
+            low, value = spans[i]
+            counts[low - first:low - first + len(value)] += value
+        yield first, counts
+
+
+def _narrow(values: np.ndarray) -> np.ndarray:
+    """Integers in 4 bytes when they fit (exact: the client adds them to its own sums)."""
+    if values.dtype.kind in "iu" and values.dtype.itemsize > 4 and len(values) \
+            and values.min() >= np.iinfo(np.int32).min and values.max() <= np.iinfo(np.int32).max:
+        return values.astype(np.int32)
+    return values
 
 
 def _names_in(path: Any, columns: list[str]) -> dict[str, list[str]]:

@@ -209,3 +209,22 @@ def test_a_workers_spans_added_up_give_the_sums_of_every_span_in_order():
     assert len(added) == 1 and added[0][:2] == ("wins", (2, slice(0, 391)))
     coalesced[added[0][1][1]] += added[0][2]
     assert np.array_equal(coalesced, target)
+
+
+def test_a_workers_sparse_integer_counts_are_sent_by_place_in_four_bytes():
+    from glory_ai.analysis.stream import _Ops
+
+    rng = np.random.default_rng(4)
+    target, sent = np.zeros(5000), np.zeros(5000)
+    ops = _Ops()
+    for low in range(0, 4800, 150):             # a pair cell of a few per deal: mostly zeros
+        value = np.bincount(rng.integers(0, 200, 8), minlength=200)
+        target[low:low + 200] += value
+        ops("count", slice(low, low + 200), value)
+    ops("rows", slice(0, 3), np.arange(3))      # dense: a slice, in int32
+    (field, where, value), (_, dense, rows) = ops.said()
+    assert field == "count" and where.dtype == np.int32 and value.dtype == np.int32
+    assert len(value) == np.count_nonzero(target) and (value != 0).all()
+    sent[where] += value
+    assert np.array_equal(sent, target)
+    assert dense == slice(0, 3) and rows.dtype == np.int32 and list(rows) == [0, 1, 2]
