@@ -125,7 +125,8 @@ class CountSums(Fold):
         gives them."""
         pairing = batch.columns["pairing"][rows][::2].astype(np.int64)
         apart = spec[:, 0] != spec[:, 1]
-        for i, j in {(int(a), int(b)) for a, b in np.sort(spec[apart], axis=1)}:
+        # the pairs met (a few), not a tuple per game
+        for i, j in np.unique(np.sort(spec[apart], axis=1), axis=0).tolist():
             games = ((spec[:, 0] == i) & (spec[:, 1] == j)) | ((spec[:, 0] == j) & (spec[:, 1] == i))
             first = spec[games, 0] == i
             own = np.where(first, share[games, 0], share[games, 1])
