@@ -29,7 +29,7 @@ COLUMNS = ["num_players", "spec", "win_share", "score", "rank"]
 class CountSums(Fold):
     """One player count's sums (see the module docstring): ``specs`` its specs (labels,
     sorted), ``local`` a stream spec code's place among them; per deal unit of its runs
-    (``start``: where a run's units begin, ``size`` of them): ``rows`` its seat-games,
+    (``start``: where a run's units begin, ``size`` of them): ``rows`` its seat-games (int32),
     ``wins``/``games`` per spec and ``seat_wins``/``seat_games`` per seat and spec, or
     (``pairs``) ``halves``/``count`` per spec pair (int32, :class:`~.ladder.PairSums`); per
     spec ``totals`` (seat-games, wins, VP, places) and per seat and spec ``seat_totals``."""
@@ -174,8 +174,10 @@ def count_sums(stream: RunStream, k: int, *, pairs: bool = False, seats: bool = 
     rates = 0 if pairs else size * n
     by_seat = k * rates if seats else 0
     pair = size * n * n if pairs else 0
-    sums = CountSums(k, specs, local, start, size, np.zeros(size), np.zeros(rates), np.zeros(rates),
-                     np.zeros(by_seat), np.zeros(by_seat), np.zeros((n, 4)), np.zeros((k * n, 4)),
+    # the counts (seat-games) in int32: half float64's memory, the same integers
+    sums = CountSums(k, specs, local, start, size, np.zeros(size, np.int32), np.zeros(rates),
+                     np.zeros(rates, np.int32), np.zeros(by_seat), np.zeros(by_seat, np.int32),
+                     np.zeros((n, 4)), np.zeros((k * n, 4)),
                      np.zeros(pair, np.int32), np.zeros(pair, np.int32), np.zeros((n, n), np.int64),
                      np.zeros(n, np.int64),
                      pairs=pairs, seats=bool(by_seat), labels=[run.label for run in stream.runs])
