@@ -395,7 +395,10 @@ class _Ops:
 
     def said(self) -> list[tuple[str, Any, Any]]:
         out = list(self.ops)
-        for (field, rest), spans in self.spans.items():
+        while self.spans:
+            # once, at the end: each field's spans freed once added up (in the order met)
+            field, rest = key = next(iter(self.spans))
+            spans = self.spans.pop(key)
             # a place per element only where ``rest`` holds no slice or array to mix with it
             by_place = rest is None or not any(isinstance(r, (slice, np.ndarray)) for r in rest)
             for start, counts in _stretches(spans):
@@ -429,6 +432,7 @@ def _stretches(spans: list[tuple[int, np.ndarray]]) -> Iterator[tuple[int, np.nd
         for i in group:
             low, value = spans[i]
             counts[low - first:low - first + len(value)] += value
+            spans[i] = (low, value[:0])         # freed: added
         yield first, counts
 
 

@@ -32,11 +32,12 @@ COLUMNS = ("run", "game", "num_players", "seat", "spec", "rules")
 class Runs:
     """Run folders read a section at a time. Finished runs are read from their columns
     files a row group at a time (:attr:`stream`): the sections that work from sums
-    (:attr:`Section.streams`) never hold a frame of every seat-game; the others (grids, rule
-    variants) get only the columns they declare (:func:`~glory_ai.analysis.load.load_runs`
-    with ``columns``). Runs that have no columns file yet (still being written, or bare
-    records files) are read whole, once. ``client``: a ``distributed.Client`` whose workers
-    make the columns files and read the frames' columns, a task per run (see load_runs)."""
+    (:attr:`Section.streams`, every section) never hold a frame of every seat-game; one that
+    cannot work from these runs' sums (:class:`NotStreamed`) gets only the columns it declares
+    (:func:`~glory_ai.analysis.load.load_runs` with ``columns``). Runs that have no columns
+    file yet (still being written, or bare records files) are read whole, once. ``client``: a
+    ``distributed.Client`` whose workers make the columns files and the sums (or read the
+    frames' columns), a task per run."""
 
     def __init__(self, run_dirs: Iterable[str | os.PathLike], *, client: Any = None) -> None:
         self.run_dirs = [str(p) for p in run_dirs]
