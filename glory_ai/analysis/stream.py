@@ -370,17 +370,18 @@ def _fold_run(stream: RunStream, columns: list[str], fold: Fold) -> list[tuple[s
 
 class _Ops:
     """What a fold adds on a worker, to be added in the client in the same order. Spans of
-    counts (``at`` a slice, or a tuple ending in one) are added up here, once the run is
-    read, into one array per stretch of overlapping spans: each element gets the same
-    additions in the same order, from zero (a run's deal units are its own), and is added
-    once in the client. A stretch is sent in int32 when its counts are integers that fit, and
-    as its nonzero elements and their places when that is smaller (adding a zero changes
-    no sum)."""
+    counts (``at`` a slice, or a tuple ending in one) are added up here into one array per
+    stretch of overlapping spans: each element gets the same additions in the same order,
+    from zero (a run's deal units are its own), and is added once in the client. A stretch
+    grows by a quarter at a time (a span past its end, as a run's deals come in order, is
+    added in place); it is sent in int32 when its counts are integers that fit, and as its
+    nonzero elements and their places when that is smaller (adding a zero changes no sum).
+    :meth:`said` once, at the end."""
 
     def __init__(self) -> None:
         self.ops: list[tuple[str, Any, Any]] = []
-        #: (field, the rest of ``at``) -> its spans (start, counts), in order
-        self.spans: dict[tuple[str, Any], list[tuple[int, np.ndarray]]] = {}
+        #: (field, the rest of ``at``) -> its stretches, in order
+        self.spans: dict[tuple[str, Any], list[_Stretch]] = {}
 
     def __call__(self, field: str, at: Any, value: Any) -> None:
         where = at[-1] if isinstance(at, tuple) and at else at
@@ -388,52 +389,61 @@ class _Ops:
                 and isinstance(value, np.ndarray) and value.ndim == 1):
             self.ops.append((field, at, value))
             return
-        # kept as they come: added up once at the end (merging each span into a stretch as
-        # it came copied the stretch each time, quadratic in the batches of a run)
-        self.spans.setdefault((field, at[:-1] if isinstance(at, tuple) else None), []).append(
-            (where.start, value))
+        stretches = self.spans.setdefault((field, at[:-1] if isinstance(at, tuple) else None), [])
+        low, high = where.start, where.start + len(value)
+        hit = [st for st in stretches if low <= st.start + st.size and st.start <= high]
+        if len(hit) == 1 and hit[0].start <= low:
+            hit[0].add(low, value)
+            return
+        # the stretches it touches (apart from one another) and the span, in one
+        start = min([low, *(st.start for st in hit)])
+        joined = _Stretch(start, max([high, *(st.start + st.size for st in hit)]) - start,
+                          np.result_type(value, *(st.counts for st in hit)))
+        for st in hit:
+            joined.counts[st.start - start:st.start - start + st.size] = st.counts[:st.size]
+            stretches.remove(st)
+        joined.add(low, value)
+        stretches.append(joined)
 
     def said(self) -> list[tuple[str, Any, Any]]:
         out = list(self.ops)
         while self.spans:
-            # once, at the end: each field's spans freed once added up (in the order met)
+            # each field's stretches freed once said (in the order met)
             field, rest = key = next(iter(self.spans))
-            spans = self.spans.pop(key)
+            stretches = self.spans.pop(key)
             # a place per element only where ``rest`` holds no slice or array to mix with it
             by_place = rest is None or not any(isinstance(r, (slice, np.ndarray)) for r in rest)
-            for start, counts in _stretches(spans):
-                counts = _narrow(counts)
-                where: Any = slice(start, start + len(counts))
+            while stretches:
+                st = stretches.pop(0)
+                counts = _narrow(st.counts[:st.size])
+                where: Any = slice(st.start, st.start + st.size)
                 nonzero = np.flatnonzero(counts)
                 if by_place and len(nonzero) * (4 + counts.itemsize) < len(counts) * counts.itemsize:
-                    where, counts = _narrow(nonzero + start), counts[nonzero]
+                    where, counts = _narrow(nonzero + st.start), counts[nonzero]
+                elif counts.base is not None:
+                    counts = counts.copy()          # not the rest of the stretch's buffer
                 out.append((field, where if rest is None else (*rest, where), counts))
+                del st
         return out
 
 
-def _stretches(spans: list[tuple[int, np.ndarray]]) -> Iterator[tuple[int, np.ndarray]]:
-    """The spans (start, counts) that overlap one another added up in one array each, from
-    zero, in the spans' order."""
-    order = sorted(range(len(spans)), key=lambda i: spans[i][0])
-    groups: list[list[int]] = []
-    end = None
-    for i in order:
-        low, value = spans[i]
-        if end is None or low > end:
-            groups.append([])
-            end = low + len(value)
-        groups[-1].append(i)
-        end = max(end, low + len(value))
-    for group in groups:
-        group.sort()                    # the spans' own order: each element's additions in order
-        first = min(spans[i][0] for i in group)
-        last = max(spans[i][0] + len(spans[i][1]) for i in group)
-        counts = np.zeros(last - first, dtype=np.result_type(*(spans[i][1] for i in group)))
-        for i in group:
-            low, value = spans[i]
-            counts[low - first:low - first + len(value)] += value
-            spans[i] = (low, value[:0])         # freed: added
-        yield first, counts
+class _Stretch:
+    """Counts from ``start`` on: ``counts[:size]`` (the buffer beyond, zeros)."""
+
+    def __init__(self, start: int, size: int, dtype: Any) -> None:
+        self.start, self.size = start, size
+        self.counts = np.zeros(size, dtype=dtype)
+
+    def add(self, low: int, value: np.ndarray) -> None:
+        """``value`` added from ``low`` (not before the start), the stretch grown to hold it."""
+        end = low - self.start + len(value)
+        dtype = np.result_type(self.counts, value)
+        if end > len(self.counts) or dtype != self.counts.dtype:
+            grown = np.zeros(max(end, len(self.counts) + len(self.counts) // 4), dtype=dtype)
+            grown[:self.size] = self.counts[:self.size]
+            self.counts = grown
+        self.size = max(self.size, end)
+        self.counts[low - self.start:end] += value
 
 
 def _narrow(values: np.ndarray) -> np.ndarray:
