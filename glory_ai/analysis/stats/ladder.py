@@ -69,7 +69,7 @@ class PairSums:
     games in which i met another spec), ``specs`` the n specs (codes 0..n-1). What
     :func:`finishing_matrix`, :func:`pairwise` and :func:`ratings` read: made once
     (:func:`pair_sums`) and given to each, in memory of the deals rather than of the seat
-    pairs of every game. Integers (a quarter of float64's memory for the two): every sum of
+    pairs of every game. Integers (half of float64's memory): every sum of
     them is exact, and the points (``halves / 2``, taken after summing) are the float sums'
     to the last bit."""
 
