@@ -41,8 +41,9 @@ from ..arena.files import COLUMNS_FILE
 from ..arena.integrity import check_plan
 from . import AnalysisError
 
-__all__ = ["COLUMNS_FILE", "FORMAT", "ColumnsWriter", "RowOrder", "columns_path", "ensure_columns",
-           "read_run", "release_memory", "row_order", "stale_reason"]
+__all__ = ["COLUMNS_FILE", "FORMAT", "Checked", "ColumnsWriter", "RowOrder", "checked_columns",
+           "columns_path", "ensure_columns", "read_run", "release_memory", "row_order", "stale_reason",
+           "trusted_columns"]
 
 log = logging.getLogger("glory_ai.analysis")
 
@@ -285,6 +286,46 @@ def ensure_columns(folder: str | os.PathLike[str]) -> Path:
         except OSError as error:
             raise AnalysisError(f"{path}: cannot write the columns ({error.strerror or error})") from None
     return path
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A run's columns file as :func:`checked_columns` left it (made, or found to match its
+    records): its ``path``, and the size and modification time of the files that tie it to
+    its records (the columns file, the records, config.json with their checksum), as seen
+    then."""
+
+    folder: str
+    path: Path
+    seen: tuple[tuple[int, int], ...]
+
+
+def _seen(folder: Path, path: Path) -> tuple[tuple[int, int], ...]:
+    out = []
+    for file in (path, storage.games_file(folder), folder / storage.CONFIG_FILE):
+        stat = file.stat()
+        out.append((stat.st_size, stat.st_mtime_ns))
+    return tuple(out)
+
+
+def checked_columns(folder: str | os.PathLike[str]) -> Checked:
+    """:func:`ensure_columns`, and what ties the file to its records then (a Dask worker's
+    task: the client then trusts the file without checking it again, :func:`trusted_columns`)."""
+    path = ensure_columns(folder)
+    return Checked(str(folder), path, _seen(Path(folder), path))
+
+
+def trusted_columns(checked: Checked) -> Path:
+    """The columns file checked elsewhere (:func:`checked_columns`, on a worker): trusted when
+    it, its records and config.json are as they were then (the same size and modification
+    time: a stat each, no file read); else checked here (:func:`ensure_columns`)."""
+    folder = Path(checked.folder)
+    try:
+        if _seen(folder, checked.path) == checked.seen:
+            return checked.path
+    except OSError:
+        pass
+    return ensure_columns(folder)
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .columns import STRINGS, _system_allocator, ensure_columns, release_memory
+from .columns import STRINGS, Checked, _system_allocator, ensure_columns, release_memory, trusted_columns
 from .load import _labels, _ReadRecords, _Run
 
 __all__ = ["Batch", "Fold", "NotStreamed", "Out", "RunStream", "UnitSums", "add_counts", "counts_at",
@@ -62,9 +62,12 @@ class RunStream:
     report's label (set by the report before reading); ``names``: each string column's
     names seen so far, the codes of the batches point into them."""
 
-    def __init__(self, runs: Sequence[_Run], client: Any = None) -> None:
+    def __init__(self, runs: Sequence[_Run], client: Any = None,
+                 checked: Sequence[Checked] | None = None) -> None:
         self.runs = list(runs)
-        self.paths = [ensure_columns(run.folder) for run in self.runs]
+        # the columns files the workers checked: trusted where unchanged since
+        self.paths = [ensure_columns(run.folder) for run in self.runs] if checked is None \
+            else [trusted_columns(c) for c in checked]
         #: a ``distributed.Client``: the folds run on its workers, a task per run
         self.client = client
         #: (string column, run) whose names have codes here already (:meth:`_register`)
@@ -103,6 +106,11 @@ class RunStream:
             offset += int(present.sum())
         self.first_unit.append(offset)
         self.units = offset
+
+    def deals(self, run: int) -> np.ndarray:
+        """The deal numbers of a run's deal units, in order."""
+        units = self._units[run]
+        return np.flatnonzero(np.diff(np.r_[self.first_unit[run] - 1, units]) > 0)
 
     def sums(self, runs: Iterable[int], labels: int) -> UnitSums:
         """Sums per deal unit of ``runs`` and label (0 .. ``labels`` - 1)."""
@@ -364,12 +372,16 @@ class _Ops:
     """What a fold adds on a worker, to be added in the client in the same order. Spans of
     counts (``at`` a slice, or a tuple ending in one) are added up here into one array per
     stretch of overlapping spans: each element gets the same additions in the same order,
-    from zero (a run's deal units are its own), and is added once in the client."""
+    from zero (a run's deal units are its own), and is added once in the client. A stretch
+    grows by a quarter at a time (a span past its end, as a run's deals come in order, is
+    added in place); it is sent in int32 when its counts are integers that fit, and as its
+    nonzero elements and their places when that is smaller (adding a zero changes no sum).
+    :meth:`said` once, at the end."""
 
     def __init__(self) -> None:
         self.ops: list[tuple[str, Any, Any]] = []
-        #: (field, the rest of ``at``) -> [start, counts] of each stretch, in order
-        self.spans: dict[tuple[str, Any], list[list[Any]]] = {}
+        #: (field, the rest of ``at``) -> its stretches, in order
+        self.spans: dict[tuple[str, Any], list[_Stretch]] = {}
 
     def __call__(self, field: str, at: Any, value: Any) -> None:
         where = at[-1] if isinstance(at, tuple) and at else at
@@ -379,27 +391,67 @@ class _Ops:
             return
         stretches = self.spans.setdefault((field, at[:-1] if isinstance(at, tuple) else None), [])
         low, high = where.start, where.start + len(value)
-        hit = [st for st in stretches if low <= st[0] + len(st[1]) and st[0] <= high]
-        start = min([low, *(st[0] for st in hit)])
-        end = max([high, *(st[0] + len(st[1]) for st in hit)])
-        if len(hit) == 1 and hit[0][0] == start and len(hit[0][1]) == end - start:
-            counts = hit[0][1]
-        else:
-            # the stretches it touches (apart from one another) and the span, in one array
-            counts = np.zeros(end - start, dtype=np.result_type(value, *(st[1] for st in hit)))
-            for st in hit:
-                counts[st[0] - start:st[0] - start + len(st[1])] = st[1]
-                stretches.remove(st)
-            stretches.append([start, counts])
-        counts[low - start:high - start] += value
+        hit = [st for st in stretches if low <= st.start + st.size and st.start <= high]
+        if len(hit) == 1 and hit[0].start <= low:
+            hit[0].add(low, value)
+            return
+        # the stretches it touches (apart from one another) and the span, in one
+        start = min([low, *(st.start for st in hit)])
+        joined = _Stretch(start, max([high, *(st.start + st.size for st in hit)]) - start,
+                          np.result_type(value, *(st.counts for st in hit)))
+        for st in hit:
+            joined.counts[st.start - start:st.start - start + st.size] = st.counts[:st.size]
+            stretches.remove(st)
+        joined.add(low, value)
+        stretches.append(joined)
 
     def said(self) -> list[tuple[str, Any, Any]]:
         out = list(self.ops)
-        for (field, rest), stretches in self.spans.items():
-            for start, counts in stretches:
-                where = slice(start, start + len(counts))
+        while self.spans:
+            # each field's stretches freed once said (in the order met)
+            field, rest = key = next(iter(self.spans))
+            stretches = self.spans.pop(key)
+            # a place per element only where ``rest`` holds no slice or array to mix with it
+            by_place = rest is None or not any(isinstance(r, (slice, np.ndarray)) for r in rest)
+            while stretches:
+                st = stretches.pop(0)
+                counts = _narrow(st.counts[:st.size])
+                where: Any = slice(st.start, st.start + st.size)
+                nonzero = np.flatnonzero(counts)
+                if by_place and len(nonzero) * (4 + counts.itemsize) < len(counts) * counts.itemsize:
+                    where, counts = _narrow(nonzero + st.start), counts[nonzero]
+                elif counts.base is not None:
+                    counts = counts.copy()          # not the rest of the stretch's buffer
                 out.append((field, where if rest is None else (*rest, where), counts))
+                del st
         return out
+
+
+class _Stretch:
+    """Counts from ``start`` on: ``counts[:size]`` (the buffer beyond, zeros)."""
+
+    def __init__(self, start: int, size: int, dtype: Any) -> None:
+        self.start, self.size = start, size
+        self.counts = np.zeros(size, dtype=dtype)
+
+    def add(self, low: int, value: np.ndarray) -> None:
+        """``value`` added from ``low`` (not before the start), the stretch grown to hold it."""
+        end = low - self.start + len(value)
+        dtype = np.result_type(self.counts, value)
+        if end > len(self.counts) or dtype != self.counts.dtype:
+            grown = np.zeros(max(end, len(self.counts) + len(self.counts) // 4), dtype=dtype)
+            grown[:self.size] = self.counts[:self.size]
+            self.counts = grown
+        self.size = max(self.size, end)
+        self.counts[low - self.start:end] += value
+
+
+def _narrow(values: np.ndarray) -> np.ndarray:
+    """Integers in 4 bytes when they fit (exact: the client adds them to its own sums)."""
+    if values.dtype.kind in "iu" and values.dtype.itemsize > 4 and len(values) \
+            and values.min() >= np.iinfo(np.int32).min and values.max() <= np.iinfo(np.int32).max:
+        return values.astype(np.int32)
+    return values
 
 
 def _names_in(path: Any, columns: list[str]) -> dict[str, list[str]]:
@@ -520,10 +572,13 @@ def counts_at(index: np.ndarray, weights: np.ndarray | None = None) -> tuple[sli
     return slice(low, high), np.bincount(index - low, weights=weights, minlength=high - low)
 
 
-def open_runs(paths: Iterable[str | os.PathLike[str]], client: Any = None) -> RunStream | None:
+def open_runs(paths: Iterable[str | os.PathLike[str]], client: Any = None,
+              checked: Sequence[Checked] | None = None) -> RunStream | None:
     """A :class:`RunStream` over the runs, or None when some run is not read from its
     columns file (see the module docstring): the report then reads frames. ``client``: a
-    ``distributed.Client`` whose workers read the batches (:meth:`RunStream.fold`)."""
+    ``distributed.Client`` whose workers read the batches (:meth:`RunStream.fold`);
+    ``checked``: each run's columns file as its worker checked it
+    (:func:`~glory_ai.analysis.columns.checked_columns`), not checked again here."""
     from .load import _COLUMNS_ON, RECORD_VERSIONS
 
     runs = [_Run(p) for p in paths]
@@ -531,7 +586,7 @@ def open_runs(paths: Iterable[str | os.PathLike[str]], client: Any = None) -> Ru
         return None
     _labels(runs)
     try:
-        stream = RunStream(runs, client)
+        stream = RunStream(runs, client, checked)
         if stream.twice:
             return None
         for run, path in zip(runs, stream.paths, strict=True):

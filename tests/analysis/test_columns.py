@@ -204,3 +204,33 @@ def test_a_written_columns_file_asks_the_runs_own_rule_and_leaves_resumed_runs(t
     assert resumed.resumed == 2 and writer.finish(resumed) is None
     assert C.stale_reason(tmp_path / "resumed") == "no columns file"
     assert load_runs([tmp_path / "resumed"])["game"].nunique() == small.total_games
+
+
+def test_columns_a_worker_checked_are_trusted_until_they_or_their_records_change(runs, tmp_path, monkeypatch):
+    # what a Dask worker checked (checked_columns) is not checked again by the client while
+    # the columns file, the records and config.json are as the worker saw them
+    from glory_ai.analysis.stream import open_runs
+
+    folder = shutil.copytree(runs[0], tmp_path / "r")
+    checked = C.checked_columns(folder)
+    assert checked.path == folder / C.COLUMNS_FILE and C.stale_reason(folder) is None
+    calls = []
+    real = C.ensure_columns
+    monkeypatch.setattr(C, "ensure_columns", lambda f: calls.append(f) or real(f))
+    import glory_ai.analysis.stream as stream_module
+
+    monkeypatch.setattr(stream_module, "ensure_columns", lambda f: calls.append(f) or real(f))
+    stream = open_runs([folder], checked=[checked])
+    assert stream is not None and stream.paths == [checked.path] and not calls
+    # the records rewritten since (their modification time moves): checked here again
+    games = folder / "games.jsonl"
+    if not games.exists():
+        games = next(folder.glob("games.jsonl*"))
+    os.utime(games, ns=(games.stat().st_atime_ns, games.stat().st_mtime_ns + 1_000_000_000))
+    assert C.trusted_columns(checked) == checked.path and calls == [folder]
+    # a columns file replaced since: checked, found stale against its records, made again
+    checked = C.checked_columns(folder)
+    calls.clear()
+    (folder / C.COLUMNS_FILE).write_bytes(b"PAR1 not really")
+    assert C.trusted_columns(checked) == checked.path and calls == [folder]
+    assert C.stale_reason(folder) is None

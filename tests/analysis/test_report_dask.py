@@ -42,6 +42,11 @@ def test_the_report_read_on_a_cluster_is_the_report_read_here(runs, monkeypatch)
         return batches(self, *args)
 
     monkeypatch.setattr(RunStream, "_batches", counted)
+    import glory_ai.analysis.stream as stream_module
+
+    checks = []
+    ensure = stream_module.ensure_columns
+    monkeypatch.setattr(stream_module, "ensure_columns", lambda f: checks.append(f) or ensure(f))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")          # statsmodels on buildings only winners completed
         here = build_report(Runs(runs), figures=False)
@@ -52,15 +57,17 @@ def test_the_report_read_on_a_cluster_is_the_report_read_here(runs, monkeypatch)
                 distributed.Client(cluster, set_as_default=False) as client, \
                 distributed.get_task_stream(client) as tasks:
             readers.clear()
+            checks.clear()
             there = build_report(Runs(runs, client=client), figures=False)
-    made = [t for t in tasks.data if t["key"].startswith("ensure_columns")]
+    made = [t for t in tasks.data if t["key"].startswith("checked_columns")]
     read = [t for t in tasks.data if t["key"].startswith("read_run")]
     folded = [t for t in tasks.data if t["key"].startswith("_fold_run")]
-    # the workers make the columns files, a task per run; the sections that read frames
-    # (rule variants here) read them there, a task per run; the others' sums are made
-    # there too, a task per run and pass, and only added here
+    # the workers make the columns files, a task per run; every section's sums (rule
+    # variants' too: no frame is read) are made there, a task per run and pass, and only
+    # added here
     assert len(made) == len(runs)
-    assert len(read) >= len(runs)
+    assert not read
+    assert not checks                   # what the workers checked is trusted here
     assert len(folded) >= 6 * len(runs) and len(folded) % len(runs) == 0
     assert readers and not any(readers)
     assert all((folder / COLUMNS_FILE).is_file() for folder in runs)

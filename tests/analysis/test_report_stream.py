@@ -4,6 +4,7 @@ the same tables and sentences as from the frame. Structural (what is read, and h
 not timed: the memory figures are benchmarks/analysis_scale.py's."""
 from __future__ import annotations
 
+import copy
 import warnings
 from pathlib import Path
 
@@ -56,9 +57,51 @@ def _same_tables(here, there):
 
 def test_every_section_of_the_report_streams():
     # a section added without compute_stream would read a frame of every seat-game again
-    # (grids and rule variants, which compare runs, are the frame's still)
     streamed = {type(s).__name__ for s in SECTIONS if s.streams}
-    assert streamed >= {"Strategies", "Seats", "Buildings", "Scoring", "Endings", "RolesLed"}
+    assert streamed == {type(s).__name__ for s in SECTIONS}
+
+
+@pytest.mark.parametrize(("name", "leave_out"), [("ismcts_scaling", None), ("republic_vs_imperium", None),
+                                               ("republic_vs_imperium", "styles-republic")])
+def test_grids_and_rule_variants_stream_and_equal_the_frames(name, leave_out, tmp_path, monkeypatch):
+    # a grid answering the question (ismcts_scaling); rule variants side by side, and (a run
+    # left out) compared on the line-ups played under both only: from sums, no frame read
+    from glory_ai.experiments import load_experiment
+    from glory_ai.experiments.runner import report_grids
+
+    experiment = load_experiment(ROOT / "experiments" / f"{name}.toml")
+    folders = [f for f in copy_runs_without_columns(ROOT / "results" / name / "runs", tmp_path)
+               if f.name != leave_out]
+    grids = report_grids(experiment)
+
+    def built(source):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return build_report(source, figures=False, grids=grids, question=experiment.question)
+
+    def no_frame(*args, **kwargs):
+        raise AssertionError("a frame was read")
+
+    runs = Runs(folders)
+    assert runs.stream is not None
+    monkeypatch.setattr(Runs, "frame", no_frame)
+    monkeypatch.setattr(load_module, "load_runs", no_frame)
+    streamed = built(runs)
+    monkeypatch.undo()
+    framed = built(load_runs(folders))
+    wanted = {"ismcts_scaling": "grid-scaling", "republic_vs_imperium": "variants"}[name]
+    assert wanted in streamed.tables
+    assert streamed.notes == framed.notes
+    assert bool(streamed.notes.get("variants_scope")) == bool(leave_out)
+    _same_tables(streamed, framed)
+    assert streamed.tables[wanted].attrs.keys() == framed.tables[wanted].attrs.keys()
+    if name == "ismcts_scaling":
+        here, there = streamed.tables["grid-scaling"].attrs, framed.tables["grid-scaling"].attrs
+        for key in ("trend", "step"):
+            assert here[key].keys() == there[key].keys()
+            for field, value in there[key].items():
+                expected = pytest.approx(value, rel=1e-9) if isinstance(value, float) else value
+                assert here[key][field] == expected
 
 
 def test_the_report_of_finished_runs_reads_no_frame_and_no_whole_file(runs, monkeypatch):
@@ -160,10 +203,29 @@ def test_a_workers_spans_added_up_give_the_sums_of_every_span_in_order():
         ops("wins", (2, slice(low, low + size)), value)
         ops("totals", None, float(i))
         if i == len(spans) - 1:
-            assert len(ops.said()) == i + 1 + 2      # two stretches so far
+            assert len(copy.deepcopy(ops).said()) == i + 1 + 2      # two stretches so far
     said = ops.said()
     assert [op[2] for op in said[:len(spans) + 2]] == list(range(len(spans) + 2))
     added = said[len(spans) + 2:]
     assert len(added) == 1 and added[0][:2] == ("wins", (2, slice(0, 391)))
     coalesced[added[0][1][1]] += added[0][2]
     assert np.array_equal(coalesced, target)
+
+
+def test_a_workers_sparse_integer_counts_are_sent_by_place_in_four_bytes():
+    from glory_ai.analysis.stream import _Ops
+
+    rng = np.random.default_rng(4)
+    target, sent = np.zeros(5000), np.zeros(5000)
+    ops = _Ops()
+    for low in range(0, 4800, 150):             # a pair cell of a few per deal: mostly zeros
+        value = np.bincount(rng.integers(0, 200, 8), minlength=200)
+        target[low:low + 200] += value
+        ops("count", slice(low, low + 200), value)
+    ops("rows", slice(0, 3), np.arange(3))      # dense: a slice, in int32
+    (field, where, value), (_, dense, rows) = ops.said()
+    assert field == "count" and where.dtype == np.int32 and value.dtype == np.int32
+    assert len(value) == np.count_nonzero(target) and (value != 0).all()
+    sent[where] += value
+    assert np.array_equal(sent, target)
+    assert dense == slice(0, 3) and rows.dtype == np.int32 and list(rows) == [0, 1, 2]

@@ -32,11 +32,12 @@ COLUMNS = ("run", "game", "num_players", "seat", "spec", "rules")
 class Runs:
     """Run folders read a section at a time. Finished runs are read from their columns
     files a row group at a time (:attr:`stream`): the sections that work from sums
-    (:attr:`Section.streams`) never hold a frame of every seat-game; the others (grids, rule
-    variants) get only the columns they declare (:func:`~glory_ai.analysis.load.load_runs`
-    with ``columns``). Runs that have no columns file yet (still being written, or bare
-    records files) are read whole, once. ``client``: a ``distributed.Client`` whose workers
-    make the columns files and read the frames' columns, a task per run (see load_runs)."""
+    (:attr:`Section.streams`, every section) never hold a frame of every seat-game; one that
+    cannot work from these runs' sums (:class:`NotStreamed`) gets only the columns it declares
+    (:func:`~glory_ai.analysis.load.load_runs` with ``columns``). Runs that have no columns
+    file yet (still being written, or bare records files) are read whole, once. ``client``: a
+    ``distributed.Client`` whose workers make the columns files and the sums (or read the
+    frames' columns), a task per run."""
 
     def __init__(self, run_dirs: Iterable[str | os.PathLike], *, client: Any = None) -> None:
         self.run_dirs = [str(p) for p in run_dirs]
@@ -50,12 +51,14 @@ class Runs:
         """The runs read a row group at a time (:mod:`glory_ai.analysis.stream`), for the
         sections that work from sums; None where frames are read instead."""
         if self._stream is False:
+            checked = None
             if self.client is not None:
-                # the workers make the runs' columns files (where stale), a task per run
-                from ..columns import ensure_columns
+                # the workers make the runs' columns files (where stale), a task per run; this
+                # process trusts what they checked (unless changed since)
+                from ..columns import checked_columns
 
-                self.client.gather(self.client.map(ensure_columns, self.run_dirs, pure=False))
-            self._stream = open_runs(self.run_dirs, self.client)
+                checked = self.client.gather(self.client.map(checked_columns, self.run_dirs, pure=False))
+            self._stream = open_runs(self.run_dirs, self.client, checked)
         assert self._stream is None or isinstance(self._stream, RunStream)
         return self._stream
 

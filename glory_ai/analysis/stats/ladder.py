@@ -63,16 +63,18 @@ FINISHING_CAPTION = (
 @dataclass(frozen=True)
 class PairSums:
     """Every ordered pair of seats of a game holding two different specs (i's seat and j's:
-    1 if i's finished ahead, ½ for an equal place, 0 behind), summed per deal: ``score`` and
-    ``count`` (units (run and deal) x n x n: i's points against j, their comparisons),
-    ``games`` (n x n: the games in which i and j met) and ``spec_games`` (n: the games in
-    which i met another spec), ``specs`` the n specs (codes 0..n-1). What
+    1 if i's finished ahead, ½ for an equal place, 0 behind), summed per deal: ``halves`` and
+    ``count`` (units (run and deal) x n x n, int32: twice i's points against j, their
+    comparisons), ``games`` (n x n: the games in which i and j met) and ``spec_games`` (n: the
+    games in which i met another spec), ``specs`` the n specs (codes 0..n-1). What
     :func:`finishing_matrix`, :func:`pairwise` and :func:`ratings` read: made once
     (:func:`pair_sums`) and given to each, in memory of the deals rather than of the seat
-    pairs of every game."""
+    pairs of every game. Integers (half of float64's memory): every sum of
+    them is exact, and the points (``halves / 2``, taken after summing) are the float sums'
+    to the last bit."""
 
     specs: list[str]
-    score: np.ndarray
+    halves: np.ndarray
     count: np.ndarray
     games: np.ndarray
     spec_games: np.ndarray
@@ -83,15 +85,15 @@ def seat_pair_cells(spec: np.ndarray, rank: np.ndarray, base: np.ndarray,
     """For games of one player count (``spec`` and ``rank``: a row per game, a column per
     seat; ``base``: each game's unit times ``n * n``), every ordered pair of seats holding two
     different specs, one seat pair (s, t) at a time: the :class:`PairSums` cell of each game's
-    pair, and 1, 1/2 or 0 as s finished ahead of, level with or behind t."""
+    pair, and 2, 1 or 0 (twice the points) as s finished ahead of, level with or behind t."""
     k = spec.shape[1]
     for s in range(k):
         for t in range(k):
             keep = spec[:, s] != spec[:, t]
             if s == t or not keep.any():
                 continue
-            ahead = (rank[keep, s] < rank[keep, t]) + 0.5 * (rank[keep, s] == rank[keep, t])
-            yield base[keep] + spec[keep, s] * n + spec[keep, t], ahead
+            halves = 2 * (rank[keep, s] < rank[keep, t]).astype(np.int64) + (rank[keep, s] == rank[keep, t])
+            yield base[keep] + spec[keep, s] * n + spec[keep, t], halves
 
 
 def specs_met(spec: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
@@ -113,7 +115,7 @@ def pair_sums(frame: pd.DataFrame, what: str = "pair_sums") -> PairSums:
                          "code": code, "rank": frame["rank"].to_numpy(float),
                          "k": frame["num_players"].to_numpy()}, copy=False)
     size = (int(data["unit"].max()) + 1) * n * n
-    score, count = np.zeros(size), np.zeros(size)
+    halves, count = np.zeros(size, np.int32), np.zeros(size, np.int32)
     games, spec_games = np.zeros((n, n), np.int64), np.zeros(n, np.int64)
     counts = np.unique(data["k"].to_numpy())
     # one player count (as every caller gives): the rows themselves, not a copy per count
@@ -127,8 +129,8 @@ def pair_sums(frame: pd.DataFrame, what: str = "pair_sums") -> PairSums:
         spec = sub["code"].to_numpy().reshape(-1, k)
         rank = sub["rank"].to_numpy().reshape(-1, k)
         base = sub["unit"].to_numpy()[::k] * (n * n)
-        for key, ahead in seat_pair_cells(spec, rank, base, n):
-            score += np.bincount(key, weights=ahead, minlength=size)
+        for key, twice in seat_pair_cells(spec, rank, base, n):
+            halves += np.bincount(key, weights=twice, minlength=size).astype(np.int64)
             count += np.bincount(key, minlength=size)
         met, met_another = specs_met(spec, n)
         games += met
@@ -136,7 +138,7 @@ def pair_sums(frame: pd.DataFrame, what: str = "pair_sums") -> PairSums:
     np.fill_diagonal(games, 0)
     if not count.any():
         raise AnalysisError(f"{what}: no game seats two different specs")
-    return PairSums(list(specs), score.reshape(-1, n, n), count.reshape(-1, n, n), games, spec_games)
+    return PairSums(list(specs), halves.reshape(-1, n, n), count.reshape(-1, n, n), games, spec_games)
 
 
 def finishing_matrix(frame: pd.DataFrame, sums: PairSums | None = None) -> pd.DataFrame:
@@ -148,7 +150,7 @@ def finishing_matrix(frame: pd.DataFrame, sums: PairSums | None = None) -> pd.Da
     ``sums``: the frame's :func:`pair_sums`, when made already."""
     sums = sums or pair_sums(frame, "finishing_matrix")
     specs = sums.specs
-    score, count, games = sums.score.sum(axis=0), sums.count.sum(axis=0).astype(np.int64), sums.games
+    score, count, games = sums.halves.sum(axis=0) / 2, sums.count.sum(axis=0).astype(np.int64), sums.games
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = np.where(count > 0, score / np.maximum(count, 1), np.nan)
     out = pd.DataFrame(mean, index=pd.Index(specs, name="spec"),
@@ -211,9 +213,9 @@ def pairwise_of_sums(sums: PairSums, k: int, matches: Callable[[str, str], HeadT
                          "p_value": h.p_value, "interval": h.interval})
             continue
         met = sums.count[:, i, j] > 0
-        per_deal = sums.score[met, i, j] / sums.count[met, i, j]
+        per_deal = sums.halves[met, i, j] / 2 / sums.count[met, i, j]
         score, low, high = mean_interval(per_deal, confidence)
-        ahead, compared = float(sums.score[:, i, j].sum()), float(compared_ij[i, j])
+        ahead, compared = float(sums.halves[:, i, j].sum()) / 2, float(compared_ij[i, j])
         if score < 0.5:
             a, b, score, low, high = b, a, 1.0 - score, 1.0 - high, 1.0 - low
             ahead = compared - ahead
@@ -323,14 +325,16 @@ def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
     # the deals up to the last in which two specs met
     per_deal_count = sums.count.reshape(-1, n * n)
     n_units = int(np.flatnonzero(per_deal_count.any(axis=1))[-1]) + 1
-    per_deal_score, per_deal_count = sums.score.reshape(-1, n * n)[:n_units], per_deal_count[:n_units]
-    score = per_deal_score.sum(axis=0).reshape(n, n)
-    count = per_deal_count.sum(axis=0).reshape(n, n)
+    per_deal_halves, per_deal_count = sums.halves.reshape(-1, n * n)[:n_units], per_deal_count[:n_units]
+    score = per_deal_halves.sum(axis=0).reshape(n, n) / 2
+    count = per_deal_count.sum(axis=0).reshape(n, n).astype(float)
     precision = (ELO_PER_NAT / prior_sd) ** 2
     r_hat = _fit_bt(score, count, precision)
 
     samples = []
-    per_deal_score, per_deal_count = grouped_units(per_deal_score, per_deal_count)
+    # as floats once grouped (a few thousand rows at most): the points exact, as summed
+    per_deal_halves, per_deal_count = grouped_units(per_deal_halves, per_deal_count)
+    per_deal_score, per_deal_count = per_deal_halves / 2, per_deal_count.astype(float)
     n_units = per_deal_score.shape[0]
     for weights in deal_resamples(n_units, resamples, seed):
         s_b = (weights @ per_deal_score).reshape(-1, n, n)

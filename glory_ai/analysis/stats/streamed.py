@@ -6,6 +6,7 @@ its pair id (the pentanomial model counts pairs). What the report's strategy tab
 compare's table are made of, without a frame of every seat-game."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,8 +29,9 @@ COLUMNS = ["num_players", "spec", "win_share", "score", "rank"]
 class CountSums(Fold):
     """One player count's sums (see the module docstring): ``specs`` its specs (labels,
     sorted), ``local`` a stream spec code's place among them; per deal unit of its runs
-    (``start``: where a run's units begin, ``size`` of them): ``rows`` its seat-games,
-    ``wins``/``games`` per spec and ``seat_wins``/``seat_games`` per seat and spec; per
+    (``start``: where a run's units begin, ``size`` of them): ``rows`` its seat-games (int32),
+    ``wins``/``games`` per spec and ``seat_wins``/``seat_games`` per seat and spec, or
+    (``pairs``) ``halves``/``count`` per spec pair (int32, :class:`~.ladder.PairSums`); per
     spec ``totals`` (seat-games, wins, VP, places) and per seat and spec ``seat_totals``."""
 
     k: int
@@ -44,7 +46,7 @@ class CountSums(Fold):
     seat_games: np.ndarray
     totals: np.ndarray
     seat_totals: np.ndarray
-    score: np.ndarray
+    halves: np.ndarray
     count: np.ndarray
     met: np.ndarray
     spec_games: np.ndarray
@@ -55,7 +57,7 @@ class CountSums(Fold):
     h2h: dict[tuple[int, int], list[tuple[np.ndarray, np.ndarray]]] = field(default_factory=dict)
     labels: list[str] = field(default_factory=list)
 
-    SUMS = ("rows", "wins", "games", "seat_wins", "seat_games", "totals", "seat_totals", "score", "count",
+    SUMS = ("rows", "wins", "games", "seat_wins", "seat_games", "totals", "seat_totals", "halves", "count",
             "met", "spec_games", "runs", "h2h")
 
     def apply(self, name: str, at: Any, value: Any) -> None:
@@ -107,8 +109,10 @@ class CountSums(Fold):
     def _pairs(self, out: Out, unit: np.ndarray, spec: np.ndarray, rank: np.ndarray) -> None:
         """:func:`~glory_ai.analysis.stats.ladder.pair_sums` of whole games, added."""
         n = len(self.specs)
-        for key, ahead in ladder.seat_pair_cells(spec, rank, unit * (n * n), n):
-            _counted(out, "score", key, ahead)
+        for key, twice in ladder.seat_pair_cells(spec, rank, unit * (n * n), n):
+            span = counts_at(key, twice)
+            if span is not None:        # integers (the int32 sums take no float)
+                out("halves", span[0], span[1].astype(np.int64))
             _counted(out, "count", key)
         met, met_another = ladder.specs_met(spec, n)
         out("met", slice(None), met)
@@ -121,7 +125,8 @@ class CountSums(Fold):
         gives them."""
         pairing = batch.columns["pairing"][rows][::2].astype(np.int64)
         apart = spec[:, 0] != spec[:, 1]
-        for i, j in {(int(a), int(b)) for a, b in np.sort(spec[apart], axis=1)}:
+        # the pairs met (a few), not a tuple per game
+        for i, j in np.unique(np.sort(spec[apart], axis=1), axis=0).tolist():
             games = ((spec[:, 0] == i) & (spec[:, 1] == j)) | ((spec[:, 0] == j) & (spec[:, 1] == i))
             first = spec[games, 0] == i
             own = np.where(first, share[games, 0], share[games, 1])
@@ -145,17 +150,18 @@ class CountSums(Fold):
         present = self.rows > 0
         met = self.met.copy()
         np.fill_diagonal(met, 0)
-        score, count = self.score.reshape(-1, n, n), self.count.reshape(-1, n, n)
+        halves, count = self.halves.reshape(-1, n, n), self.count.reshape(-1, n, n)
         if not present.all():           # the deals that hold the count's games (no copy if all)
-            score, count = score[present], count[present]
-        return ladder.PairSums(list(self.specs), score, count, met, self.spec_games)
+            halves, count = halves[present], count[present]
+        return ladder.PairSums(list(self.specs), halves, count, met, self.spec_games)
 
 
-def count_sums(stream: RunStream, k: int, *, pairs: bool = False, seats: bool = True) -> CountSums:
-    """A player count's :class:`CountSums`, from the runs that hold its games: its win
-    rates' sums (by seat too with ``seats``), or (``pairs``) its seat pairs' (a pass each,
-    so that the two never take memory together)."""
-    runs = [r for r, counts in enumerate(stream.counts) if k in counts]
+def count_sums(stream: RunStream, k: int, *, pairs: bool = False, seats: bool = True,
+               only: Sequence[int] | None = None) -> CountSums:
+    """A player count's :class:`CountSums`, from the runs that hold its games (of ``only``,
+    when given): its win rates' sums (by seat too with ``seats``), or (``pairs``) its seat
+    pairs' (a pass each, so that the two never take memory together)."""
+    runs = [r for r, counts in enumerate(stream.counts) if k in counts and (only is None or r in only)]
     specs = sorted({s for r in runs for s in stream.run_specs[r]})
     codes = stream.code("spec", specs)
     local = np.full(len(stream.names["spec"]), -1, dtype=np.int64)
@@ -168,9 +174,12 @@ def count_sums(stream: RunStream, k: int, *, pairs: bool = False, seats: bool = 
     rates = 0 if pairs else size * n
     by_seat = k * rates if seats else 0
     pair = size * n * n if pairs else 0
-    sums = CountSums(k, specs, local, start, size, np.zeros(size), np.zeros(rates), np.zeros(rates),
-                     np.zeros(by_seat), np.zeros(by_seat), np.zeros((n, 4)), np.zeros((k * n, 4)),
-                     np.zeros(pair), np.zeros(pair), np.zeros((n, n), np.int64), np.zeros(n, np.int64),
+    # the counts (seat-games) in int32: half float64's memory, the same integers
+    sums = CountSums(k, specs, local, start, size, np.zeros(size, np.int32), np.zeros(rates),
+                     np.zeros(rates, np.int32), np.zeros(by_seat), np.zeros(by_seat, np.int32),
+                     np.zeros((n, 4)), np.zeros((k * n, 4)),
+                     np.zeros(pair, np.int32), np.zeros(pair, np.int32), np.zeros((n, n), np.int64),
+                     np.zeros(n, np.int64),
                      pairs=pairs, seats=bool(by_seat), labels=[run.label for run in stream.runs])
     stream.fold(COLUMNS + ["pairing"], sums, runs)
     sums.totals = sums.seat_totals.reshape(k, n, 4).sum(axis=0)

@@ -59,6 +59,7 @@ from . import ladder, models, paired
 from .bootstrap import deal_sums, grouped_units
 from .frames import by_game, need_columns, spec_codes, texts, unit_keys
 from .frames import groups as row_groups
+from .grids import GRID_STEP, GRID_TREND, grid_row, grid_table
 from .intervals import bootstrap_model
 from .models import stratified_difference
 from .sums import (
@@ -71,6 +72,7 @@ from .sums import (
     seat_advantage_of_sums,
     seat_tests_of_sums,
 )
+from .variants import VARIANT_TEST, conditions_test, variant_table
 
 __all__ = [
     "BUILDING_MODEL", "GRID_STEP", "GRID_TREND", "PSEUDO_GAMES", "SEAT_TEST_2", "SEAT_TEST_K",
@@ -304,11 +306,6 @@ def rates_test(frame: pd.DataFrame, spec: str, other: str) -> float:
 
 # ---- a grid: one spec's score against the same opponents as one number varies ------------------
 
-GRID_TREND = ("logistic regression of the game score on log2 of the value (statsmodels GLM), "
-              "deal-clustered standard error")
-GRID_STEP = "paired by deal: t interval of the per-deal differences"
-
-
 def grid_scores(frame: pd.DataFrame, points: Sequence[tuple[float, str, str]]) -> pd.DataFrame:
     """A spec's score as one of its numbers varies against the same opponents (an
     experiment's grid, e.g. ``ismcts:iters={iters}`` against ``ismcts:iters=500``):
@@ -327,87 +324,23 @@ def grid_scores(frame: pd.DataFrame, points: Sequence[tuple[float, str, str]]) -
     separated by the value (the slope has no finite estimate); ``step``: the change in
     score from the second-largest to the largest value, paired by deal (the two runs' games
     of the same deal number against the same opponents; :data:`GRID_STEP`), with its
-    interval and the t-test of no change."""
+    interval and the t-test of no change. :func:`.grids.grid_table` makes the table from
+    what is gathered here (the report's streamed twin gathers it from sums)."""
     need_columns(frame, ["run", "spec", "deal", "win_share", "num_players", "game", "seat", "score",
                          "rank"], "grid_scores")
     if len(points) < 2:
         raise AnalysisError("grid_scores: a grid needs two points or more")
     rows = {}
-    per_deal: dict[float, pd.Series] = {}
-    games = []
+    per_deal: dict[float, pd.DataFrame] = {}
     for value, run, spec in points:
         sub = frame[frame["run"].astype(str) == str(run)]
         mine = sub[sub["spec"].astype(str) == str(spec)]
         if mine.empty:
             raise AnalysisError(f"grid_scores: run {run!r} has no games of {spec!r}")
-        rate = win_rates(sub).loc[str(spec)]
-        row = {"spec": str(spec), "run": str(run), "games": int(rate["games"]),
-               "deals": int(mine["deal"].nunique()), "score": rate["win_rate"],
-               "low": rate["win_low"], "high": rate["win_high"], "interval": rate["interval"],
-               "expected": rate["expected"]}
-        two = bool((sub["num_players"] == 2).all())
-        if two:
-            row.update({"elo": float(paired.elo_from_score(row["score"])),
-                        "elo_low": float(paired.elo_from_score(row["low"])),
-                        "elo_high": float(paired.elo_from_score(row["high"]))})
-        rows[float(value)] = row
-        per_deal[float(value)] = mine.groupby("deal")["win_share"].mean()
-        games.append(pd.DataFrame({"value": float(value), "deal": mine["deal"].to_numpy(np.int64),
-                                   "score": mine["win_share"].to_numpy(float)}))
-    table = pd.DataFrame.from_dict(rows, orient="index").sort_index()
-    table.index.name = "value"
-    values = table.index.to_numpy(float)
-    attrs: dict[str, Any] = {"trend": None, "step": None}
-    every = pd.concat(games, ignore_index=True)
-    if ("elo" in table.columns and len(values) >= 3 and values.min() > 0
-            and values.max() / values.min() >= 4):
-        # the games of one deal and value pooled into one binomial row (the same fit)
-        pooled = every.groupby(["deal", "value"], sort=True)["score"].agg(["sum", "size"]).reset_index()
-        x = np.column_stack([np.ones(len(pooled)), np.log2(pooled["value"].to_numpy(float))])
-        fit, separated = _separating_fit(x, pooled)
-        if separated:
-            # every game at some values won and at the others lost: the slope's estimate runs
-            # off to infinity and its interval and p-value mean nothing, so none is given
-            attrs["separated"] = True
-        else:
-            slope = float(np.asarray(fit.params)[1])
-            low, high = (float(v) for v in np.asarray(fit.conf_int())[1])
-            attrs["trend"] = {"elo_per_doubling": slope * paired.ELO_PER_NAT,
-                              "low": low * paired.ELO_PER_NAT, "high": high * paired.ELO_PER_NAT,
-                              "p_value": float(np.asarray(fit.pvalues)[1]),
-                              "deals": int(every["deal"].nunique()), "model": GRID_TREND}
-    top, below = values[-1], values[-2]
-    both = per_deal[top].index.intersection(per_deal[below].index)
-    if len(both) >= 2:
-        change = (per_deal[top].loc[both] - per_deal[below].loc[both]).to_numpy(float)
-        shifted = (change + 1.0) / 2.0          # the differences in [-1, 1], moved to [0, 1]
-        mean, low, high = paired.mean_interval(shifted)
-        attrs["step"] = {"from": float(below), "to": float(top), "change": 2 * mean - 1,
-                         "low": 2 * low - 1, "high": 2 * high - 1,
-                         "p_value": paired.mean_test(shifted, 0.5), "deals": len(both),
-                         "model": GRID_STEP}
-    table.attrs.update(attrs)
-    return table
-
-
-def _separating_fit(x: np.ndarray, pooled: pd.DataFrame) -> tuple[Any, bool]:
-    """The grid's deal-clustered logistic fit, and whether the value separates the scores:
-    every game below some value lost and every game above it won (or the reverse), at most
-    the one value between them mixed; the slope's estimate is then infinite. statsmodels'
-    own warning also fires when three values' shares lie exactly on a logistic curve
-    (perfect prediction, a fine fit of grouped data), so the check is made here
-    (:func:`.models.fit_cells` leaves that warning unsaid)."""
-    by_value = pooled.groupby("value", sort=True)[["sum", "size"]].sum()
-    share = (by_value["sum"] / by_value["size"]).to_numpy(float)
-    separated = False
-    for won in (share, 1.0 - share):
-        some = np.flatnonzero(won > 0)
-        short = np.flatnonzero(won < 1)
-        if not len(some) or not len(short) or short[-1] <= some[0]:
-            separated = True
-    fit = models.clustered_logit(x, pooled["sum"].to_numpy(float), pooled["size"].to_numpy(float),
-                                 pooled["deal"].to_numpy(), cells=pooled["value"].to_numpy())
-    return fit, separated
+        rows[float(value)] = grid_row(win_rates(sub).loc[str(spec)], str(spec), str(run),
+                                      int(mine["deal"].nunique()), bool((sub["num_players"] == 2).all()))
+        per_deal[float(value)] = mine.groupby("deal")["win_share"].agg(["sum", "size", "mean"])
+    return grid_table(rows, per_deal)
 
 
 # ---- seats ------------------------------------------------------------------------------------
@@ -914,26 +847,6 @@ def roles_led(frame: pd.DataFrame, by: str | Sequence[str] | None = None) -> pd.
 
 # ---- rule variants ------------------------------------------------------------------------------
 
-def conditions_test(groups: Sequence[Any]) -> float:
-    """The p-value of "the same mean in every condition" for per-deal values (one array per
-    condition, the deals being the independent units): Welch's t-test for two conditions
-    (:func:`.paired.welch_test`), the Alexander-Govern test (scipy; one-way, unequal
-    variances) for more. Conditions with fewer than two deals are left out; NaN when fewer
-    than two conditions remain or every value is the same."""
-    kept = [np.asarray(g, dtype=float) for g in groups if len(g) >= 2]
-    if len(kept) < 2 or np.ptp(np.concatenate(kept)) == 0:
-        return math.nan
-    if len(kept) == 2:
-        return paired.welch_test(kept[0], kept[1])[1]
-    if any(np.ptp(g) == 0 for g in kept):            # a constant condition: no variance to weigh
-        return math.nan
-    return float(sps.alexandergovern(*kept).pvalue)
-
-
-VARIANT_TEST = ("Welch's t-test (two conditions) or the Alexander-Govern test (more) on "
-                "per-deal means")
-
-
 def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
     """The core measures side by side for each value of ``by`` (``"rules"``: mode and
     variant, default; or ``"mode"``, ``"variant"``, ``"run"``): one column per condition, and
@@ -972,23 +885,19 @@ def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
         detail = "; ".join(f"{c}: {', '.join(map(str, s))}-player" for c, s in sets.items())
         raise AnalysisError(f"compare_variants: the {by} values have different player counts "
                             f"({detail}); compare runs with the same player counts")
-    rows: dict[tuple[str, str], dict[str, float]] = {}
+    measures: dict[tuple[str, str], dict[str, tuple[float, np.ndarray]]] = {}
     per_game = frame[frame["seat"] == 0]
     game_key = per_game[by].astype(str)
 
     def add(measure: str, item: str, rows_of: pd.DataFrame, keys: pd.Series, column: str) -> None:
-        """The measure's mean of ``column`` per condition and the test on per-deal means."""
-        vals, deals = {}, []
+        """The measure's mean of ``column`` per condition and its per-deal means."""
+        found = {}
         for c in conditions:
             part = rows_of[(keys == c).to_numpy()]
             if len(part):
-                vals[c] = float(part[column].mean())
-                deals.append(paired.deal_means(part, column))
-        rows[(measure, item)] = {**{c: vals.get(c, math.nan) for c in conditions},
-                                 "p_value": conditions_test(deals)}
+                found[c] = (float(part[column].mean()), paired.deal_means(part, column))
+        measures[(measure, item)] = found
 
-    rows[("games", "all")] = {**{c: float((game_key == c).sum()) for c in conditions},
-                              "p_value": math.nan}
     specs = sorted(str(s) for s in frame["spec"].unique())
     spec_text = frame["spec"].astype(str)
     for spec in specs:
@@ -1005,10 +914,4 @@ def compare_variants(frame: pd.DataFrame, by: str = "rules") -> pd.DataFrame:
     reason = per_game["end_reason"].astype(str)
     for r in _reason_order(sorted(set(reason))):
         add("end", r, per_game.assign(_ended=(reason == r).to_numpy(float)), game_key, "_ended")
-    out = pd.DataFrame.from_dict(rows, orient="index")
-    out.index = pd.MultiIndex.from_tuples(out.index, names=["measure", "item"])
-    out.columns.name = by
-    out["p_holm"], label = paired.holm(out["p_value"].to_numpy(float))
-    out.attrs.update({"by": by, "conditions": conditions, "holm": label, "test": VARIANT_TEST,
-                      "tested": int(out["p_value"].notna().sum())})
-    return out
+    return variant_table(by, conditions, {c: int((game_key == c).sum()) for c in conditions}, measures)

@@ -6,10 +6,14 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
 from ... import figures as F
 from ... import stats as T
+from ...stats.grids import grid_row, grid_table
+from ...stats.streamed import count_sums, rate_intervals, rate_totals
+from ...stream import NotStreamed, RunStream
 from ..base import ALPHA, FigureMaker, Grid, Page, Report, Section
 from ..formats import ci, count, esc, html_table, num, p_text, pct, plural, spec_cell
 
@@ -43,6 +47,21 @@ class GridCurves(Section[dict[str, pd.DataFrame]]):
             return None
         return {grid.name: T.grid_scores(frame, grid.points) for grid in report.grids}
 
+    streams = True
+
+    def compute_stream(self, stream: RunStream, report: Report) -> dict[str, pd.DataFrame] | None:
+        if not report.grids:
+            return None
+        out = {}
+        for grid in report.grids:
+            if len(grid.points) < 2:
+                raise NotStreamed       # grid_scores says why
+            rows, per_deal = {}, {}
+            for value, run, spec in grid.points:
+                rows[float(value)], per_deal[float(value)] = _point(stream, str(run), str(spec))
+            out[grid.name] = grid_table(rows, per_deal)
+        return out
+
     def tables(self, result: dict[str, pd.DataFrame]) -> dict[str, Any]:
         return {f"grid-{name}": table for name, table in result.items()}
 
@@ -59,6 +78,36 @@ class GridCurves(Section[dict[str, pd.DataFrame]]):
         for grid in report.grids:
             page.figure(f"grid-{grid.name}", f"{_bot_name(grid.template)}: score by {grid.parameter}")
             page.add(_table(grid, result[grid.name], report.colors))
+
+
+def _point(stream: RunStream, run: str, spec: str) -> tuple[dict[str, Any], pd.DataFrame]:
+    """A grid point's row and the spec's win shares per deal, from its run's sums (as
+    :func:`~glory_ai.analysis.stats.grid_scores` gathers them from the frame). A run of
+    several player counts, or without the spec, is left to the frame."""
+    found = [r for r, one in enumerate(stream.runs) if one.label == run]
+    if len(found) != 1 or len(stream.counts[found[0]]) != 1:
+        raise NotStreamed
+    r = found[0]
+    k = next(iter(stream.counts[r]))
+    sums = count_sums(stream, k, seats=False, only=[r])
+    if spec not in sums.specs:
+        raise NotStreamed
+    n = len(sums.specs)
+    used = sums.totals[:, 0] > 0
+    part = rate_totals(sums.totals, sums.specs, np.full(n, 1.0 / k))[used]
+    part.index.name = "spec"
+    two = [s for s, u in zip(sums.specs, used, strict=True) if u]
+    # a head-to-head match (every game between the two specs): the pentanomial interval
+    h2h = sums.head_to_head(two[0], two[1]) \
+        if k == 2 and len(two) == 2 and sums.mixed * 2 == int(sums.rows.sum()) else None
+    rate = T.tables.win_rate_table(part, rate_intervals(sums.specs, sums.wins, sums.games, (), h2h), [])
+    at = sums.specs.index(spec)
+    wins, games = sums.wins.reshape(-1, n)[:, at], sums.games.reshape(-1, n)[:, at]
+    played = games > 0
+    per_deal = pd.DataFrame({"sum": wins[played], "size": games[played].astype(np.int64)},
+                            index=pd.Index(stream.deals(r)[played], name="deal"))
+    per_deal["mean"] = per_deal["sum"] / per_deal["size"]
+    return grid_row(rate.loc[spec], spec, run, int(played.sum()), k == 2), per_deal
 
 
 def _sentences(grid: Grid, table: pd.DataFrame) -> list[str]:

@@ -9,8 +9,10 @@ import numpy as np
 import pandas as pd
 
 from ... import stats as T
+from ...stream import RunStream
 from ..base import ALPHA, Page, Report, Section
 from ..formats import adjusted, count, esc, html_table, num, pct, pval, reason_text
+from .variant_sums import variant_tables
 
 __all__ = ["VariantTables", "Variants"]
 
@@ -88,6 +90,14 @@ class Variants(Section[VariantTables]):
         if sub is None:
             return VariantTables(None, note=scope, per_rules=per_rules)
         return VariantTables(T.compare_variants(sub, by="rules"), scope=scope, per_rules=per_rules)
+
+    streams = True
+
+    def compute_stream(self, stream: RunStream, report: Report) -> VariantTables | None:
+        table, note, per_rules = variant_tables(stream)
+        if table is None:
+            return VariantTables(None, note=note, per_rules=per_rules)
+        return VariantTables(table, scope=note, per_rules=per_rules)
 
     def tables(self, result: VariantTables) -> dict[str, pd.DataFrame]:
         return {} if result.table is None else {"variants": result.table}
