@@ -419,6 +419,15 @@ def plot_finishing_matrix(matrix: pd.DataFrame, title: str | None = None, *,
     return fig
 
 
+def _hollow(data: pd.DataFrame, profile: np.ndarray) -> str:
+    """What the ratings figure's hollow markers are, for its axis label."""
+    if not profile.any():
+        return ""
+    if (data["interval"] == "profile likelihood (perfect record)")[profile].all():
+        return "; hollow: a perfect record, profile likelihood"
+    return "; hollow: the same in every resample (a perfect record, or one deal), profile likelihood"
+
+
 def plot_ratings(ratings: pd.DataFrame, colors: Mapping[str, str] | None = None,
                  title: str | None = None, *, narrow: bool = False) -> Figure:
     """The rating ladder of :func:`~glory_ai.analysis.stats.ratings`: each spec's
@@ -452,8 +461,7 @@ def plot_ratings(ratings: pd.DataFrame, colors: Mapping[str, str] | None = None,
         # in two lines on the wide layout when it names the hollow markers (else past the edge)
         ax.set_xlabel(textwrap.fill("Bradley-Terry rating on pairwise finishing order (Elo scale, mean 0, "
                                     "Gaussian prior), 95% deal-bootstrap interval"
-                                    + ("; hollow: a perfect record, profile likelihood" if profile.any()
-                                       else ""), _LABEL_CHARS if narrow else _WIDE_LABEL_CHARS))
+                                    + _hollow(data, profile), _LABEL_CHARS if narrow else _WIDE_LABEL_CHARS))
         ax.grid(axis="x", color="#e6e6e6", lw=0.8)
         ax.set_axisbelow(True)
         _title(fig, title or f"Rating ladder{f' ({k} players)' if k else ''}", narrow)

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 
+import pandas as pd
 import pytest
 
 from glory_ai.analysis.commands import main, main_compare, parse_variant, register_compare
@@ -69,6 +70,10 @@ def test_round_robin_field_gauntlet_and_default_folder(tmp_path, capsys, monkeyp
     assert "round robin of 3 bots" in out and "BT Elo" in out and "finishing ahead" in out
     # one deal: resampling it cannot vary a rate, so every win rate has the Wilson interval
     assert "win rate interval: independent games: Wilson" in out and "BT Elo interval: Bradley-Terry" in out
+    # ... and every rating the profile likelihood, not the bootstrap's point
+    assert "(a perfect record or one deal: profile likelihood)" in out
+    summary = pd.read_csv(next((tmp_path / "results").iterdir()) / "summary.csv")
+    assert (summary["rating_high"] - summary["rating_low"] > 100).all()
     folders = list((tmp_path / "results").iterdir())
     assert len(folders) == 1 and folders[0].name.startswith("compare-")
     assert (folders[0] / "win_rates.png").exists()

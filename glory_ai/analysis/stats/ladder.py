@@ -41,7 +41,7 @@ from .intervals import (
 from .pentanomial import HeadToHead, head_to_head
 
 __all__ = [
-    "FINISHING_CAPTION", "RATING_BOOTSTRAP", "RATING_PRIOR_SD", "RATING_PROFILE",
+    "FINISHING_CAPTION", "RATING_BOOTSTRAP", "RATING_FIXED", "RATING_PRIOR_SD", "RATING_PROFILE",
     "PairSums", "finishing_matrix", "pair_sums", "pairwise", "pairwise_of_sums", "ratings",
     "seat_pair_cells", "specs_met",
 ]
@@ -52,6 +52,8 @@ RATING_PRIOR_SD = 400.0
 #: (which every resample repeats) the profile likelihood of the prior model
 RATING_BOOTSTRAP = INTERVAL_BOOTSTRAP
 RATING_PROFILE = "profile likelihood (perfect record)"
+#: ... or for a rating no resampling of deals varies (one deal, or deals that all went alike)
+RATING_FIXED = "profile likelihood (the same in every resample)"
 #: what :func:`finishing_matrix` computes, for the caption of its figure
 FINISHING_CAPTION = (
     "Fraction of games in which the row spec finished ahead of the column spec: 1 for ahead, "
@@ -313,10 +315,11 @@ def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
     ``low``, ``high``: the percentile interval of the deal bootstrap (deals resampled, the
     model refitted each time). A spec with a perfect record (ahead of, or behind, every
     opponent in every comparison) is the same in every resample, so its interval is the
-    profile-likelihood interval of the prior model instead; column ``interval`` names the
-    model of each row. Also ``comparisons`` (the spec's pairwise comparisons) and
-    ``games``. ``attrs``: ``model``, ``prior_sd``, ``resamples``, ``seed``. ``sums``: the
-    frame's :func:`pair_sums`, when made already."""
+    profile-likelihood interval of the prior model instead, as is a rating the resamples
+    cannot vary otherwise (a single deal); column ``interval`` names the model of each row.
+    Also ``comparisons`` (the spec's pairwise comparisons) and ``games``. ``attrs``:
+    ``model``, ``prior_sd``, ``resamples``, ``seed``. ``sums``: the frame's
+    :func:`pair_sums`, when made already."""
     if not prior_sd > 0:
         raise AnalysisError(f"ratings: prior_sd must be positive, got {prior_sd!r}")
     sums = sums or pair_sums(frame, "ratings")
@@ -340,15 +343,19 @@ def ratings(frame: pd.DataFrame, prior_sd: float = RATING_PRIOR_SD,
         s_b = (weights @ per_deal_score).reshape(-1, n, n)
         c_b = (weights @ per_deal_count).reshape(-1, n, n)
         samples.append(_fit_bt(s_b, c_b, precision))
-    low, high = expanded_percentile(np.concatenate(samples), r_hat, n_units, confidence)
+    drawn = np.concatenate(samples)
+    low, high = expanded_percentile(drawn, r_hat, n_units, confidence)
     points = score.sum(axis=1)
     compared = count.sum(axis=1)
     perfect = (compared > 0) & ((points == compared) | (points == 0))
+    # one deal (or deals that all went alike): every resample is the sample, and the
+    # percentile interval would be the point
+    fixed = (compared > 0) & ~perfect & (np.ptp(drawn, axis=0) <= 1e-9)
     model = np.full(n, RATING_BOOTSTRAP, dtype=object)
     z = z_value(confidence)
-    for i in np.flatnonzero(perfect):
+    for i in np.flatnonzero(perfect | fixed):
         low[i], high[i] = _profile_interval(int(i), r_hat, score, count, precision, z)
-        model[i] = RATING_PROFILE
+        model[i] = RATING_PROFILE if perfect[i] else RATING_FIXED
     games = sums.spec_games
     out = pd.DataFrame({"rating": r_hat * ELO_PER_NAT, "low": low * ELO_PER_NAT,
                         "high": high * ELO_PER_NAT, "interval": model,

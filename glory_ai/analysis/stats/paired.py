@@ -75,6 +75,7 @@ from .intervals import (
 from .ladder import (
     FINISHING_CAPTION,
     RATING_BOOTSTRAP,
+    RATING_FIXED,
     RATING_PRIOR_SD,
     RATING_PROFILE,
     finishing_matrix,
@@ -108,7 +109,7 @@ __all__ = [
     "INTERVAL_BOOTSTRAP", "INTERVAL_DEAL_T", "INTERVAL_PENTANOMIAL", "INTERVAL_WILSON",
     "MODEL_DEAL_BOOTSTRAP", "MODEL_DEAL_T", "MODEL_INDEPENDENT", "MODEL_PENTANOMIAL",
     "MODEL_RERUN", "MODEL_TEXT", "NELO_PER_T", "PAIR_SCORES", "PENTANOMIAL_CELLS",
-    "RATING_BOOTSTRAP", "RATING_PRIOR_SD", "RATING_PROFILE", "RERUN_ALPHA", "EloModel",
+    "RATING_BOOTSTRAP", "RATING_FIXED", "RATING_PRIOR_SD", "RATING_PROFILE", "RERUN_ALPHA", "EloModel",
     "Estimate", "HeadToHead", "Pentanomial", "RerunTest", "SPRTResult", "bootstrap_rates",
     "deal_means", "deal_resamples", "deal_scores", "elo_from_score", "elo_text",
     "expanded_percentile", "finishing_matrix", "format_elo", "head_to_head",

@@ -225,8 +225,9 @@ def _table(run: _Run, win_rate_table: pd.DataFrame, seconds: np.ndarray, moves: 
             out.loc[str(spec), ["rating", "rating_low", "rating_high"]] = \
                 [row["rating"], row["low"], row["high"]]
         rating_kind = "bradley_terry"
-        models["BT Elo"] = (f"{table.attrs['model']}; "
-                            f"{bootstrap_model(resamples)} (a perfect record: profile "
+        which = ("a perfect record or one deal" if (table["interval"] == ladder.RATING_FIXED).any()
+                 else "a perfect record")
+        models["BT Elo"] = (f"{table.attrs['model']}; {bootstrap_model(resamples)} ({which}: profile "
                             "likelihood)")
 
     out = out.sort_values(["win_rate", "rating"], ascending=False, kind="stable",
