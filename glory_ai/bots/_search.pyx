@@ -18,7 +18,8 @@
 # a linked list of node indices. A search adds at most one node per iteration and never
 # more than node_cap; at the cap it goes on iterating without expanding (rollouts from
 # the frontier), so memory is bounded by node_cap * (64 + 4) bytes per tree (the node
-# and its slot in the path buffer) plus one working context (CONTEXT_BYTES) per tree.
+# and its slot in the path buffer; 4 more with prior=, its prior) plus one working
+# context (CONTEXT_BYTES) per tree.
 #
 # No limit here fails silently: the path buffer has a slot per node (a path never visits
 # a node twice), the legal-action buffer holds the engine's MAX_LEGAL, availability

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import random
-import shutil
 import tomllib
 import zlib
 from collections.abc import Callable, Mapping
@@ -103,7 +102,8 @@ def _seed(*parts: object) -> int:
     return zlib.crc32(repr(parts).encode()) & 0x7FFFFFFF
 
 
-def record_game(spec: str, players: int, seed: int, rate: float) -> tuple[list[np.ndarray], list[np.ndarray], int]:
+def record_game(spec: str, players: int, seed: int,
+                rate: float) -> tuple[list[np.ndarray], list[np.ndarray], int]:
     """Play one self-play game of `spec` at every seat and record, at a share `rate` of the
     decisions of more than one legal action that the tree searched, the afterstate features
     of every legal action (rows, seen from the mover) and the root's visits of each.
@@ -167,7 +167,8 @@ def _load(paths: list[Path], holdout: float) -> tuple[dict[str, Any], dict[str, 
         cut = min(int(np.ceil((1 - holdout) * (deal.max() + 1))), int(deal.max())) if len(deal) else 0
         for held in (False, True):
             keep = np.flatnonzero((deal >= cut) == held)
-            rows = np.concatenate([np.arange(off[d], off[d + 1]) for d in keep]) if len(keep) else np.zeros(0, int)
+            rows = (np.concatenate([np.arange(off[d], off[d + 1]) for d in keep]) if len(keep)
+                    else np.zeros(0, int))
             parts[held].append((x[rows], v[rows], np.diff(off)[keep]))
     out = []
     for held in (False, True):
@@ -236,15 +237,16 @@ def learn_prior(config: PriorConfig, out: str | Path, log: Callable[[str], None]
                 train, held = _load(data, config.holdout)
                 if not path.exists():
                     w, mean, scale = fit_prior(train, config.l2)
-                    model = linear_model(w, 0.0, "value", mean=mean, scale=scale,
-                                         description=f"{config.name}: the prior of generation {gen}, {n} players")
+                    text = f"{config.name}: the prior of generation {gen}, {n} players"
+                    model = linear_model(w, 0.0, "value", mean=mean, scale=scale, description=text)
                     write_npz(path, model.arrays())
                 model = load_model(path)
                 fit = {"train_decisions": len(train["sizes"]), "heldout_decisions": len(held["sizes"]),
                        "heldout_loss": _model_loss(model, held), "uniform_loss": _uniform_loss(held),
                        "train_loss": _model_loss(model, train)}
                 if gen > 1:
-                    fit["previous_loss"] = _model_loss(load_model(out / f"gen-{gen - 1}" / f"prior-{n}.npz"), held)
+                    previous = load_model(out / f"gen-{gen - 1}" / f"prior-{n}.npz")
+                    fit["previous_loss"] = _model_loss(previous, held)
                 row["fit"][n] = fit
                 log(f"gen-{gen} prior {n}p: held-out cross-entropy {fit['heldout_loss']:.4f} "
                     f"(uniform {fit['uniform_loss']:.4f})")
@@ -272,8 +274,9 @@ def _toml(config: PriorConfig) -> str:
 
 def _readme(config: PriorConfig, summary: Mapping[str, Any], out: Path) -> str:
     lines = [f"# {config.name}", "", config.description, "",
-             "| generation | players | self-play games (decisions recorded / played) | trained on (decisions) "
-             "| held-out cross-entropy: prior / previous generation / uniform |", "|---|---|---|---|---|"]
+             "| generation | players | self-play games (decisions recorded / played) "
+             "| trained on (decisions) | held-out cross-entropy: prior / previous generation / uniform |",
+             "|---|---|---|---|---|"]
     for row in summary["generations"]:
         for n in sorted(config.deals):
             sp = row["selfplay"].get(n)
@@ -285,14 +288,9 @@ def _readme(config: PriorConfig, summary: Mapping[str, Any], out: Path) -> str:
             lines.append(f"| {row['generation']} | {n} | {played} | {trained} | {losses} |")
     lines += ["", "Cross-entropy: per recorded decision, of the root's visit distribution and the prior's "
               "softmax over the legal actions, on the held-out deals of every generation so far.", "",
-              f"Reproduce: `glory-ai learn-prior experiments/learning/{config.name}.toml --out /tmp/{config.name}`"
-              " (iteration budgets: the same games and files)."]
+              f"Reproduce: `glory-ai learn-prior experiments/learning/{config.name}.toml "
+              f"--out /tmp/{config.name}` (iteration budgets: the same games and files)."]
     if config.measure:
         lines += ["", f"Measured: `{config.measure}`; see NOTES.md."]
     return "\n".join(lines) + "\n"
 
-
-def copy_shipped(out: Path, generation: int, dest: Path) -> None:
-    """Copy a generation's priors to `dest` as prior-N.npz (the shipped prior=learned)."""
-    for path in sorted((out / f"gen-{generation}").glob("prior-*.npz")):
-        shutil.copyfile(path, dest / path.name)
