@@ -218,6 +218,19 @@ def _uniform_loss(data: Mapping[str, Any]) -> float:
     return _cross_entropy(np.zeros(len(data["x"])), data)[0]
 
 
+def _diagnostics(model: Any, data: Mapping[str, Any]) -> dict[str, float]:
+    # the targets' own entropy (the floor of the cross-entropy), how often the prior's first
+    # action is the most visited, and that share for a uniform draw
+    starts, sizes, visits = data["starts"], data["sizes"], data["visits"]
+    share = visits / np.repeat(np.add.reduceat(visits, starts), sizes)
+    entropy = -np.add.reduceat(share * np.log(np.where(share > 0, share, 1.0)), starts).mean()
+    logits = np.asarray(model.evaluate(data["x"]), dtype=np.float64)
+    hits = [np.argmax(logits[s:s + k]) == np.argmax(visits[s:s + k])
+            for s, k in zip(starts, sizes, strict=True)]
+    return {"target_entropy": float(entropy), "top1": float(np.mean(hits)),
+            "top1_uniform": float(np.mean(1 / sizes))}
+
+
 def learn_prior(config: PriorConfig, out: str | Path, log: Callable[[str], None] = print) -> dict[str, Any]:
     """Run the generations into `out` (resuming what is there) and write the summary."""
     from ..bots.models import linear_model, load_model
@@ -243,7 +256,7 @@ def learn_prior(config: PriorConfig, out: str | Path, log: Callable[[str], None]
                 model = load_model(path)
                 fit = {"train_decisions": len(train["sizes"]), "heldout_decisions": len(held["sizes"]),
                        "heldout_loss": _model_loss(model, held), "uniform_loss": _uniform_loss(held),
-                       "train_loss": _model_loss(model, train)}
+                       "train_loss": _model_loss(model, train), **_diagnostics(model, held)}
                 if gen > 1:
                     previous = load_model(out / f"gen-{gen - 1}" / f"prior-{n}.npz")
                     fit["previous_loss"] = _model_loss(previous, held)
@@ -275,8 +288,9 @@ def _toml(config: PriorConfig) -> str:
 def _readme(config: PriorConfig, summary: Mapping[str, Any], out: Path) -> str:
     lines = [f"# {config.name}", "", config.description, "",
              "| generation | players | self-play games (decisions recorded / played) "
-             "| trained on (decisions) | held-out cross-entropy: prior / previous generation / uniform |",
-             "|---|---|---|---|---|"]
+             "| trained on (decisions) | held-out cross-entropy: prior / previous generation / uniform "
+             "(the targets' entropy) | held-out: the prior's first is the most visited (uniform draw) |",
+             "|---|---|---|---|---|---|"]
     for row in summary["generations"]:
         for n in sorted(config.deals):
             sp = row["selfplay"].get(n)
@@ -284,8 +298,9 @@ def _readme(config: PriorConfig, summary: Mapping[str, Any], out: Path) -> str:
             played = f"{sp['games']} ({sp['recorded']} / {sp['decisions']})" if sp else "—"
             trained = str(fit["train_decisions"]) if fit else "—"
             losses = (f"{fit['heldout_loss']:.4f} / {fit.get('previous_loss', float('nan')):.4f} / "
-                      f"{fit['uniform_loss']:.4f}" if fit else "—")
-            lines.append(f"| {row['generation']} | {n} | {played} | {trained} | {losses} |")
+                      f"{fit['uniform_loss']:.4f} ({fit['target_entropy']:.4f})" if fit else "—")
+            top = f"{fit['top1']:.1%} ({fit['top1_uniform']:.1%})" if fit else "—"
+            lines.append(f"| {row['generation']} | {n} | {played} | {trained} | {losses} | {top} |")
     lines += ["", "Cross-entropy: per recorded decision, of the root's visit distribution and the prior's "
               "softmax over the legal actions, on the held-out deals of every generation so far.", "",
               f"Reproduce: `glory-ai learn-prior experiments/learning/{config.name}.toml "

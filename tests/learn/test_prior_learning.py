@@ -60,7 +60,8 @@ def test_a_small_run_writes_generations_the_search_reads(tmp_path):
     assert (tmp_path / "gen-0" / "selfplay-2p.npz").exists() and (tmp_path / "gen-1" / "prior-3.npz").exists()
     fit = summary["generations"][1]["fit"][2]
     assert fit["train_decisions"] > 0 and fit["heldout_decisions"] > 0
-    assert fit["heldout_loss"] > 0 and fit["uniform_loss"] > 0
+    assert fit["heldout_loss"] > 0 and fit["uniform_loss"] >= fit["target_entropy"] > 0
+    assert 0 <= fit["top1"] <= 1 and 0 < fit["top1_uniform"] <= 0.5
     assert json.loads((tmp_path / "summary.json").read_text())["config"]["players"] == [2, 3]
     # one file per count given; the search takes a folder of all four counts
     models = load_prior(str(tmp_path / "gen-1" / "prior-2.npz"))
