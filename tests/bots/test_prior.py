@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import glory_ai
-from glory_ai.bots import SpecError, make_bot
+from glory_ai.bots import SpecError, make_bot, model_identities
 from glory_ai.bots._search import _prior_expand, _prior_probs, _select
 from glory_ai.bots.models import linear_model, mlp_model
 from glory_ai.bots.prior import PRIOR_COUNTS, load_prior, prior_paths
@@ -139,3 +139,15 @@ def test_bad_prior_files_are_one_line_errors(tmp_path):
         with pytest.raises(SpecError, match="parameter 'prior'") as caught:
             make_bot(f"ismcts:iters=10,prior={tmp_path / name}", seed=1)
         assert text in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_run_s_code_identity_holds_the_prior_s_files(tmp_path):
+    random_prior(1).save(tmp_path / "one.npz")
+    spec = f"ismcts:eval=style,prior={tmp_path / 'one.npz'}"
+    first = model_identities([spec, "ismcts:eval=style"])
+    assert "ismcts:eval=style" not in first and first[spec]["kind"] == "prior models"
+    assert sorted(first[spec]["prior_sha256"]) == ["2", "3", "4", "5"]
+    random_prior(2).save(tmp_path / "one.npz")           # a changed prior is changed code
+    assert model_identities([spec])[spec]["prior_sha256"] != first[spec]["prior_sha256"]
+    with pytest.raises(SpecError, match="parameter 'prior'"):
+        model_identities([f"ismcts:prior={tmp_path / 'missing.npz'}"])
