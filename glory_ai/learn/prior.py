@@ -306,6 +306,6 @@ def _readme(config: PriorConfig, summary: Mapping[str, Any], out: Path) -> str:
               f"Reproduce: `glory-ai learn-prior experiments/learning/{config.name}.toml "
               f"--out /tmp/{config.name}` (iteration budgets: the same games and files)."]
     if config.measure:
-        lines += ["", f"Measured: `{config.measure}`; see NOTES.md."]
+        lines += ["", f"Measured: `{config.measure}`; what the numbers say: [NOTES.md](NOTES.md)."]
     return "\n".join(lines) + "\n"
 
