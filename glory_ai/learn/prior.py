@@ -297,7 +297,8 @@ def _readme(config: PriorConfig, summary: Mapping[str, Any], out: Path) -> str:
             fit = row["fit"].get(n)
             played = f"{sp['games']} ({sp['recorded']} / {sp['decisions']})" if sp else "—"
             trained = str(fit["train_decisions"]) if fit else "—"
-            losses = (f"{fit['heldout_loss']:.4f} / {fit.get('previous_loss', float('nan')):.4f} / "
+            previous = f"{fit['previous_loss']:.4f}" if fit and "previous_loss" in fit else "—"
+            losses = (f"{fit['heldout_loss']:.4f} / {previous} / "
                       f"{fit['uniform_loss']:.4f} ({fit['target_entropy']:.4f})" if fit else "—")
             top = f"{fit['top1']:.1%} ({fit['top1_uniform']:.1%})" if fit else "—"
             lines.append(f"| {row['generation']} | {n} | {played} | {trained} | {losses} | {top} |")
