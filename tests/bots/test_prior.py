@@ -105,6 +105,13 @@ def test_a_search_with_the_prior_keeps_its_invariants_and_reproduces(tmp_path):
                 state.apply_action(moves[-1])
             played.append(moves)
         assert played[0] == played[1]
+    # PIMC's trees (one per world in the same node array) and two threads keep them too
+    for spec in (f"pimc:iters=200,worlds=4,prior={tmp_path}", f"ismcts:iters=200,threads=2,prior={tmp_path}"):
+        bot = make_bot(spec, seed=3)
+        state = glory_ai.Game(3).new_initial_state(4)
+        for _ in range(10):
+            state.apply_action(bot.step(state))
+            assert bot._searcher._check_trees() == []
 
 
 def test_the_prior_changes_what_the_search_explores(tmp_path):
