@@ -14,13 +14,14 @@
     glory-ai selfplay SPEC ... --games N --out DIR
     glory-ai train CONFIG.toml
     glory-ai learn CONFIG.toml
+    glory-ai learn-prior CONFIG.toml
     glory-ai bench [--seconds S] [--search] [--compare]
     glory-ai bots
 
 Documentation: README.md and docs/ (arena.md for compare and tournament, analysis.md for
 report, experiments.md for run, reproduce and verify, play.md for play, watch, replay and
 analyze, learning.md for selfplay, train and learn, integrations.md for bench --compare,
-bots.md and extending.md for specs).
+bots.md for learn-prior, bots.md and extending.md for specs).
 
 compare, tournament, run and reproduce share one vocabulary for scheduling the games
 (``_argparse.add_scheduling_options``: --jobs/-j, --backend, --scheduler, --batch-size,

@@ -6,8 +6,8 @@ one names that build beside it.
 
 * Outcome folders (win rates, intervals, findings: functions of the records) hold on any
   build whose games replay to the stored records: the shipped experiments
-  (tests/experiments/test_shipped_results.py replays them) and results/learned_evaluation
-  (tests/learn/test_shipped_learning.py).
+  (tests/experiments/test_shipped_results.py replays them), results/learned_evaluation
+  (tests/learn/test_shipped_learning.py) and results/learned_prior (tests/learn/test_shipped_prior.py).
 * Measurements (results/bench: speeds, costs, ratios) are not replayed: each file names its
   build (``build <12 hex digits>``, the compiled sources' hash of ``glory_ai.build_info()``,
   written by ``glory_ai.bench.provenance``). A speed a page quotes (ns, µs, it/s, games or
@@ -105,7 +105,7 @@ def _folder(path: Path) -> str:
 
 def _replayed(folder: str) -> bool:
     here = ROOT / "results" / folder
-    if folder == "learned_evaluation":
+    if folder in ("learned_evaluation", "learned_prior"):     # tests/learn: test_shipped_learning, _prior
         return (here / "summary.json").exists() and (here / "experiment.toml").exists()
     if (here / "tune.toml").exists():        # a balance study: tests/tune/test_shipped_studies.py
         return (here / "manifest.json").exists() and (here / "validation.csv").exists()

@@ -97,6 +97,8 @@ class Searcher:
         turnwin_worlds: int,
         keep: float,
         rollout_others: Literal["same", "random", "heuristic", "model"],
+        prior_c: float,
+        prior: dict[int, EvalModel] | None = None,
     ) -> None: ...
     def search(
         self, state: State, player: int, key: int, belief: Sequence[Sequence[float]] | None = None
@@ -135,6 +137,8 @@ def _select(
     algorithm: Literal["ismcts", "pimc", "flatmc"] = "ismcts",
     flags: Sequence[Collection[str]] | None = None,
     solver: bool = False,
+    priors: Sequence[float] | None = None,
+    prior_c: float = 0.0,
 ) -> tuple[int | None, list[int], list[int]]: ...
 def _rewards(
     state: State,
@@ -159,6 +163,10 @@ def _evaluation_loop(
     states: list[State], model: EvalModel | CompiledModel, repeats: int, features_only: bool = False
 ) -> int: ...
 def _action_values(state: State, model: EvalModel | CompiledModel) -> list[float]: ...
+def _prior_probs(state: State, model: EvalModel | CompiledModel) -> list[float]: ...
+def _prior_expand(
+    state: State, model: EvalModel | CompiledModel, untried: Sequence[int]
+) -> tuple[int, float]: ...
 def _softmax_draws(
     state: State, model: EvalModel | CompiledModel, temperature: float, draws: int, seed: int
 ) -> list[int]: ...

@@ -12,12 +12,14 @@
 #   _rollout.pxi    rollouts and rewards          _solver.pxi    proofs and decisive moves
 #   _worlds.pxi     the worlds searched (belief)  _searcher.pxi  Searcher, the Python face
 #   _tactics.pxi    wins within the turn (the tactical suite, the root win search)
+#   _prior.pxi      the learned prior over actions (prior=)
 #
 # Memory: nodes live in one preallocated array per tree (Node, 64 bytes); children are
 # a linked list of node indices. A search adds at most one node per iteration and never
 # more than node_cap; at the cap it goes on iterating without expanding (rollouts from
 # the frontier), so memory is bounded by node_cap * (64 + 4) bytes per tree (the node
-# and its slot in the path buffer) plus one working context (CONTEXT_BYTES) per tree.
+# and its slot in the path buffer; 4 more with prior=, its prior) plus one working
+# context (CONTEXT_BYTES) per tree.
 #
 # No limit here fails silently: the path buffer has a slot per node (a path never visits
 # a node twice), the legal-action buffer holds the engine's MAX_LEGAL, availability
@@ -117,6 +119,8 @@ ctypedef struct SearchConfig:
     double belief_strength   # (belief) how much an observed decline counts
     bint omniscient          # a cheating control: every world is the true state (never a default)
     int rollout_others       # the rollout policy of the players other than the observer (-1: rollout)
+    Model prior_model        # (prior=) the learned prior of this player count (Tree.prior set: on)
+    double prior_c           # (prior=) the weight of the prior's bias in selection
 
 
 # Node.flags (with the solver). CERTAIN: the node's line from the root is the observer's own
@@ -144,6 +148,7 @@ _FLAG_BITS = {"certain": F_CERTAIN, "win": F_WIN, "loss": F_LOSS, "decisive": F_
 
 
 include "_tree.pxi"         # nodes and trees
+include "_prior.pxi"        # the learned prior over actions
 include "_selection.pxi"    # which child an iteration follows
 include "_rollout.pxi"      # rollouts, cutoff evaluations and rewards
 include "_solver.pxi"       # proven results and decisive moves
@@ -159,6 +164,7 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
     cdef GameState* w = &t.world
     cdef int node = t.root_index, depth = 0, n, i, child, best, untried, pick, mover, p
     cdef bint decisive
+    cdef float prob = 0
     cdef Node* nd
     if fresh_world:
         deal_world(t, w)
@@ -176,15 +182,22 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
         # (a decisive child below the root is played before any untried action; the root
         # tries every action, so that the shortest proven win is among its children)
         if untried > 0 and not t.full and not (decisive and depth > 0):
+            prob = 0
             pick = decisive_action(w, t.legal, untried, mover, &t.scratch) if t.cfg.solver else -1
             if pick == -2:
                 t.error = SEARCH_OVERFLOW
                 return
-            if pick < 0:
+            if pick < 0 and t.prior != NULL:
+                pick = prior_pick(t, w, untried, mover, &prob)    # the highest prior first
+                if t.error:
+                    return
+            elif pick < 0:
                 pick = t.legal[gr_rng_below(&t.rng, untried)]
             child = add_child(t, node, pick, mover)
             if child >= 0:
                 t.nodes[child].avail = 1
+                if t.prior != NULL:
+                    t.prior[child] = prob
                 if not play_step(t, w, node, child, depth):
                     return
                 depth += 1

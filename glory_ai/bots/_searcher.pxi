@@ -101,6 +101,7 @@ cdef class Searcher:
     cdef long turnwin                 # nodes of the root win search (0: off)
     cdef int turnwin_worlds           # the worlds its win must hold in
     cdef TurnWinScratch turnwin_scratch
+    cdef dict _priors                 # (prior=) CompiledModel by player count, or None: off
 
     def __cinit__(self):
         self.trees = NULL
@@ -112,8 +113,9 @@ cdef class Searcher:
     def __init__(self, *, algorithm, iterations, time_ms, cpu_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
                  rollout_temperature, solver, speed, vp, final, belief, belief_strength, omniscient,
-                 turnwin, turnwin_worlds, keep, rollout_others):
-        # every keyword but algorithm, model and seed is a row of the one table of search
+                 turnwin, turnwin_worlds, keep, rollout_others, prior_c, prior=None):
+        # every keyword but algorithm, model, prior (by player count: the learned prior's
+        # models, or None) and seed is a row of the one table of search
         # parameters (glory_ai.bots.builtin_params.SEARCH_PARAMS), checked against it
         from glory_ai.bots.builtin_params import check_searcher_arguments
 
@@ -125,7 +127,7 @@ cdef class Searcher:
             "rollout_temperature": rollout_temperature, "solver": solver, "speed": speed, "vp": vp,
             "final": final, "belief": belief, "belief_strength": belief_strength,
             "omniscient": omniscient, "turnwin": turnwin, "turnwin_worlds": turnwin_worlds,
-            "keep": keep, "rollout_others": rollout_others})
+            "keep": keep, "rollout_others": rollout_others, "prior_c": prior_c})
         if final not in _FINAL_RULES:
             raise ValueError(f"final must be one of {', '.join(_FINAL_RULES)}, got {final!r}")
         self.final = final
@@ -153,6 +155,8 @@ cdef class Searcher:
         self.cfg.temperature = temperature if model.output == "value" else 1.0
         self.cfg.rollout_temperature = rollout_temperature
         self.cfg.node_cap = node_cap
+        self.cfg.prior_c = prior_c
+        self._priors = None if prior is None else {int(n): CompiledModel(m) for n, m in prior.items()}
         self._model = CompiledModel(model)
         self.cfg.model = self._model.m
         if self.cfg.algorithm == ALG_PIMC and worlds > node_cap:
@@ -174,6 +178,10 @@ cdef class Searcher:
             self.trees[i] = tree_new(node_cap)
             if self.trees[i] == NULL:
                 raise MemoryError(f"cannot allocate a search tree of {node_cap} nodes")
+            if self._priors is not None:
+                self.trees[i].prior = <float*>calloc(node_cap, sizeof(float))
+                if self.trees[i].prior == NULL:
+                    raise MemoryError(f"cannot allocate the priors of a search tree of {node_cap} nodes")
 
     def __dealloc__(self):
         cdef int i
@@ -298,6 +306,11 @@ cdef class Searcher:
         t.observer = player
         t.num_players = num_players_c(state.s)
         t.cfg = self.cfg
+        if self._priors is not None:
+            if t.num_players not in self._priors:
+                raise ValueError(f"the prior has no model for {t.num_players} players "
+                                 f"(it has {', '.join(map(str, sorted(self._priors)))})")
+            t.cfg.prior_model = (<CompiledModel>self._priors[t.num_players]).m
         if self.cfg.iterations:
             # trees share the iterations; the first ones take the remainder
             t.cfg.iterations = self.cfg.iterations // self.ntrees + (1 if index < self.cfg.iterations % self.ntrees else 0)

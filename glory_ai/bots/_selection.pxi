@@ -38,7 +38,7 @@ cdef int select_child(Tree* t, int node, int n, int mover, int* untried, bint* d
             if t.cfg.algorithm == ALG_FLATMC:
                 score = -<double>nd.visits
             else:
-                score = ucb_score(nd, mover, t.cfg.c)
+                score = ucb_score(nd, mover, t.cfg.c) + prior_bias(t, child)
             if solver:
                 if nd.flags & F_LOSS:
                     score = -1e299
@@ -58,11 +58,13 @@ cdef int select_child(Tree* t, int node, int n, int mover, int* untried, bint* d
     return win if win >= 0 else best
 
 
-def _select(children, legal, int mover, double c, algorithm="ismcts", flags=None, bint solver=False):
+def _select(children, legal, int mover, double c, algorithm="ismcts", flags=None, bint solver=False,
+            priors=None, double prior_c=0.0):
     """One selection step at a hand-built node, with the code the search runs:
     `children` is a list of (action, visits, availability, reward sums per player) in
     child-list order, `legal` this world's legal actions; `flags` (with `solver`) the
-    solver's marks of each child (sets of "certain", "win", "loss", "decisive"). Returns
+    solver's marks of each child (sets of "certain", "win", "loss", "decisive"); `priors`
+    (with `prior_c`) each child's prior probability (prior=). Returns
     (the index of the chosen child or None, the children's availability afterwards, the
     untried legal actions)."""
     cdef Tree* t
@@ -79,6 +81,13 @@ def _select(children, legal, int mover, double c, algorithm="ismcts", flags=None
         t.cfg.algorithm = _ALGORITHMS[algorithm]
         t.cfg.c = c
         t.cfg.solver = solver
+        t.cfg.prior_c = prior_c
+        if priors is not None:
+            if len(priors) != len(children):
+                raise ValueError("priors: one per child")
+            t.prior = <float*>calloc(len(children) + 1, sizeof(float))
+            if t.prior == NULL:
+                raise MemoryError()
         t.num_players = 5
         new_node(t, 0, ROOT_MOVER)
         for i in reversed(range(len(children))):          # add_child puts each first
@@ -91,6 +100,8 @@ def _select(children, legal, int mover, double c, algorithm="ismcts", flags=None
                 nd.reward[p] = reward[p]
             for name in (flags[i] if flags is not None else ()):
                 nd.flags |= _FLAG_BITS[name]
+            if priors is not None:
+                t.prior[child] = priors[i]
         for i in range(len(legal)):
             t.legal[i] = legal[i]
         best = select_child(t, 0, len(legal), mover, &untried, &decisive)

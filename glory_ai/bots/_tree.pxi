@@ -53,6 +53,9 @@ ctypedef struct Tree:
     int full                 # a child could not be added: the node cap was reached
     int error                # SEARCH_OK, or what went wrong (raised by the caller)
     int error_detail
+    float* prior             # (prior=) per node: its action's prior at its parent (NULL: off)
+    uint16_t prior_legal[MAX_LEGAL]   # (prior=) the legal actions whose logits are computed
+    double prior_logits[MAX_LEGAL]
 
 
 #: bytes of one tree node, and of one tree's working context besides its nodes
@@ -88,6 +91,7 @@ cdef void tree_free(Tree* t) noexcept nogil:
     free(t.path)
     free(t.legal_stamp)
     free(t.seen_stamp)
+    free(t.prior)
     free(t)
 
 
@@ -252,6 +256,11 @@ cdef int compact_subtree(Tree* t, int new_root) noexcept nogil:
     copy[0].next_sibling = -1
     copy[0].mover = ROOT_MOVER
     memcpy(t.nodes, copy, tail * sizeof(Node))
+    if t.prior != NULL:
+        # the priors follow their nodes (copy's first slots reused: the nodes are placed)
+        for i in range(tail):
+            (<float*>copy)[i] = t.prior[order[i]]
+        memcpy(t.prior, copy, tail * sizeof(float))
     t.count = tail
     free(order)
     free(new_index)

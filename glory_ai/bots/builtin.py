@@ -37,6 +37,17 @@ class RandomBot(Bot):
         return legal[_uniform_index(self._decision_seed(state, player), len(legal))]
 
 
+def _prior_models(spec: str, value: str) -> dict[int, EvalModel] | None:
+    # the models `prior=` names, by player count (checked now: a bad file is a SpecError)
+    from .models import ModelError
+    from .prior import load_prior
+
+    try:
+        return load_prior(value)
+    except ModelError as error:
+        raise SpecError(f"bot spec {spec!r}, parameter 'prior': {error}") from None
+
+
 def _evaluation_model(spec: str, evaluation: str, style: str) -> EvalModel:
     # the model `eval=` names (checked now: a bad file is a SpecError naming it), or the style's
     from .models import ModelError, load_model, style_model
@@ -83,6 +94,7 @@ class SearchBot(Bot):
         model = _evaluation_model(spec, params["eval"], params["style"])
         self.model_hash = model.sha256
         self._searcher = Searcher(algorithm=algorithm, model=model, seed=seed,
+                                  prior=_prior_models(spec, params.get("prior", "off")),
                                   **searcher_arguments(algorithm, params))
         self._evidence: Evidence | None = None
 

@@ -176,6 +176,13 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
     # keeping won games (issue 36; docs/strength.md, "Never throw a won game"): off by default
     SearchParam("keep", float, 0.0, "a root whose best mean is 0.6 or more plays the action of the highest "
                 "lower bound, mean - keep / (2 sqrt(visits)) (0: off)", 0, 10, keyword="keep", before=0.0),
+    # the learned prior over actions (issue 36; docs/bots.md, "A learned prior"): off by default
+    SearchParam("prior", str, "off", "the learned prior over actions ordering expansion and biasing "
+                "selection: off, learned (the models shipped with glory_ai), a folder of prior-2.npz .. "
+                "prior-5.npz or one model file", bots=("pimc", "ismcts"), absent="off", before="off"),
+    SearchParam("prior_c", float, 1.0, "weight of the prior's bias prior_c * P * sqrt(availability) / "
+                "(1 + visits) in selection (prior= on)", 0, 100, keyword="prior_c", bots=("pimc", "ismcts"),
+                absent=0.0, before=1.0),
     SearchParam("rollout_others", str, "same", "the rollout policy of the other players (same: rollout=)",
                 choices=("same", "random", "heuristic", "model"), keyword="rollout_others", before="same"),
 )

@@ -254,21 +254,35 @@ def model_identities(specs: Iterable[str]) -> dict[str, dict[str, Any]]:
     """The evaluation model files of built-in bots' specs (``eval=PATH``), as parts of a
     run's code identity (glory_ai.bots.identity): by spec, ``kind`` "evaluation model",
     its ``path`` (recorded, not compared) and the ``sha256`` of the file's bytes, so that a
-    changed model file is a change of the code that plays. SpecError for a missing file."""
+    changed model file is a change of the code that plays. With ``prior=`` on, the
+    ``prior_sha256`` of its model file for each player count too (kind "prior models" when
+    the evaluation is a style). SpecError for a missing file."""
+    # (imported here: labelling a spec imports no more than it needs)
+    from .prior import PRIOR_OFF, prior_paths
+
     out: dict[str, dict[str, Any]] = {}
     for spec in specs:
         if not isinstance(spec, str) or builtin_name(spec) is None:
             continue
-        path = model_path(BotSpec.parse(spec).params.get("eval", EVAL_STYLE))
+        params = BotSpec.parse(spec).params
+        path = model_path(params.get("eval", EVAL_STYLE))
         if path is not None:
-            try:
-                data = read_bytes(path, "an evaluation model", MODEL_BYTES)
-            except ReadLimitError as error:
-                raise SpecError(f"bot spec {spec!r}, parameter 'eval': model {str(path)!r}: "
-                                f"{error.reason}") from None
-            except OSError as error:
-                raise SpecError(f"bot spec {spec!r}, parameter 'eval': model {str(path)!r} cannot be read "
-                                f"({error.strerror or error})") from None
             out[spec] = {"kind": "evaluation model", "path": str(Path(path).resolve()),
-                         "sha256": hashlib.sha256(data).hexdigest()}
+                         "sha256": _model_hash(spec, "eval", path)}
+        priors = prior_paths(params.get("prior", PRIOR_OFF))
+        if priors is not None:
+            out.setdefault(spec, {"kind": "prior models"})["prior_sha256"] = {
+                str(n): _model_hash(spec, "prior", file) for n, file in priors.items()}
     return out
+
+
+def _model_hash(spec: str, name: str, path: Path) -> str:
+    try:
+        data = read_bytes(path, "an evaluation model", MODEL_BYTES)
+    except ReadLimitError as error:
+        raise SpecError(f"bot spec {spec!r}, parameter {name!r}: model {str(path)!r}: "
+                        f"{error.reason}") from None
+    except OSError as error:
+        raise SpecError(f"bot spec {spec!r}, parameter {name!r}: model {str(path)!r} cannot be read "
+                        f"({error.strerror or error})") from None
+    return hashlib.sha256(data).hexdigest()

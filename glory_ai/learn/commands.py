@@ -3,6 +3,7 @@
     glory-ai selfplay SPEC [SPEC ...] --games N [--players K] [--positions P] --out DIR
     glory-ai train CONFIG.toml [--out DIR]
     glory-ai learn CONFIG.toml [--out DIR] [--fresh]
+    glory-ai learn-prior CONFIG.toml [--out DIR]
 """
 from __future__ import annotations
 
@@ -69,8 +70,21 @@ def main_learn(args: argparse.Namespace) -> int:
     return 0
 
 
+def main_learn_prior(args: argparse.Namespace) -> int:
+    from .prior import learn_prior, load_prior_config
+
+    config = load_prior_config(args.config)
+    out = args.out if args.out is not None else Path("results") / config.name
+    try:
+        learn_prior(config, out)
+    except KeyboardInterrupt as exc:
+        return _interrupted(exc)
+    print(f"summary: {Path(out) / 'README.md'}")
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add ``selfplay``, ``train`` and ``learn``."""
+    """Add ``selfplay``, ``train``, ``learn`` and ``learn-prior``."""
     selfplay = sub.add_parser(
         "selfplay", formatter_class=_HelpFormatter,
         help="play games between bots and write training shards (features and outcomes)",
@@ -135,6 +149,20 @@ def register(sub: argparse._SubParsersAction) -> None:
                             "(hand-written files such as NOTES.md stay)")
     learn.add_argument("--no-progress", action="store_true", help="no progress bars")
     learn.set_defaults(func=main_learn)
+
+    prior = sub.add_parser(
+        "learn-prior", formatter_class=_HelpFormatter,
+        help="expert iteration of the search's prior over actions (prior=): self-play, fit, for generations",
+        description="Run a learn-prior config: generation 0 is the search without a prior; generation "
+                    "k+1's prior (a linear model per player count over afterstate features) is fitted "
+                    "on the root visit counts recorded in the self-play of generations 0..k, each "
+                    "played with its own prior. Writes OUT (default results/NAME): gen-K/prior-N.npz "
+                    "(prior=OUT/gen-K), the recorded decisions, summary.json and a README; rerunning "
+                    "resumes.",
+        epilog="example:\n  glory-ai learn-prior experiments/learning/learned_prior.toml\n")
+    prior.add_argument("config", metavar="CONFIG.toml", help="the learn-prior config")
+    prior.add_argument("--out", default=None, metavar="DIR", help="output folder (default results/NAME)")
+    prior.set_defaults(func=main_learn_prior)
 
 
 def build_parser() -> argparse.ArgumentParser:

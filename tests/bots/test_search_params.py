@@ -21,8 +21,8 @@ from glory_ai.bots.builtin_params import (
 from glory_ai.bots.models import style_model
 
 STUB = Path(glory_ai.__file__).parent / "bots" / "_search.pyi"
-#: the Searcher keywords that do not come from a spec's parameters
-NOT_PARAMETERS = {"algorithm", "model", "seed"}
+#: the Searcher keywords that do not come from a spec's parameters as they are (prior: its models)
+NOT_PARAMETERS = {"algorithm", "model", "seed", "prior"}
 ROWS = {row.name: row for row in SEARCH_PARAMS}
 
 

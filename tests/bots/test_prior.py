@@ -1,0 +1,160 @@
+"""The learned prior over actions (prior=; docs/bots.md, "A learned prior"): its C output
+against a numpy reference on real states, the selection and expansion it steers, its
+files checked, and the search with it keeping its invariants."""
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import glory_ai
+from glory_ai.bots import SpecError, make_bot, model_identities
+from glory_ai.bots._search import _prior_expand, _prior_probs, _select
+from glory_ai.bots.models import linear_model, mlp_model
+from glory_ai.bots.prior import PRIOR_COUNTS, load_prior, prior_paths
+from glory_ai.core.engine import FEATURE_COUNT
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def random_prior(seed: int):
+    rng = np.random.default_rng(seed)
+    return linear_model(rng.normal(size=FEATURE_COUNT), 0.0, "value", mean=rng.normal(size=FEATURE_COUNT),
+                        scale=rng.uniform(0.5, 3.0, size=FEATURE_COUNT))
+
+
+def states(num_players: int, count: int, seed: int = 1):
+    """Live states of several legal actions along random games."""
+    rng = random.Random(seed)
+    out = []
+    state = glory_ai.Game(num_players).new_initial_state(seed)
+    while len(out) < count:
+        if state.is_terminal():
+            state = glory_ai.Game(num_players).new_initial_state(rng.randrange(1000))
+        if len(state.legal_actions()) > 1:
+            out.append(state.clone())
+        state.random_playout(rng.randrange(2 ** 32), max_decisions=rng.randrange(1, 12))
+    return out
+
+
+def reference_probs(state, model):
+    mover = state.current_player()
+    logits = []
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply_action(action)
+        logits.append(model.evaluate(after.features(mover)))
+    logits = np.array(logits)
+    weights = np.exp(logits - logits.max())
+    return weights / weights.sum()
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 5])
+def test_the_c_prior_equals_the_numpy_softmax_over_afterstates(num_players):
+    model = random_prior(num_players)
+    spread = 0.0
+    for state in states(num_players, 12, seed=num_players):
+        got = np.array(_prior_probs(state, model))
+        expected = reference_probs(state, model)
+        assert got == pytest.approx(expected, rel=1e-4, abs=1e-6)
+        spread = max(spread, expected.max() - expected.min())
+    assert spread > 0.1          # the states tell the actions apart: the comparison means something
+
+
+def test_expansion_takes_the_untried_action_of_the_highest_prior():
+    model = random_prior(7)
+    for state in states(2, 10, seed=7):
+        legal = state.legal_actions()
+        probs = reference_probs(state, model)
+        untried = legal[1:] if len(legal) > 2 else legal
+        expected = max(untried, key=lambda a: probs[legal.index(a)])
+        action, prob = _prior_expand(state, model, untried)
+        assert action == expected
+        assert prob == pytest.approx(probs[legal.index(expected)], rel=1e-4, abs=1e-6)
+    with pytest.raises(ValueError, match="untried"):
+        _prior_expand(state, model, [])
+
+
+def test_with_the_prior_selection_follows_the_high_prior_child():
+    # two children of the same statistics: the first wins the tie without a prior
+    children = [(10, 5, 20, [2.5, 2.5]), (11, 5, 20, [2.5, 2.5])]
+    assert _select(children, [10, 11], 0, 0.7)[0] == 0
+    assert _select(children, [10, 11], 0, 0.7, priors=[0.1, 0.9], prior_c=1.0)[0] == 1
+    assert _select(children, [10, 11], 0, 0.7, priors=[0.1, 0.9], prior_c=0.0)[0] == 0
+    # the bias fades with visits: a child better by its mean overtakes a high prior
+    seen = [(10, 400, 1000, [300.0, 100.0]), (11, 400, 1000, [200.0, 200.0])]
+    assert _select(seen, [10, 11], 0, 0.7, priors=[0.3, 0.7], prior_c=1.0)[0] == 0
+    with pytest.raises(ValueError, match="one per child"):
+        _select(children, [10, 11], 0, 0.7, priors=[1.0])
+
+
+def test_a_search_with_the_prior_keeps_its_invariants_and_reproduces(tmp_path):
+    for n in PRIOR_COUNTS:
+        random_prior(n).save(tmp_path / f"prior-{n}.npz")
+    for num_players in (2, 4):
+        played = []
+        for _ in range(2):
+            bot = make_bot(f"ismcts:iters=300,reuse=true,prior={tmp_path}", seed=5)
+            state = glory_ai.Game(num_players).new_initial_state(11)
+            moves = []
+            for _ in range(25):
+                if state.is_terminal():
+                    break
+                moves.append(bot.step(state))
+                assert bot._searcher._check_trees() == []
+                state.apply_action(moves[-1])
+            played.append(moves)
+        assert played[0] == played[1]
+    # PIMC's trees (one per world in the same node array) and two threads keep them too
+    for spec in (f"pimc:iters=200,worlds=4,prior={tmp_path}", f"ismcts:iters=200,threads=2,prior={tmp_path}"):
+        bot = make_bot(spec, seed=3)
+        state = glory_ai.Game(3).new_initial_state(4)
+        for _ in range(10):
+            state.apply_action(bot.step(state))
+            assert bot._searcher._check_trees() == []
+
+
+def test_the_prior_changes_what_the_search_explores(tmp_path):
+    state = states(2, 1, seed=3)[0]
+    model = random_prior(3)
+    model.save(tmp_path / "one.npz")
+    plain = make_bot("ismcts:iters=200", seed=2)
+    steered = make_bot(f"ismcts:iters=200,prior={tmp_path / 'one.npz'}", seed=2)
+    plain.step(state)
+    steered.step(state)
+    assert plain.last_search()["actions"] != steered.last_search()["actions"]
+
+
+def test_prior_off_is_the_default_and_learned_names_the_shipped_files():
+    assert prior_paths("off") is None and load_prior("off") is None
+    assert make_bot("ismcts:iters=50", seed=1).params["prior"] == "off"
+    shipped = prior_paths("learned")
+    assert sorted(shipped) == [2, 3, 4, 5]
+    assert all(path.parent == ROOT / "glory_ai" / "data" / "models" for path in shipped.values())
+
+
+def test_bad_prior_files_are_one_line_errors(tmp_path):
+    (tmp_path / "junk.npz").write_text("not a model")
+    mlp = mlp_model([(np.zeros((FEATURE_COUNT, 2)), np.zeros(2)), (np.zeros((2, 1)), np.zeros(1))])
+    mlp.save(tmp_path / "mlp.npz")
+    linear_model(np.zeros(FEATURE_COUNT), 0.0, "win_logit").save(tmp_path / "logit.npz")
+    (tmp_path / "folder").mkdir()
+    random_prior(1).save(tmp_path / "folder" / "prior-2.npz")
+    cases = {"junk.npz": "not an .npz archive", "mlp.npz": "a prior is a linear model",
+             "logit.npz": "of output 'value'", "missing.npz": "no such file", "folder": "prior-3.npz"}
+    for name, text in cases.items():
+        with pytest.raises(SpecError, match="parameter 'prior'") as caught:
+            make_bot(f"ismcts:iters=10,prior={tmp_path / name}", seed=1)
+        assert text in str(caught.value) and "\n" not in str(caught.value)
+
+
+def test_a_run_s_code_identity_holds_the_prior_s_files(tmp_path):
+    random_prior(1).save(tmp_path / "one.npz")
+    spec = f"ismcts:eval=style,prior={tmp_path / 'one.npz'}"
+    first = model_identities([spec, "ismcts:eval=style"])
+    assert "ismcts:eval=style" not in first and first[spec]["kind"] == "prior models"
+    assert sorted(first[spec]["prior_sha256"]) == ["2", "3", "4", "5"]
+    random_prior(2).save(tmp_path / "one.npz")           # a changed prior is changed code
+    assert model_identities([spec])[spec]["prior_sha256"] != first[spec]["prior_sha256"]
+    with pytest.raises(SpecError, match="parameter 'prior'"):
+        model_identities([f"ismcts:prior={tmp_path / 'missing.npz'}"])
