@@ -97,6 +97,7 @@ class Searcher:
         turnwin_worlds: int,
         keep: float,
         rollout_others: Literal["same", "random", "heuristic", "model"],
+        cheat: Literal["none", "hands", "vaults", "hidden", "deck"],
     ) -> None: ...
     def search(
         self, state: State, player: int, key: int, belief: Sequence[Sequence[float]] | None = None
