@@ -58,6 +58,7 @@ from __future__ import annotations
 import argparse
 import gzip
 import random
+import re
 import sys
 import time
 from collections import Counter
@@ -417,6 +418,8 @@ def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, flo
     if a["seed"] != b["seed"]:
         raise SystemExit(f"error: not paired: bot seeds from {a['seed']} against {b['seed']}")
     runs = min(a["runs"], b["runs"])
+    if a["runs"] != b["runs"] and (a.get("printed") or b.get("printed")):
+        raise SystemExit("error: a play's printed lines give counts of runs only: pair them with equal runs")
     common = sorted(set(a["results"]) & set(b["results"]), key=int)
     if not common:
         raise SystemExit("error: the two records share no position")
@@ -482,12 +485,34 @@ def roots(suite_path: str, bots: Sequence[str], seed: int, record: str | None = 
 def _merged(records: Sequence[str]) -> tuple[dict[str, Any], dict[str, list[bool]], dict[str, int]]:
     """``play --record`` files of one bot, seed and runs merged: the first, every position's
     runs and its lead, by the position's key."""
-    loaded = [orjson.loads(Path(path).read_bytes()) for path in records]
+    loaded = [_printed(path) if path.endswith(".txt") else orjson.loads(Path(path).read_bytes())
+              for path in records]
     first = loaded[0]
     if any((r["bot"], r["seed"], r["runs"]) != (first["bot"], first["seed"], first["runs"]) for r in loaded):
         raise SystemExit("error: the records are not of one bot, seed and runs")
     return (first, {k: v for r in loaded for k, v in r["results"].items()},
             {k: v for r in loaded for k, v in r.get("leads", {}).items()})
+
+
+def _printed(path: str) -> dict[str, Any]:
+    """A record read from what ``play`` printed (its lines, for a play stopped before it wrote
+    its record): the runs of a position are counts only, so it pairs with equal runs alone."""
+    lines = Path(path).read_text().splitlines()
+    header = re.search(r"thrown\.py play (\S+) .*--bot (\S+)", lines[0]) if lines else None
+    if header is None:
+        raise SystemExit(f"error: {path}: not the output of thrown.py play")
+    option = {k: int(v) for k, v in re.findall(r"--(runs|seed|start) (\d+)", lines[0])}
+    suite = load_suite(header.group(1))
+    results, leads = {}, {}
+    for line in lines:
+        row = re.match(r"\s*(\d+) .* lead (\d+) .*: lost (\d+)/(\d+) \[", line)
+        if row:
+            index, lead, lost, runs = (int(g) for g in row.groups())
+            key = str(_key(index, suite[index]))
+            results[key] = [False] * lost + [True] * (runs - lost)
+            leads[key] = lead
+    return {"bot": header.group(2), "seed": option.get("seed", 0), "runs": option.get("runs", 1),
+            "results": results, "leads": leads, "printed": True}
 
 
 def report(records: Sequence[str]) -> tuple[int, int]:

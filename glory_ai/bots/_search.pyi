@@ -97,6 +97,7 @@ class Searcher:
         turnwin_worlds: int,
         keep: float,
         rollout_others: Literal["same", "random", "heuristic", "model"],
+        cheat: Literal["none", "hands", "vaults", "hidden", "deck"],
         prior_c: float,
         prior: dict[int, EvalModel] | None = None,
     ) -> None: ...

@@ -74,6 +74,15 @@ _REWARDS = {"win": REWARD_WIN, "rank": REWARD_RANK, "margin": REWARD_MARGIN}
 #: rollout_others=: "same" plays every player by rollout=
 _ROLLOUT_OTHERS = {"same": -1, **_ROLLOUTS}
 
+# cheat=: the partial cheating controls (issue 36, docs/strength.md "Never throw a won game"):
+# the search sees the others' hands, their vaults, or the deck's order, and deals the rest
+cdef enum:
+    CHEAT_HANDS = 1
+    CHEAT_VAULTS = 2
+    CHEAT_DECK = 4
+_CHEATS = {"none": 0, "hands": CHEAT_HANDS, "vaults": CHEAT_VAULTS, "hidden": CHEAT_HANDS | CHEAT_VAULTS,
+           "deck": CHEAT_DECK}
+
 cdef enum:
     ROOT_MOVER = 255         # the mover recorded on a root node
     CHECK_CLOCK_EVERY = 8    # iterations between clock reads under a time budget
@@ -118,6 +127,7 @@ ctypedef struct SearchConfig:
     int belief               # candidate worlds drawn per determinization (1: uniform deals)
     double belief_strength   # (belief) how much an observed decline counts
     bint omniscient          # a cheating control: every world is the true state (never a default)
+    int cheat                # a partial cheating control (CHEAT_* bits; never a default)
     int rollout_others       # the rollout policy of the players other than the observer (-1: rollout)
     Model prior_model        # (prior=) the learned prior of this player count (Tree.prior set: on)
     double prior_c           # (prior=) the weight of the prior's bias in selection

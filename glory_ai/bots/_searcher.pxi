@@ -113,7 +113,7 @@ cdef class Searcher:
     def __init__(self, *, algorithm, iterations, time_ms, cpu_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
                  rollout_temperature, solver, speed, vp, final, belief, belief_strength, omniscient,
-                 turnwin, turnwin_worlds, keep, rollout_others, prior_c, prior=None):
+                 turnwin, turnwin_worlds, keep, rollout_others, cheat, prior_c, prior=None):
         # every keyword but algorithm, model, prior (by player count: the learned prior's
         # models, or None) and seed is a row of the one table of search
         # parameters (glory_ai.bots.builtin_params.SEARCH_PARAMS), checked against it
@@ -127,7 +127,7 @@ cdef class Searcher:
             "rollout_temperature": rollout_temperature, "solver": solver, "speed": speed, "vp": vp,
             "final": final, "belief": belief, "belief_strength": belief_strength,
             "omniscient": omniscient, "turnwin": turnwin, "turnwin_worlds": turnwin_worlds,
-            "keep": keep, "rollout_others": rollout_others, "prior_c": prior_c})
+            "keep": keep, "rollout_others": rollout_others, "cheat": cheat, "prior_c": prior_c})
         if final not in _FINAL_RULES:
             raise ValueError(f"final must be one of {', '.join(_FINAL_RULES)}, got {final!r}")
         self.final = final
@@ -139,6 +139,7 @@ cdef class Searcher:
         self.cfg.belief = belief
         self.cfg.belief_strength = belief_strength
         self.cfg.omniscient = omniscient
+        self.cfg.cheat = _CHEATS[cheat]
         self.cfg.algorithm = _ALGORITHMS[algorithm]
         self.cfg.iterations = iterations
         if time_ms > 0 and cpu_ms > 0:
@@ -300,9 +301,11 @@ cdef class Searcher:
         cdef uint64_t mix
         memcpy(&t.root, state.s, used_size(state.s))
         if not self.cfg.omniscient:
+            reveal_cheat(&t.root, player, self.cfg.cheat)
             # what the player cannot see is put in a canonical order: the search depends only
-            # on what the player knows (the cheating control keeps the true state)
-            canonicalize_hidden(&t.root, player)
+            # on what the player knows (the cheating controls keep the true state, or the deck)
+            if not self.cfg.cheat & CHEAT_DECK:
+                canonicalize_hidden(&t.root, player)
         t.observer = player
         t.num_players = num_players_c(state.s)
         t.cfg = self.cfg

@@ -19,6 +19,34 @@ cdef double belief_log_weight(Tree* t, GameState* s) noexcept nogil:
     return total
 
 
+cdef void reveal_cheat(GameState* root, int observer, int cheat) noexcept nogil:
+    # (cheat=hands, vaults, hidden: a control, never a default) the others' hands or vaults
+    # made public at the root: determinization deals only what is still unknown, and the
+    # information-set keys and the solver's public results see them as known
+    cdef int q
+    for q in range(root.cfg.num_players):
+        if q == observer:
+            continue
+        if cheat & CHEAT_HANDS:
+            memcpy(root.players[q].hand_known, root.players[q].hand, sizeof(root.players[q].hand))
+        if cheat & CHEAT_VAULTS:
+            memcpy(root.players[q].vault_known, root.players[q].vault, sizeof(root.players[q].vault))
+
+
+cdef inline void deal_hidden(Tree* t, GameState* w) noexcept nogil:
+    # one determinization of w; cheat=deck keeps the root's true deck order and deals the
+    # others' hidden hand and vault cards among themselves (the deck left out of the deal;
+    # the consistency tests of the deal then see an empty deck: a control, not a player)
+    cdef int size
+    if not t.cfg.cheat & CHEAT_DECK:
+        determinize_c(w, t.observer, &t.rng)
+        return
+    size = w.deck_size
+    w.deck_size = 0
+    determinize_c(w, t.observer, &t.rng)
+    w.deck_size = size
+
+
 cdef void deal_world(Tree* t, GameState* w) noexcept nogil:
     # A world of the root information set into w: one uniform determinization, or (belief
     # = K > 1, with evidence) one of K uniform ones drawn with probability proportional to
@@ -30,13 +58,13 @@ cdef void deal_world(Tree* t, GameState* w) noexcept nogil:
     memcpy(w, &t.root, used_size(&t.root))
     if t.cfg.omniscient:
         return          # the cheating control: the root is the true state, hidden cards and all
-    determinize_c(w, t.observer, &t.rng)
+    deal_hidden(t, w)
     if t.cfg.belief <= 1 or not t.has_belief:
         return
     total = exp(belief_log_weight(t, w))
     for k in range(1, t.cfg.belief):
         memcpy(&t.scratch, &t.root, used_size(&t.root))
-        determinize_c(&t.scratch, t.observer, &t.rng)
+        deal_hidden(t, &t.scratch)
         weight = exp(belief_log_weight(t, &t.scratch))
         total += weight
         if uniform01(&t.rng) * total < weight:

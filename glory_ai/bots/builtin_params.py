@@ -163,6 +163,9 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
     SearchParam("omniscient", bool, False, "CHEATS, a control for measurement only: the search sees every "
                 "hidden card and the deck's order (the true state as its only world)",
                 keyword="omniscient", before=False),
+    SearchParam("cheat", str, "none", "CHEATS, partial controls for measurement only: the search sees the "
+                "others' hands, vaults, both (hidden) or the deck's order, and deals the rest",
+                choices=("none", "hands", "vaults", "hidden", "deck"), keyword="cheat", before="none"),
     SearchParam("worlds", int, 20, "determinizations searched", 1, 100000, keyword="worlds",
                 bots=("pimc",), absent=1),
     SearchParam("reuse", bool, False, "keep the tree between moves", keyword="reuse",

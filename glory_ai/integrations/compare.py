@@ -51,7 +51,7 @@ LIKE_FOR_LIKE: dict[str, object] = {
 #: written (the cheating control):
 #: left out of the spec
 UNUSED_LIKE_FOR_LIKE = ("style", "eval", "epsilon", "temperature", "rollout_temperature",
-                        "belief_strength", "omniscient", "turnwin_worlds")
+                        "belief_strength", "omniscient", "cheat", "turnwin_worlds")
 
 
 def like_for_like_spec(budget: str) -> str:

@@ -179,6 +179,28 @@ def test_paired_compares_two_records_position_by_position(thrown, tmp_path, caps
         thrown.paired(str(first), str(second))
 
 
+def test_a_play_stopped_early_pairs_by_its_printed_lines(thrown, tmp_path, capsys):
+    found = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    capsys.readouterr()
+    thrown.main(["play", str(found), "--bot", "random", "--opponent", "random", "--runs", "2", "--limit", "3",
+                 "--record", str(tmp_path / "whole.json")])
+    lines = capsys.readouterr().out.splitlines()
+    rows = [line for line in lines if not line.startswith("#")]
+    header = f"# python benchmarks/thrown.py play {found} --bot random --runs 2 --seed 0 (build x)"
+    printed = tmp_path / "stopped.txt"
+    printed.write_text("\n".join([header, lines[1], *rows[:2]]) + "\n")     # stopped after two positions
+    difference, _, _ = thrown.paired(str(tmp_path / "whole.json"), str(printed))
+    assert difference == 0.0 and "2 positions x 2 runs" in capsys.readouterr().out
+    once = tmp_path / "once.json"
+    once.write_bytes(orjson.dumps({"bot": "b", "seed": 0, "runs": 1, "results": {}}))
+    with pytest.raises(SystemExit, match="equal runs"):
+        thrown.paired(str(once), str(printed))
+    (tmp_path / "other.txt").write_text("# python -m something\n")
+    with pytest.raises(SystemExit, match="not the output of thrown.py play"):
+        thrown.paired(str(once), str(tmp_path / "other.txt"))
+
+
 def test_a_suite_played_in_pieces_reports_as_played_whole(thrown, tmp_path, capsys):
     found = tmp_path / "suite.jsonl.gz"
     thrown.main(["find", str(DUEL), "--out", str(found)])
