@@ -41,17 +41,17 @@ UCT_C = 0.7
 #: glory_ai's ISMCTS as OpenSpiel's ISMCTSBot searches, every option written out so that a
 #: change of ISMCTS's defaults cannot change the comparison: random rollouts to the end,
 #: the win-share reward alone, no solver, no belief weighting, one tree on one thread, a
-#: new tree every move, no root win search, the most visited action played
+#: new tree every move, no root win search, no learned prior, the most visited action played
 LIKE_FOR_LIKE: dict[str, object] = {
     "c": UCT_C, "cutoff": 0, "rollout": "random", "reward": "win", "solver": "false", "speed": 0,
     "vp": 0, "final": "visits", "belief": 1, "threads": 1, "trees": 1, "reuse": "false",
-    "node_cap": 200000, "turnwin": 0, "keep": 0, "rollout_others": "same"}
+    "node_cap": 200000, "turnwin": 0, "keep": 0, "rollout_others": "same", "prior": "off"}
 #: ISMCTS's options that play no part under LIKE_FOR_LIKE (evaluations at a cutoff and
-#: guided rollouts, belief weighting, the worlds of the root win search) or are off unless
-#: written (the cheating control):
+#: guided rollouts, belief weighting, the worlds of the root win search, the weight of a
+#: prior that is off) or are off unless written (the cheating controls):
 #: left out of the spec
 UNUSED_LIKE_FOR_LIKE = ("style", "eval", "epsilon", "temperature", "rollout_temperature",
-                        "belief_strength", "omniscient", "cheat", "turnwin_worlds")
+                        "belief_strength", "omniscient", "cheat", "turnwin_worlds", "prior_c")
 
 
 def like_for_like_spec(budget: str) -> str:

@@ -80,22 +80,50 @@ def prior_config_from(data: Mapping[str, Any], where: str = "config") -> PriorCo
     for key in ("name", "search", "players", "deals"):
         if key not in data:
             raise LearnError(f"{where}: missing key {key!r}")
-    players, deals = list(data["players"]), list(data["deals"])
-    if len(players) != len(deals) or any(n not in (2, 3, 4, 5) for n in players) \
-            or any(not isinstance(d, int) or d < 2 for d in deals):
+    players, deals = data["players"], data["deals"]
+    if not isinstance(players, list) or not isinstance(deals, list) or len(players) != len(deals) \
+            or any(type(n) is not int or n not in (2, 3, 4, 5) for n in players) \
+            or any(type(d) is not int or d < 2 for d in deals):
         raise LearnError(f"{where}: players (2..5) and deals (>= 2 each) must be lists of the same length")
-    if "prior=" in str(data["search"]):
-        raise LearnError(f"{where}: search must not set prior= (each generation sets its own)")
     config = PriorConfig(
         name=str(data["name"]), description=str(data.get("description", "")).strip(),
-        seed=int(data.get("seed", 0)), generations=int(data.get("generations", 2)),
-        search=str(data["search"]), deals=dict(zip(players, deals, strict=True)),
-        rate=float(data.get("rate", 0.1)), holdout=float(data.get("holdout", 0.2)),
-        l2=float(data.get("l2", 1e-3)), measure=str(data.get("measure", "")))
+        seed=_number(data, "seed", 0, int, where), generations=_number(data, "generations", 2, int, where),
+        search=_search(data["search"], where), deals=dict(zip(players, deals, strict=True)),
+        rate=_number(data, "rate", 0.1, float, where), holdout=_number(data, "holdout", 0.2, float, where),
+        l2=_number(data, "l2", 1e-3, float, where), measure=str(data.get("measure", "")))
     if not 1 <= config.generations <= 20 or not 0 < config.rate <= 1 or not 0 < config.holdout < 1 \
             or config.l2 < 0:
         raise LearnError(f"{where}: generations 1..20, rate in (0, 1], holdout in (0, 1), l2 >= 0")
     return config
+
+
+def _search(spec: object, where: str) -> str:
+    """The self-play search: a built-in ISMCTS or PIMC spec (never a user's code, which a
+    config must not run) that leaves prior= to each generation."""
+    from ..bots.spec import BotSpec
+    from ..bots.trust import code_named
+
+    if not isinstance(spec, str) or code_named([spec]):
+        raise LearnError(f"{where}: search must be an ISMCTS or PIMC spec such as 'ismcts:iters=200', "
+                         f"got {spec!r}")
+    try:
+        parsed = BotSpec.parse(spec)
+    except ValueError as exc:
+        raise LearnError(f"{where}: search: {exc}") from None
+    if parsed.name not in ("ismcts", "pimc"):
+        raise LearnError(f"{where}: search must be an ismcts or pimc spec (the bots with prior=), "
+                         f"got {spec!r}")
+    if parsed.gives("prior"):
+        raise LearnError(f"{where}: search must not set prior= (each generation sets its own)")
+    return spec.strip()
+
+
+def _number(data: Mapping[str, Any], key: str, default: float, kind: type, where: str) -> Any:
+    value = data.get(key, default)
+    if type(value) is bool or not isinstance(value, (int, float)) or (kind is int and type(value) is not int):
+        raise LearnError(f"{where}: {key} must be {'an integer' if kind is int else 'a number'}, "
+                         f"got {value!r}")
+    return kind(value)
 
 
 def _seed(*parts: object) -> int:

@@ -21,6 +21,15 @@ GOOD = {"name": "t", "search": "ismcts:iters=20", "players": [2], "deals": [2], 
     ({"deals": [2, 3]}, "same length"),
     ({"search": "ismcts:prior=learned"}, "must not set prior="),
     ({"rate": 0}, "rate in (0, 1]"),
+    # a config never runs a user's code (nor asks for --trust to)
+    ({"search": "./mybot.py:Bot"}, "search must be an ISMCTS or PIMC spec"),
+    ({"search": "greedy"}, "search must be an ismcts or pimc spec"),
+    ({"search": "ismcts:bogus=1"}, "has no parameter 'bogus'"),
+    ({"players": 2}, "must be lists"),
+    ({"deals": ["a"]}, "must be lists"),
+    ({"seed": "x"}, "seed must be an integer"),
+    ({"generations": 2.5}, "generations must be an integer"),
+    ({"rate": True}, "rate must be a number"),
 ])
 def test_a_bad_config_is_a_one_line_error(change, text):
     with pytest.raises(LearnError) as caught:

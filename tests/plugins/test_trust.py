@@ -210,14 +210,16 @@ def test_a_result_of_builtin_bots_reproduces_without_trust(here, capsys):
                          ids=lambda p: p.parent.name)
 def test_shipped_results_name_no_code_so_reproduce_needs_no_trust(config):
     from glory_ai.learn.iterate import load_learn_config
+    from glory_ai.learn.prior import load_prior_config
     from glory_ai.tune import load_tune_config
 
     with code_trust(False):         # as the command line without --trust: code would be refused
         if config.name == "tune.toml":
             assert load_tune_config(config).name
             return
-        if "[[matchup]]" not in config.read_text():         # an expert iteration's config
-            assert load_learn_config(config).name
+        text = config.read_text()
+        if "[[matchup]]" not in text:         # an expert iteration's config: the evaluation's or the prior's
+            assert (load_learn_config(config) if "[selfplay]" in text else load_prior_config(config)).name
             return
         experiment = load_experiment(config)
         runs = experiment.runs()
