@@ -68,6 +68,11 @@ cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
     cdef Player* pl = &s.players[p]
     cdef int by_role[6]
     cdef int x, r, missing = 0
+    # every way to cover the roles takes 5 clients at least (6 roles, Storeroom's Laborer
+    # aside; a wild Merchant stands for a missing role one for one): the search asks this
+    # after every hire, so the common case returns here
+    if pl.clientele_count < 5:
+        return False
     memset(by_role, 0, sizeof(by_role))
     for x in range(1, NUM_TYPES):
         if pl.clientele[x]:
