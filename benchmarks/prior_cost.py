@@ -14,20 +14,11 @@ import time
 import glory_ai
 from glory_ai.bench import provenance
 from glory_ai.bots import make_bot
+from glory_ai.bots.bench import states_along_games
 
 
 def positions(num_players: int, games: int) -> list[glory_ai.State]:
-    out = []
-    for deal in range(games):
-        state = glory_ai.Game(num_players).new_initial_state(500 + deal)
-        bot = make_bot("heuristic:epsilon=0.2", seed=deal)
-        step = 0
-        while not state.is_terminal():
-            if len(state.legal_actions()) > 1 and step % 5 == 0:
-                out.append(state.clone())
-            state.apply_action(bot.step(state))
-            step += 1
-    return out
+    return states_along_games(num_players, games, spec="heuristic:epsilon=0.2", first_deal=500, every=5)
 
 
 def cpu_ms(spec: str, states: list[glory_ai.State]) -> float:

@@ -33,6 +33,25 @@ def mid_game_states(num_players: int, count: int, seed: int = 0, depth: int = 12
     return states
 
 
+def states_along_games(num_players: int, games: int, *, spec: str = "greedy", first_deal: int = 0,
+                       every: int = 1) -> list[State]:
+    """Copies of the states at every `every`-th decision with a choice along `games` games
+    (deals first_deal, first_deal + 1, ...) played by `spec` (seeded by the game's index):
+    positions of every phase of a game, not only its middle."""
+    game = Game(num_players)
+    out: list[State] = []
+    for index in range(games):
+        state = game.new_initial_state(first_deal + index)
+        bot = make_bot(spec, seed=index)
+        step = 0
+        while not state.is_terminal():
+            if step % every == 0 and len(state.legal_actions()) > 1:
+                out.append(state.clone())
+            state.apply_action(bot.step(state))
+            step += 1
+    return out
+
+
 def iterations_per_second(spec: str, states: Sequence[State]) -> float:
     """Median over the states of iterations / second of one search of `spec`."""
     rates = []

@@ -26,6 +26,7 @@ from glory_ai.bots._search import (
     _rewards,
     _softmax_draws,
 )
+from glory_ai.bots.bench import states_along_games
 from glory_ai.bots.models import (
     FEATURE_COUNT,
     FEATURE_NAMES,
@@ -60,17 +61,7 @@ def sampled_states(per_setup: int, seed: int = 3):
 
 def decision_states(num_players: int, games: int, every: int = 3):
     """Live states along greedy games (where styles have choices to make)."""
-    out = []
-    for deal in range(games):
-        state = glory_ai.Game(num_players).new_initial_state(100 + deal)
-        bot = make_bot("greedy", seed=deal)
-        step = 0
-        while not state.is_terminal():
-            if step % every == 0 and len(state.legal_actions()) > 1:
-                out.append(state.clone())
-            state.apply_action(bot.step(state))
-            step += 1
-    return out
+    return states_along_games(num_players, games, first_deal=100, every=every)
 
 
 # ---- the feature vector -------------------------------------------------------------------
