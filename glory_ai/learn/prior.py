@@ -260,12 +260,24 @@ def _diagnostics(model: Any, data: Mapping[str, Any]) -> dict[str, float]:
 
 
 def learn_prior(config: PriorConfig, out: str | Path, log: Callable[[str], None] = print) -> dict[str, Any]:
-    """Run the generations into `out` (resuming what is there) and write the summary."""
-    from ..bots.models import linear_model, load_model
+    """Run the generations into `out` (resuming what is there, with the folder's lock, as
+    `learn` does) and write the summary. A folder that holds another config's generations
+    is refused, never mixed in."""
+    from ..arena.lock import FolderLock
 
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "experiment.toml").write_text(_toml(config))
+    with FolderLock(out, create=True):
+        saved, source = out / "experiment.toml", _toml(config)
+        if saved.exists() and read_text(saved, "a stored config", CONFIG_BYTES) != source:
+            raise LearnError(f"{out} holds the generations of another version of the config; use "
+                             "another folder or remove it")
+        saved.write_text(source)
+        return _generations(config, out, log)
+
+
+def _generations(config: PriorConfig, out: Path, log: Callable[[str], None]) -> dict[str, Any]:
+    from ..bots.models import linear_model, load_model
+
     summary: dict[str, Any] = {"config": config.to_dict(), "generations": []}
     for gen in range(config.generations + 1):
         folder = out / f"gen-{gen}"

@@ -85,3 +85,12 @@ def test_a_small_run_writes_generations_the_search_reads(tmp_path):
     before = (tmp_path / "gen-0" / "selfplay-2p.npz").read_bytes()
     learn_prior(config, tmp_path, log=lambda text: None)
     assert (tmp_path / "gen-0" / "selfplay-2p.npz").read_bytes() == before
+    # another config's run into the folder is refused, its generations never mixed in
+    other = prior_config_from({**GOOD, "players": [2, 3], "deals": [2, 2], "l2": 0.5})
+    with pytest.raises(LearnError, match="holds the generations of another version"):
+        learn_prior(other, tmp_path, log=lambda text: None)
+    assert (tmp_path / "gen-0" / "selfplay-2p.npz").read_bytes() == before
+    # and a second process on the folder while one writes it
+    from glory_ai.arena.lock import FolderLock, FolderLocked
+    with FolderLock(tmp_path), pytest.raises(FolderLocked, match="is being written by"):
+        learn_prior(config, tmp_path, log=lambda text: None)
