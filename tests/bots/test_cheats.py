@@ -83,3 +83,34 @@ def test_the_cheats_are_off_by_default_and_a_bad_one_is_refused():
     assert make_bot("pimc", seed=1).params["cheat"] == "none"
     with pytest.raises(ValueError, match="cheat"):
         make_bot("ismcts:cheat=cards", seed=1)
+
+
+def _with_hidden_vault(state):
+    # the other player holds two deck cards face down in the vault (unknown to the mover);
+    # and the same state with the first traded for a deck card of another name
+    d = state.to_dict()
+    other = d["players"][1 - state.current_player()]
+    first, second = d["deck"].pop(0), d["deck"].pop(0)
+    other["vault"] += [first, second]
+    swap = next(i for i, c in enumerate(d["deck"]) if c != first and c != "Jack")
+    traded = {**d, "deck": list(d["deck"]), "players": [dict(p) for p in d["players"]]}
+    traded_other = traded["players"][1 - state.current_player()]
+    traded_other["vault"] = [traded["deck"][swap], second]
+    traded["deck"][swap] = first
+    return glory_ai.State.from_dict(d), glory_ai.State.from_dict(traded)
+
+
+@pytest.mark.parametrize("cheat, sees_vaults", [("none", False), ("hands", False), ("vaults", True),
+                                                ("hidden", True)])
+def test_only_a_control_that_sees_the_vaults_moves_with_a_hidden_vault_card(cheat, sees_vaults):
+    spec = f"ismcts:iters=150,turnwin=0,cheat={cheat}"
+    states = _states()
+    moved = 0
+    for state in states:
+        plain, traded = _with_hidden_vault(state)
+        differs = _search(spec, plain) != _search(spec, traded)
+        if not sees_vaults:
+            assert not differs
+        moved += differs
+    if sees_vaults:
+        assert moved >= len(states) // 2
