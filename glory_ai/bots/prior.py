@@ -5,7 +5,8 @@ output ``value``): its output on the features of an action's afterstate, seen fr
 player who moves, is the action's logit, and the prior is the softmax of the logits over
 the legal actions. One model per player count: ``prior=learned`` reads the models shipped
 with glory_ai (``glory_ai/data/models/prior-2.npz`` to ``prior-5.npz``), ``prior=DIR`` the
-files ``prior-2.npz`` to ``prior-5.npz`` of a folder, ``prior=FILE.npz`` one model for
+files ``prior-2.npz`` to ``prior-5.npz`` of a folder (those it has; a game of another
+player count is refused), ``prior=FILE.npz`` one model for
 every player count. ``prior=off`` (the default) searches without one.
 
 Light: no engine is imported until a model is read.
@@ -37,7 +38,14 @@ def prior_paths(value: str) -> dict[int, Path] | None:
         folder = Path(value)
         if not folder.is_dir():
             return {n: folder for n in PRIOR_COUNTS}
-    return {n: folder / f"prior-{n}.npz" for n in PRIOR_COUNTS}
+    paths = {n: folder / f"prior-{n}.npz" for n in PRIOR_COUNTS}
+    if value != PRIOR_LEARNED:
+        # a folder of some player counts (learn-prior of 2 and 3 players): those; a game of
+        # another count is refused by the search, naming the counts there are
+        present = {n: path for n, path in paths.items() if path.exists()}
+        if present:
+            return present
+    return paths
 
 
 def load_prior(value: str) -> dict[int, EvalModel] | None:
