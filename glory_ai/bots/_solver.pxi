@@ -100,14 +100,22 @@ cdef int decisive_action(GameState* s, uint16_t* actions, int n, int mover, Game
     # only winner, or -1. Unless `every` (the reference scan of the tests: every action
     # tried), looked for only where the engine says the mover may end the game now, and
     # only among the actions it says may end it, which finds the same first one at a
-    # fraction of the trials. -2 if a trial exceeded an engine capacity (apply_checked).
-    cdef int i
+    # fraction of the trials. With a Forum in the city, where every action may end the
+    # game, a Forum end is the mover's win only if the mover then meets the condition:
+    # forum_reach rules out the actions that cannot bring it (most, in a two-player game
+    # with a Forum: each trial copies the state and applies the action). -2 if a trial
+    # exceeded an engine capacity (apply_checked).
+    cdef int i, reach = 2
     if not every:
         if not may_end_now(s, mover):
             return -1
-        every = every_action_may_end(s)
+        if any_action_may_end_but_forum(s):
+            every = True
+        elif every_action_may_end(s):
+            reach = forum_reach(s, mover)
+            every = reach == 0
     for i in range(n):
-        if not every and not action_may_end(s, actions[i]):
+        if not every and not action_may_end(s, actions[i]) and not (reach == 1 and is_hire(actions[i])):
             continue
         memcpy(scratch, s, used_size(s))
         if apply_action_c(scratch, actions[i]) == -2:

@@ -161,16 +161,50 @@ cdef bint may_end_now(GameState* s, int p) noexcept nogil:
             return True
     return False
 
+cdef bint any_action_may_end_but_forum(GameState* s) noexcept nogil:
+    # every_action_may_end without the Forums: the deck is already empty (the game ends
+    # after the current action, R-11.1) or it is a Fountain's choice (it lays, adds or
+    # keeps a card drawn, maybe the last)
+    return s.turn.pending_end or s.deck_size == 0 or s.turn.phase == PH_FOUNTAIN
+
 cdef bint every_action_may_end(GameState* s) noexcept nogil:
     # Can any action at all end the game here (so that a search must try them all)? Yes
-    # when the deck is already empty (the game ends after the current action, R-11.1),
-    # at a Fountain's choice (it lays, adds or keeps a card drawn, maybe the last), and
-    # whenever a Forum or Forum Romanum is anywhere in the city: its condition is checked
-    # after hires, takes, Legionary gives, Sewer moves, Stairways, Prisons and completions
-    # (check_forum), too many paths to tell apart cheaply.
-    if s.turn.pending_end or s.deck_size == 0 or s.turn.phase == PH_FOUNTAIN:
-        return True
-    return any_forum_structure(s)
+    # when any_action_may_end_but_forum, and whenever a Forum or Forum Romanum is anywhere
+    # in the city: its condition is checked after hires, takes, Legionary gives, Sewer
+    # moves, Stairways, Prisons and completions (check_forum), too many paths to tell
+    # apart cheaply (forum_reach tells whose win they can be).
+    return any_action_may_end_but_forum(s) or any_forum_structure(s)
+
+cdef int clients_short(GameState* s, int p, bint storeroom) noexcept nogil:
+    # R-11.2 read as permissively as it goes: how many more clients p needs for a client
+    # of every role, with Ludus Magnus active (Merchant clients wild) and, if `storeroom`,
+    # Storeroom covering Laborer (A33: only for a clientele not empty). 0: covered. A
+    # client more lowers it by one at most (a missing role or one more wild Merchant).
+    cdef Player* pl = &s.players[p]
+    cdef int by_role[6]
+    cdef int x, r, missing = 0
+    memset(by_role, 0, sizeof(by_role))
+    for x in range(1, NUM_TYPES):
+        if pl.clientele[x]:
+            by_role[mat_of(s, x)] += pl.clientele[x]
+    for r in range(6):
+        if r == MERCHANT or (r == LABORER and storeroom):
+            continue
+        if by_role[r] == 0:
+            missing += 1
+    return max(0, 1 + missing - by_role[MERCHANT])
+
+cdef int forum_reach(GameState* s, int p) noexcept nogil:
+    # Can p meet a Forum condition (R-11.2) after one action, as far as p's clientele
+    # tells? 0: maybe after any action; 1: only after a hire (a client more: the one way
+    # a clientele grows, and by one client an action); 2: after no action. Every other
+    # part of the condition (the Forum active for p, Ludus Magnus, Storeroom, the
+    # stockpile of a Forum Romanum) is taken as met, since one action may bring it.
+    cdef int count = s.players[p].clientele_count
+    if clients_short(s, p, count > 0) == 0:
+        return 0
+    return 1 if clients_short(s, p, True) <= 1 else 2
+
 
 cdef bint action_may_end(GameState* s, int action) noexcept nogil:
     # Can `action` end the game (whoever wins) where every_action_may_end is false? With no

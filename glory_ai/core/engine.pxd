@@ -483,9 +483,21 @@ cdef long standing_of(GameState* s, int p) noexcept nogil
 #   its winners? Yes for the deck, the last site, a Catacomb or a Forum of p's one
 #   material short; its blind spots (a Forum a Gate, Stairway or Prison makes active, a
 #   Catacomb a Scriptorium completes early) are listed in _ending.pxi.
+# * any_action_may_end_but_forum: every_action_may_end for a reason other than a Forum
+#   in the city (an empty deck or an end pending, a Fountain's choice).
+# * forum_reach: can p meet a Forum condition after one action, as p's clientele tells?
+#   0: maybe after any action, 1: only after a hire (is_hire), 2: after none. A search
+#   for p's win need not try, for a Forum, the actions this rules out.
 cdef bint may_end_now(GameState* s, int p) noexcept nogil
 cdef bint every_action_may_end(GameState* s) noexcept nogil
 cdef bint action_may_end(GameState* s, int action) noexcept nogil
+cdef bint any_action_may_end_but_forum(GameState* s) noexcept nogil
+cdef int forum_reach(GameState* s, int p) noexcept nogil
+
+cdef inline bint is_hire(int action) noexcept nogil:
+    # a Patron action's hire (from the pool, the deck with a Bar, the hand with an
+    # Aqueduct): the only action that adds a client (R-8.1)
+    return A_HIRE_POOL <= action < A_TAKE_POOL
 
 # Are the winners of a game that `action` just ended the same in every world `observer`
 # cannot tell apart (no hidden card decides them)?

@@ -515,6 +515,13 @@ cdef class State:
         player = self._check_player(player)
         return self.s.turn.phase != PH_OVER and bool(may_end_now(self.s, player))
 
+    def _forum_reach(self, player):
+        """Whether `player` may meet a Forum condition after one action, as that player's
+        clientele tells: 0 after any action, 1 only after a hire, 2 after none (forum_reach,
+        _ending.pxi: a test hook)."""
+        player = self._check_player(player)
+        return forum_reach(self.s, player)
+
     def _actions_that_may_end(self):
         """The legal actions that may end the game, whoever wins, in the engine's order:
         all of them where every_action_may_end, else those action_may_end keeps (a test

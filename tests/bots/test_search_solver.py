@@ -402,6 +402,28 @@ def test_the_decisive_move_is_looked_for_only_among_moves_that_can_end_the_game(
     assert tried < legal_total / 3
 
 
+def test_the_decisive_move_where_a_forum_may_be_won_is_the_reference_scans():
+    # With a Forum in the city every action may end the game; the search tries, besides
+    # those that end it otherwise, only the ones forum_reach leaves (none, the hires, or
+    # all): the move found is the one the scan of every legal action finds, wherever
+    # may_end_now lets the search look (its blind spots aside), in two-player games of
+    # Patron players with noise (Forums built and won)
+    found = {0: 0, 1: 0, 2: 0}
+    for game in range(200):
+        state = glory_ai.Game(2, mode="imperium" if game % 2 else "republic").new_initial_state(7000 + game)
+        bots = [make_bot("heuristic:style=patron,epsilon=0.4", seed=7000 + game + i) for i in range(2)]
+        while not state.is_terminal():
+            player = state.current_player()
+            if state._may_end_now(player):
+                move = _decisive(state)
+                assert move == _decisive(state, every=True), (state.to_dict(), move)
+                if move is not None:
+                    found[state._forum_reach(player)] += 1
+            state.apply_action(bots[player].step(state))
+    # decisive moves were found one hire away, with the roles covered, and otherwise
+    assert min(found.values()) >= 3, found
+
+
 # ---- rewards --------------------------------------------------------------------------------
 
 def reference_mix(state, base, speed, vp):

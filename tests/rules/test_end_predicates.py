@@ -200,13 +200,62 @@ def played_positions(games: int, seed: int):
             state.apply_action(bots[state.current_player()].step(state) if bots else chance.choice(legal))
 
 
+def check_forum_reach(state: glory_ai.State, ends: dict[int, tuple[str, list[int]]]) -> tuple[int, int]:
+    """forum_reach never rules out a Forum end the player to move wins: by its clientele
+    before the action, that player needed no client more (one for a hire, the only action
+    that adds one). Returns (the reach, the Forum wins of the player to move)."""
+    player = state.current_player()
+    reach = state._forum_reach(player)
+    wins = 0
+    for action, (reason, winners) in ends.items():
+        if reason == "forum" and player in winners:
+            hire = state.action_to_string(action).startswith("patron: hire")
+            assert reach <= (1 if hire else 0), (state.to_dict(), state.action_to_string(action))
+            wins += 1
+    return reach, wins
+
+
+def test_forum_reach_of_hand_built_clienteles():
+    # one client short: only a hire can bring the condition; covered: any action may (a
+    # Gate makes the Forum laid active at once); the opponent with an empty clientele: none
+    one_short = forum_romanum_one_client_short()
+    assert [one_short._forum_reach(p) for p in (0, 1)] == [1, 2]
+    covered = gate_and_forum_in_hand()
+    assert [covered._forum_reach(p) for p in (0, 1)] == [0, 2]
+
+
+def test_forum_reach_holds_where_forums_are_won():
+    # two-player games of Patron players (with noise), where Forums are built and won: the
+    # reach rules out none of the Forum wins, which come one hire away and with the roles
+    # covered, and rules out every action in most positions
+    forum_wins = {0: 0, 1: 0}
+    reaches = {0: 0, 1: 0, 2: 0}
+    for game in range(300):
+        state = glory_ai.Game(2, mode="imperium" if game % 2 else "republic").new_initial_state(5000 + game)
+        bots = [make_bot("heuristic:style=patron,epsilon=0.3", seed=5000 + game + i) for i in range(2)]
+        while not state.is_terminal():
+            reach, wins = check_forum_reach(state, endings(state))
+            reaches[reach] += 1
+            if wins:
+                forum_wins[reach] += 1
+            state.apply_action(bots[state.current_player()].step(state))
+    assert forum_wins[0] >= 5 and forum_wins[1] >= 2, forum_wins
+    assert reaches[2] > 2 * (reaches[0] + reaches[1]), reaches
+
+
 def test_the_filters_hold_in_played_games():
     reasons: dict[str, int] = {}
     kept = legal = 0
+    forum_wins = {0: 0, 1: 0}
+    reaches = {0: 0, 1: 0, 2: 0}
     extra = [deck_nearly_empty(), last_in_town_site(), catacomb_one_short(), forum_romanum_one_client_short(),
              gate_and_forum_in_hand(), scriptorium_and_catacomb()]
     for state in itertools.chain(extra, played_positions(600, 70000)):
         ends = endings(state)
+        reach, wins = check_forum_reach(state, ends)
+        reaches[reach] += 1
+        if wins:
+            forum_wins[reach] += 1
         found = state._actions_that_may_end()
         assert set(ends) <= set(found), state.to_dict()
         player = state.current_player()
@@ -219,6 +268,8 @@ def test_the_filters_hold_in_played_games():
         legal += len(state.legal_actions())
     assert set(reasons) == {"deck", "sites", "catacomb", "forum"}, reasons
     assert kept < legal / 3
+    # a Forum win one hire away (the hand-built one) and with the roles covered
+    assert min(forum_wins.values()) > 0 and reaches[2] > reaches[0] + reaches[1], (forum_wins, reaches)
 
 
 def test_the_bots_hold_no_ending_rule():
@@ -255,6 +306,7 @@ def test_the_filters_follow_the_rule_variant(variant):
         while not state.is_terminal():
             ends = endings(state)
             assert set(ends) <= set(state._actions_that_may_end()), state.to_dict()
+            check_forum_reach(state, ends)
             for reason, _ in ends.values():
                 reasons[reason] = reasons.get(reason, 0) + 1
             state.apply_action(bots[state.current_player()].step(state))
