@@ -40,7 +40,7 @@ from glory_ai.core.engine cimport (
     used_size, is_terminal_c, current_player_c, num_players_c, decisions_c, turn_number_c,
     deck_size_c, overflowed_c, hand_cards_c, hidden_hand_cards, conceded, legal_actions_into,
     apply_action_c, score_of, winners_mask_of, standing_of, may_end_now, every_action_may_end,
-    action_may_end, any_action_may_end_but_forum, forum_reach, is_hire, result_is_public, own_step_is_private, action_names_hidden_card,
+    action_may_end, any_action_may_end_but_forum, forum_reach, hire_of_roles, result_is_public, own_step_is_private, action_names_hidden_card,
     determinize_c, canonicalize_hidden, check_state, features_c, linear_features_c,
 )
 

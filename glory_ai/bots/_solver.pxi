@@ -105,17 +105,18 @@ cdef int decisive_action(GameState* s, uint16_t* actions, int n, int mover, Game
     # forum_reach rules out the actions that cannot bring it (most, in a two-player game
     # with a Forum: each trial copies the state and applies the action). -2 if a trial
     # exceeded an engine capacity (apply_checked).
-    cdef int i, reach = 2
+    cdef int i, reach = 2, roles = 0
     if not every:
         if not may_end_now(s, mover):
             return -1
         if any_action_may_end_but_forum(s):
             every = True
         elif every_action_may_end(s):
-            reach = forum_reach(s, mover)
+            reach = forum_reach(s, mover, &roles)
             every = reach == 0
     for i in range(n):
-        if not every and not action_may_end(s, actions[i]) and not (reach == 1 and is_hire(actions[i])):
+        if (not every and not action_may_end(s, actions[i])
+                and not (reach == 1 and hire_of_roles(s, actions[i], roles))):
             continue
         memcpy(scratch, s, used_size(s))
         if apply_action_c(scratch, actions[i]) == -2:

@@ -172,38 +172,40 @@ cdef bint every_action_may_end(GameState* s) noexcept nogil:
     # when any_action_may_end_but_forum, and whenever a Forum or Forum Romanum is anywhere
     # in the city: its condition is checked after hires, takes, Legionary gives, Sewer
     # moves, Stairways, Prisons and completions (check_forum), too many paths to tell
-    # apart cheaply (forum_reach tells whose win they can be).
+    # apart cheaply (forum_reach tells which can be whose win).
     return any_action_may_end_but_forum(s) or any_forum_structure(s)
 
-cdef int clients_short(GameState* s, int p, bint storeroom) noexcept nogil:
-    # R-11.2 read as permissively as it goes: how many more clients p needs for a client
-    # of every role, with Ludus Magnus active (Merchant clients wild) and, if `storeroom`,
-    # Storeroom covering Laborer (A33: only for a clientele not empty). 0: covered. A
-    # client more lowers it by one at most (a missing role or one more wild Merchant).
+cdef int forum_reach(GameState* s, int p, int* roles) noexcept nogil:
+    # Can p meet a Forum condition (R-11.2) after one action, as far as p's clientele
+    # tells? 0: maybe after any action; 1: only after a hire of a client of a role in
+    # roles[0] (bit r: role r; hire_of_roles), 2: after no action. A hire is the one way a
+    # clientele grows, by one client an action (R-8.1). Everything else in the condition
+    # is taken as met, since one action may bring it: the Forum active for p, the
+    # stockpile of a Forum Romanum, Ludus Magnus active (Merchant clients wild) and
+    # Storeroom covering Laborer for a clientele not empty (A33). With these, p is
+    # `short` clients from covering every role, and a client more lowers that by one at
+    # most: if it fills a missing role or is one more (wild) Merchant.
     cdef Player* pl = &s.players[p]
     cdef int by_role[6]
-    cdef int x, r, missing = 0
+    cdef int x, r, missing = 0, short
+    roles[0] = 0
     memset(by_role, 0, sizeof(by_role))
     for x in range(1, NUM_TYPES):
         if pl.clientele[x]:
             by_role[mat_of(s, x)] += pl.clientele[x]
     for r in range(6):
-        if r == MERCHANT or (r == LABORER and storeroom):
-            continue
-        if by_role[r] == 0:
+        if r != MERCHANT and r != LABORER and by_role[r] == 0:
             missing += 1
-    return max(0, 1 + missing - by_role[MERCHANT])
-
-cdef int forum_reach(GameState* s, int p) noexcept nogil:
-    # Can p meet a Forum condition (R-11.2) after one action, as far as p's clientele
-    # tells? 0: maybe after any action; 1: only after a hire (a client more: the one way
-    # a clientele grows, and by one client an action); 2: after no action. Every other
-    # part of the condition (the Forum active for p, Ludus Magnus, Storeroom, the
-    # stockpile of a Forum Romanum) is taken as met, since one action may bring it.
-    cdef int count = s.players[p].clientele_count
-    if clients_short(s, p, count > 0) == 0:
+    short = 1 + missing - by_role[MERCHANT]
+    if short + (1 if pl.clientele_count == 0 else 0) <= 0:
         return 0
-    return 1 if clients_short(s, p, True) <= 1 else 2
+    if short > 1:                        # (after a hire the clientele is not empty)
+        return 2
+    roles[0] = 1 << MERCHANT
+    for r in range(6):
+        if r != MERCHANT and r != LABORER and by_role[r] == 0:
+            roles[0] |= 1 << r
+    return 1
 
 
 cdef bint action_may_end(GameState* s, int action) noexcept nogil:

@@ -486,18 +486,29 @@ cdef long standing_of(GameState* s, int p) noexcept nogil
 # * any_action_may_end_but_forum: every_action_may_end for a reason other than a Forum
 #   in the city (an empty deck or an end pending, a Fountain's choice).
 # * forum_reach: can p meet a Forum condition after one action, as p's clientele tells?
-#   0: maybe after any action, 1: only after a hire (is_hire), 2: after none. A search
-#   for p's win need not try, for a Forum, the actions this rules out.
+#   0: maybe after any action, 1: only after a hire of a client of one of the roles it
+#   sets (hire_of_roles), 2: after none. A search for p's win need not try, for a Forum,
+#   the actions this rules out.
 cdef bint may_end_now(GameState* s, int p) noexcept nogil
 cdef bint every_action_may_end(GameState* s) noexcept nogil
 cdef bint action_may_end(GameState* s, int action) noexcept nogil
 cdef bint any_action_may_end_but_forum(GameState* s) noexcept nogil
-cdef int forum_reach(GameState* s, int p) noexcept nogil
+cdef int forum_reach(GameState* s, int p, int* roles) noexcept nogil
 
-cdef inline bint is_hire(int action) noexcept nogil:
-    # a Patron action's hire (from the pool, the deck with a Bar, the hand with an
-    # Aqueduct): the only action that adds a client (R-8.1)
-    return A_HIRE_POOL <= action < A_TAKE_POOL
+cdef inline bint hire_of_roles(GameState* s, int action, int roles) noexcept nogil:
+    # a Patron action's hire (R-8.1: the only action that adds a client) that may bring a
+    # client of one of `roles` (bit r: role r): from the pool or the hand (Aqueduct) a
+    # card of such a role, from the deck (Bar) any
+    cdef int card
+    if action == A_HIRE_DECK:
+        return True
+    if A_HIRE_POOL <= action < A_HIRE_DECK:
+        card = action - A_HIRE_POOL + 1
+    elif A_HIRE_HAND <= action < A_TAKE_POOL:
+        card = action - A_HIRE_HAND + 1
+    else:
+        return False
+    return (roles >> mat_of(s, card)) & 1
 
 # Are the winners of a game that `action` just ended the same in every world `observer`
 # cannot tell apart (no hidden card decides them)?

@@ -517,10 +517,20 @@ cdef class State:
 
     def _forum_reach(self, player):
         """Whether `player` may meet a Forum condition after one action, as that player's
-        clientele tells: 0 after any action, 1 only after a hire, 2 after none (forum_reach,
-        _ending.pxi: a test hook)."""
+        clientele tells (forum_reach, _ending.pxi: a test hook): 0 after any action, 1 only
+        after a hire of a client of some roles, 2 after none."""
+        cdef int roles = 0
         player = self._check_player(player)
-        return forum_reach(self.s, player)
+        return forum_reach(self.s, player, &roles)
+
+    def _forum_keeps(self, player, int action):
+        """Whether a search for a Forum win of `player` keeps `action` (a test hook): the
+        reach is 0, or 1 and the action a hire that may bring a client of a role it needs
+        (hire_of_roles)."""
+        cdef int roles = 0, reach
+        player = self._check_player(player)
+        reach = forum_reach(self.s, player, &roles)
+        return reach == 0 or (reach == 1 and bool(hire_of_roles(self.s, action, roles)))
 
     def _actions_that_may_end(self):
         """The legal actions that may end the game, whoever wins, in the engine's order:

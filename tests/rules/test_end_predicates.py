@@ -202,8 +202,9 @@ def played_positions(games: int, seed: int):
 
 def check_forum_reach(state: glory_ai.State, ends: dict[int, tuple[str, list[int]]]) -> tuple[int, int]:
     """forum_reach never rules out a Forum end the player to move wins: by its clientele
-    before the action, that player needed no client more (one for a hire, the only action
-    that adds one). Returns (the reach, the Forum wins of the player to move)."""
+    before the action, that player needed no client more, or one and the action hires a
+    client of a role it lacks (or a Merchant, or from the deck). Returns (the reach, the
+    Forum wins of the player to move)."""
     player = state.current_player()
     reach = state._forum_reach(player)
     wins = 0
@@ -211,6 +212,7 @@ def check_forum_reach(state: glory_ai.State, ends: dict[int, tuple[str, list[int
         if reason == "forum" and player in winners:
             hire = state.action_to_string(action).startswith("patron: hire")
             assert reach <= (1 if hire else 0), (state.to_dict(), state.action_to_string(action))
+            assert state._forum_keeps(player, action), (state.to_dict(), state.action_to_string(action))
             wins += 1
     return reach, wins
 
@@ -220,6 +222,11 @@ def test_forum_reach_of_hand_built_clienteles():
     # Gate makes the Forum laid active at once); the opponent with an empty clientele: none
     one_short = forum_romanum_one_client_short()
     assert [one_short._forum_reach(p) for p in (0, 1)] == [1, 2]
+    # P0 lacks a Patron client: a Temple (Marble: Patron) may bring it, a Foundry (Brick:
+    # Legionary, which P0 has) not, nor anything but a hire
+    keeps = {one_short.action_to_string(a): one_short._forum_keeps(0, a) for a in one_short.legal_actions()}
+    assert keeps["patron: hire Temple from pool"] and not keeps["patron: hire Foundry from pool"], keeps
+    assert not any(keep for text, keep in keeps.items() if "hire" not in text), keeps
     covered = gate_and_forum_in_hand()
     assert [covered._forum_reach(p) for p in (0, 1)] == [0, 2]
 
