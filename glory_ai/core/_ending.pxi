@@ -152,6 +152,8 @@ cdef bint may_end_now(GameState* s, int p) noexcept nogil:
     for i in range(s.nstruct):
         st = &s.structures[i]
         if st.owner != p:
+            if st.owner > p:
+                break           # (the table is grouped by owner, ascending: check_state)
             continue
         if is_forum(s, st.building):
             if st.flags & S_COMPLETE or st.nmat + 1 >= material_value(st.site):
