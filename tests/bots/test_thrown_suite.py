@@ -5,6 +5,7 @@ the recorded state."""
 from __future__ import annotations
 
 import copy
+import gzip
 import importlib.util
 from pathlib import Path
 
@@ -247,3 +248,42 @@ def test_roots_reads_how_won_each_position_looks_to_a_search(thrown, tmp_path, c
     assert means[0] == bot.last_search()["actions"][0]["mean_reward"][suite[0]["leader"]]
     with pytest.raises(SystemExit, match="search bots"):
         thrown.roots(str(small), ["greedy"], 0)
+
+
+def test_won_of_a_won_suite_selects_again_on_other_seeds_keeping_each_index(thrown, tmp_path, capsys):
+    found, first, second = (tmp_path / f"{name}.jsonl.gz" for name in ("suite", "first", "second"))
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    common = ["--control", "greedy", "--opponent", "random", "--runs", "2"]
+    thrown.main(["won", str(found), "--out", str(first), *common, "--start", "2", "--limit", "8"])
+    thrown.main(["won", str(first), "--out", str(second), *common, "--seed", "5"])
+    capsys.readouterr()
+    once, again = thrown.load_suite(first), thrown.load_suite(second)
+    passes = [{"spec": "greedy", "runs": 2, "seed": 0}, {"spec": "greedy", "runs": 2, "seed": 5}]
+    # kept again: exactly the positions the control wins in both runs of seed 5, seeded by their
+    # index in the first suite (not their place in the second)
+    wins_again = [e for e in once
+                  if all(thrown.play_out(e, "greedy", None, 5, e["index"], run) for run in range(2))]
+    assert [e["index"] for e in again] == [e["index"] for e in wins_again]
+    assert once and all(e["index"] != place for place, e in enumerate(once))    # not the place: >= 2
+    for entry in again:
+        assert entry["selected"] == passes and entry["control"] == passes[1]
+        assert thrown.load_suite(found)[entry["index"]]["actions"] == entry["actions"]
+
+
+def test_merge_joins_the_pieces_of_won_as_won_of_the_whole(thrown, tmp_path, capsys):
+    found = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    common = ["won", str(found), "--control", "greedy", "--opponent", "random", "--runs", "1"]
+    thrown.main([*common, "--out", str(tmp_path / "whole.jsonl.gz"), "--limit", "6"])
+    thrown.main([*common, "--out", str(tmp_path / "b.jsonl.gz"), "--start", "3", "--limit", "3"])
+    thrown.main([*common, "--out", str(tmp_path / "a.jsonl.gz"), "--limit", "3"])
+    pieces = [str(tmp_path / "b.jsonl.gz"), str(tmp_path / "a.jsonl.gz")]
+    thrown.main(["merge", str(tmp_path / "merged.jsonl.gz"), *pieces])
+    merged, whole = (gzip.decompress((tmp_path / f"{name}.jsonl.gz").read_bytes())
+                     for name in ("merged", "whole"))
+    assert merged == whole
+    assert thrown.load_suite(tmp_path / "whole.jsonl.gz")          # the test would hold for an empty one
+    with pytest.raises(SystemExit, match="more than one piece"):
+        thrown.merge(str(tmp_path / "twice.jsonl.gz"), [pieces[1], str(tmp_path / "whole.jsonl.gz")])
+    with pytest.raises(SystemExit, match="written by won"):
+        thrown.merge(str(tmp_path / "raw.jsonl.gz"), [str(found)])
