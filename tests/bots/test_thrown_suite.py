@@ -148,9 +148,10 @@ def test_won_keeps_the_positions_the_control_wins_in_every_run(thrown, tmp_path,
     assert any(f"won in every run: {len(kept)} of 6 positions" in line for line in lines)
     for entry in kept:
         assert entry["control"] == {"spec": "greedy", "runs": 2, "seed": 0}
+        assert entry["selected"] == [entry["control"]]
         assert entry["opponents"] == ["random"] * entry["num_players"]
         # the control wins it again with the same seeds: the runs reproduce
-        recorded = {k: v for k, v in entry.items() if k not in ("control", "opponents", "index")}
+        recorded = {k: v for k, v in entry.items() if k not in ("control", "opponents", "index", "selected")}
         assert thrown.load_suite(found)[entry["index"]] == recorded
         assert all(thrown.play_out(entry, "greedy", None, 0, entry["index"], run) for run in range(2))
 
