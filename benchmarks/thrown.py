@@ -55,7 +55,11 @@ it plays there) and, with a record, the runs lost by the positions that read ope
 The shipped ``benchmarks/data/thrown_won.jsonl.gz`` (227 positions) is ``won`` of positions
 0-555 of ``benchmarks/data/thrown.jsonl.gz`` (``--runs 2 --seed 0 --limit 556``, the default
 control; run in two pieces for time: results/bench/thrown_won_find.txt); positions 556-666
-were not classified.
+were not classified there. ``benchmarks/data/thrown_sure.jsonl.gz``, the sure suite, is chosen
+on other runs than those that score it: the positions of all 667 the control won in 2 runs of
+seed 0 and then in 4 of seed 10 (``won`` of the won suite, and of positions 556-666 classified
+on seed 0, with ``--runs 4 --seed 10``, in pieces, then ``merge``); score it on other seeds
+(results/bench/thrown_sure.txt: seed 20).
 """
 from __future__ import annotations
 

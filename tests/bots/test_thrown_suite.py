@@ -288,3 +288,21 @@ def test_merge_joins_the_pieces_of_won_as_won_of_the_whole(thrown, tmp_path, cap
         thrown.merge(str(tmp_path / "twice.jsonl.gz"), [pieces[1], str(tmp_path / "whole.jsonl.gz")])
     with pytest.raises(SystemExit, match="written by won"):
         thrown.merge(str(tmp_path / "raw.jsonl.gz"), [str(found)])
+
+
+def test_the_shipped_sure_suite_was_won_by_the_control_on_seeds_0_and_10(thrown):
+    source = thrown.load_suite(SUITE)
+    won = {e["index"] for e in thrown.load_suite(ROOT / "benchmarks" / "data" / "thrown_won.jsonl.gz")}
+    sure = thrown.load_suite(ROOT / "benchmarks" / "data" / "thrown_sure.jsonl.gz")
+    indexes = [e["index"] for e in sure]
+    assert len(sure) >= 100 and indexes == sorted(set(indexes))
+    # chosen on seeds 0 and 10: scoring it on either would score it on the runs that chose it
+    passes = [{"spec": thrown.CONTROL, "runs": 2, "seed": 0}, {"spec": thrown.CONTROL, "runs": 4, "seed": 10}]
+    for entry in sure:
+        assert entry["selected"] == passes and entry["control"] == passes[1]
+        recorded = {k: v for k, v in entry.items() if k not in ("index", "opponents", "control", "selected")}
+        assert recorded == source[entry["index"]]
+        assert entry["opponents"] == [thrown.fixed_budget(spec) for spec in entry["seats"]]
+        # positions 0-555 were classified on seed 0 by the won suite; 556-666 after it
+        assert entry["index"] in won or entry["index"] >= 556
+    assert thrown.rebuild(sure[-1]).scores() == sure[-1]["scores"]
