@@ -465,6 +465,11 @@ def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, flo
     print(f"# {len(common)} positions x {runs} runs: {a['bot']} lost {sum(lost_a)}, {b['bot']} lost "
           f"{sum(lost_b)}; difference {100 * sum(diffs) / total:+.1f} points [{100 * low:+.1f}, "
           f"{100 * high:+.1f}] of the runs lost (second minus first; bootstrap over positions)")
+    if not (a.get("printed") or b.get("printed")):      # a printed play has counts, not runs
+        pairs = [(x, y) for k in common for x, y in zip(a["results"][k][:runs], b["results"][k][:runs],
+                                                        strict=True)]
+        print(f"# runs lost by {a['bot']} alone: {sum(y and not x for x, y in pairs)}, by {b['bot']} alone: "
+              f"{sum(x and not y for x, y in pairs)}, by both: {sum(not (x or y) for x, y in pairs)}")
     return sum(diffs) / total, low, high
 
 

@@ -170,7 +170,8 @@ def test_paired_compares_two_records_position_by_position(thrown, tmp_path, caps
                                      "results": {"0": [False, False], "3": [False, True]}}))
     difference, low, high = thrown.paired(str(first), str(second))
     assert difference == 0.5 and low <= difference <= high
-    assert "a lost 1, b lost 3" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "a lost 1, b lost 3" in printed and "runs lost by a alone: 0, by b alone: 2, by both: 1" in printed
     # a bot played once: its run 0 against the other's run 0 (the same seeds)
     second.write_bytes(orjson.dumps({"bot": "b", "seed": 0, "runs": 1,
                                      "results": {"0": [False], "3": [True]}}))
