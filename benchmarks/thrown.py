@@ -3,6 +3,7 @@
                          python benchmarks/thrown.py won SUITE --out FILE [--control SPEC] [--runs R]
                                                      [--opponent SPEC]
                          python benchmarks/thrown.py report RECORD... | paired RECORDS RECORDS
+                         python benchmarks/thrown.py merge OUT SUITE...
                          python benchmarks/thrown.py roots SUITE --bots SPEC... [--record RECORDS]
 
 ``find`` replays the recorded games of run folders (each holds games.jsonl or games.jsonl.gz)
@@ -41,6 +42,9 @@ played the all-seeing control itself (the information-ceiling matches) is set as
 honest leader is not asked to hold a lead against a player who sees its hand. Every
 position's bot seeds come from its index in the input suite, so setting some aside changes
 no other position's runs (a won suite keeps that index, ``index``, and ``play`` seeds by it).
+``won`` of a suite it wrote selects again, on other bot seeds (``--seed``), keeping every
+position's index and seeds, and lists in ``selected`` every pass a position was kept by; ``merge``
+joins the suites ``won`` wrote of pieces of one suite.
 A position the all-seeing search cannot win every time is not one an honest search must
 keep: what is left is where "never throw a won game" can be asked of it. ``play --record``
 writes every run's result; ``report`` merges the records of a suite played in pieces
@@ -51,7 +55,11 @@ it plays there) and, with a record, the runs lost by the positions that read ope
 The shipped ``benchmarks/data/thrown_won.jsonl.gz`` (227 positions) is ``won`` of positions
 0-555 of ``benchmarks/data/thrown.jsonl.gz`` (``--runs 2 --seed 0 --limit 556``, the default
 control; run in two pieces for time: results/bench/thrown_won_find.txt); positions 556-666
-were not classified.
+were not classified there. ``benchmarks/data/thrown_sure.jsonl.gz``, the sure suite, is chosen
+on other runs than those that score it: the positions of all 667 the control won in 2 runs of
+seed 0 and then in 4 of seed 10 (``won`` of the won suite, and of positions 556-666 classified
+on seed 0, with ``--runs 4 --seed 10``, in pieces, then ``merge``); score it on other seeds
+(results/bench/thrown_sure.txt: seed 20).
 """
 from __future__ import annotations
 
@@ -372,7 +380,8 @@ def won(suite_path: str, out: str, control: str, runs: int, seed: int, jobs: int
           f"cards; {len(entries) - len(cheated) - len(suite)}: a seat's spec cannot be made); {control} in "
           f"the leader's seat, {opponent or 'the recorded specs with fixed budgets'} elsewhere; bot seeds "
           f"from {seed}")
-    kept = [dict(entry, index=index, control={"spec": control, "runs": runs, "seed": seed})
+    this = {"spec": control, "runs": runs, "seed": seed}
+    kept = [dict(entry, index=_key(index, entry), control=this, selected=[*_selections(entry), this])
             for index, entry, results in _play_all(suite, control, None, runs, seed, jobs) if all(results)]
     low, high = _wilson(len(kept), len(suite))
     print(f"# won in every run: {len(kept)} of {len(suite)} positions: "
@@ -383,6 +392,29 @@ def won(suite_path: str, out: str, control: str, runs: int, seed: int, jobs: int
         print(f"#   lead {low_lead}-{min(high_lead, 99)}: {held} of {len(band)}")
     _write_suite(out, kept)
     return kept
+
+
+def _selections(entry: dict[str, Any]) -> list[dict[str, Any]]:
+    """The passes of ``won`` an entry has already been kept by (a suite it wrote is read again:
+    every pass it won, oldest first)."""
+    if "selected" in entry:
+        return list(entry["selected"])
+    return [entry["control"]] if "control" in entry else []
+
+
+def merge(out: str, pieces: Sequence[str]) -> list[dict[str, Any]]:
+    """Write the suites ``pieces`` (``won`` of parts of one suite) as one, in the order of their
+    positions' index; a position in two pieces is refused."""
+    entries = [entry for piece in pieces for entry in load_suite(piece)]
+    if any("index" not in e for e in entries):
+        raise SystemExit("error: merge joins suites written by won (each position with its index)")
+    entries.sort(key=lambda e: int(e["index"]))
+    keys = Counter(int(e["index"]) for e in entries)
+    twice = sorted(k for k, n in keys.items() if n > 1)
+    if twice:
+        raise SystemExit(f"error: positions {twice} are in more than one piece")
+    _write_suite(out, entries)
+    return entries
 
 
 def _cheating_opponent(entry: dict[str, Any]) -> bool:
@@ -433,6 +465,11 @@ def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, flo
     print(f"# {len(common)} positions x {runs} runs: {a['bot']} lost {sum(lost_a)}, {b['bot']} lost "
           f"{sum(lost_b)}; difference {100 * sum(diffs) / total:+.1f} points [{100 * low:+.1f}, "
           f"{100 * high:+.1f}] of the runs lost (second minus first; bootstrap over positions)")
+    if not (a.get("printed") or b.get("printed")):      # a printed play has counts, not runs
+        pairs = [(x, y) for k in common for x, y in zip(a["results"][k][:runs], b["results"][k][:runs],
+                                                        strict=True)]
+        print(f"# runs lost by {a['bot']} alone: {sum(y and not x for x, y in pairs)}, by {b['bot']} alone: "
+              f"{sum(x and not y for x, y in pairs)}, by both: {sum(not (x or y) for x, y in pairs)}")
     return sum(diffs) / total, low, high
 
 
@@ -575,6 +612,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     o.add_argument("--record", default=None, help="play --record files of the first bot (comma-separated)")
     r = sub.add_parser("report", help="the summary of play --record files merged")
     r.add_argument("records", nargs="+")
+    m = sub.add_parser("merge", help="join suites written by won of parts of one suite")
+    m.add_argument("out")
+    m.add_argument("pieces", nargs="+")
     d = sub.add_parser("paired", help="the paired difference of two play --record files")
     d.add_argument("first")
     d.add_argument("second")
@@ -586,6 +626,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     elif args.command == "won":
         won(args.suite, args.out, args.control, args.runs, args.seed, args.jobs, args.limit, args.opponent,
             args.start)
+    elif args.command == "merge":
+        merge(args.out, args.pieces)
     elif args.command == "paired":
         paired(args.first, args.second)
     elif args.command == "report":

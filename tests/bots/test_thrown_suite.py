@@ -5,6 +5,7 @@ the recorded state."""
 from __future__ import annotations
 
 import copy
+import gzip
 import importlib.util
 from pathlib import Path
 
@@ -147,9 +148,10 @@ def test_won_keeps_the_positions_the_control_wins_in_every_run(thrown, tmp_path,
     assert any(f"won in every run: {len(kept)} of 6 positions" in line for line in lines)
     for entry in kept:
         assert entry["control"] == {"spec": "greedy", "runs": 2, "seed": 0}
+        assert entry["selected"] == [entry["control"]]
         assert entry["opponents"] == ["random"] * entry["num_players"]
         # the control wins it again with the same seeds: the runs reproduce
-        recorded = {k: v for k, v in entry.items() if k not in ("control", "opponents", "index")}
+        recorded = {k: v for k, v in entry.items() if k not in ("control", "opponents", "index", "selected")}
         assert thrown.load_suite(found)[entry["index"]] == recorded
         assert all(thrown.play_out(entry, "greedy", None, 0, entry["index"], run) for run in range(2))
 
@@ -168,7 +170,8 @@ def test_paired_compares_two_records_position_by_position(thrown, tmp_path, caps
                                      "results": {"0": [False, False], "3": [False, True]}}))
     difference, low, high = thrown.paired(str(first), str(second))
     assert difference == 0.5 and low <= difference <= high
-    assert "a lost 1, b lost 3" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "a lost 1, b lost 3" in printed and "runs lost by a alone: 0, by b alone: 2, by both: 1" in printed
     # a bot played once: its run 0 against the other's run 0 (the same seeds)
     second.write_bytes(orjson.dumps({"bot": "b", "seed": 0, "runs": 1,
                                      "results": {"0": [False], "3": [True]}}))
@@ -247,3 +250,60 @@ def test_roots_reads_how_won_each_position_looks_to_a_search(thrown, tmp_path, c
     assert means[0] == bot.last_search()["actions"][0]["mean_reward"][suite[0]["leader"]]
     with pytest.raises(SystemExit, match="search bots"):
         thrown.roots(str(small), ["greedy"], 0)
+
+
+def test_won_of_a_won_suite_selects_again_on_other_seeds_keeping_each_index(thrown, tmp_path, capsys):
+    found, first, second = (tmp_path / f"{name}.jsonl.gz" for name in ("suite", "first", "second"))
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    common = ["--control", "greedy", "--opponent", "random", "--runs", "2"]
+    thrown.main(["won", str(found), "--out", str(first), *common, "--start", "2", "--limit", "8"])
+    thrown.main(["won", str(first), "--out", str(second), *common, "--seed", "5"])
+    capsys.readouterr()
+    once, again = thrown.load_suite(first), thrown.load_suite(second)
+    passes = [{"spec": "greedy", "runs": 2, "seed": 0}, {"spec": "greedy", "runs": 2, "seed": 5}]
+    # kept again: exactly the positions the control wins in both runs of seed 5, seeded by their
+    # index in the first suite (not their place in the second)
+    wins_again = [e for e in once
+                  if all(thrown.play_out(e, "greedy", None, 5, e["index"], run) for run in range(2))]
+    assert [e["index"] for e in again] == [e["index"] for e in wins_again]
+    assert once and all(e["index"] != place for place, e in enumerate(once))    # not the place: >= 2
+    for entry in again:
+        assert entry["selected"] == passes and entry["control"] == passes[1]
+        assert thrown.load_suite(found)[entry["index"]]["actions"] == entry["actions"]
+
+
+def test_merge_joins_the_pieces_of_won_as_won_of_the_whole(thrown, tmp_path, capsys):
+    found = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    common = ["won", str(found), "--control", "greedy", "--opponent", "random", "--runs", "1"]
+    thrown.main([*common, "--out", str(tmp_path / "whole.jsonl.gz"), "--limit", "6"])
+    thrown.main([*common, "--out", str(tmp_path / "b.jsonl.gz"), "--start", "3", "--limit", "3"])
+    thrown.main([*common, "--out", str(tmp_path / "a.jsonl.gz"), "--limit", "3"])
+    pieces = [str(tmp_path / "b.jsonl.gz"), str(tmp_path / "a.jsonl.gz")]
+    thrown.main(["merge", str(tmp_path / "merged.jsonl.gz"), *pieces])
+    merged, whole = (gzip.decompress((tmp_path / f"{name}.jsonl.gz").read_bytes())
+                     for name in ("merged", "whole"))
+    assert merged == whole
+    assert thrown.load_suite(tmp_path / "whole.jsonl.gz")          # the test would hold for an empty one
+    with pytest.raises(SystemExit, match="more than one piece"):
+        thrown.merge(str(tmp_path / "twice.jsonl.gz"), [pieces[1], str(tmp_path / "whole.jsonl.gz")])
+    with pytest.raises(SystemExit, match="written by won"):
+        thrown.merge(str(tmp_path / "raw.jsonl.gz"), [str(found)])
+
+
+def test_the_shipped_sure_suite_was_won_by_the_control_on_seeds_0_and_10(thrown):
+    source = thrown.load_suite(SUITE)
+    won = {e["index"] for e in thrown.load_suite(ROOT / "benchmarks" / "data" / "thrown_won.jsonl.gz")}
+    sure = thrown.load_suite(ROOT / "benchmarks" / "data" / "thrown_sure.jsonl.gz")
+    indexes = [e["index"] for e in sure]
+    assert len(sure) >= 100 and indexes == sorted(set(indexes))
+    # chosen on seeds 0 and 10: scoring it on either would score it on the runs that chose it
+    passes = [{"spec": thrown.CONTROL, "runs": 2, "seed": 0}, {"spec": thrown.CONTROL, "runs": 4, "seed": 10}]
+    for entry in sure:
+        assert entry["selected"] == passes and entry["control"] == passes[1]
+        recorded = {k: v for k, v in entry.items() if k not in ("index", "opponents", "control", "selected")}
+        assert recorded == source[entry["index"]]
+        assert entry["opponents"] == [thrown.fixed_budget(spec) for spec in entry["seats"]]
+        # positions 0-555 were classified on seed 0 by the won suite; 556-666 after it
+        assert entry["index"] in won or entry["index"] >= 556
+    assert thrown.rebuild(sure[-1]).scores() == sure[-1]["scores"]
