@@ -50,7 +50,8 @@ def main() -> None:
     args = parser.parse_args()
     print(provenance())
     if args.cpu_ms:
-        print(f"players  decisions  iterations a decision at cpu_ms={args.cpu_ms}: prior=learned / off  ratio")
+        print(f"players  decisions  iterations a decision at cpu_ms={args.cpu_ms}: "
+              "prior=learned / off  ratio")
     else:
         print("players  decisions  CPU ms a decision: prior=learned / off  ratio")
     for n in (2, 3, 4, 5):

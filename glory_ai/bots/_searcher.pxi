@@ -496,7 +496,8 @@ cdef class Searcher:
         """Tree `index` as nested dicts from its root(s) (a list: one root, or one per PIMC
         world): action, mover, visits, available, reward (sums), children (in list order);
         with `flags`, also the solver's marks ("certain", "win", "loss", "decisive") and
-        the sum of the game lengths backed up ("length")."""
+        the sum of the game lengths backed up ("length"); with prior=, the node's prior
+        ("prior") and the logits cached at it ("logits", by action)."""
         if not 0 <= index < self.ntrees:
             raise IndexError(f"no tree {index} (there are {self.ntrees})")
         cdef Tree* t = self.trees[index]

@@ -1,6 +1,7 @@
 """The learned prior over actions (prior=; docs/bots.md, "A learned prior"): its C output
 against a numpy reference on real states, the selection and expansion it steers, its
 files checked, and the search with it keeping its invariants."""
+import itertools
 import random
 from pathlib import Path
 
@@ -193,7 +194,7 @@ def test_on_a_single_world_the_cached_logits_are_the_uncached_computation(tmp_pa
         weights = {a: np.exp(v - max(expected.values())) for a, v in expected.items()}
         total = sum(weights.values())
         order = [child["action"] for child in reversed(node["children"])]
-        assert all(expected[a] >= expected[b] - 1e-5 for a, b in zip(order, order[1:]))
+        assert all(expected[a] >= expected[b] - 1e-5 for a, b in itertools.pairwise(order))
         for child in node["children"]:
             assert child["prior"] == pytest.approx(weights[child["action"]] / total, rel=1e-4, abs=1e-6)
             after = state.clone()
