@@ -1,14 +1,17 @@
-"""The learned prior's cost a decision: python benchmarks/prior_cost.py [--games N] [--iters N]
+"""The learned prior's cost a decision: python benchmarks/prior_cost.py [--games N] [--iters N] [--cpu-ms MS]
 
 The positions: every fifth decision with a choice of `--games` games of noisy one-ply players
 at 2 to 5 players. Prints a provenance line, then for each player count the CPU ms a decision
 of `ismcts:iters=N` with `prior=learned` and without (time.process_time, this process's CPU
 time, so that other work on a busy machine slows the figures less than wall time would), and
-their ratio.
+their ratio. With `--cpu-ms`, the iterations a decision of `ismcts:cpu_ms=MS` (a budget of the
+thread's CPU time) reaches with the prior and without, instead: what the prior costs at equal
+CPU time.
 """
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import glory_ai
@@ -28,15 +31,36 @@ def cpu_ms(spec: str, states: list[glory_ai.State]) -> float:
     return (time.process_time() - start) * 1000 / len(states)
 
 
+def iterations(spec: str, states: list[glory_ai.State]) -> float:
+    # the mean iterations of a decision (a move won by the root win search has none: skipped)
+    done = []
+    for i, state in enumerate(states):
+        bot = make_bot(spec, seed=i)
+        bot.step(state)
+        if bot.last_search()["iterations"]:
+            done.append(bot.last_search()["iterations"])
+    return statistics.fmean(done)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--iters", type=int, default=500)
+    parser.add_argument("--cpu-ms", type=int, default=0)
     args = parser.parse_args()
     print(provenance())
-    print("players  decisions  CPU ms a decision: prior=learned / off  ratio")
+    if args.cpu_ms:
+        print(f"players  decisions  iterations a decision at cpu_ms={args.cpu_ms}: "
+              "prior=learned / off  ratio")
+    else:
+        print("players  decisions  CPU ms a decision: prior=learned / off  ratio")
     for n in (2, 3, 4, 5):
         states = positions(n, args.games)
+        if args.cpu_ms:
+            base = f"ismcts:cpu_ms={args.cpu_ms}"
+            with_prior, without = iterations(base + ",prior=learned", states), iterations(base, states)
+            print(f"{n:7d}  {len(states):9d}  {with_prior:.0f} / {without:.0f}  x{with_prior / without:.2f}")
+            continue
         base = f"ismcts:iters={args.iters}"
         with_prior, without = cpu_ms(base + ",prior=learned", states), cpu_ms(base, states)
         print(f"{n:7d}  {len(states):9d}  {with_prior:.2f} / {without:.2f}  x{with_prior / without:.2f}")

@@ -52,6 +52,9 @@ class _NodeDict(TypedDict):
     # with flags=True only: the solver's marks and the sum of the game lengths
     flags: set[str]
     length: float
+    # with prior= only: the node's prior at its parent, and the logits cached at the node by action
+    prior: float
+    logits: dict[int, float]
 
 @disjoint_base     # a cdef class
 class Searcher:

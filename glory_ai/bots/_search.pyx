@@ -18,8 +18,8 @@
 # a linked list of node indices. A search adds at most one node per iteration and never
 # more than node_cap; at the cap it goes on iterating without expanding (rollouts from
 # the frontier), so memory is bounded by node_cap * (64 + 4) bytes per tree (the node
-# and its slot in the path buffer; 4 more with prior=, its prior) plus one working
-# context (CONTEXT_BYTES) per tree.
+# and its slot in the path buffer; 8 more with prior=, its prior and its cached logits'
+# head, and 12 bytes a cached logit) plus one working context (CONTEXT_BYTES) per tree.
 #
 # No limit here fails silently: the path buffer has a slot per node (a path never visits
 # a node twice), the legal-action buffer holds the engine's MAX_LEGAL, availability
@@ -28,7 +28,7 @@
 # the search (an engine state with no legal action, no memory) reaches the caller as an
 # exception.
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t
-from libc.stdlib cimport malloc, free, calloc
+from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memcpy, memset
 from libc.math cimport log, sqrt, exp, tanh
 
@@ -99,6 +99,7 @@ cdef enum:
     SEARCH_NO_LEGAL = 1      # a live state without legal actions (Tree.error_detail: the invariant code)
     SEARCH_NO_WINNER = 2     # a finished game without a winner
     SEARCH_OVERFLOW = 3      # a move exceeded a fixed capacity of the engine (apply_action_c -2)
+    SEARCH_NO_MEMORY = 4     # (prior=) the cache of logits could not grow
 
 
 def _overflow_message(who):
@@ -198,7 +199,7 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
                 t.error = SEARCH_OVERFLOW
                 return
             if pick < 0 and t.prior != NULL:
-                pick = prior_pick(t, w, untried, mover, &prob)    # the highest prior first
+                pick = prior_pick(t, node, w, untried, mover, &prob)    # the highest prior first
                 if t.error:
                     return
             elif pick < 0:

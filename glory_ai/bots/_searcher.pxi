@@ -179,10 +179,8 @@ cdef class Searcher:
             self.trees[i] = tree_new(node_cap)
             if self.trees[i] == NULL:
                 raise MemoryError(f"cannot allocate a search tree of {node_cap} nodes")
-            if self._priors is not None:
-                self.trees[i].prior = <float*>calloc(node_cap, sizeof(float))
-                if self.trees[i].prior == NULL:
-                    raise MemoryError(f"cannot allocate the priors of a search tree of {node_cap} nodes")
+            if self._priors is not None and tree_prior_on(self.trees[i]) < 0:
+                raise MemoryError(f"cannot allocate the priors of a search tree of {node_cap} nodes")
 
     def __dealloc__(self):
         cdef int i
@@ -341,6 +339,8 @@ cdef class Searcher:
                 raise RuntimeError("the search met a finished game without a winner, an engine bug")
             if t.error == SEARCH_OVERFLOW:
                 raise RuntimeError(_overflow_message("the search"))
+            if t.error == SEARCH_NO_MEMORY:
+                raise MemoryError("no memory for the prior's cache of logits (prior=): lower node_cap")
 
     # ---- tree reuse ----
 
@@ -496,7 +496,8 @@ cdef class Searcher:
         """Tree `index` as nested dicts from its root(s) (a list: one root, or one per PIMC
         world): action, mover, visits, available, reward (sums), children (in list order);
         with `flags`, also the solver's marks ("certain", "win", "loss", "decisive") and
-        the sum of the game lengths backed up ("length")."""
+        the sum of the game lengths backed up ("length"); with prior=, the node's prior
+        ("prior") and the logits cached at it ("logits", by action)."""
         if not 0 <= index < self.ntrees:
             raise IndexError(f"no tree {index} (there are {self.ntrees})")
         cdef Tree* t = self.trees[index]

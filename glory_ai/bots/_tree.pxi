@@ -8,6 +8,10 @@
 cdef extern from "<stdlib.h>" nogil:
     int posix_memalign(void** memptr, size_t alignment, size_t size)
 
+cdef enum:
+    PRIOR_CACHE_START = 4096     # (prior=) entries of a tree's first cache of logits
+    PRIOR_CACHE_MAX = 1 << 30    # and at most: past it the search stops with SEARCH_NO_MEMORY
+
 
 ctypedef struct Node:
     double reward[5]         # reward sums per player
@@ -19,6 +23,13 @@ ctypedef struct Node:
     uint8_t mover            # the player who chose it (ROOT_MOVER on a root)
     uint8_t flags            # F_* (solver)
     float length             # sum of the game lengths backed up (decisions per player)
+
+
+ctypedef struct PriorEntry:
+    # (prior=) one cached logit of a node: a list per node in Tree.prior_cache
+    int32_t next             # the node's next entry (-1: none)
+    uint16_t action
+    float logit
 
 
 ctypedef struct Tree:
@@ -54,8 +65,11 @@ ctypedef struct Tree:
     int error                # SEARCH_OK, or what went wrong (raised by the caller)
     int error_detail
     float* prior             # (prior=) per node: its action's prior at its parent (NULL: off)
-    uint16_t prior_legal[MAX_LEGAL]   # (prior=) the legal actions whose logits are computed
-    double prior_logits[MAX_LEGAL]
+    int32_t* prior_head      # (prior=) per node: its first entry in prior_cache (-1: none)
+    PriorEntry* prior_cache  # (prior=) the logits computed, one per (node, action); grows by doubling
+    int prior_count
+    int prior_cap
+    float* prior_value       # (prior=) per action id: its logit at the node being expanded
 
 
 #: bytes of one tree node, and of one tree's working context besides its nodes
@@ -92,7 +106,22 @@ cdef void tree_free(Tree* t) noexcept nogil:
     free(t.legal_stamp)
     free(t.seen_stamp)
     free(t.prior)
+    free(t.prior_head)
+    free(t.prior_cache)
+    free(t.prior_value)
     free(t)
+
+
+cdef int tree_prior_on(Tree* t) noexcept nogil:
+    # the prior's per-node arrays, its per-action table and a first cache (-1: no memory)
+    t.prior = <float*>calloc(t.cfg.node_cap, sizeof(float))
+    t.prior_head = <int32_t*>malloc(<size_t>t.cfg.node_cap * sizeof(int32_t))
+    t.prior_value = <float*>calloc(NUM_DISTINCT_ACTIONS, sizeof(float))
+    t.prior_cap = PRIOR_CACHE_START
+    t.prior_cache = <PriorEntry*>malloc(<size_t>t.prior_cap * sizeof(PriorEntry))
+    if t.prior == NULL or t.prior_head == NULL or t.prior_value == NULL or t.prior_cache == NULL:
+        return -1
+    return 0
 
 
 cdef inline int new_node(Tree* t, int action, int mover) noexcept nogil:
@@ -108,6 +137,10 @@ cdef inline int new_node(Tree* t, int action, int mover) noexcept nogil:
     node.next_sibling = -1
     node.action = action
     node.mover = mover
+    if t.prior_head != NULL:
+        t.prior_head[t.count] = -1
+        if t.count == 0:
+            t.prior_count = 0            # a tree begun afresh: the cached logits were its old nodes'
     t.count += 1
     return t.count - 1
 
@@ -153,7 +186,28 @@ cdef dict _node_dict(Tree* t, int index, bint flags):
     if flags:
         out["flags"] = {name for name, bit in _FLAG_BITS.items() if nd.flags & bit}
         out["length"] = nd.length
+    if t.prior_head != NULL:
+        out["prior"] = t.prior[index]
+        out["logits"] = logits = {}
+        p = t.prior_head[index]
+        while p >= 0:
+            logits[t.prior_cache[p].action] = t.prior_cache[p].logit
+            p = t.prior_cache[p].next
     return out
+
+
+cdef list _prior_cache_problems(Tree* t, int node):
+    # (prior=) a node's cached logits: entries in range, an action at most once (so no cycle)
+    cdef int32_t e = t.prior_head[node]
+    cached = set()
+    while e >= 0:
+        if e >= t.prior_count:
+            return [f"node {node}: cached logit {e} out of range (of {t.prior_count})"]
+        if t.prior_cache[e].action in cached:
+            return [f"node {node}: the logit of action {t.prior_cache[e].action} cached twice"]
+        cached.add(t.prior_cache[e].action)
+        e = t.prior_cache[e].next
+    return []
 
 
 cdef list _tree_problems(Tree* t, list roots):
@@ -215,9 +269,39 @@ cdef list _tree_problems(Tree* t, list roots):
             child = ch.next_sibling
         if child_visits > nd.visits:
             problems.append(f"node {node}: children visited {child_visits} times, the node {nd.visits}")
+        if t.prior_head != NULL:
+            problems.extend(_prior_cache_problems(t, node))
     if reached != t.count:
         problems.append(f"{t.count - reached} of {t.count} nodes are not reached from a root")
     return problems
+
+
+cdef int compact_prior_cache(Tree* t, int* order, int kept) noexcept nogil:
+    # (prior=) the cached logits of the nodes order[0..kept), each node's list kept in its
+    # order and made contiguous, the node's new index being its place in order; -1 (cache
+    # unchanged) without the memory to do it
+    cdef PriorEntry* fresh = <PriorEntry*>malloc(<size_t>t.prior_cap * sizeof(PriorEntry))
+    cdef int32_t* heads = <int32_t*>malloc(<size_t>kept * sizeof(int32_t))
+    cdef int i, k = 0
+    cdef int32_t e
+    if fresh == NULL or heads == NULL:
+        free(fresh)
+        free(heads)
+        return -1
+    for i in range(kept):
+        e = t.prior_head[order[i]]
+        heads[i] = k if e >= 0 else -1
+        while e >= 0:
+            fresh[k] = t.prior_cache[e]
+            e = fresh[k].next
+            fresh[k].next = k + 1 if e >= 0 else -1
+            k += 1
+    memcpy(t.prior_head, heads, kept * sizeof(int32_t))
+    free(heads)
+    free(t.prior_cache)
+    t.prior_cache = fresh
+    t.prior_count = k
+    return 0
 
 
 cdef int compact_subtree(Tree* t, int new_root) noexcept nogil:
@@ -247,6 +331,11 @@ cdef int compact_subtree(Tree* t, int new_root) noexcept nogil:
             order[tail] = child
             tail += 1
             child = t.nodes[child].next_sibling
+    if t.prior_head != NULL and compact_prior_cache(t, order, tail) < 0:
+        free(order)
+        free(new_index)
+        free(copy)
+        return -1
     for i in range(tail):
         copy[i] = t.nodes[order[i]]
         if copy[i].first_child >= 0:
@@ -257,7 +346,7 @@ cdef int compact_subtree(Tree* t, int new_root) noexcept nogil:
     copy[0].mover = ROOT_MOVER
     memcpy(t.nodes, copy, tail * sizeof(Node))
     if t.prior != NULL:
-        # the priors follow their nodes (copy's first slots reused: the nodes are placed)
+        # the priors follow their nodes, as their cached logits did (compact_prior_cache) (copy's first slots reused: the nodes are placed)
         for i in range(tail):
             (<float*>copy)[i] = t.prior[order[i]]
         memcpy(t.prior, copy, tail * sizeof(float))

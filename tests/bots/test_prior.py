@@ -1,6 +1,7 @@
 """The learned prior over actions (prior=; docs/bots.md, "A learned prior"): its C output
 against a numpy reference on real states, the selection and expansion it steers, its
 files checked, and the search with it keeping its invariants."""
+import itertools
 import random
 from pathlib import Path
 
@@ -158,3 +159,86 @@ def test_a_run_s_code_identity_holds_the_prior_s_files(tmp_path):
     assert model_identities([spec])[spec]["prior_sha256"] != first[spec]["prior_sha256"]
     with pytest.raises(SpecError, match="parameter 'prior'"):
         model_identities([f"ismcts:prior={tmp_path / 'missing.npz'}"])
+
+
+def logits_of(state, model):
+    mover = state.current_player()
+    out = {}
+    for action in state.legal_actions():
+        after = state.clone()
+        after.apply_action(action)
+        out[action] = model.evaluate(after.features(mover))
+    return out
+
+
+def test_on_a_single_world_the_cached_logits_are_the_uncached_computation(tmp_path):
+    # omniscient: every world is the true state, so a node's cache must hold exactly the
+    # logits of its state's legal actions, each child's prior the softmax over them, and
+    # the children be expanded in descending logit (add_child puts the newest first)
+    model = random_prior(9)
+    model.save(tmp_path / "p.npz")
+    bot = make_bot(f"ismcts:iters=400,omniscient=true,solver=false,prior={tmp_path / 'p.npz'}", seed=4)
+    root_state = states(2, 1, seed=9)[0]
+    bot.step(root_state)
+    checked = 0
+    stack = [(bot._searcher._tree(0)[0], root_state)]
+    while stack:
+        node, state = stack.pop()
+        if not node["children"]:
+            assert node["logits"] == {}
+            continue
+        expected = logits_of(state, model)
+        assert node["logits"].keys() == expected.keys()
+        for action, logit in expected.items():
+            assert node["logits"][action] == pytest.approx(logit, rel=1e-5, abs=1e-5)
+        weights = {a: np.exp(v - max(expected.values())) for a, v in expected.items()}
+        total = sum(weights.values())
+        order = [child["action"] for child in reversed(node["children"])]
+        assert all(expected[a] >= expected[b] - 1e-5 for a, b in itertools.pairwise(order))
+        for child in node["children"]:
+            assert child["prior"] == pytest.approx(weights[child["action"]] / total, rel=1e-4, abs=1e-6)
+            after = state.clone()
+            after.apply_action(child["action"])
+            if not after.is_terminal():
+                stack.append((child, after))
+        checked += 1
+    assert checked > 20                 # the tree is deep enough to mean something
+
+
+def test_a_reused_tree_keeps_each_nodes_cached_logits(tmp_path):
+    random_prior(5).save(tmp_path / "p.npz")
+    bot = make_bot(f"ismcts:iters=600,reuse=true,prior={tmp_path / 'p.npz'}", seed=8)
+    state = glory_ai.Game(2).new_initial_state(21)
+    other = make_bot("random", seed=1)
+    kept_some = 0
+    for _ in range(12):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        move = bot.step(state)
+        before = bot._searcher._tree(0)[0]
+        state.apply_action(move)
+        path = [move]
+        while not state.is_terminal() and state.current_player() != player:
+            path.append(other.step(state))
+            state.apply_action(path[-1])
+        if state.is_terminal():
+            break
+        old = before
+        for action in path:
+            old = next((c for c in old["children"] if c["action"] == action), None)
+            if old is None:
+                break
+        kept = bot._searcher._follow(state, player)
+        assert bot._searcher._check_trees() == []
+        if old is None or kept == 0:
+            continue
+        kept_some += 1
+        pairs = [(old, bot._searcher._tree(0)[0])]
+        while pairs:
+            was, now = pairs.pop()
+            # the same floats, moved with their nodes (not recomputed, not another node's)
+            assert now["logits"] == was["logits"] and now["prior"] == was["prior"]
+            children = {c["action"]: c for c in was["children"]}
+            pairs.extend((children[c["action"]], c) for c in now["children"])
+    assert kept_some >= 3
