@@ -34,11 +34,11 @@ def mid_game_states(num_players: int, count: int, seed: int = 0, depth: int = 12
 
 
 def states_along_games(num_players: int, games: int, *, spec: str = "greedy", first_deal: int = 0,
-                       every: int = 1) -> list[State]:
+                       every: int = 1, mode: str = "republic") -> list[State]:
     """Copies of the states at every `every`-th decision with a choice along `games` games
     (deals first_deal, first_deal + 1, ...) played by `spec` (seeded by the game's index):
     positions of every phase of a game, not only its middle."""
-    game = Game(num_players)
+    game = Game(num_players, mode=mode)
     out: list[State] = []
     for index in range(games):
         state = game.new_initial_state(first_deal + index)

@@ -8,6 +8,7 @@ import pytest
 
 import glory_ai
 from glory_ai.bots import SpecError, make_bot, parse_spec, registry
+from glory_ai.bots.bench import states_along_games
 
 ALL_SPECS = ["random", "greedy", "heuristic:style=builder", "heuristic:style=merchant",
              "heuristic:style=legionary", "heuristic:style=patron", "flatmc:iters=60",
@@ -18,17 +19,7 @@ ALL_SPECS = ["random", "greedy", "heuristic:style=builder", "heuristic:style=mer
 
 def _decision_states(num_players=2, games=3, every=9, mode="republic"):
     """Live states with a real choice, from seeded greedy-played games."""
-    out = []
-    for seed in range(games):
-        state = glory_ai.Game(num_players, mode=mode).new_initial_state(seed)
-        bot = make_bot("greedy", seed=seed)
-        step = 0
-        while not state.is_terminal():
-            if step % every == 0 and len(state.legal_actions()) > 1:
-                out.append(state.clone())
-            state.apply_action(bot.step(state))
-            step += 1
-    return out
+    return states_along_games(num_players, games, every=every, mode=mode)
 
 
 # ---- specs -------------------------------------------------------------------------------
