@@ -2,7 +2,7 @@
                          python benchmarks/thrown.py play SUITE --bot SPEC [--opponent SPEC] [--runs R]
                          python benchmarks/thrown.py won SUITE --out FILE [--control SPEC] [--runs R]
                                                      [--opponent SPEC]
-                         python benchmarks/thrown.py report RECORD... | paired RECORDS RECORDS
+                         python benchmarks/thrown.py report RECORD... | paired RECORDS RECORDS [...]
                          python benchmarks/thrown.py merge OUT SUITE...
                          python benchmarks/thrown.py roots SUITE --bots SPEC... [--record RECORDS]
 
@@ -439,12 +439,10 @@ def _write_suite(out: str, suite: Sequence[dict[str, Any]]) -> None:
     print(f"# wrote {len(suite)} positions to {out}")
 
 
-def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, float, float]:
-    """The difference in the share of runs lost between two ``play --record`` files (each
-    may be several, comma-separated, merged) of the same suite and seed (second minus first),
-    over the positions both played and the runs both made (run r of a position has the same
-    bot seeds in both: the first min(runs) runs are paired), with a 95% bootstrap interval
-    over positions (the runs of a position stay together); printed."""
+def _lost_by_position(first: str, second: str
+                      ) -> tuple[dict[str, Any], dict[str, Any], int, dict[str, tuple[int, int]]]:
+    """Two ``play --record`` files (each may be several, comma-separated, merged) of one seed:
+    both records, the runs paired, and per common position the runs each lost."""
     a, b = ({**merged[0], "results": merged[1]} for merged in (_merged(first.split(",")),
                                                               _merged(second.split(","))))
     if a["seed"] != b["seed"]:
@@ -455,21 +453,56 @@ def paired(first: str, second: str, resamples: int = 10_000) -> tuple[float, flo
     common = sorted(set(a["results"]) & set(b["results"]), key=int)
     if not common:
         raise SystemExit("error: the two records share no position")
-    lost_a = [a["results"][k][:runs].count(False) for k in common]
-    lost_b = [b["results"][k][:runs].count(False) for k in common]
-    diffs = [y - x for x, y in zip(lost_a, lost_b, strict=True)]
-    total = len(common) * runs
+    return a, b, runs, {k: (a["results"][k][:runs].count(False), b["results"][k][:runs].count(False))
+                        for k in common}
+
+
+def _bootstrap(diffs: Sequence[int], total: int, resamples: int) -> tuple[float, float]:
+    """A 95% bootstrap interval of sum(diffs) / total, resampling the positions."""
     draw = random.Random(0)
     boot = sorted(sum(draw.choices(diffs, k=len(diffs))) / total for _ in range(resamples))
-    low, high = boot[int(0.025 * resamples)], boot[int(0.975 * resamples) - 1]
-    print(f"# {len(common)} positions x {runs} runs: {a['bot']} lost {sum(lost_a)}, {b['bot']} lost "
-          f"{sum(lost_b)}; difference {100 * sum(diffs) / total:+.1f} points [{100 * low:+.1f}, "
-          f"{100 * high:+.1f}] of the runs lost (second minus first; bootstrap over positions)")
-    if not (a.get("printed") or b.get("printed")):      # a printed play has counts, not runs
-        pairs = [(x, y) for k in common for x, y in zip(a["results"][k][:runs], b["results"][k][:runs],
-                                                        strict=True)]
-        print(f"# runs lost by {a['bot']} alone: {sum(y and not x for x, y in pairs)}, by {b['bot']} alone: "
-              f"{sum(x and not y for x, y in pairs)}, by both: {sum(not (x or y) for x, y in pairs)}")
+    return boot[int(0.025 * resamples)], boot[int(0.975 * resamples) - 1]
+
+
+def paired(first: str, second: str, *more: str, resamples: int = 10_000) -> tuple[float, float, float]:
+    """The difference in the share of runs lost between two ``play --record`` files (each
+    may be several, comma-separated, merged) of the same suite and seed (second minus first),
+    over the positions both played and the runs both made (run r of a position has the same
+    bot seeds in both: the first min(runs) runs are paired), with a 95% bootstrap interval
+    over positions (the runs of a position stay together); printed. ``more`` holds further
+    pairs (first, second) of other seeds: each pair is printed, then all pooled, a position's
+    runs of every seed staying together in the bootstrap; the pooled figures are returned."""
+    if len(more) % 2:
+        raise SystemExit("error: paired takes records in pairs: FIRST SECOND [FIRST SECOND ...]")
+    by_position: dict[str, list[int]] = {}
+    lost_first = lost_second = total = 0
+    for one, other in zip((first, *more[::2]), (second, *more[1::2]), strict=True):
+        a, b, runs, lost = _lost_by_position(one, other)
+        diffs = [y - x for x, y in lost.values()]
+        low, high = _bootstrap(diffs, len(lost) * runs, resamples)
+        share = 100 * sum(diffs) / (len(lost) * runs)
+        print(f"# {len(lost)} positions x {runs} runs: {a['bot']} lost {sum(x for x, _ in lost.values())}, "
+              f"{b['bot']} lost {sum(y for _, y in lost.values())}; difference {share:+.1f} points "
+              f"[{100 * low:+.1f}, {100 * high:+.1f}] of the runs lost (second minus first; bootstrap over "
+              f"positions)")
+        if not (a.get("printed") or b.get("printed")):      # a printed play has counts, not runs
+            pairs = [(x, y) for k in lost for x, y in zip(a["results"][k][:runs], b["results"][k][:runs],
+                                                          strict=True)]
+            alone_a, alone_b = sum(y and not x for x, y in pairs), sum(x and not y for x, y in pairs)
+            print(f"# runs lost by {a['bot']} alone: {alone_a}, by {b['bot']} alone: {alone_b}, by both: "
+                  f"{sum(not (x or y) for x, y in pairs)}")
+        for k, (x, y) in lost.items():
+            by_position.setdefault(k, []).append(y - x)
+        lost_first += sum(x for x, _ in lost.values())
+        lost_second += sum(y for _, y in lost.values())
+        total += len(lost) * runs
+    diffs = [sum(d) for d in by_position.values()]
+    low, high = _bootstrap(diffs, total, resamples)
+    if more:
+        print(f"# pooled, {len(more) // 2 + 1} seeds: {len(by_position)} positions, {total} runs each: "
+              f"the first lost {lost_first} ({100 * lost_first / total:.1f}%), the second {lost_second} "
+              f"({100 * lost_second / total:.1f}%); difference {100 * sum(diffs) / total:+.1f} points "
+              f"[{100 * low:+.1f}, {100 * high:+.1f}] (second minus first; bootstrap over positions)")
     return sum(diffs) / total, low, high
 
 
@@ -618,6 +651,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     d = sub.add_parser("paired", help="the paired difference of two play --record files")
     d.add_argument("first")
     d.add_argument("second")
+    d.add_argument("more", nargs="*", help="more pairs FIRST SECOND, of other seeds: pooled")
     args = parser.parse_args(argv)
     if getattr(args, "runs", 1) < 1 or getattr(args, "jobs", 1) < 1:
         parser.error("--runs and --jobs must be at least 1")
@@ -629,7 +663,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     elif args.command == "merge":
         merge(args.out, args.pieces)
     elif args.command == "paired":
-        paired(args.first, args.second)
+        paired(args.first, args.second, *args.more)
     elif args.command == "report":
         report(args.records)
     elif args.command == "roots":

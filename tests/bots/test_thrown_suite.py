@@ -182,6 +182,31 @@ def test_paired_compares_two_records_position_by_position(thrown, tmp_path, caps
         thrown.paired(str(first), str(second))
 
 
+def test_paired_pools_seeds_keeping_a_positions_runs_together(thrown, tmp_path, capsys):
+    def record(name, bot, seed, results):
+        path = tmp_path / name
+        path.write_bytes(orjson.dumps({"bot": bot, "seed": seed, "runs": 2, "results": results}))
+        return str(path)
+    a0 = record("a0.json", "a", 0, {"0": [True, True], "3": [True, True]})
+    b0 = record("b0.json", "b", 0, {"0": [False, False], "3": [True, True]})
+    a1 = record("a1.json", "a", 1, {"0": [True, False], "3": [True, True]})
+    b1 = record("b1.json", "b", 1, {"0": [False, False], "3": [True, False]})
+    difference, low, high = thrown.paired(a0, b0, a1, b1)
+    # seed 0: b loses 2 more of 4 runs, seed 1: 2 more of 4, pooled 4 of 8
+    assert difference == 0.5 and low <= difference <= high
+    printed = capsys.readouterr().out
+    assert ("pooled, 2 seeds: 2 positions, 8 runs each: the first lost 1 (12.5%), the second 5 (62.5%)"
+            in printed)
+    assert printed.count("2 positions x 2 runs") == 2
+    # position 0 accounts for 3 of the 4 runs b lost more, position 3 for 1: the bootstrap resamples
+    # the positions (3 or 1 runs a draw, out of 8), so its interval lies within [2/8, 6/8]
+    assert 0.25 <= low and high <= 0.75
+    with pytest.raises(SystemExit, match="in pairs"):
+        thrown.paired(a0, b0, a1)
+    with pytest.raises(SystemExit, match="not paired"):
+        thrown.paired(a0, b0, a1, b0)
+
+
 def test_a_play_stopped_early_pairs_by_its_printed_lines(thrown, tmp_path, capsys):
     found = tmp_path / "suite.jsonl.gz"
     thrown.main(["find", str(DUEL), "--out", str(found)])
