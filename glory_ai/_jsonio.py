@@ -16,7 +16,9 @@ glory_ai._jsonio.JSONLimitError: deep.json: nested deeper than 64 levels
 
 An option's value that may be JSON or plain text (:func:`value_or_text`) is capped the same
 way; a TOML config (:func:`toml_loads`) is refused in one line when it nests deeper than
-Python's parser can recurse, as tomllib's own errors are.
+Python's parser can recurse, as tomllib's own errors are. Every config file (an experiment,
+a study, a training or learning config) is read by :func:`read_toml`, whose
+:class:`ConfigReadError` each command turns into its own error in one line.
 """
 from __future__ import annotations
 
@@ -26,10 +28,10 @@ import re
 import tomllib
 from typing import Any
 
-from ._reading import ReadLimitError, read_bytes
+from ._reading import CONFIG_BYTES, ReadLimitError, read_bytes
 
-__all__ = ["MAX_BYTES", "MAX_DEPTH", "JSONLimitError", "depth_exceeds", "loads", "read_json", "toml_loads",
-           "value_or_text"]
+__all__ = ["MAX_BYTES", "MAX_DEPTH", "ConfigReadError", "JSONLimitError", "depth_exceeds", "loads",
+           "read_json", "read_toml", "toml_loads", "value_or_text"]
 
 #: the largest JSON file read whole (a position, a config, a saved game: kilobytes)
 MAX_BYTES = 64 << 20
@@ -137,3 +139,40 @@ def toml_loads(text: str, max_bytes: int = MAX_BYTES) -> dict[str, Any]:
     except RecursionError:
         raise tomllib.TOMLDecodeError("nested too deeply: arrays or inline tables more than a few "
                                       "hundred levels deep") from None
+
+
+class ConfigReadError(ValueError):
+    """A config file that cannot be read as TOML: one line naming the file."""
+
+
+def read_toml(path: str | os.PathLike[str], what: str, max_bytes: int = CONFIG_BYTES
+              ) -> tuple[str, dict[str, Any]]:
+    """The text of a TOML config file (``what``: "an experiment config") and its tables;
+    ConfigReadError, one line naming the file, for a missing, unreadable or oversized file, a
+    folder, text that is not UTF-8 or not TOML (nested too deeply included).
+
+    >>> read_toml("nowhere.toml", "a study config")
+    Traceback (most recent call last):
+    ...
+    glory_ai._jsonio.ConfigReadError: nowhere.toml: no such file
+    """
+    where = os.fspath(path)
+    if os.path.isdir(where):
+        raise ConfigReadError(f"{where}: a folder, not {what}")
+    try:
+        raw = read_bytes(where, what, max_bytes)
+    except FileNotFoundError:
+        raise ConfigReadError(f"{where}: no such file") from None
+    except ReadLimitError as exc:
+        raise ConfigReadError(str(exc)) from None
+    except OSError as error:
+        raise ConfigReadError(f"{where}: cannot read ({error.strerror or error})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigReadError(f"{where}: not a text file (not UTF-8 at byte {exc.start}): {what} is "
+                              "TOML") from None
+    try:
+        return text, toml_loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigReadError(f"{where}: not valid TOML ({exc})") from None

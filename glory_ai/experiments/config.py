@@ -9,14 +9,12 @@ from __future__ import annotations
 import itertools
 import re
 import string
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._jsonio import read_json, toml_loads
-from .._reading import CONFIG_BYTES, ReadLimitError, read_bytes
+from .._jsonio import ConfigReadError, read_json, read_toml
 from ..arena.plan import FORMATS, RunConfig
 from ..arena.runner import BACKENDS
 from ..core.config import SEED_RANGE, VARIANT_KEYS, check_seed
@@ -277,18 +275,9 @@ def load_experiment(path: str | Path) -> Experiment:
     if not path.exists():
         raise ExperimentError(f"{path}: no such file")
     try:
-        text = read_bytes(path, "an experiment config", CONFIG_BYTES).decode("utf-8")
-    except OSError as error:
-        raise ExperimentError(f"{path}: cannot read ({error.strerror or error})") from None
-    except ReadLimitError as exc:
+        text, data = read_toml(path, "an experiment config")
+    except ConfigReadError as exc:
         raise ExperimentError(str(exc)) from None
-    except UnicodeDecodeError as exc:
-        raise ExperimentError(f"{path}: not a text file (not UTF-8 at byte {exc.start}): an "
-                              "experiment config is TOML") from None
-    try:
-        data = toml_loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ExperimentError(f"{path}: not valid TOML ({exc})") from None
     return parse_experiment(data, _stored_name(path) or path.stem, text, where=str(path))
 
 

@@ -27,7 +27,6 @@ import dataclasses
 import json
 import math
 import os
-import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,8 +35,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from .._jsonio import toml_loads
-from .._reading import CONFIG_BYTES, ReadLimitError, open_regular, read_text
+from .._jsonio import ConfigReadError, read_toml
+from .._reading import open_regular
 from ..bots.models import EvalModel, linear_model, mlp_model, style_weights
 from ..bots.styles import STYLES
 from ..core.engine import FEATURE_COUNT, FEATURE_SET_VERSION
@@ -185,17 +184,9 @@ def load_train_config(path: str | os.PathLike[str]) -> TrainConfig:
     """Read and check a training config (TOML); LearnError names the file and the key."""
     path = Path(path)
     try:
-        text = read_text(path, "a training config", CONFIG_BYTES)
-    except FileNotFoundError:
-        raise LearnError(f"{path}: no such file") from None
-    except ReadLimitError as exc:
+        text, data = read_toml(path, "a training config")
+    except ConfigReadError as exc:
         raise LearnError(str(exc)) from None
-    except OSError as exc:
-        raise LearnError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        data = toml_loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise LearnError(f"{path}: not valid TOML ({exc})") from None
     config = parse_train_config(data, path.parent, str(path))
     return TrainConfig(**{**config.__dict__, "source": text})
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,8 +32,8 @@ from typing import Any
 import numpy as np
 
 from .. import __version__
-from .._jsonio import read_json, toml_loads
-from .._reading import CONFIG_BYTES, ReadLimitError, read_text
+from .._jsonio import ConfigReadError, read_json, read_toml
+from .._reading import CONFIG_BYTES, read_text
 from ..arena import RunConfig, Session
 from ..bots import BotSpec
 from ..bots.builtin_params import SEARCH_BOTS
@@ -117,17 +116,9 @@ def load_learn_config(path: str | os.PathLike[str]) -> LearnConfig:
     """Read and check an expert-iteration config; LearnError names the file and the key."""
     path = Path(path)
     try:
-        text = read_text(path, "an expert-iteration config", CONFIG_BYTES)
-    except FileNotFoundError:
-        raise LearnError(f"{path}: no such file") from None
-    except ReadLimitError as exc:
+        text, data = read_toml(path, "an expert-iteration config")
+    except ConfigReadError as exc:
         raise LearnError(str(exc)) from None
-    except OSError as exc:
-        raise LearnError(f"{path}: cannot be read ({exc.strerror or exc})") from None
-    try:
-        data = toml_loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise LearnError(f"{path}: not valid TOML ({exc})") from None
     where = str(path)
     _keys(data, _TOP, where)
     sp = _keys(data.get("selfplay", {}), _SELFPLAY, f"{where}: [selfplay]")

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import random
-import tomllib
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -32,6 +31,7 @@ from typing import Any
 
 import numpy as np
 
+from .._jsonio import ConfigReadError, read_toml
 from .._reading import CONFIG_BYTES, read_text
 from ..core.engine import FEATURE_COUNT
 from .npz import write_npz
@@ -67,9 +67,9 @@ def load_prior_config(path: str | Path) -> PriorConfig:
     """Read and check a learn-prior config (TOML); LearnError names what is wrong."""
     where = str(path)
     try:
-        data = tomllib.loads(read_text(path, "a learn-prior config", CONFIG_BYTES))
-    except (OSError, tomllib.TOMLDecodeError) as error:
-        raise LearnError(f"{where}: cannot be read ({error})") from None
+        _, data = read_toml(path, "a learn-prior config")
+    except ConfigReadError as exc:
+        raise LearnError(str(exc)) from None
     return prior_config_from(data, where)
 
 

@@ -45,14 +45,12 @@ played, and a mistake is one :class:`TuneError` naming the file and the key.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .._jsonio import toml_loads
-from .._reading import ReadLimitError, read_bytes
+from .._jsonio import ConfigReadError, read_toml
 from ..arena.plan import MAX_DEALS, ArenaError, RunConfig, canonical_spec
 from ..arena.runner import BACKENDS
 from ..core.config import MODES, SEED_RANGE, check_seed
@@ -408,18 +406,7 @@ def load_tune_config(path: str | Path) -> TuneConfig:
     if not path.exists() or path.is_dir():
         raise TuneError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
     try:
-        raw = read_bytes(path, "a study config", 1 << 20)
-    except OSError as error:
-        raise TuneError(f"{path}: cannot read ({error.strerror or error})") from None
-    except ReadLimitError as exc:
+        text, data = read_toml(path, "a study config", 1 << 20)
+    except ConfigReadError as exc:
         raise TuneError(str(exc)) from None
-    try:
-        text = raw.decode("utf-8")
-        data = toml_loads(text)
-    except UnicodeDecodeError as exc:
-        raise TuneError(
-            f"{path}: not a text file (not UTF-8 at byte {exc.start}): a study config is TOML"
-        ) from None
-    except tomllib.TOMLDecodeError as exc:
-        raise TuneError(f"{path}: not valid TOML ({exc})") from None
     return parse_tune_config(data, path.stem, text, where=str(path))

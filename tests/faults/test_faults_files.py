@@ -234,6 +234,27 @@ def test_a_hostile_config_is_refused_when_read(tmp_path, text, words):
         assert word in str(info.value)
 
 
+@pytest.mark.parametrize("command, what", [
+    ("run", "an experiment config"), ("tune", "a study config"), ("train", "a training config"),
+    ("learn", "an expert-iteration config"), ("learn-prior", "a learn-prior config"),
+])
+def test_every_config_command_refuses_a_damaged_config_in_one_line(tmp_path, capsys, command, what):
+    # one reader (read_toml) for every config: nested too deep for tomllib's recursion, not
+    # UTF-8, a folder, missing; each is the command's one-line error, exit status 2
+    deep, binary = tmp_path / "deep.toml", tmp_path / "binary.toml"
+    deep.write_text("x = " + "[" * 100_000)
+    binary.write_bytes(b"\x00\xff\xfe\x80 seed = 1")
+    cases = ((deep, "not valid TOML (nested too deeply"),
+             (binary, f"not a text file (not UTF-8 at byte 1): {what}"),
+             (tmp_path / "missing.toml", "no such file"))
+    for path, words in cases:
+        code, err = _main(capsys, command, str(path))
+        assert code == 2 and f"{path}: {words}" in err and err.count("\n") == 1, (command, path, err)
+    if command not in ("run", "tune"):          # these name a folder their own way
+        code, err = _main(capsys, command, str(tmp_path))
+        assert code == 2 and f"{tmp_path}: a folder, not {what}" in err, err
+
+
 def test_hostile_files_and_arguments(tmp_path, capsys):
     binary = tmp_path / "binary.toml"
     binary.write_bytes(b"\x00\xff\xfe\x80 seed = 1")
