@@ -4,7 +4,6 @@ this process computes the tables from what they send back."""
 from __future__ import annotations
 
 import contextlib
-import logging
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -31,7 +30,9 @@ def report_client(scheduler: str) -> Iterator[Any]:
     except ImportError:
         raise AnalysisError("--dask needs dask.distributed, an optional extra: "
                             "pip install 'glory_ai[dask]'") from None
-    with _quiet():
+    from ..arena.runner import dask_quiet
+
+    with dask_quiet():
         if scheduler == LOCAL:
             cluster = distributed.LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=None)
             with cluster, distributed.Client(cluster, set_as_default=False) as client:
@@ -59,19 +60,3 @@ def _probe(address: str) -> None:
         probe_scheduler(address)
     except ArenaError as error:
         raise AnalysisError(str(error)) from None
-
-
-@contextlib.contextmanager
-def _quiet() -> Iterator[None]:
-    """distributed's own logging silenced while the report uses its cluster: a problem is
-    the report's one line, not each reconnection attempt's traceback."""
-    names = ["asyncio", "tornado", *(name for name in logging.root.manager.loggerDict
-                                     if name.split(".")[0] == "distributed")]
-    saved = [(logger, logger.level) for logger in map(logging.getLogger, names)]
-    for logger, _ in saved:
-        logger.setLevel(logging.CRITICAL + 1)
-    try:
-        yield
-    finally:
-        for logger, level in saved:
-            logger.setLevel(level)

@@ -39,7 +39,7 @@ from .play import BotFailure, PlayOptions, play_batch_encoded, play_options, rec
 from .storage import RunFolder, count_lines, load_records
 
 __all__ = ["BACKENDS", "STOP_SIGNALS", "RunInterrupted", "RunResult", "StoppingRule", "Terminated",
-           "default_batch_size", "probe_scheduler", "run", "sigterm_interrupts"]
+           "dask_quiet", "default_batch_size", "probe_scheduler", "run", "sigterm_interrupts"]
 
 log = logging.getLogger("glory_ai.arena")
 
@@ -406,7 +406,7 @@ def _results(backend: str, n_jobs: int, scheduler: Any, todo: int, batch_size: i
         finally:
             results.close()
         return
-    with _dask_quiet():
+    with dask_quiet():
         client, owned = _dask_client(scheduler)
         try:
             workers = _dask_threads(client)
@@ -426,11 +426,11 @@ def _results(backend: str, n_jobs: int, scheduler: Any, todo: int, batch_size: i
 
 
 @contextlib.contextmanager
-def _dask_quiet() -> Iterator[None]:
-    """distributed's own logging silenced while a run uses its cluster: a lost scheduler or
-    worker is reported once, by the run's ArenaError, where distributed would log each
-    reconnection attempt and gather retry with its tracebacks (and asyncio the tasks these
-    leave behind)."""
+def dask_quiet() -> Iterator[None]:
+    """distributed's own logging silenced while a run (or a report) uses its cluster: a lost
+    scheduler or worker is reported once, by the run's ArenaError, where distributed would
+    log each reconnection attempt and gather retry with its tracebacks (and asyncio the tasks
+    these leave behind)."""
     with contextlib.suppress(ImportError):
         import distributed  # noqa: F401  (its loggers exist once it is imported)
     names = ["asyncio", "tornado", *(name for name in logging.root.manager.loggerDict
