@@ -67,16 +67,14 @@ cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
     # Storeroom covers Laborer without a client when the clientele is non-empty (A33).
     cdef Player* pl = &s.players[p]
     cdef int by_role[6]
-    cdef int x, r, missing = 0
+    cdef int r, missing = 0
     # every way to cover the roles takes 5 clients at least (6 roles, Storeroom's Laborer
     # aside; a wild Merchant stands for a missing role one for one): the search asks this
     # after every hire, so the common case returns here
     if pl.clientele_count < 5:
         return False
     memset(by_role, 0, sizeof(by_role))
-    for x in range(1, NUM_TYPES):
-        if pl.clientele[x]:
-            by_role[mat_of(s, x)] += pl.clientele[x]
+    add_by_material(s, pl.clientele, by_role)
     for r in range(6):
         if r == MERCHANT:
             continue
@@ -89,15 +87,13 @@ cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
     return missing == 0 and by_role[MERCHANT] >= 1
 
 cdef bint forum_condition(GameState* s, int p) noexcept nogil:
-    cdef int m, x
+    cdef int m
     cdef int have[6]
     if is_active(s, p, B_FORUM) and clientele_covers_all_roles(s, p):
         return True
     if is_active(s, p, B_FORUM_ROMANUM) and clientele_covers_all_roles(s, p):
         memset(have, 0, sizeof(have))
-        for x in range(1, NUM_TYPES):
-            if s.players[p].stockpile[x]:
-                have[mat_of(s, x)] = 1
+        add_by_material(s, s.players[p].stockpile, have)
         for m in range(NMAT):
             if not have[m]:
                 return False
@@ -189,12 +185,10 @@ cdef int forum_reach(GameState* s, int p, int* roles) noexcept nogil:
     # most: if it fills a missing role or is one more (wild) Merchant.
     cdef Player* pl = &s.players[p]
     cdef int by_role[6]
-    cdef int x, r, missing = 0, short
+    cdef int r, missing = 0, short
     roles[0] = 0
     memset(by_role, 0, sizeof(by_role))
-    for x in range(1, NUM_TYPES):
-        if pl.clientele[x]:
-            by_role[mat_of(s, x)] += pl.clientele[x]
+    add_by_material(s, pl.clientele, by_role)
     for r in range(6):
         if r != MERCHANT and r != LABORER and by_role[r] == 0:
             missing += 1

@@ -523,6 +523,13 @@ cdef class State:
         player = self._check_player(player)
         return forum_reach(self.s, player, &roles)
 
+    def _forum_condition(self, player):
+        """(whether `player`'s clientele covers every role, whether `player` meets a Forum
+        condition) as the engine's end check reads them (clientele_covers_all_roles,
+        forum_condition, _ending.pxi: a test hook)."""
+        player = self._check_player(player)
+        return (bool(clientele_covers_all_roles(self.s, player)), bool(forum_condition(self.s, player)))
+
     def _forum_keeps(self, player, int action):
         """Whether a search for a Forum win of `player` keeps `action` (a test hook): the
         reach is 0, or 1 and the action a hire that may bring a client of a role it needs
