@@ -134,6 +134,22 @@ cdef inline void add_by_material(GameState* s, const uint8_t* zone, int* counts)
         counts[mat_of(s, x)] += zone[x]
         mask &= mask - 1
 
+cdef inline int roles_in(GameState* s, const uint8_t* zone, int* merchants) noexcept nogil:
+    # bit m: the zone holds an Order card of material (role) m; merchants[0]: its Merchant
+    # (Stone) cards. A clientele's roles without a count in memory a card type (the
+    # Forum condition is asked after every change that may meet it)
+    cdef uint64_t mask = zone_mask(zone) & ORDER_BITS
+    cdef int x, m, present = 0
+    merchants[0] = 0
+    while mask:
+        x = lowest_bit(mask)
+        m = mat_of(s, x)
+        present |= 1 << m
+        if m == MERCHANT:
+            merchants[0] += zone[x]
+        mask &= mask - 1
+    return present
+
 cdef int score_of(GameState* s, int p) noexcept nogil:
     cdef int n = s.cfg.num_players
     cdef int total = influence_of(s, p)

@@ -66,25 +66,23 @@ cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
     # R-11.2: a distinct client for each role; Ludus Magnus makes Merchant clients wild;
     # Storeroom covers Laborer without a client when the clientele is non-empty (A33).
     cdef Player* pl = &s.players[p]
-    cdef int by_role[6]
-    cdef int r, missing = 0
+    cdef int r, present, merchants, missing = 0
     # every way to cover the roles takes 5 clients at least (6 roles, Storeroom's Laborer
     # aside; a wild Merchant stands for a missing role one for one): the search asks this
     # after every hire, so the common case returns here
     if pl.clientele_count < 5:
         return False
-    memset(by_role, 0, sizeof(by_role))
-    add_by_material(s, pl.clientele, by_role)
+    present = roles_in(s, pl.clientele, &merchants)
     for r in range(6):
         if r == MERCHANT:
             continue
         if r == LABORER and pl.clientele_count > 0 and is_active(s, p, B_STOREROOM):
             continue
-        if by_role[r] == 0:
+        if not (present >> r) & 1:
             missing += 1
     if is_active(s, p, B_LUDUS_MAGNUS):
-        return by_role[MERCHANT] >= 1 + missing
-    return missing == 0 and by_role[MERCHANT] >= 1
+        return merchants >= 1 + missing
+    return missing == 0 and merchants >= 1
 
 cdef bint forum_condition(GameState* s, int p) noexcept nogil:
     cdef int m
@@ -217,30 +215,28 @@ cdef int forum_reach(GameState* s, int p, int* roles) noexcept nogil:
     # Magnus (Merchant clients wild) and Storeroom (Laborer covered for a clientele not
     # empty, A33) as if active when they may be. Where only a Forum Romanum may be active,
     # a stockpile more than one material short (forum_romanum_stock_short) rules it out;
-    # else the stockpile is taken as full. With these, p is `short` clients from covering every role, and a client
-    # more lowers that by one at most: if it fills a missing role, or is a Merchant where
-    # one is missing or (Ludus Magnus) wild.
+    # else the stockpile is taken as full. With these, p is `short` clients from covering
+    # every role, and a client more lowers that by one at most: if it fills a missing
+    # role, or is a Merchant where one is missing or (Ludus Magnus) wild.
     cdef Player* pl = &s.players[p]
     cdef uint64_t may = may_be_active_after_one_action(s, p)
     cdef bint ludus = (may >> B_LUDUS_MAGNUS) & 1, storeroom = (may >> B_STOREROOM) & 1
-    cdef int by_role[6]
-    cdef int r, missing = 0, short
+    cdef int r, present, merchants, missing = 0, short
     roles[0] = 0
     if not (may >> B_FORUM) & 1:
         if not (may >> B_FORUM_ROMANUM) & 1 or forum_romanum_stock_short(s, p) > 1:
             return 2
-    memset(by_role, 0, sizeof(by_role))
-    add_by_material(s, pl.clientele, by_role)
+    present = roles_in(s, pl.clientele, &merchants)
     for r in range(6):
-        if r != MERCHANT and by_role[r] == 0 and not (r == LABORER and storeroom):
+        if r != MERCHANT and not (present >> r) & 1 and not (r == LABORER and storeroom):
             missing += 1
             roles[0] |= 1 << r
     if ludus:
-        short = 1 + missing - by_role[MERCHANT]
+        short = 1 + missing - merchants
         roles[0] |= 1 << MERCHANT
     else:
-        short = missing + (1 if by_role[MERCHANT] == 0 else 0)
-        if by_role[MERCHANT] == 0:
+        short = missing + (1 if merchants == 0 else 0)
+        if merchants == 0:
             roles[0] |= 1 << MERCHANT
     if short + (1 if pl.clientele_count == 0 else 0) <= 0:
         roles[0] = 0
