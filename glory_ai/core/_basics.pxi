@@ -125,28 +125,57 @@ cdef void refresh_active(GameState* s) noexcept nogil:
 # ---------------------------------------------------------------------------------------
 # Scoring (R-12); the end of the game and its winners are in _ending.pxi
 
+cdef inline void add_by_material(GameState* s, const uint8_t* zone, int* counts) noexcept nogil:
+    # counts[m] += the zone's Order cards of material m (its set bits only: zones are sparse)
+    cdef uint64_t mask = zone_mask(zone) & ORDER_BITS
+    cdef int x
+    while mask:
+        x = lowest_bit(mask)
+        counts[mat_of(s, x)] += zone[x]
+        mask &= mask - 1
+
+cdef inline int roles_in(GameState* s, const uint8_t* zone, int* merchants) noexcept nogil:
+    # bit m: the zone holds an Order card of material (role) m; merchants[0]: its Merchant
+    # (Stone) cards. A clientele's roles without a count in memory a card type (the
+    # Forum condition is asked after every change that may meet it)
+    cdef uint64_t mask = zone_mask(zone) & ORDER_BITS
+    cdef int x, m, present = 0
+    merchants[0] = 0
+    while mask:
+        x = lowest_bit(mask)
+        m = mat_of(s, x)
+        present |= 1 << m
+        if m == MERCHANT:
+            merchants[0] += zone[x]
+        mask &= mask - 1
+    return present
+
 cdef int score_of(GameState* s, int p) noexcept nogil:
     cdef int n = s.cfg.num_players
     cdef int total = influence_of(s, p)
-    cdef int x, m, q, mine, best_other
-    cdef int counts[5][6]
-    memset(counts, 0, sizeof(counts))
-    for q in range(n):
-        for x in range(1, NUM_TYPES):
-            if s.players[q].vault[x]:
-                counts[q][mat_of(s, x)] += s.players[q].vault[x]
-    for x in range(1, NUM_TYPES):
-        total += s.players[p].vault[x] * material_value(mat_of(s, x))
-    for m in range(NMAT):                               # R-12.2 Merchant Bonuses
-        mine = counts[p][m]
-        if mine == 0:
-            continue
-        best_other = 0
+    cdef int m, q
+    cdef bint any_vault = False
+    cdef int mine[6]
+    cdef int theirs[6]
+    cdef int best_other[6]
+    memset(mine, 0, sizeof(mine))
+    add_by_material(s, s.players[p].vault, mine)
+    for m in range(NMAT):
+        total += mine[m] * material_value(m)
+        any_vault = any_vault or mine[m] > 0
+    if any_vault:                                       # R-12.2 Merchant Bonuses
+        memset(best_other, 0, sizeof(best_other))
         for q in range(n):
-            if q != p and counts[q][m] > best_other:
-                best_other = counts[q][m]
-        if mine > best_other:
-            total += 3
+            if q == p:
+                continue
+            memset(theirs, 0, sizeof(theirs))
+            add_by_material(s, s.players[q].vault, theirs)
+            for m in range(NMAT):
+                if theirs[m] > best_other[m]:
+                    best_other[m] = theirs[m]
+        for m in range(NMAT):
+            if mine[m] > 0 and mine[m] > best_other[m]:
+                total += 3
     if is_active(s, p, B_STATUE):
         total += 3
     if is_active(s, p, B_WALL):

@@ -66,38 +66,32 @@ cdef bint clientele_covers_all_roles(GameState* s, int p) noexcept nogil:
     # R-11.2: a distinct client for each role; Ludus Magnus makes Merchant clients wild;
     # Storeroom covers Laborer without a client when the clientele is non-empty (A33).
     cdef Player* pl = &s.players[p]
-    cdef int by_role[6]
-    cdef int x, r, missing = 0
+    cdef int r, present, merchants, missing = 0
     # every way to cover the roles takes 5 clients at least (6 roles, Storeroom's Laborer
     # aside; a wild Merchant stands for a missing role one for one): the search asks this
     # after every hire, so the common case returns here
     if pl.clientele_count < 5:
         return False
-    memset(by_role, 0, sizeof(by_role))
-    for x in range(1, NUM_TYPES):
-        if pl.clientele[x]:
-            by_role[mat_of(s, x)] += pl.clientele[x]
+    present = roles_in(s, pl.clientele, &merchants)
     for r in range(6):
         if r == MERCHANT:
             continue
         if r == LABORER and pl.clientele_count > 0 and is_active(s, p, B_STOREROOM):
             continue
-        if by_role[r] == 0:
+        if not (present >> r) & 1:
             missing += 1
     if is_active(s, p, B_LUDUS_MAGNUS):
-        return by_role[MERCHANT] >= 1 + missing
-    return missing == 0 and by_role[MERCHANT] >= 1
+        return merchants >= 1 + missing
+    return missing == 0 and merchants >= 1
 
 cdef bint forum_condition(GameState* s, int p) noexcept nogil:
-    cdef int m, x
+    cdef int m
     cdef int have[6]
     if is_active(s, p, B_FORUM) and clientele_covers_all_roles(s, p):
         return True
     if is_active(s, p, B_FORUM_ROMANUM) and clientele_covers_all_roles(s, p):
         memset(have, 0, sizeof(have))
-        for x in range(1, NUM_TYPES):
-            if s.players[p].stockpile[x]:
-                have[mat_of(s, x)] = 1
+        add_by_material(s, s.players[p].stockpile, have)
         for m in range(NMAT):
             if not have[m]:
                 return False
@@ -177,36 +171,79 @@ cdef bint every_action_may_end(GameState* s) noexcept nogil:
     # apart cheaply (forum_reach tells which can be whose win).
     return any_action_may_end_but_forum(s) or any_forum_structure(s)
 
+cdef uint64_t may_be_active_after_one_action(GameState* s, int p) noexcept nogil:
+    # The buildings whose function may be active for p after one action: a function is
+    # active only through a structure (R-10.6, refresh_active): p's own completed one, a
+    # Stairwayed completed one, or with Gate one of p's own Marble foundations. One action
+    # completes a structure p owns or gives it one another player completed (a Stairway, a
+    # Prison), never both a new foundation and its completion; a foundation laid is active
+    # at once only with p's Gate active (R-9.1.6). So: what is active, what p owns, what
+    # another player completed, and anything while p's Gate is active.
+    cdef uint64_t mask = s.active[p]
+    cdef int i
+    if (mask >> B_GATE) & 1:
+        return ~(<uint64_t>0)
+    for i in range(s.nstruct):
+        if s.structures[i].owner == p or s.structures[i].flags & S_COMPLETE:
+            mask |= (<uint64_t>1) << s.structures[i].building
+    return mask & ~powers_off_mask(s)
+
+cdef int forum_romanum_stock_short(GameState* s, int p) noexcept nogil:
+    # The materials p's stockpile lacks for a Forum Romanum (R-11.2), as one action may
+    # change that: a stockpile grows by a Laborer's take, a Dock or a Sewer, one card an
+    # action, and in a Legionary action (R-8.5: takes from the pool, gives, a Domus Aurea)
+    # by any number, so there 0 (it may be full after it).
+    cdef int have[6]
+    cdef int m, short = 0
+    cdef int phase = s.turn.phase
+    if (s.turn.led_role == LEGIONARY or phase == PH_LEG_REVEAL or phase == PH_LEG_TAKE
+            or phase == PH_LEG_GIVE or phase == PH_LEG_EXTRA or phase == PH_LEG_VICTIMS):
+        return 0
+    memset(have, 0, sizeof(have))
+    add_by_material(s, s.players[p].stockpile, have)
+    for m in range(NMAT):
+        if not have[m]:
+            short += 1
+    return short
+
 cdef int forum_reach(GameState* s, int p, int* roles) noexcept nogil:
-    # Can p meet a Forum condition (R-11.2) after one action, as far as p's clientele
-    # tells? 0: maybe after any action; 1: only after a hire of a client of a role in
-    # roles[0] (bit r: role r; hire_of_roles), 2: after no action. A hire is the one way a
-    # clientele grows, by one client an action (R-8.1). Everything else in the condition
-    # is taken as met, since one action may bring it: the Forum active for p, the
-    # stockpile of a Forum Romanum, Ludus Magnus active (Merchant clients wild) and
-    # Storeroom covering Laborer for a clientele not empty (A33). With these, p is
-    # `short` clients from covering every role, and a client more lowers that by one at
-    # most: if it fills a missing role or is one more (wild) Merchant.
+    # Can p meet a Forum condition (R-11.2) after one action? 0: maybe after any action;
+    # 1: only after a hire of a client of a role in roles[0] (bit r: role r;
+    # hire_of_roles), 2: after no action. A hire is the one way a clientele grows, by one
+    # client an action (R-8.1). A building counts as it may be after one action
+    # (may_be_active_after_one_action): no Forum that may be active, no condition; Ludus
+    # Magnus (Merchant clients wild) and Storeroom (Laborer covered for a clientele not
+    # empty, A33) as if active when they may be. Where only a Forum Romanum may be active,
+    # a stockpile more than one material short (forum_romanum_stock_short) rules it out;
+    # else the stockpile is taken as full. With these, p is `short` clients from covering
+    # every role, and a client more lowers that by one at most: if it fills a missing
+    # role, or is a Merchant where one is missing or (Ludus Magnus) wild.
     cdef Player* pl = &s.players[p]
-    cdef int by_role[6]
-    cdef int x, r, missing = 0, short
+    cdef uint64_t may = may_be_active_after_one_action(s, p)
+    cdef bint ludus = (may >> B_LUDUS_MAGNUS) & 1, storeroom = (may >> B_STOREROOM) & 1
+    cdef int r, present, merchants, missing = 0, short
     roles[0] = 0
-    memset(by_role, 0, sizeof(by_role))
-    for x in range(1, NUM_TYPES):
-        if pl.clientele[x]:
-            by_role[mat_of(s, x)] += pl.clientele[x]
+    if not (may >> B_FORUM) & 1:
+        if not (may >> B_FORUM_ROMANUM) & 1 or forum_romanum_stock_short(s, p) > 1:
+            return 2
+    present = roles_in(s, pl.clientele, &merchants)
     for r in range(6):
-        if r != MERCHANT and r != LABORER and by_role[r] == 0:
+        if r != MERCHANT and not (present >> r) & 1 and not (r == LABORER and storeroom):
             missing += 1
-    short = 1 + missing - by_role[MERCHANT]
+            roles[0] |= 1 << r
+    if ludus:
+        short = 1 + missing - merchants
+        roles[0] |= 1 << MERCHANT
+    else:
+        short = missing + (1 if merchants == 0 else 0)
+        if merchants == 0:
+            roles[0] |= 1 << MERCHANT
     if short + (1 if pl.clientele_count == 0 else 0) <= 0:
+        roles[0] = 0
         return 0
     if short > 1:                        # (after a hire the clientele is not empty)
+        roles[0] = 0
         return 2
-    roles[0] = 1 << MERCHANT
-    for r in range(6):
-        if r != MERCHANT and r != LABORER and by_role[r] == 0:
-            roles[0] |= 1 << r
     return 1
 
 

@@ -485,7 +485,8 @@ cdef long standing_of(GameState* s, int p) noexcept nogil
 #   Catacomb a Scriptorium completes early) are listed in _ending.pxi.
 # * any_action_may_end_but_forum: every_action_may_end for a reason other than a Forum
 #   in the city (an empty deck or an end pending, a Fountain's choice).
-# * forum_reach: can p meet a Forum condition after one action, as p's clientele tells?
+# * forum_reach: can p meet a Forum condition after one action, as p's clientele, the
+#   buildings that may be active for p after it and a Forum Romanum's stockpile tell?
 #   0: maybe after any action, 1: only after a hire of a client of one of the roles it
 #   sets (hire_of_roles), 2: after none. A search for p's win need not try, for a Forum,
 #   the actions this rules out.

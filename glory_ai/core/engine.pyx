@@ -517,11 +517,19 @@ cdef class State:
 
     def _forum_reach(self, player):
         """Whether `player` may meet a Forum condition after one action, as that player's
-        clientele tells (forum_reach, _ending.pxi: a test hook): 0 after any action, 1 only
-        after a hire of a client of some roles, 2 after none."""
+        clientele, the buildings that may be active for that player after it and a Forum
+        Romanum's stockpile tell (forum_reach, _ending.pxi: a test hook): 0 after any
+        action, 1 only after a hire of a client of some roles, 2 after none."""
         cdef int roles = 0
         player = self._check_player(player)
         return forum_reach(self.s, player, &roles)
+
+    def _forum_condition(self, player):
+        """(whether `player`'s clientele covers every role, whether `player` meets a Forum
+        condition) as the engine's end check reads them (clientele_covers_all_roles,
+        forum_condition, _ending.pxi: a test hook)."""
+        player = self._check_player(player)
+        return (bool(clientele_covers_all_roles(self.s, player)), bool(forum_condition(self.s, player)))
 
     def _forum_keeps(self, player, int action):
         """Whether a search for a Forum win of `player` keeps `action` (a test hook): the

@@ -125,6 +125,45 @@ def scriptorium_and_catacomb() -> glory_ai.State:
     return state
 
 
+def legionary_fills_the_stockpile(lead: str = "Legionary") -> glory_ai.State:
+    """P0 (Republic): its Forum Romanum is built and its clients cover every role; its
+    stockpile lacks Brick and Stone. Leading Legionary (a batch of two with its Bath
+    client), P0 has revealed the Atrium (Brick); revealing the Garden (Stone) makes P1 give
+    its only Brick and Stone (R-8.5.6, forced) and P0 wins (R-11.2). With `lead` Laborer,
+    P0's action takes one card from the pool (a Brick and a Stone there)."""
+    state = state_of(2, [
+        {"hand": ["Shrine", "Atrium", "Garden", "Road"],
+         "clientele": ["Bar", "Market", "Tower", "Bath", "Villa", "Temple"],
+         "stockpile": ["Latrine", "Crane", "Wall", "Statue"],
+         "influence": ["Stone", "Stone", "Marble"],
+         "structures": [built("Forum Romanum", ["Statue", "Statue", "Stairway"])]},
+        {"hand": ["Foundry", "Prison", "Dock"], "influence": ["Brick", "Stone"]},
+    ], pool=["Palisade"] if lead == "Legionary" else ["School", "Scriptorium"])
+    if lead == "Legionary":
+        play(state, "lead Legionary with Shrine", "think: take Jack", "legionary: reveal Atrium")
+    else:
+        play(state, "lead Laborer with Road", "think: take Jack")
+    return state
+
+
+def ludus_magnus_completes(foundation_laid: bool = True) -> glory_ai.State:
+    """P0's Craftsman action (Imperium): its Forum is built; its clients cover every role
+    but Patron, with two Merchants (Villa, Prison), one of them wild only with Ludus Magnus
+    active. Adding the Temple completes its Ludus Magnus (two of three materials) and P0
+    wins (R-11.2). Without that foundation no Ludus Magnus can be active after one action."""
+    structures = [done("Forum")]
+    if foundation_laid:
+        structures.append(foundation("Ludus Magnus", ["Palace", "Palace"]))
+    state = state_of(2, [
+        {"hand": ["Dock", "Temple", "Road"],
+         "clientele": ["Bar", "Market", "Tower", "Bath", "Villa", "Prison"],
+         "influence": ["Stone", "Stone", "Marble"], "structures": structures},
+        {"hand": ["Bar", "Insula", "Latrine"], "influence": ["Stone", "Concrete"]},
+    ], mode="imperium")
+    play(state, "lead Craftsman with Dock", "think: take Jack")
+    return state
+
+
 # ---- the filters on positions that end ------------------------------------------------------
 
 @pytest.mark.parametrize("make, action, reason", [
@@ -229,6 +268,26 @@ def test_forum_reach_of_hand_built_clienteles():
     assert not any(keep for text, keep in keeps.items() if "hire" not in text), keeps
     covered = gate_and_forum_in_hand()
     assert [covered._forum_reach(p) for p in (0, 1)] == [0, 2]
+
+
+def test_forum_reach_counts_what_one_action_can_bring():
+    # a Forum Romanum two materials short: one Legionary demand may fill the stockpile (and
+    # does here); a Laborer's take brings one card, so there the reach is 2
+    demand = legionary_fills_the_stockpile()
+    wins = [demand.action_to_string(a) for a, (reason, winners) in endings(demand).items()
+            if reason == "forum" and winners == [0]]
+    assert wins == ["legionary: reveal Garden"] and demand._forum_reach(0) == 0
+    take = legionary_fills_the_stockpile("Laborer")
+    assert take._forum_reach(0) == 2 and "forum" not in {r for r, _ in endings(take).values()}
+    # Merchant clients are wild only with Ludus Magnus: one P0 can complete now counts, none
+    # anywhere leaves a Patron client to hire, which a Craftsman action cannot
+    ludus = ludus_magnus_completes()
+    wins = [ludus.action_to_string(a) for a, (reason, winners) in endings(ludus).items()
+            if reason == "forum" and winners == [0]]
+    assert wins and all(text.startswith("craftsman: add Temple") for text in wins), wins
+    assert ludus._forum_reach(0) == 0
+    none = ludus_magnus_completes(foundation_laid=False)
+    assert none._forum_reach(0) == 1 and "forum" not in {r for r, _ in endings(none).values()}
 
 
 def test_forum_reach_holds_where_forums_are_won():
