@@ -89,6 +89,21 @@ cdef int prior_pick(Tree* t, int node, GameState* w, int untried, int mover, flo
     return t.legal[best]
 
 
+cdef inline bint widen_closed(Tree* t, int node) noexcept nogil:
+    # (widen=, progressive widening) whether `node` already has its k(n) = ceil(widen *
+    # sqrt(n)) children (n: its visits, at least 1), so that no untried action is expanded
+    cdef int child, count = 0
+    cdef double allowed
+    if t.cfg.widen <= 0 or t.prior == NULL:
+        return False
+    allowed = ceil(t.cfg.widen * sqrt(<double>max(t.nodes[node].visits, 1u)))
+    child = t.nodes[node].first_child
+    while child >= 0 and count < allowed:
+        count += 1
+        child = t.nodes[child].next_sibling
+    return count >= allowed
+
+
 cdef inline double prior_bias(Tree* t, int child) noexcept nogil:
     # PUCT's term of a child (0 without the prior)
     cdef Node* nd = &t.nodes[child]

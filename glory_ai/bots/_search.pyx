@@ -30,7 +30,7 @@
 from libc.stdint cimport uint8_t, uint16_t, uint32_t, uint64_t, int32_t
 from libc.stdlib cimport malloc, free, calloc, realloc
 from libc.string cimport memcpy, memset
-from libc.math cimport log, sqrt, exp, tanh
+from libc.math cimport log, sqrt, exp, tanh, ceil
 
 from glory_ai.core.clock cimport gr_now_seconds, gr_thread_cpu_seconds
 
@@ -132,6 +132,7 @@ ctypedef struct SearchConfig:
     int rollout_others       # the rollout policy of the players other than the observer (-1: rollout)
     Model prior_model        # (prior=) the learned prior of this player count (Tree.prior set: on)
     double prior_c           # (prior=) the weight of the prior's bias in selection
+    double widen             # (prior=) progressive widening: children allowed, widen * sqrt(visits) (0: off)
 
 
 # Node.flags (with the solver). CERTAIN: the node's line from the root is the observer's own
@@ -174,7 +175,7 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
     # the fixed world of a PIMC round (fresh_world False: t.fixed_world holds it).
     cdef GameState* w = &t.world
     cdef int node = t.root_index, depth = 0, n, i, child, best, untried, pick, mover, p
-    cdef bint decisive
+    cdef bint decisive, expand
     cdef float prob = 0
     cdef Node* nd
     if fresh_world:
@@ -192,12 +193,16 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
         best = select_child(t, node, n, mover, &untried, &decisive)
         # (a decisive child below the root is played before any untried action; the root
         # tries every action, so that the shortest proven win is among its children)
-        if untried > 0 and not t.full and not (decisive and depth > 0):
+        expand = untried > 0 and not t.full and not (decisive and depth > 0)
+        if expand:
             prob = 0
             pick = decisive_action(w, t.legal, untried, mover, &t.scratch) if t.cfg.solver else -1
             if pick == -2:
                 t.error = SEARCH_OVERFLOW
                 return
+            # (widen=) a node with its share of children follows one, unless none is legal here
+            expand = pick >= 0 or best < 0 or not widen_closed(t, node)
+        if expand:
             if pick < 0 and t.prior != NULL:
                 pick = prior_pick(t, node, w, untried, mover, &prob)    # the highest prior first
                 if t.error:

@@ -188,6 +188,10 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
                 absent=0.0, before=1.0),
     SearchParam("rollout_others", str, "same", "the rollout policy of the other players (same: rollout=)",
                 choices=("same", "random", "heuristic", "model"), keyword="rollout_others", before="same"),
+    # progressive widening by the prior (issue 36; docs/bots.md, "A learned prior"): off by default
+    SearchParam("widen", float, 0.0, "progressive widening (prior= on): a node of n visits expands only "
+                "its ceil(widen * sqrt(n)) best actions by prior (0: off)", 0, 100, keyword="widen",
+                bots=("pimc", "ismcts"), absent=0.0, before=0.0),
 )
 
 #: the parameters of every built-in bot, in the order a bot lists them

@@ -51,7 +51,8 @@ LIKE_FOR_LIKE: dict[str, object] = {
 #: prior that is off) or are off unless written (the cheating controls):
 #: left out of the spec
 UNUSED_LIKE_FOR_LIKE = ("style", "eval", "epsilon", "temperature", "rollout_temperature",
-                        "belief_strength", "omniscient", "cheat", "turnwin_worlds", "prior_c")
+                        "belief_strength", "omniscient", "cheat", "turnwin_worlds", "prior_c",
+                        "widen")
 
 
 def like_for_like_spec(budget: str) -> str:

@@ -2,6 +2,7 @@
 against a numpy reference on real states, the selection and expansion it steers, its
 files checked, and the search with it keeping its invariants."""
 import itertools
+import math
 import random
 from pathlib import Path
 
@@ -242,3 +243,89 @@ def test_a_reused_tree_keeps_each_nodes_cached_logits(tmp_path):
             children = {c["action"]: c for c in was["children"]}
             pairs.extend((children[c["action"]], c) for c in now["children"])
     assert kept_some >= 3
+
+
+# ---- progressive widening (widen=) ----------------------------------------------------------
+
+def allowed_children(widen: float, visits: int) -> int:
+    return math.ceil(widen * math.sqrt(max(visits, 1)))
+
+
+def walk(node, state):
+    """Each (node, its state) of a tree whose every world is `state` (omniscient)."""
+    stack = [(node, state)]
+    while stack:
+        node, state = stack.pop()
+        yield node, state
+        for child in node["children"]:
+            after = state.clone()
+            after.apply_action(child["action"])
+            if not after.is_terminal():
+                stack.append((child, after))
+
+
+@pytest.mark.parametrize("widen", [0.5, 1.0])
+def test_with_widening_a_node_has_at_most_its_share_of_children_best_logit_first(tmp_path, widen):
+    # one world (omniscient): an expanded child is legal in every world, so no expansion is
+    # forced, and a node of n visits has at most ceil(widen * sqrt(n)) children, expanded in
+    # descending logit from the best of its legal actions
+    model = random_prior(9)
+    model.save(tmp_path / "p.npz")
+    spec = f"ismcts:iters=1500,omniscient=true,solver=false,prior={tmp_path / 'p.npz'},widen={widen}"
+    bot = make_bot(spec, seed=4)
+    root_state = states(2, 1, seed=9)[0]
+    bot.step(root_state)
+    widened = narrowed = 0
+    for node, state in walk(bot._searcher._tree(0)[0], root_state):
+        if not node["children"]:
+            continue
+        assert len(node["children"]) <= allowed_children(widen, node["visits"])
+        expected = logits_of(state, model)
+        order = [child["action"] for child in reversed(node["children"])]
+        assert order[0] == max(expected, key=expected.get)
+        assert all(expected[a] >= expected[b] - 1e-5 for a, b in itertools.pairwise(order))
+        widened += len(node["children"]) > 1
+        narrowed += len(node["children"]) < len(expected)
+    assert widened > 5 and narrowed > 5          # both the widening and its limit were met
+
+
+def test_widening_off_searches_as_without_it_and_on_it_narrows(tmp_path):
+    random_prior(3).save(tmp_path / "p.npz")
+    prior = f"prior={tmp_path / 'p.npz'}"
+    rows = {}
+    for extra in ("", ",widen=0", ",widen=0.3"):
+        bot = make_bot(f"ismcts:iters=800,{prior}{extra}", seed=6)
+        got = []
+        for state in states(3, 4, seed=5):
+            bot.step(state)
+            stats = bot.last_search()
+            got.append((stats["actions"], bot._searcher._tree(0)[0]["visits"],
+                        len(bot._searcher._tree(0)[0]["children"])))
+        rows[extra] = got
+    assert rows[""] == rows[",widen=0"]
+    assert rows[",widen=0.3"] != rows[""]
+
+
+def test_widening_never_leaves_a_world_without_a_child_to_follow(tmp_path):
+    # honest worlds differ in the legal actions: with widen tiny (one child until 10^4
+    # visits; no solver, whose decisive moves expand too), a world where no expanded child
+    # is legal expands one rather than stop there
+    random_prior(4).save(tmp_path / "p.npz")
+    bot = make_bot(f"ismcts:iters=1500,solver=false,prior={tmp_path / 'p.npz'},widen=0.01", seed=2)
+    forced = 0
+    for state in states(4, 6, seed=8):
+        bot.step(state)
+        assert bot._searcher._check_trees() == []
+        stack = [bot._searcher._tree(0)[0]]
+        while stack:
+            node = stack.pop()
+            forced += len(node["children"]) > allowed_children(0.01, node["visits"])
+            stack.extend(node["children"])
+    assert forced > 0
+
+
+def test_widen_is_a_number_from_0_to_100():
+    with pytest.raises(SpecError, match="widen"):
+        make_bot("ismcts:iters=10,prior=learned,widen=-1")
+    with pytest.raises(SpecError, match="widen"):
+        make_bot("ismcts:iters=10,prior=learned,widen=x")
