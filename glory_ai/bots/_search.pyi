@@ -102,6 +102,7 @@ class Searcher:
         rollout_others: Literal["same", "random", "heuristic", "model"],
         cheat: Literal["none", "hands", "vaults", "hidden", "deck"],
         prior_c: float,
+        forum_threat: bool,
         prior: dict[int, EvalModel] | None = None,
     ) -> None: ...
     def search(

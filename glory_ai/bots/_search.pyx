@@ -132,6 +132,7 @@ ctypedef struct SearchConfig:
     int rollout_others       # the rollout policy of the players other than the observer (-1: rollout)
     Model prior_model        # (prior=) the learned prior of this player count (Tree.prior set: on)
     double prior_c           # (prior=) the weight of the prior's bias in selection
+    bint forum_threat          # (forum_threat=) no cutoff while a Forum is active for anyone
 
 
 # Node.flags (with the solver). CERTAIN: the node's line from the root is the observer's own

@@ -188,6 +188,10 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
                 absent=0.0, before=1.0),
     SearchParam("rollout_others", str, "same", "the rollout policy of the other players (same: rollout=)",
                 choices=("same", "random", "heuristic", "model"), keyword="rollout_others", before="same"),
+    # a Forum threat the evaluation at the cutoff cannot see (issue 36): off by default
+    SearchParam("forum_threat", bool, False, "rollouts play on past the cutoff while a Forum or Forum "
+                "Romanum is active for any player, and its holder's hires there go to the roles it lacks",
+                keyword="forum_threat", bots=("ismcts",), absent=False, before=False),
 )
 
 #: the parameters of every built-in bot, in the order a bot lists them
