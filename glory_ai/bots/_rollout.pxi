@@ -6,6 +6,8 @@
 #
 # Included by _search.pyx; every search-time function is noexcept nogil.
 
+from glory_ai.core.engine cimport is_active, mat_of, B_FORUM, B_FORUM_ROMANUM, MERCHANT
+
 cdef void terminal_rewards(Tree* t, GameState* s) noexcept nogil:
     # Vector reward of a finished game for every player (docs/bots.md, "Rewards").
     cdef int n = num_players_c(s), p, q, winners = winners_mask_of(s), count = 0
@@ -124,7 +126,7 @@ cdef void rollout(Tree* t, GameState* s) noexcept nogil:
     # Play from s to the end (or `cutoff` decisions) and set t.rewards and t.length.
     cdef int n, made = 0, p, policy
     while not is_terminal_c(s):
-        if t.cfg.cutoff and made >= t.cfg.cutoff:
+        if t.cfg.cutoff and made >= t.cfg.cutoff and not (t.cfg.forum_threat and forum_active(s)):
             cutoff_rewards(t, s)
             finish_rewards(t, s)
             return
@@ -140,6 +142,8 @@ cdef void rollout(Tree* t, GameState* s) noexcept nogil:
         if t.cfg.solver:
             # every player takes a win it has in one action (decisive moves)
             p = decisive_action(s, t.legal, n, current_player_c(s), &t.scratch)
+        if p == -1 and t.cfg.forum_threat:
+            p = forum_hire(s, t.legal, n, &t.rng)
         if p == -1:
             policy = t.cfg.rollout
             if t.cfg.rollout_others >= 0 and current_player_c(s) != t.observer:
@@ -157,6 +161,45 @@ cdef void rollout(Tree* t, GameState* s) noexcept nogil:
         made += 1
     terminal_rewards(t, s)
     finish_rewards(t, s)
+
+
+cdef bint forum_active(GameState* s) noexcept nogil:
+    # (forum_threat=) is a Forum or Forum Romanum active for any player? Its win comes by
+    # hires the evaluation at the cutoff does not weigh, so the rollout plays on to see it
+    cdef int p
+    for p in range(num_players_c(s)):
+        if is_active(s, p, B_FORUM) or is_active(s, p, B_FORUM_ROMANUM):
+            return True
+    return False
+
+
+cdef int forum_hire(GameState* s, uint16_t* legal, int n, uint64_t* rng) noexcept nogil:
+    # (forum_threat=) a hire, drawn uniformly, that may bring the mover's active Forum a
+    # client of a role it lacks (or a Merchant, wild with Ludus Magnus), or -1: random
+    # rollouts hardly ever hire toward a Forum, so without it the threat stays unseen
+    cdef int p = current_player_c(s), x, r, roles = 1 << MERCHANT, count = 0, i, pick
+    cdef int by_role[6]
+    if not (is_active(s, p, B_FORUM) or is_active(s, p, B_FORUM_ROMANUM)):
+        return -1
+    memset(by_role, 0, sizeof(by_role))
+    for x in range(1, NUM_TYPES):
+        if s.players[p].clientele[x]:
+            by_role[mat_of(s, x)] += s.players[p].clientele[x]
+    for r in range(6):
+        if by_role[r] == 0:
+            roles |= 1 << r
+    for i in range(n):
+        if hire_of_roles(s, legal[i], roles):
+            count += 1
+    if count == 0:
+        return -1
+    pick = gr_rng_below(rng, count)
+    for i in range(n):
+        if hire_of_roles(s, legal[i], roles):
+            if pick == 0:
+                return legal[i]
+            pick -= 1
+    return -1
 
 
 cdef inline bint apply_checked(Tree* t, GameState* s, int action) noexcept nogil:

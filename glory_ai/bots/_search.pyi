@@ -103,6 +103,7 @@ class Searcher:
         cheat: Literal["none", "hands", "vaults", "hidden", "deck"],
         prior_c: float,
         widen: float,
+        forum_threat: bool,
         prior: dict[int, EvalModel] | None = None,
     ) -> None: ...
     def search(

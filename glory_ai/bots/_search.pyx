@@ -133,6 +133,7 @@ ctypedef struct SearchConfig:
     Model prior_model        # (prior=) the learned prior of this player count (Tree.prior set: on)
     double prior_c           # (prior=) the weight of the prior's bias in selection
     double widen             # (prior=) progressive widening: children allowed, widen * sqrt(visits) (0: off)
+    bint forum_threat          # (forum_threat=) no cutoff while a Forum is active for anyone
 
 
 # Node.flags (with the solver). CERTAIN: the node's line from the root is the observer's own

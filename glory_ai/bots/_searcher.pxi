@@ -113,7 +113,8 @@ cdef class Searcher:
     def __init__(self, *, algorithm, iterations, time_ms, cpu_ms, c, rollout, cutoff, reward, worlds,
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
                  rollout_temperature, solver, speed, vp, final, belief, belief_strength, omniscient,
-                 turnwin, turnwin_worlds, keep, rollout_others, cheat, prior_c, widen, prior=None):
+                 turnwin, turnwin_worlds, keep, rollout_others, cheat, prior_c, widen,
+                 forum_threat, prior=None):
         # every keyword but algorithm, model, prior (by player count: the learned prior's
         # models, or None) and seed is a row of the one table of search
         # parameters (glory_ai.bots.builtin_params.SEARCH_PARAMS), checked against it
@@ -128,12 +129,13 @@ cdef class Searcher:
             "final": final, "belief": belief, "belief_strength": belief_strength,
             "omniscient": omniscient, "turnwin": turnwin, "turnwin_worlds": turnwin_worlds,
             "keep": keep, "rollout_others": rollout_others, "cheat": cheat, "prior_c": prior_c,
-            "widen": widen})
+            "widen": widen, "forum_threat": forum_threat})
         if final not in _FINAL_RULES:
             raise ValueError(f"final must be one of {', '.join(_FINAL_RULES)}, got {final!r}")
         self.final = final
         self.keep = keep
         self.cfg.rollout_others = _ROLLOUT_OTHERS[rollout_others]
+        self.cfg.forum_threat = forum_threat
         self.cfg.solver = solver
         self.cfg.speed = speed
         self.cfg.vp_weight = vp

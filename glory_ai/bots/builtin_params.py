@@ -192,6 +192,10 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
     SearchParam("widen", float, 0.0, "progressive widening (prior= on): a node of n visits expands only "
                 "its ceil(widen * sqrt(n)) best actions by prior (0: off)", 0, 100, keyword="widen",
                 bots=("pimc", "ismcts"), absent=0.0, before=0.0),
+    # a Forum threat the evaluation at the cutoff cannot see (issue 36): off by default
+    SearchParam("forum_threat", bool, False, "rollouts play on past the cutoff while a Forum or Forum "
+                "Romanum is active for any player, and its holder's hires there go to the roles it lacks",
+                keyword="forum_threat", bots=("ismcts",), absent=False, before=False),
 )
 
 #: the parameters of every built-in bot, in the order a bot lists them
