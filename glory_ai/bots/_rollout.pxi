@@ -6,7 +6,7 @@
 #
 # Included by _search.pyx; every search-time function is noexcept nogil.
 
-from glory_ai.core.engine cimport is_active, mat_of, B_FORUM, B_FORUM_ROMANUM, MERCHANT
+from glory_ai.core.engine cimport forum_active_for, mat_of, MERCHANT
 
 cdef void terminal_rewards(Tree* t, GameState* s) noexcept nogil:
     # Vector reward of a finished game for every player (docs/bots.md, "Rewards").
@@ -168,7 +168,7 @@ cdef bint forum_active(GameState* s) noexcept nogil:
     # hires the evaluation at the cutoff does not weigh, so the rollout plays on to see it
     cdef int p
     for p in range(num_players_c(s)):
-        if is_active(s, p, B_FORUM) or is_active(s, p, B_FORUM_ROMANUM):
+        if forum_active_for(s, p):
             return True
     return False
 
@@ -179,7 +179,7 @@ cdef int forum_hire(GameState* s, uint16_t* legal, int n, uint64_t* rng) noexcep
     # rollouts hardly ever hire toward a Forum, so without it the threat stays unseen
     cdef int p = current_player_c(s), x, r, roles = 1 << MERCHANT, count = 0, i, pick
     cdef int by_role[6]
-    if not (is_active(s, p, B_FORUM) or is_active(s, p, B_FORUM_ROMANUM)):
+    if not forum_active_for(s, p):
         return -1
     memset(by_role, 0, sizeof(by_role))
     for x in range(1, NUM_TYPES):

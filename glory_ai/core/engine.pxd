@@ -347,6 +347,10 @@ cdef inline bint is_active(GameState* s, int p, int building) noexcept nogil:
     # off, R-V.3: refresh_active leaves its bit out)
     return (s.active[p] >> building) & 1
 
+cdef inline bint forum_active_for(GameState* s, int p) noexcept nogil:
+    # R-11.2: may p win by a Forum condition (a Forum or Forum Romanum active for p)?
+    return is_active(s, p, B_FORUM) or is_active(s, p, B_FORUM_ROMANUM)
+
 cdef inline int mat_of(const GameState* s, int card) noexcept nogil:
     # the material (= role) of an Order card type in this game's rules (R-V.1; cards.csv
     # by default)
