@@ -9,6 +9,7 @@ import pytest
 import glory_ai
 from glory_ai.bots import make_bot
 from glory_ai.bots.builtin_params import defaults
+from support.play import bot_moves
 
 #: position 130 of the sure suite (benchmarks/data/thrown_sure.jsonl.gz), played on by its
 #: run 0 of bot seeds 20 to turn 50: the leader (seat 0) 37 to 11, the opponent's Forum
@@ -56,26 +57,16 @@ def test_on_the_search_sees_the_forum_further_and_reads_the_lead_less_won():
         assert on["mean_reward"][0] < off["mean_reward"][0]
 
 
-def _play(spec, seed, decisions=40, **variant):
-    state = glory_ai.Game(2, **variant).new_initial_state(seed)
-    bot = make_bot(spec, seed)
-    moves = []
-    for _ in range(decisions):
-        moves.append(bot.step(state))
-        state.apply_action(moves[-1])
-    return moves
-
-
 def test_off_by_default_and_the_same_search_where_no_forum_is_active():
     assert defaults("ismcts")["forum_threat"] is False
-    plain = _play("ismcts:iters=60", 4)
-    assert _play("ismcts:iters=60,forum_threat=false", 4) == plain
+    plain = bot_moves("ismcts:iters=60", 4)
+    assert bot_moves("ismcts:iters=60,forum_threat=false", 4) == plain
     # without Forum cards no Forum is ever active, and on changes nothing (not even a draw of
     # the rng); with them, a rollout that lays one already plays on differently
     no_forum = {"removed": ("Forum", "Forum Romanum")}
-    on = _play("ismcts:iters=60,forum_threat=true", 4, **no_forum)
-    assert on == _play("ismcts:iters=60", 4, **no_forum)
-    assert _play("ismcts:iters=60,forum_threat=true", 4) != plain
+    on = bot_moves("ismcts:iters=60,forum_threat=true", 4, **no_forum)
+    assert on == bot_moves("ismcts:iters=60", 4, **no_forum)
+    assert bot_moves("ismcts:iters=60,forum_threat=true", 4) != plain
 
 
 def test_pimc_does_not_take_it_and_a_bad_value_is_refused():

@@ -10,6 +10,7 @@ import glory_ai
 from glory_ai.bots import make_bot
 from glory_ai.bots._search import _order_rows
 from glory_ai.bots.builtin_params import defaults
+from support.play import bot_moves
 
 
 def _rows(*specs):
@@ -42,22 +43,12 @@ def test_keep_leaves_open_roots_and_proven_wins_alone():
     assert _order(_rows((3, 400, 0.7, None), (9, 50, 0.99, "loss")), 2.0) == [3, 9]
 
 
-def _play(spec, seed, decisions=40):
-    state = glory_ai.Game(2).new_initial_state(seed)
-    bot = make_bot(spec, seed)
-    moves = []
-    for _ in range(decisions):
-        moves.append(bot.step(state))
-        state.apply_action(moves[-1])
-    return moves
-
-
 def test_both_are_off_by_default_and_written_off_play_the_same():
     assert defaults("ismcts")["keep"] == 0.0 and defaults("ismcts")["rollout_others"] == "same"
-    plain = _play("ismcts:iters=60", 4)
-    assert _play("ismcts:iters=60,keep=0,rollout_others=same", 4) == plain
+    plain = bot_moves("ismcts:iters=60", 4)
+    assert bot_moves("ismcts:iters=60,keep=0,rollout_others=same", 4) == plain
     # same is rollout= for everyone: the random policy written out for the others is the same search
-    assert _play("ismcts:iters=60,rollout_others=random", 4) == plain
+    assert bot_moves("ismcts:iters=60,rollout_others=random", 4) == plain
 
 
 def test_rollout_others_changes_the_search():

@@ -1,11 +1,12 @@
-"""Helpers of the tests of glory_ai.interactive (tests/interactive): sample states, screens as
-text, finished games."""
+"""Helpers of the tests that play games: sample states, screens as text and finished games
+(tests/interactive), and the moves a bot makes from a fresh deal (:func:`bot_moves`)."""
 from __future__ import annotations
 
 import io
 import random
 
 import glory_ai
+from glory_ai.bots import make_bot
 from glory_ai.interactive.screen import Screen, render_view
 from glory_ai.interactive.view import table_view
 
@@ -70,3 +71,16 @@ def finished_record(num_players=3, seed=1, mode="republic"):
     seats = ["random"] * num_players
     return build_record(num_players=num_players, mode=mode, variant=state.config().variant(), seed=seed,
                         seats=seats, bot_seeds=seat_seeds(seed, num_players), actions=state.history())
+
+
+def bot_moves(spec: str, seed: int, decisions: int = 40, **variant) -> list[int]:
+    """The first ``decisions`` actions of ``spec`` (bot seed ``seed``) playing every seat of a
+    two-player game dealt with ``seed`` under the rule variant ``variant``: two settings
+    that should play alike are compared move for move."""
+    state = glory_ai.Game(2, **variant).new_initial_state(seed)
+    bot = make_bot(spec, seed)
+    moves = []
+    for _ in range(decisions):
+        moves.append(bot.step(state))
+        state.apply_action(moves[-1])
+    return moves
