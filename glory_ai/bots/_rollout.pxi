@@ -6,7 +6,7 @@
 #
 # Included by _search.pyx; every search-time function is noexcept nogil.
 
-from glory_ai.core.engine cimport forum_active_for, mat_of, MERCHANT
+from glory_ai.core.engine cimport clientele_roles, forum_active_for, MERCHANT
 
 cdef void terminal_rewards(Tree* t, GameState* s) noexcept nogil:
     # Vector reward of a finished game for every player (docs/bots.md, "Rewards").
@@ -177,17 +177,10 @@ cdef int forum_hire(GameState* s, uint16_t* legal, int n, uint64_t* rng) noexcep
     # (forum_threat=) a hire, drawn uniformly, that may bring the mover's active Forum a
     # client of a role it lacks (or a Merchant, wild with Ludus Magnus), or -1: random
     # rollouts hardly ever hire toward a Forum, so without it the threat stays unseen
-    cdef int p = current_player_c(s), x, r, roles = 1 << MERCHANT, count = 0, i, pick
-    cdef int by_role[6]
+    cdef int p = current_player_c(s), roles, count = 0, i, pick
     if not forum_active_for(s, p):
         return -1
-    memset(by_role, 0, sizeof(by_role))
-    for x in range(1, NUM_TYPES):
-        if s.players[p].clientele[x]:
-            by_role[mat_of(s, x)] += s.players[p].clientele[x]
-    for r in range(6):
-        if by_role[r] == 0:
-            roles |= 1 << r
+    roles = (~clientele_roles(s, p) & 0x3f) | (1 << MERCHANT)
     for i in range(n):
         if hire_of_roles(s, legal[i], roles):
             count += 1

@@ -206,6 +206,11 @@ cdef int forum_romanum_stock_short(GameState* s, int p) noexcept nogil:
             short += 1
     return short
 
+cdef int clientele_roles(GameState* s, int p) noexcept nogil:
+    # bit r: p's clientele holds a client of role r (the roles a Forum condition counts)
+    cdef int merchants
+    return roles_in(s, s.players[p].clientele, &merchants)
+
 cdef int forum_reach(GameState* s, int p, int* roles) noexcept nogil:
     # Can p meet a Forum condition (R-11.2) after one action? 0: maybe after any action;
     # 1: only after a hire of a client of a role in roles[0] (bit r: role r;

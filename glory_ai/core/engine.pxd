@@ -499,6 +499,8 @@ cdef bint every_action_may_end(GameState* s) noexcept nogil
 cdef bint action_may_end(GameState* s, int action) noexcept nogil
 cdef bint any_action_may_end_but_forum(GameState* s) noexcept nogil
 cdef int forum_reach(GameState* s, int p, int* roles) noexcept nogil
+# * clientele_roles: bit r set when p's clientele holds a client of role r (R-11.2 reads it)
+cdef int clientele_roles(GameState* s, int p) noexcept nogil
 
 cdef inline bint hire_of_roles(GameState* s, int action, int roles) noexcept nogil:
     # a Patron action's hire (R-8.1: the only action that adds a client) that may bring a
