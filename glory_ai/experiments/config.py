@@ -272,8 +272,6 @@ def load_experiment(path: str | Path) -> Experiment:
     path = Path(path)
     if path.is_dir():
         raise ExperimentError(f"{path}: a folder, not an experiment config (experiments/NAME.toml)")
-    if not path.exists():
-        raise ExperimentError(f"{path}: no such file")
     try:
         text, data = read_toml(path, "an experiment config")
     except ConfigReadError as exc:

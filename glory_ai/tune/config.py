@@ -403,8 +403,8 @@ def parse_tune_config(
 def load_tune_config(path: str | Path) -> TuneConfig:
     """Read and check a study config file (experiments/NAME.toml)."""
     path = Path(path)
-    if not path.exists() or path.is_dir():
-        raise TuneError(f"{path}: no such file" if not path.exists() else f"{path}: not a file")
+    if path.is_dir():
+        raise TuneError(f"{path}: not a file")
     try:
         text, data = read_toml(path, "a study config", 1 << 20)
     except ConfigReadError as exc:
