@@ -134,6 +134,7 @@ ctypedef struct SearchConfig:
     double prior_c           # (prior=) the weight of the prior's bias in selection
     double widen             # (prior=) progressive widening: children allowed, widen * sqrt(visits) (0: off)
     bint forum_threat          # (forum_threat=) no cutoff while a Forum is active for anyone
+    bint paired              # (paired=) common random numbers at the root (pair_draws)
 
 
 # Node.flags (with the solver). CERTAIN: the node's line from the root is the observer's own
@@ -180,6 +181,8 @@ cdef void iterate(Tree* t, bint fresh_world) noexcept nogil:
     cdef float prob = 0
     cdef Node* nd
     if fresh_world:
+        if t.cfg.paired:
+            pair_draws(t)
         deal_world(t, w)
     else:
         memcpy(w, &t.fixed_world, used_size(&t.fixed_world))

@@ -114,7 +114,7 @@ cdef class Searcher:
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
                  rollout_temperature, solver, speed, vp, final, belief, belief_strength, omniscient,
                  turnwin, turnwin_worlds, keep, rollout_others, cheat, prior_c, widen,
-                 forum_threat, prior=None):
+                 forum_threat, paired, prior=None):
         # every keyword but algorithm, model, prior (by player count: the learned prior's
         # models, or None) and seed is a row of the one table of search
         # parameters (glory_ai.bots.builtin_params.SEARCH_PARAMS), checked against it
@@ -129,13 +129,14 @@ cdef class Searcher:
             "final": final, "belief": belief, "belief_strength": belief_strength,
             "omniscient": omniscient, "turnwin": turnwin, "turnwin_worlds": turnwin_worlds,
             "keep": keep, "rollout_others": rollout_others, "cheat": cheat, "prior_c": prior_c,
-            "widen": widen, "forum_threat": forum_threat})
+            "widen": widen, "forum_threat": forum_threat, "paired": paired})
         if final not in _FINAL_RULES:
             raise ValueError(f"final must be one of {', '.join(_FINAL_RULES)}, got {final!r}")
         self.final = final
         self.keep = keep
         self.cfg.rollout_others = _ROLLOUT_OTHERS[rollout_others]
         self.cfg.forum_threat = forum_threat
+        self.cfg.paired = paired
         self.cfg.solver = solver
         self.cfg.speed = speed
         self.cfg.vp_weight = vp
@@ -321,6 +322,9 @@ cdef class Searcher:
             t.cfg.iterations = self.cfg.iterations // self.ntrees + (1 if index < self.cfg.iterations % self.ntrees else 0)
         mix = gr_rng_seed(self.seed ^ (<uint64_t>index * <uint64_t>0x9E3779B97F4A7C15))   # wraps mod 2**64
         t.rng = gr_rng_seed(mix ^ key)
+        if self.cfg.paired:
+            t.pair_seed = gr_rng_seed(t.rng ^ PAIR_SALT)
+            t.root_legal = legal_actions_into(&t.root, t.legal)
         t.iterations_done = 0
         t.seconds = 0
         t.full = 0
@@ -518,6 +522,24 @@ cdef class Searcher:
         self._set_belief(t, table)
         worlds = []
         for i in range(count):
+            with nogil:
+                deal_world(t, &t.world)
+            worlds.append([[x for x in range(NUM_TYPES) for k in range(hand_cards_c(&t.world, q, x))]
+                           for q in range(t.num_players)])
+        return worlds
+
+    def _paired_worlds(self, State state, int player, uint64_t key, visits):
+        """(paired=) The world the first tree deals for the k-th visit of a root action,
+        for each k of `visits`, when searching `state` for `player` seeded by `key`: each
+        as every player's hand (card ids, sorted)."""
+        cdef Tree* t = self.trees[0]
+        cdef int q, x, k
+        if not self.cfg.paired:
+            raise ValueError("the worlds of paired visits need paired=true")
+        self._prepare(t, state, player, 0, key, False)
+        worlds = []
+        for visit in visits:
+            seed_visit(t, visit)
             with nogil:
                 deal_world(t, &t.world)
             worlds.append([[x for x in range(NUM_TYPES) for k in range(hand_cards_c(&t.world, q, x))]

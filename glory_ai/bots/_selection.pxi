@@ -115,3 +115,45 @@ def _select(children, legal, int mover, double c, algorithm="ismcts", flags=None
         return (index_of[best] if best >= 0 else None, avail, [t.legal[i] for i in range(untried)])
     finally:
         tree_free(t)
+
+
+# (paired=) The salt of the seed of a search's common random numbers: the tree's generator
+# is left as it is, so a search with paired off draws what it drew before the option existed.
+cdef uint64_t PAIR_SALT = 0x7061697265642121ULL      # "paired!!"
+
+
+cdef void pair_draws(Tree* t) noexcept nogil:
+    # (paired=, ISMCTS) Common random numbers at the root: an iteration's draws (the world
+    # dealt, then every random choice of its descent and rollout) are seeded by the visits
+    # the root action it is about to follow has had, so that the k-th visit of every root
+    # action plays the same world and, until their lines part, the same draws. The
+    # differences between the root actions' means then leave out most of what the deal
+    # alone decides (the deck's order, the others' hands). The action is foreseen as
+    # select_child will choose it at the root (the highest UCB score over one more
+    # availability, every root action being legal in every world; an untried action: its
+    # first visit); a decisive or proven child that select_child takes first only draws
+    # another child's numbers, which pairs less and changes nothing else.
+    cdef int child = t.nodes[t.root_index].first_child, count = 0, best = -1
+    cdef double score, best_score = -1e300
+    cdef uint32_t visit = 0
+    cdef Node* nd
+    while child >= 0:
+        nd = &t.nodes[child]
+        count += 1
+        if nd.visits == 0:
+            score = 1e300
+        else:
+            score = (nd.reward[t.observer] / nd.visits
+                     + t.cfg.c * sqrt(log(<double>nd.avail + 1.0) / nd.visits) + prior_bias(t, child))
+        if score > best_score:
+            best_score = score
+            best = child
+        child = nd.next_sibling
+    if best >= 0 and (count >= t.root_legal or t.full):
+        visit = t.nodes[best].visits
+    seed_visit(t, visit)
+
+
+cdef inline void seed_visit(Tree* t, uint32_t visit) noexcept nogil:
+    # (paired=) the draws of the `visit`-th visit of a root action
+    t.rng = gr_rng_seed(t.pair_seed ^ (<uint64_t>visit * <uint64_t>0x9E3779B97F4A7C15ULL))

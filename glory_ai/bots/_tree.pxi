@@ -60,6 +60,8 @@ ctypedef struct Tree:
     int has_belief           # (belief) some player's hand has evidence
     long certainty_conflicts # a certain node whose step touched hidden cards in another world
     long iterations_done
+    uint64_t pair_seed       # (paired=) the seed of this search's common random numbers
+    int root_legal           # (paired=) the root's legal actions (the same in every world)
     double seconds
     int full                 # a child could not be added: the node cap was reached
     int error                # SEARCH_OK, or what went wrong (raised by the caller)

@@ -196,6 +196,10 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
     SearchParam("forum_threat", bool, False, "rollouts play on past the cutoff while a Forum or Forum "
                 "Romanum is active for any player, and its holder's hires there go to the roles it lacks",
                 keyword="forum_threat", bots=("ismcts",), absent=False, before=False),
+    # common random numbers at the root (issue 36; docs/bots.md, "Paired draws"): off by default
+    SearchParam("paired", bool, False, "the k-th visit of every root action plays the same dealt world and "
+                "random draws (common random numbers), so the actions are compared on the same deals",
+                keyword="paired", bots=("ismcts",), absent=False, before=False),
 )
 
 #: the parameters of every built-in bot, in the order a bot lists them
