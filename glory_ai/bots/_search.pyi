@@ -105,6 +105,7 @@ class Searcher:
         widen: float,
         forum_threat: bool,
         paired: bool,
+        ahead: float,
         prior: dict[int, EvalModel] | None = None,
     ) -> None: ...
     def search(

@@ -135,6 +135,7 @@ ctypedef struct SearchConfig:
     double widen             # (prior=) progressive widening: children allowed, widen * sqrt(visits) (0: off)
     bint forum_threat          # (forum_threat=) no cutoff while a Forum is active for anyone
     bint paired              # (paired=) common random numbers at the root (pair_draws)
+    double ahead             # (ahead=) the share of the budget more a root reading ahead gets (0: off)
 
 
 # Node.flags (with the solver). CERTAIN: the node's line from the root is the observer's own
@@ -260,7 +261,8 @@ cdef void run_tree(Tree* t) noexcept nogil:
     # the solver, stop early once the root is settled (root_settled: nothing left to search).
     cdef double start = gr_now_seconds()
     cdef double budget_start = budget_clock(t)
-    cdef long done = 0, per_world, target
+    cdef long done = 0, per_world, target, budget
+    cdef double share
     cdef int world_index
     cdef bint timed = t.cfg.time_limit > 0
     t.growth_cap = t.cfg.node_cap
@@ -299,17 +301,38 @@ cdef void run_tree(Tree* t) noexcept nogil:
             if root_settled(t) or t.error:
                 break
     else:
+        # ISMCTS and flat MC; ahead= grants more once, when the budget is spent (root_ahead)
+        budget = t.cfg.iterations
+        share = 1.0
         while t.nodes[t.root_index].visits < MAX_ROOT_VISITS:
-            if not timed and done >= t.cfg.iterations:
-                break
+            if not timed and done >= budget:
+                if t.cfg.ahead <= 0 or budget > t.cfg.iterations or not root_ahead(t):
+                    break
+                budget += <long>(t.cfg.ahead * t.cfg.iterations)
             iterate(t, True)
             done += 1
             t.iterations_done += 1
             if root_settled(t) or t.error:
                 break
-            if timed and out_of_time(t, done, budget_start, 1.0):
-                break
+            if timed and out_of_time(t, done, budget_start, share):
+                if t.cfg.ahead <= 0 or share > 1.0 or not root_ahead(t):
+                    break
+                share += t.cfg.ahead
     t.seconds += gr_now_seconds() - start
+
+
+cdef bint root_ahead(Tree* t) noexcept nogil:
+    # (ahead=) The root reads the observer as the likeliest winner: its mean reward over
+    # every iteration so far is above every other player's. What a decision where a lead
+    # is at stake looks like to the search itself: it uses no card the player cannot see.
+    cdef Node* root = &t.nodes[t.root_index]
+    cdef int p
+    if root.visits == 0:
+        return False
+    for p in range(t.num_players):
+        if p != t.observer and root.reward[p] >= root.reward[t.observer]:
+            return False
+    return True
 
 
 include "_tactics.pxi"      # wins within the turn (the tactical suite, turnwin=)

@@ -114,7 +114,7 @@ cdef class Searcher:
                  epsilon, temperature, node_cap, model, trees, threads, reuse, seed,
                  rollout_temperature, solver, speed, vp, final, belief, belief_strength, omniscient,
                  turnwin, turnwin_worlds, keep, rollout_others, cheat, prior_c, widen,
-                 forum_threat, paired, prior=None):
+                 forum_threat, paired, ahead, prior=None):
         # every keyword but algorithm, model, prior (by player count: the learned prior's
         # models, or None) and seed is a row of the one table of search
         # parameters (glory_ai.bots.builtin_params.SEARCH_PARAMS), checked against it
@@ -129,7 +129,8 @@ cdef class Searcher:
             "final": final, "belief": belief, "belief_strength": belief_strength,
             "omniscient": omniscient, "turnwin": turnwin, "turnwin_worlds": turnwin_worlds,
             "keep": keep, "rollout_others": rollout_others, "cheat": cheat, "prior_c": prior_c,
-            "widen": widen, "forum_threat": forum_threat, "paired": paired})
+            "widen": widen, "forum_threat": forum_threat, "paired": paired,
+            "ahead": ahead})
         if final not in _FINAL_RULES:
             raise ValueError(f"final must be one of {', '.join(_FINAL_RULES)}, got {final!r}")
         self.final = final
@@ -137,6 +138,7 @@ cdef class Searcher:
         self.cfg.rollout_others = _ROLLOUT_OTHERS[rollout_others]
         self.cfg.forum_threat = forum_threat
         self.cfg.paired = paired
+        self.cfg.ahead = ahead
         self.cfg.solver = solver
         self.cfg.speed = speed
         self.cfg.vp_weight = vp

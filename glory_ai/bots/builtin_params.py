@@ -200,6 +200,10 @@ SEARCH_PARAMS: tuple[SearchParam, ...] = (
     SearchParam("paired", bool, False, "the k-th visit of every root action plays the same dealt world and "
                 "random draws (common random numbers), so the actions are compared on the same deals",
                 keyword="paired", bots=("ismcts",), absent=False, before=False),
+    # more search where a lead is at stake (issue 36; docs/bots.md, "More search when ahead"): off
+    SearchParam("ahead", float, 0.0, "a decision whose root, its budget spent, reads the player as the "
+                "likeliest winner (its mean reward above every other's) searches ahead x its budget more "
+                "(0: off)", 0, 10, keyword="ahead", bots=("ismcts",), absent=0.0, before=0.0),
 )
 
 #: the parameters of every built-in bot, in the order a bot lists them

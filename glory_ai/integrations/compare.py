@@ -46,7 +46,8 @@ LIKE_FOR_LIKE: dict[str, object] = {
     "c": UCT_C, "cutoff": 0, "rollout": "random", "reward": "win", "solver": "false", "speed": 0,
     "vp": 0, "final": "visits", "belief": 1, "threads": 1, "trees": 1, "reuse": "false",
     "node_cap": 200000, "turnwin": 0, "keep": 0, "rollout_others": "same", "prior": "off",
-    "forum_threat": "false", "paired": "false"}
+    "forum_threat": "false", "paired": "false",
+    "ahead": 0}
 #: ISMCTS's options that play no part under LIKE_FOR_LIKE (evaluations at a cutoff and
 #: guided rollouts, belief weighting, the worlds of the root win search, the weight of a
 #: prior that is off) or are off unless written (the cheating controls):

@@ -54,7 +54,8 @@ def test_ismcts_has_its_own_defaults_and_the_others_share_theirs():
     own = {key: value for key, value in defaults("ismcts").items() if value != defaults("pimc").get(key)}
     assert own == {
         "cutoff": 80, "eval": "learned", "solver": True, "speed": 0.2, "vp": 0.05, "final": "robust",
-        "reuse": False, "turnwin": TURNWIN_BUDGET, "forum_threat": False, "paired": False}
+        "reuse": False, "turnwin": TURNWIN_BUDGET, "forum_threat": False, "paired": False,
+        "ahead": 0.0}
     assert defaults("flatmc")["iters"] == 1000 and defaults("pimc")["worlds"] == 20
 
 

@@ -214,7 +214,7 @@ def test_a_parameter_added_since_a_run_counts_at_its_value_before_it_existed():
     assert declared == {"cpu_ms": 0.0, "omniscient": False, "turnwin": 0, "turnwin_worlds": 8,
                         "keep": 0.0, "rollout_others": "same", "cheat": "none", "prior": "off",
                         "prior_c": 1.0, "widen": 0.0, "forum_threat": False,
-                        "paired": False}
+                        "paired": False, "ahead": 0.0}
     ismcts = BotSpec.parse("ismcts:iters=500")
     old = {k: v for k, v in ismcts.params.items() if k not in declared}      # recorded before them
     assert ismcts.played_differences(old) == [("turnwin", "0")]

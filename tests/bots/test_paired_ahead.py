@@ -1,7 +1,8 @@
-"""paired= (issue 36, docs/bots.md, "Paired draws"): common random numbers at ISMCTS's root.
-The k-th visit of every root action plays the same dealt world and the same draws, so the
-actions are compared on the same deals. Off by default; off, the search draws what it drew
-before the option existed."""
+"""Two options of ISMCTS for the strength frontier (issue 36), both off by default and, off, the
+search the one it was: paired= (docs/bots.md, "Paired draws"), common random numbers at the root,
+the k-th visit of every root action dealt the same world and draws; ahead= (docs/bots.md, "More
+search when ahead"), more iterations for a decision whose root reads the player as the likeliest
+winner."""
 from __future__ import annotations
 
 import pytest
@@ -73,3 +74,43 @@ def test_paired_is_checked_like_every_flag():
         make_bot("ismcts:paired=maybe", 0)
     with pytest.raises(ValueError, match="paired"):
         make_bot("pimc:paired=true", 0)
+
+
+# ---- ahead= (issue 36, docs/bots.md, "More search when ahead") ---------------------------------
+
+def _reads_ahead(rows, player):
+    # the root's mean reward per player over every iteration (each went through one root action)
+    players = range(len(rows[0]["mean_reward"]))
+    totals = [sum(row["visits"] * row["mean_reward"][q] for row in rows) for q in players]
+    return all(totals[player] > totals[q] for q in range(len(totals)) if q != player)
+
+
+def test_ahead_is_off_by_default_and_off_the_search_is_the_one_it_was():
+    assert defaults("ismcts")["ahead"] == 0.0
+    assert all(p.name != "ahead" for bot in ("pimc", "flatmc") for p in BUILTIN_PARAMS[bot])
+    assert bot_moves("ismcts:iters=60,ahead=0", 4) == bot_moves("ismcts:iters=60", 4)
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_a_root_reading_ahead_searches_on_and_one_reading_behind_does_not(num_players):
+    state = glory_ai.Game(num_players).new_initial_state(21)
+    greedy = make_bot("greedy", 2)
+    seen = {True: 0, False: 0}
+    for _ in range(160):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        if len(state.legal_actions()) > 1:
+            plain = make_bot("ismcts:iters=200,turnwin=0", 5)
+            plain.step(state)
+            more = make_bot("ismcts:iters=200,turnwin=0,ahead=1.5", 5)
+            more.step(state)
+            base, extended = plain.last_search(), more.last_search()
+            if base["iterations"] == 200:              # (a root settled early is left out)
+                ahead = _reads_ahead(base["actions"], player)
+                seen[ahead] += 1
+                assert extended["iterations"] == (500 if ahead else 200)
+                if not ahead:                          # the same search, draw for draw
+                    assert extended["actions"] == base["actions"]
+        state.apply_action(greedy.step(state))
+    assert seen[True] >= 3 and seen[False] >= 3
