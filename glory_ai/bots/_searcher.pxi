@@ -81,6 +81,13 @@ def _order_by_rule(list stats, int player, uint64_t key, bint flat, final):
     return len(keyed) > 1 and keyed[0][0] == keyed[1][0]
 
 
+cdef list _world_hands(Tree* t):
+    # every player's hand in the tree's current world (card ids, sorted): the worlds' test hooks
+    cdef int q, x, k
+    return [[x for x in range(NUM_TYPES) for k in range(hand_cards_c(&t.world, q, x))]
+            for q in range(t.num_players)]
+
+
 cdef class Searcher:
     """A search bot's engine: one or more trees (root parallelism), their settings and,
     with reuse, the trees kept between moves. Built by glory_ai.bots from a spec."""
@@ -518,7 +525,7 @@ cdef class Searcher:
         `key`, dealt with `belief` as the search deals them): each as every player's hand
         (card ids, sorted; the player's own as it is)."""
         cdef Tree* t = self.trees[0]
-        cdef int i, q, x, k
+        cdef int i
         table = self._belief_table(state, player, belief)
         self._prepare(t, state, player, 0, key, False)
         self._set_belief(t, table)
@@ -526,8 +533,7 @@ cdef class Searcher:
         for i in range(count):
             with nogil:
                 deal_world(t, &t.world)
-            worlds.append([[x for x in range(NUM_TYPES) for k in range(hand_cards_c(&t.world, q, x))]
-                           for q in range(t.num_players)])
+            worlds.append(_world_hands(t))
         return worlds
 
     def _paired_worlds(self, State state, int player, uint64_t key, visits):
@@ -535,7 +541,6 @@ cdef class Searcher:
         for each k of `visits`, when searching `state` for `player` seeded by `key`: each
         as every player's hand (card ids, sorted)."""
         cdef Tree* t = self.trees[0]
-        cdef int q, x, k
         if not self.cfg.paired:
             raise ValueError("the worlds of paired visits need paired=true")
         self._prepare(t, state, player, 0, key, False)
@@ -544,8 +549,7 @@ cdef class Searcher:
             seed_visit(t, visit)
             with nogil:
                 deal_world(t, &t.world)
-            worlds.append([[x for x in range(NUM_TYPES) for k in range(hand_cards_c(&t.world, q, x))]
-                           for q in range(t.num_players)])
+            worlds.append(_world_hands(t))
         return worlds
 
     def _set_stamp(self, uint32_t value):

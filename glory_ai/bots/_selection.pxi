@@ -8,9 +8,14 @@
 cdef inline double ucb_score(Node* nd, int mover, double c) noexcept nogil:
     # the mover's mean reward plus the exploration term over availability (Cowling et
     # al. 2012); an unvisited child comes first
+    return ucb_at(nd, mover, c, <double>nd.avail)
+
+
+cdef inline double ucb_at(Node* nd, int mover, double c, double avail) noexcept nogil:
+    # ucb_score at a given availability (pair_draws foresees the next one)
     if nd.visits == 0:
         return 1e300
-    return nd.reward[mover] / nd.visits + c * sqrt(log(<double>nd.avail) / nd.visits)
+    return nd.reward[mover] / nd.visits + c * sqrt(log(avail) / nd.visits)
 
 
 cdef int select_child(Tree* t, int node, int n, int mover, int* untried, bint* decisive) noexcept nogil:
@@ -140,11 +145,7 @@ cdef void pair_draws(Tree* t) noexcept nogil:
     while child >= 0:
         nd = &t.nodes[child]
         count += 1
-        if nd.visits == 0:
-            score = 1e300
-        else:
-            score = (nd.reward[t.observer] / nd.visits
-                     + t.cfg.c * sqrt(log(<double>nd.avail + 1.0) / nd.visits) + prior_bias(t, child))
+        score = ucb_at(nd, t.observer, t.cfg.c, nd.avail + 1.0) + prior_bias(t, child)
         if score > best_score:
             best_score = score
             best = child
