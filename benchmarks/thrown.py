@@ -5,6 +5,7 @@
                          python benchmarks/thrown.py report RECORD... | paired RECORDS RECORDS [...]
                          python benchmarks/thrown.py merge OUT SUITE...
                          python benchmarks/thrown.py roots SUITE --bots SPEC... [--record RECORDS]
+                         python benchmarks/thrown.py cost SUITE --bots SPEC SPEC... [--positions N]
 
 ``find`` replays the recorded games of run folders (each holds games.jsonl or games.jsonl.gz)
 with the Game API and flags the games a player lost after leading every other player by at
@@ -51,6 +52,12 @@ writes every run's result; ``report`` merges the records of a suite played in pi
 (``--start``, ``--limit``) and ``paired`` compares two bots' records position by position.
 ``roots`` says how won each position looks to a search (the leader's mean reward of the move
 it plays there) and, with a record, the runs lost by the positions that read open and won.
+``cost`` says what a decision of each bot costs there: the CPU time (this process's clock) of
+one search at the leader's decision of ``--positions`` positions spread over the suite, the
+bots in turn at each position so that a change of load touches them alike; prints each bot's
+milliseconds a decision and its ratio to the first bot's (over all positions, and the median
+of the positions' ratios): the budgets ``play`` compares are fair at equal CPU only when these
+ratios are near 1.
 
 The shipped ``benchmarks/data/thrown_won.jsonl.gz`` (227 positions) is ``won`` of positions
 0-555 of ``benchmarks/data/thrown.jsonl.gz`` (``--runs 2 --seed 0 --limit 556``, the default
@@ -552,6 +559,34 @@ def roots(suite_path: str, bots: Sequence[str], seed: int, record: str | None = 
     return means
 
 
+def cost(suite_path: str, bots: Sequence[str], positions: int, seed: int = 0) -> dict[str, list[float]]:
+    """CPU seconds of one decision of each bot at the leader's decision of `positions`
+    positions spread evenly over the suite (seeded as ``play``'s first run), the bots in turn
+    at each position; prints every bot's mean in ms and its ratios to the first bot's."""
+    from glory_ai.bench import provenance
+
+    print(provenance())
+    suite = list(enumerate(load_suite(suite_path)))
+    step = max(1, len(suite) // max(1, positions))
+    chosen = suite[::step][:positions]
+    spent: dict[str, list[float]] = {spec: [] for spec in bots}
+    for index, entry in chosen:
+        state = rebuild(entry)
+        for spec in bots:
+            bot = make_bot(spec, _bot_seed(seed, _key(index, entry), 0, entry["leader"]))
+            start = time.process_time()
+            bot.step(state)
+            spent[spec].append(time.process_time() - start)
+    first = spent[bots[0]]
+    for spec in bots:
+        mine = spent[spec]
+        ratios = sorted(m / f for m, f in zip(mine, first, strict=True) if f > 0)
+        median = ratios[len(ratios) // 2] if ratios else float("nan")
+        print(f"# {spec}: {1000 * sum(mine) / len(mine):.1f} ms of CPU a decision over {len(mine)} "
+              f"positions; against {bots[0]}: x{sum(mine) / sum(first):.2f} in all, median x{median:.2f}")
+    return spent
+
+
 def _merged(records: Sequence[str]) -> tuple[dict[str, Any], dict[str, list[bool]], dict[str, int]]:
     """``play --record`` files of one bot, seed and runs merged: the first, every position's
     runs and its lead, by the position's key."""
@@ -643,6 +678,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     o.add_argument("--bots", nargs="+", required=True)
     o.add_argument("--seed", type=int, default=0)
     o.add_argument("--record", default=None, help="play --record files of the first bot (comma-separated)")
+    c = sub.add_parser("cost", help="the CPU time of a decision of each bot at the suite's positions")
+    c.add_argument("suite")
+    c.add_argument("--bots", nargs="+", required=True)
+    c.add_argument("--positions", type=int, default=40)
+    c.add_argument("--seed", type=int, default=0)
     r = sub.add_parser("report", help="the summary of play --record files merged")
     r.add_argument("records", nargs="+")
     m = sub.add_parser("merge", help="join suites written by won of parts of one suite")
@@ -668,6 +708,8 @@ def main(argv: Sequence[str] | None = None) -> None:
         report(args.records)
     elif args.command == "roots":
         roots(args.suite, args.bots, args.seed, args.record)
+    elif args.command == "cost":
+        cost(args.suite, args.bots, args.positions, args.seed)
     else:
         play(args.suite, args.bot, args.opponent, args.runs, args.seed, args.limit, args.sample, args.jobs,
              args.record, args.start)

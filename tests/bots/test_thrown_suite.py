@@ -277,6 +277,25 @@ def test_roots_reads_how_won_each_position_looks_to_a_search(thrown, tmp_path, c
         thrown.roots(str(small), ["greedy"], 0)
 
 
+def test_cost_times_each_bots_decision_at_the_same_positions(thrown, tmp_path, capsys):
+    found = tmp_path / "suite.jsonl.gz"
+    thrown.main(["find", str(DUEL), "--out", str(found)])
+    suite = thrown.load_suite(found)[:4]
+    small = tmp_path / "small.jsonl.gz"
+    thrown._write_suite(str(small), suite)
+    capsys.readouterr()
+    thrown.main(["cost", str(small), "--bots", "ismcts:iters=20", "ismcts:iters=400", "--positions", "2"])
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("# python") and "build " in out[0]
+    assert out[1].startswith("# ismcts:iters=20: ") and "over 2 positions" in out[1]
+    assert out[1].endswith("x1.00 in all, median x1.00")
+    # twenty times the iterations cost more CPU at the same positions
+    ratio = float(out[2].split(": x")[1].split(" ")[0])
+    assert ratio > 1.5
+    spent = thrown.cost(str(small), ["ismcts:iters=20"], 4)
+    assert len(spent["ismcts:iters=20"]) == 4 and all(t >= 0 for t in spent["ismcts:iters=20"])
+
+
 def test_won_of_a_won_suite_selects_again_on_other_seeds_keeping_each_index(thrown, tmp_path, capsys):
     found, first, second = (tmp_path / f"{name}.jsonl.gz" for name in ("suite", "first", "second"))
     thrown.main(["find", str(DUEL), "--out", str(found)])
