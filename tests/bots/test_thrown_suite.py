@@ -260,13 +260,19 @@ def test_the_shipped_won_suite_is_positions_of_the_thrown_suite_the_control_won(
     assert thrown.rebuild(won[0]).scores() == won[0]["scores"]
 
 
-def test_roots_reads_how_won_each_position_looks_to_a_search(thrown, tmp_path, capsys):
+def _first_positions(thrown, tmp_path, capsys, count):
+    """The first `count` positions of the suite found in DUEL, and a suite file of them."""
     found = tmp_path / "suite.jsonl.gz"
     thrown.main(["find", str(DUEL), "--out", str(found)])
-    suite = thrown.load_suite(found)[:3]
+    suite = thrown.load_suite(found)[:count]
     small = tmp_path / "small.jsonl.gz"
     thrown._write_suite(str(small), suite)
     capsys.readouterr()
+    return suite, small
+
+
+def test_roots_reads_how_won_each_position_looks_to_a_search(thrown, tmp_path, capsys):
+    suite, small = _first_positions(thrown, tmp_path, capsys, 3)
     (means,) = thrown.roots(str(small), ["ismcts:iters=30"], 0)
     assert len(means) == 3 and all(0 <= v <= 1 for v in means)
     state = thrown.rebuild(suite[0])
@@ -278,12 +284,7 @@ def test_roots_reads_how_won_each_position_looks_to_a_search(thrown, tmp_path, c
 
 
 def test_cost_times_each_bots_decision_at_the_same_positions(thrown, tmp_path, capsys):
-    found = tmp_path / "suite.jsonl.gz"
-    thrown.main(["find", str(DUEL), "--out", str(found)])
-    suite = thrown.load_suite(found)[:4]
-    small = tmp_path / "small.jsonl.gz"
-    thrown._write_suite(str(small), suite)
-    capsys.readouterr()
+    _, small = _first_positions(thrown, tmp_path, capsys, 4)
     thrown.main(["cost", str(small), "--bots", "ismcts:iters=20", "ismcts:iters=400", "--positions", "2"])
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("# python") and "build " in out[0]
