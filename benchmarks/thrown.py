@@ -565,9 +565,11 @@ def cost(suite_path: str, bots: Sequence[str], positions: int, seed: int = 0) ->
     at each position; prints every bot's mean in ms and its ratios to the first bot's."""
     from glory_ai.bench import provenance
 
+    if positions < 1 or not bots:
+        raise SystemExit("error: cost needs --positions of at least 1 and at least one bot")
     print(provenance())
     suite = list(enumerate(load_suite(suite_path)))
-    step = max(1, len(suite) // max(1, positions))
+    step = max(1, len(suite) // positions)
     chosen = suite[::step][:positions]
     spent: dict[str, list[float]] = {spec: [] for spec in bots}
     for index, entry in chosen:
@@ -582,8 +584,9 @@ def cost(suite_path: str, bots: Sequence[str], positions: int, seed: int = 0) ->
         mine = spent[spec]
         ratios = sorted(m / f for m, f in zip(mine, first, strict=True) if f > 0)
         median = ratios[len(ratios) // 2] if ratios else float("nan")
+        total = sum(mine) / sum(first) if sum(first) > 0 else float("nan")
         print(f"# {spec}: {1000 * sum(mine) / len(mine):.1f} ms of CPU a decision over {len(mine)} "
-              f"positions; against {bots[0]}: x{sum(mine) / sum(first):.2f} in all, median x{median:.2f}")
+              f"positions; against {bots[0]}: x{total:.2f} in all, median x{median:.2f}")
     return spent
 
 

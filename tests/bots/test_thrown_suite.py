@@ -295,6 +295,8 @@ def test_cost_times_each_bots_decision_at_the_same_positions(thrown, tmp_path, c
     assert ratio > 1.5
     spent = thrown.cost(str(small), ["ismcts:iters=20"], 4)
     assert len(spent["ismcts:iters=20"]) == 4 and all(t >= 0 for t in spent["ismcts:iters=20"])
+    with pytest.raises(SystemExit, match="at least 1"):
+        thrown.cost(str(small), ["ismcts:iters=20"], 0)
 
 
 def test_won_of_a_won_suite_selects_again_on_other_seeds_keeping_each_index(thrown, tmp_path, capsys):
