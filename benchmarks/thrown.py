@@ -522,6 +522,11 @@ def _summaries(rows: Sequence[tuple[dict[str, Any], int]], runs: int) -> tuple[i
     return lost, always
 
 
+def _leader_bot(spec: str, seed: int, index: int, entry: dict[str, Any]):
+    """`spec` in the leader's seat of a suite position, seeded as ``play``'s first run there."""
+    return make_bot(spec, _bot_seed(seed, _key(index, entry), 0, entry["leader"]))
+
+
 def roots(suite_path: str, bots: Sequence[str], seed: int, record: str | None = None) -> list[list[float]]:
     """How won each position looks to each bot: the mean reward, for the leader, of the move
     its search plays there (one search, seeded as ``play``'s first run); prints the median and
@@ -535,7 +540,7 @@ def roots(suite_path: str, bots: Sequence[str], seed: int, record: str | None = 
     for spec in bots:
         row = []
         for index, entry in suite:
-            bot = make_bot(spec, _bot_seed(seed, _key(index, entry), 0, entry["leader"]))
+            bot = _leader_bot(spec, seed, index, entry)
             bot.step(rebuild(entry))
             found = bot.last_search()
             if found is None and len(rebuild(entry).legal_actions()) > 1:
@@ -575,7 +580,7 @@ def cost(suite_path: str, bots: Sequence[str], positions: int, seed: int = 0) ->
     for index, entry in chosen:
         state = rebuild(entry)
         for spec in bots:
-            bot = make_bot(spec, _bot_seed(seed, _key(index, entry), 0, entry["leader"]))
+            bot = _leader_bot(spec, seed, index, entry)
             start = time.process_time()
             bot.step(state)
             spent[spec].append(time.process_time() - start)
